@@ -1,0 +1,18 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "../../src/bridge/ports.ts";
+
+/** The console is one channel with one thread: its conversation lasts until `/new`. */
+export function toIncoming(line: string): IncomingMessage {
+  return {
+    channel: "console",
+    // Unique per line: the same words typed twice are two questions.
+    deliveryId: randomUUID(),
+    channelKey: "console",
+    channelId: "console",
+    threadKey: "console",
+    authorId: "console",
+    text: line,
+    // Whoever runs the terminal runs the bot.
+    isAdmin: async () => true,
+  };
+}

@@ -1,0 +1,238 @@
+import {
+  AnswerCutError,
+  type BridgeError,
+  InvalidInputError,
+  NetworkError,
+  ProtocolError,
+  ServerError,
+  TimeoutError,
+} from "../errors.ts";
+import { isLanguageCode, LANGUAGE_CODES } from "./languages.ts";
+import { parseRetryAfter, type RetryOptions, withRetry } from "./retry.ts";
+import {
+  chatAnswerSchema,
+  decodeWith,
+  leadsPageSchema,
+  parseJson,
+  unwrapEnvelope,
+} from "./schemas.ts";
+import { parseChatStream } from "./stream-parser.ts";
+import {
+  createTransport,
+  discardBody,
+  type HttpResponse,
+  readBody,
+  statusError,
+} from "./transport.ts";
+import type { BackendClient, ChatRequest, LeadsQuery } from "./types.ts";
+
+export interface BackendClientOptions {
+  /** The API's {base_url}; a trailing "/" and a path prefix are both fine. */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <apiKey>`; never put into an error. */
+  apiKey: string;
+  botUid: string;
+  /** Longest wait for the response headers (CHATBOT_TIMEOUT_MS). Default 30000. */
+  timeoutMs?: number | undefined;
+  /** Longest silence inside a response body (CHATBOT_IDLE_TIMEOUT_MS). Default 60000. */
+  idleTimeoutMs?: number | undefined;
+  /** Longest wait for the TCP/TLS connection. Default the smaller of timeoutMs and 10000. */
+  connectTimeoutMs?: number | undefined;
+  /** Largest response header section accepted (undici's maxHeaderSize). */
+  maxHttpHeaderBytes?: number | undefined;
+  /** Largest stream header (the JSON before the delimiter). Default 64 KiB. */
+  maxStreamHeaderBytes?: number | undefined;
+  /** Largest non-streamed response body. Default 8 MiB. */
+  maxResponseBytes?: number | undefined;
+  /** Retries of `leads`, and of chat requests that certainly never left this process. */
+  retry?: RetryOptions | undefined;
+}
+
+// Retry-After of a 429/503, kept beside the error so the error itself stays the public shape.
+const retryAfterOf = new WeakMap<BridgeError, number>();
+
+/**
+ * A client of the Chatbot Backend API on an undici keep-alive pool.
+ *
+ * Every method throws a BridgeError: InvalidInputError before any request for a bad
+ * argument; AuthenticationError, PermissionError, NotFoundError, ServerError for HTTP 401,
+ * 403, 404 and other statuses; ApiError for an envelope whose code is not 0; ProtocolError
+ * for a response it cannot read; TimeoutError, NetworkError, AbortedError otherwise.
+ *
+ * `leads` retries transient failures (network, timeouts, 5xx, 429 after its Retry-After).
+ * A chat question is never sent twice once it may have reached the server: only a
+ * connection that was never made (refused, connect timeout, DNS) is tried again.
+ */
+export function createBackendClient(options: BackendClientOptions): BackendClient {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const transport = createTransport({
+    baseUrl: options.baseUrl,
+    apiKey: options.apiKey,
+    timeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000),
+    maxHttpHeaderBytes: options.maxHttpHeaderBytes,
+  });
+  const botPath = `/api/v1/backend/chatbot/${encodeURIComponent(options.botUid)}`;
+  const chatPath = transport.pathFor(`${botPath}/chat`);
+  const leadsPath = transport.pathFor(`${botPath}/leads`);
+  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const retry = options.retry ?? {};
+
+  const readData = async (response: HttpResponse, path: string): Promise<unknown> => {
+    const failure = statusError(path, response.status);
+    if (failure) {
+      const wait = parseRetryAfter(response.headers["retry-after"]);
+      if (wait !== undefined) retryAfterOf.set(failure, wait);
+      await discardBody(response);
+      throw failure;
+    }
+    const text = (await readBody(response, maxResponseBytes, path)).toString("utf8").trim();
+    if (text === "") throw new ProtocolError(path, "empty response");
+    return unwrapEnvelope(parseJson(text, path, "response"), path);
+  };
+
+  // The question goes out at most once: only a connection that was never made is retried.
+  const sendQuestion = (request: ChatRequest, stream: boolean) => {
+    const json = chatBody(request, stream);
+    return withRetry(
+      retry,
+      {
+        retryable: (e) => e instanceof NetworkError && e.beforeRequestSent && !transport.closed,
+        signal: request.signal,
+      },
+      () => transport.send({ method: "POST", path: chatPath, json, signal: request.signal }),
+    );
+  };
+
+  return {
+    async chat(request) {
+      const response = await sendQuestion(request, false);
+      try {
+        const data = await readData(response, chatPath);
+        return decodeWith(chatAnswerSchema, data, chatPath, "chat answer");
+      } catch (error) {
+        throw transport.toBridgeError(error, chatPath, request.signal);
+      }
+    },
+
+    async *chatStream(request) {
+      const response = await sendQuestion(request, true);
+      let headerSeen = false;
+      let ended = false;
+      try {
+        const failure = statusError(chatPath, response.status);
+        if (failure) {
+          await discardBody(response);
+          throw failure;
+        }
+        const events = parseChatStream(response.body, {
+          path: chatPath,
+          maxHeaderBytes: options.maxStreamHeaderBytes,
+        });
+        for await (const event of events) {
+          if (event.type === "header") headerSeen = true;
+          yield event;
+        }
+        ended = true;
+      } catch (error) {
+        const reason = transport.toBridgeError(error, chatPath, request.signal);
+        throw headerSeen ? new AnswerCutError(reason) : reason;
+      } finally {
+        // Reached on errors and on a consumer that stopped early (break, return()).
+        if (!ended && !response.body.destroyed) response.body.destroy();
+      }
+    },
+
+    async leads(query = {}) {
+      const search = leadsSearch(query);
+      return withRetry(
+        retry,
+        {
+          retryable: (e) => !transport.closed && isTransient(e),
+          retryAfterMs: (e) => retryAfterOf.get(e),
+          signal: query.signal,
+        },
+        async () => {
+          const response = await transport.send({
+            method: "GET",
+            path: leadsPath,
+            query: search,
+            signal: query.signal,
+          });
+          try {
+            const data = await readData(response, leadsPath);
+            return decodeWith(leadsPageSchema, data, leadsPath, "leads page");
+          } catch (error) {
+            throw transport.toBridgeError(error, leadsPath, query.signal);
+          }
+        },
+      );
+    },
+
+    close: () => transport.close(),
+  };
+}
+
+function isTransient(error: BridgeError): boolean {
+  if (error instanceof NetworkError || error instanceof TimeoutError) return true;
+  return error instanceof ServerError && (error.status >= 500 || error.status === 429);
+}
+
+/**
+ * The chat body. `conversation_uid` is sent exactly as given: it must be one the server
+ * returned earlier (the spec forbids making one up); an empty one starts a new conversation.
+ */
+function chatBody(request: ChatRequest, stream: boolean): Record<string, unknown> {
+  if (typeof request.question !== "string" || request.question.trim() === "") {
+    throw new InvalidInputError("the question is empty");
+  }
+  const body: Record<string, unknown> = { q: request.question };
+  if (request.conversationUid) body.conversation_uid = request.conversationUid;
+  if (request.language !== undefined) {
+    if (!isLanguageCode(request.language)) {
+      throw new InvalidInputError(
+        `unknown language "${request.language}"; use one of ${LANGUAGE_CODES.join(", ")}`,
+      );
+    }
+    body.language = request.language;
+  }
+  body.stream = stream;
+  return body;
+}
+
+function leadsSearch(query: LeadsQuery): URLSearchParams {
+  const search = new URLSearchParams();
+  if (query.startDate !== undefined) search.set("start_date", checkDate(query.startDate, "start"));
+  if (query.endDate !== undefined) search.set("end_date", checkDate(query.endDate, "end"));
+  if (query.startDate !== undefined && query.endDate !== undefined) {
+    if (query.startDate > query.endDate) {
+      throw new InvalidInputError(
+        `the start date ${query.startDate} is after the end date ${query.endDate}`,
+      );
+    }
+  }
+  if (query.page !== undefined) search.set("page", checkCount(query.page, "page"));
+  if (query.pageSize !== undefined)
+    search.set("page_size", checkCount(query.pageSize, "page size"));
+  return search;
+}
+
+function checkDate(value: string, which: string): string {
+  const time = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  // Date.parse rolls 2024-02-30 over to March; the round trip catches it.
+  const valid = !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === value;
+  if (!valid) {
+    throw new InvalidInputError(
+      `the ${which} date "${value}" is not a date of the form YYYY-MM-DD`,
+    );
+  }
+  return value;
+}
+
+function checkCount(value: number, what: string): string {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new InvalidInputError(`the ${what} must be a whole number of at least 1, not ${value}`);
+  }
+  return String(value);
+}

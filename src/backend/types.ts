@@ -1,0 +1,85 @@
+import type { LanguageCode } from "./languages.ts";
+
+/** One question to the chatbot. */
+export interface ChatRequest {
+  question: string;
+  /** Only ever a value the backend returned earlier; absent starts a new conversation. */
+  conversationUid?: string | undefined;
+  /** Defaults to `auto` on the backend. Checked against the API's list before sending. */
+  language?: LanguageCode | undefined;
+  /** Cancels the request and releases its socket. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The JSON part that opens a streamed answer. */
+export interface StreamHeader {
+  conversationUid: string;
+  question: string;
+  isQaMode: boolean;
+  /** Empty when the backend has no notification to show. */
+  systemMessage: string;
+  /** Element shape not given by the spec: kept as received. */
+  relatedDocs: unknown[];
+}
+
+/**
+ * What a streamed answer yields: the header once, first; then answer text in pieces as
+ * it arrives (each piece is whole UTF-8 characters).
+ */
+export type ChatStreamEvent =
+  | { type: "header"; header: StreamHeader }
+  | { type: "text"; text: string };
+
+/** A complete (non-streamed) answer. */
+export interface ChatAnswer {
+  answer: string;
+  conversationUid: string;
+  question: string;
+  isQaMode: boolean;
+  systemMessage: string;
+}
+
+export interface Lead {
+  botUid: string;
+  conversationUid: string;
+  /** ISO 8601 with a UTC offset, as the backend sent it. */
+  createdAt: string;
+  name: string;
+  phone: string;
+  email: string;
+  remark: string;
+}
+
+export interface LeadsQuery {
+  /** YYYY-MM-DD */
+  startDate?: string | undefined;
+  /** YYYY-MM-DD */
+  endDate?: string | undefined;
+  page?: number | undefined;
+  pageSize?: number | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface LeadsPage {
+  leads: Lead[];
+  page: number;
+  pageSize: number;
+  /** All leads of the chatbot, not only this page's. */
+  total: number;
+}
+
+/**
+ * The Chatbot Backend API as the bridge uses it. Every method throws a BridgeError
+ * subclass (see src/errors.ts) that says what went wrong.
+ */
+export interface BackendClient {
+  chat(request: ChatRequest): Promise<ChatAnswer>;
+  /**
+   * Streams an answer. Errors before the header arrives are thrown as they are
+   * (AuthenticationError, ApiError, TimeoutError, …); a failure after it is thrown as
+   * AnswerCutError, once the text received so far has been yielded.
+   */
+  chatStream(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
+  leads(query?: LeadsQuery): Promise<LeadsPage>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,107 @@
+import type { LanguageCode } from "../backend/languages.ts";
+import type { BackendClient, StreamHeader } from "../backend/types.ts";
+import { AnswerCutError, BridgeError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
+import { type Conversations, readThreadContext } from "../store/repositories.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import type { IncomingMessage, ReplySurface } from "./ports.ts";
+import { formatSources } from "./sources.ts";
+
+export interface AnswerDeps {
+  backend: BackendClient;
+  store: KeyValueStore;
+  conversations: Conversations;
+  log: Logger;
+  defaultLanguage: LanguageCode;
+  maxAnswerChars: number;
+}
+
+export interface AnswerReport {
+  end: AnswerEnd["kind"];
+  firstTextMs: number | undefined;
+  totalMs: number;
+  messages: number;
+  calls: number;
+}
+
+/**
+ * Streams the chatbot's answer to one question onto a surface: reads the thread's context,
+ * asks the backend, keeps the thread's conversation as soon as the header names it, and
+ * ends with the complete answer, the cut text with a note, or the readable error.
+ */
+export async function answerQuestion(
+  deps: AnswerDeps,
+  message: IncomingMessage,
+  surface: ReplySurface,
+  options: Pick<AnswerWriterOptions, "placeholder" | "onCall" | "onFirstPost"> & {
+    signal?: AbortSignal;
+  },
+): Promise<AnswerReport> {
+  const started = performance.now();
+  let firstTextMs: number | undefined;
+  const writer = new AnswerWriter(surface, {
+    maxAnswerChars: deps.maxAnswerChars,
+    placeholder: options.placeholder,
+    onCall: options.onCall,
+    onFirstPost: options.onFirstPost,
+    onFirstText: () => {
+      firstTextMs = performance.now() - started;
+    },
+  });
+  writer.start();
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  let end: AnswerEnd = { kind: "complete" };
+  let saving: Promise<void> | undefined;
+  try {
+    const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
+    let header: StreamHeader | undefined;
+    for await (const event of deps.backend.chatStream({
+      question: message.text,
+      conversationUid: context.conversationUid,
+      language: context.language ?? deps.defaultLanguage,
+      signal,
+    })) {
+      if (event.type === "header") {
+        header = event.header;
+        // Saved at once, not after the answer: a cut answer still keeps the thread's context.
+        saving = deps.conversations.save(message.threadKey, header.conversationUid);
+        if (header.systemMessage.trim()) {
+          await surface
+            .notice(surface.renderer.note(header.systemMessage.trim()))
+            .catch((error: unknown) => deps.log.warn({ err: error }, "system message not shown"));
+        }
+      } else if (!writer.append(event.text)) {
+        stop.abort();
+        break;
+      }
+    }
+    const sources = header ? formatSources(header.relatedDocs) : "";
+    if (sources && writer.text) writer.append(sources);
+  } catch (error) {
+    end = endFor(error, writer.text.length > 0);
+    if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
+  }
+  await saving?.catch((error: unknown) =>
+    deps.log.error({ err: error }, "could not store the thread's conversation"),
+  );
+  const summary = await writer.finish(end);
+  return {
+    end: summary.truncated ? "cut" : end.kind,
+    firstTextMs,
+    totalMs: performance.now() - started,
+    messages: summary.messages,
+    calls: summary.calls,
+  };
+}
+
+function endFor(error: unknown, hadText: boolean): AnswerEnd {
+  const reason =
+    error instanceof BridgeError ? error.userMessage : "something went wrong on the bot's side";
+  if (error instanceof AnswerCutError || hadText) {
+    const note = error instanceof AnswerCutError ? reason : `answer cut off: ${reason}`;
+    return { kind: "cut", note: `⚠️ ${note}` };
+  }
+  return { kind: "error", note: `⚠️ ${reason}` };
+}

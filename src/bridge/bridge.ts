@@ -1,0 +1,153 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { LanguageCode } from "../backend/languages.ts";
+import type { BackendClient } from "../backend/types.ts";
+import type { GuardConfig } from "../config.ts";
+import { BridgeError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { answerQuestion } from "./answer-question.ts";
+import { CommandHandler, type LeadsCommands } from "./command-handler.ts";
+import { parseCommand } from "./commands.ts";
+import { QuestionGuards } from "./guards.ts";
+import type { IncomingMessage, MessageRef, ReplySurface } from "./ports.ts";
+import { ThreadQueue, type Turn } from "./thread-queue.ts";
+
+export interface BridgeOptions {
+  backend: BackendClient;
+  store: KeyValueStore;
+  log: Logger;
+  defaultLanguage: LanguageCode;
+  guards: GuardConfig;
+  maxAnswerChars: number;
+  leads?: LeadsCommands;
+  /** Thread lock lease and poll interval (tests shorten them). */
+  threadLeaseMs?: number;
+  threadPollMs?: number;
+}
+
+/**
+ * The one pipeline from "a person wrote something" to "the complete answer is on screen",
+ * shared by every channel. Each call to `handle` is one error boundary: whatever fails, the
+ * person gets a readable reply and the process goes on.
+ */
+export class Bridge {
+  readonly #options: BridgeOptions;
+  readonly #deliveries: Deliveries;
+  readonly #conversations: Conversations;
+  readonly #commands: CommandHandler;
+  readonly #guards: QuestionGuards;
+  readonly #queue: ThreadQueue;
+
+  constructor(options: BridgeOptions) {
+    this.#options = options;
+    this.#deliveries = new Deliveries(options.store, randomUUID());
+    this.#conversations = new Conversations(options.store);
+    this.#commands = new CommandHandler({
+      conversations: this.#conversations,
+      settings: new ChannelSettings(options.store),
+      defaultLanguage: options.defaultLanguage,
+      leads: options.leads,
+    });
+    this.#guards = new QuestionGuards(options.guards);
+    this.#queue = new ThreadQueue({
+      store: options.store,
+      leaseMs: options.threadLeaseMs,
+      pollMs: options.threadPollMs,
+    });
+  }
+
+  /** Handles one delivery; resolves when its reply is complete on the surface. */
+  async handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+    // The place in the thread's line is taken before anything is awaited, so questions
+    // are answered in the order they were delivered.
+    const turn = this.#queue.enter(message.threadKey);
+    const log = this.#options.log.child({
+      channel: message.channel,
+      thread: hashThread(message.threadKey),
+    });
+    try {
+      if (!(await this.#deliveries.claim(message.channel, message.deliveryId))) {
+        log.debug("delivery already handled");
+        return;
+      }
+      const command = parseCommand(message.text, { bare: message.bareCommands });
+      if (command) {
+        turn.leave();
+        const reply = await this.#commands.run(command, message);
+        await surface.notice(surface.renderer.note(reply.text), { private: reply.private });
+        return;
+      }
+      const refusal = await this.#guards.refusal(message);
+      if (refusal) {
+        await surface.notice(surface.renderer.note(refusal), { private: true });
+        return;
+      }
+      await this.#answer(message, surface, turn, log);
+    } catch (error) {
+      await this.#reportFailure(error, surface, log);
+    } finally {
+      turn.leave();
+    }
+  }
+
+  async #answer(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    turn: Turn,
+    log: Logger,
+  ): Promise<void> {
+    let placeholder: { ref: MessageRef; rendered: string } | undefined;
+    const showQueued = async (ahead: number) => {
+      await turn.previousShown;
+      const rendered = surface.renderer.note(
+        `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
+      );
+      placeholder = { ref: await surface.post(rendered), rendered };
+      turn.shown();
+    };
+    if (turn.ahead > 0) await showQueued(turn.ahead);
+    const report = await turn.run(
+      () =>
+        answerQuestion(
+          {
+            backend: this.#options.backend,
+            store: this.#options.store,
+            conversations: this.#conversations,
+            log,
+            defaultLanguage: this.#options.defaultLanguage,
+            maxAnswerChars: this.#options.maxAnswerChars,
+          },
+          message,
+          surface,
+          { placeholder, onFirstPost: turn.shown },
+        ),
+      // Another process answers in this thread; how many wait there is not known here.
+      () => (placeholder ? Promise.resolve() : showQueued(1)),
+    );
+    log.info(
+      {
+        outcome: report.end,
+        firstTextMs: report.firstTextMs && Math.round(report.firstTextMs),
+        totalMs: Math.round(report.totalMs),
+        messages: report.messages,
+        calls: report.calls,
+      },
+      "question answered",
+    );
+  }
+
+  async #reportFailure(error: unknown, surface: ReplySurface, log: Logger): Promise<void> {
+    const known = error instanceof BridgeError;
+    log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
+    const text = known ? error.userMessage : "Something went wrong on the bot's side.";
+    await surface
+      .notice(surface.renderer.note(`⚠️ ${text}`), { private: true })
+      .catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));
+  }
+}
+
+/** Threads are logged by a short hash: their keys carry platform ids of people and chats. */
+function hashThread(threadKey: string): string {
+  return createHash("sha256").update(threadKey).digest("hex").slice(0, 12);
+}

@@ -1,0 +1,93 @@
+import { z } from "zod";
+import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../backend/languages.ts";
+
+/** A command the bot itself answers, parsed and validated. */
+export type Command =
+  | { name: "help" }
+  | { name: "new" }
+  | { name: "language"; code?: LanguageCode }
+  | { name: "leads"; action: "list"; days: number }
+  | { name: "leads"; action: "subscribe" | "unsubscribe" };
+
+/** A command word the bot knows, with arguments it cannot accept. */
+export interface CommandProblem {
+  name: Command["name"];
+  problem: string;
+}
+
+export const COMMAND_HELP: readonly (readonly [string, string])[] = [
+  ["/help", "list the commands"],
+  ["/new", "start a fresh conversation in this thread"],
+  ["/language", "show the answer language of this channel"],
+  ["/language <code>", "set it (admins; `auto` resets)"],
+  ["/leads [days]", "list the leads of the last days (default 7), in a lead channel"],
+  ["/leads subscribe", "announce new leads here (admins); `/leads unsubscribe` stops"],
+];
+
+const DEFAULT_LEAD_DAYS = 7;
+const MAX_LEAD_DAYS = 90;
+
+const leadDays = z.coerce.number().int().min(1).max(MAX_LEAD_DAYS);
+
+const COMMAND_WORDS = new Set(["help", "new", "language", "leads"]);
+
+/**
+ * Reads a command from a message. Returns undefined for anything that is a question for
+ * the chatbot. With `bare`, the first word counts as a command without its slash.
+ */
+export function parseCommand(
+  text: string,
+  options: { bare?: boolean } = {},
+): Command | CommandProblem | undefined {
+  const words = text.trim().split(/\s+/);
+  const first = words[0] ?? "";
+  const word = first.startsWith("/")
+    ? first.slice(1).toLowerCase()
+    : options.bare
+      ? first.toLowerCase()
+      : "";
+  if (!COMMAND_WORDS.has(word)) return undefined;
+  const args = words.slice(1).filter(Boolean);
+  switch (word) {
+    case "help":
+      return { name: "help" };
+    case "new":
+      return { name: "new" };
+    case "language":
+      return parseLanguage(args);
+    default:
+      return parseLeads(args);
+  }
+}
+
+function parseLanguage(args: string[]): Command | CommandProblem {
+  const [code, extra] = args;
+  if (code === undefined) return { name: "language" };
+  if (extra !== undefined || !isLanguageCode(code)) {
+    return {
+      name: "language",
+      problem: `unknown language code. Valid codes: ${LANGUAGE_CODES.join(", ")}`,
+    };
+  }
+  return { name: "language", code };
+}
+
+function parseLeads(args: string[]): Command | CommandProblem {
+  const [arg, extra] = args;
+  if (extra === undefined && (arg === "subscribe" || arg === "unsubscribe")) {
+    return { name: "leads", action: arg };
+  }
+  if (arg === undefined) return { name: "leads", action: "list", days: DEFAULT_LEAD_DAYS };
+  const days = leadDays.safeParse(arg);
+  if (extra !== undefined || !days.success) {
+    return {
+      name: "leads",
+      problem: `expected \`/leads\`, \`/leads <days>\` (1 to ${MAX_LEAD_DAYS}), \`/leads subscribe\` or \`/leads unsubscribe\``,
+    };
+  }
+  return { name: "leads", action: "list", days: days.data };
+}
+
+export function isCommandProblem(value: Command | CommandProblem): value is CommandProblem {
+  return "problem" in value;
+}

@@ -1,0 +1,91 @@
+/**
+ * The only shapes the core knows a channel by. Adapters (adapters/*) translate platform
+ * events into an IncomingMessage and implement a ReplySurface over the platform API.
+ */
+
+/** Something a person wrote to the bot, in platform-neutral form. */
+export interface IncomingMessage {
+  /** The channel kind, for logs and metrics: "console", "slack", "telegram". */
+  channel: string;
+  /**
+   * Unique per platform delivery: a redelivery of the same event carries the same id,
+   * so it is answered once.
+   */
+  deliveryId: string;
+  /** Scope of channel settings (the answer language), e.g. "slack:T1:C2". */
+  channelKey: string;
+  /** The platform's own id of the chat or channel, as allowlists name it. */
+  channelId: string;
+  /** Owner of one conversation with the chatbot (see DESIGN.md, threads). */
+  threadKey: string;
+  /** The platform's own id of the author, as allowlists and admin lists name it. */
+  authorId: string;
+  /** The text with the bot's own mention already removed. */
+  text: string;
+  /**
+   * Words without a leading slash count as commands (`@bot language fr` in Slack), because
+   * the person addressed the bot itself rather than asking the chatbot.
+   */
+  bareCommands?: boolean;
+  /** Whether the author may administer this channel. Lazy: it can cost an API call. */
+  isAdmin(): Promise<boolean>;
+}
+
+/** A message the surface posted, as the surface needs it to edit it later. */
+export type MessageRef = unknown;
+
+/** How a surface turns the chatbot's Markdown and the bot's own notes into platform text. */
+export interface Renderer {
+  /**
+   * Renders Markdown that may still be incomplete (an unclosed `**` or code fence): the
+   * result must be valid for the platform on every prefix of an answer, and show text from
+   * the backend as text (no mentions, no disguised links, no injected markup).
+   */
+  render(markdown: string): string;
+  /** Renders a short note of the bot's own (a cut notice, an error) as plain, safe text. */
+  note(text: string): string;
+  /** How the platform counts a rendered text against its length limit. */
+  measure(rendered: string): number;
+}
+
+/** Limits the reply engine keeps for one surface. */
+export interface SurfaceLimits {
+  /** Largest rendered text of one message, as Renderer.measure counts it. */
+  maxMessageLength: number;
+  /** Shortest time between two edits of this surface's messages. */
+  minEditIntervalMs: number;
+}
+
+/**
+ * A budget shared by several surfaces (all answers in one Slack workspace or one Telegram
+ * group). `acquire` resolves when one more call may be made.
+ */
+export interface CallBudget {
+  acquire(signal?: AbortSignal): Promise<void>;
+}
+
+export interface NoticeOptions {
+  /** Only the asker needs to see it (Slack ephemeral); surfaces without it post normally. */
+  private?: boolean;
+}
+
+/**
+ * Where one answer goes: a thread in Slack, a chat or topic in Telegram, the terminal.
+ * `post` and `edit` throw RateLimitedError when the platform says to wait, and
+ * MessageGoneError when the message to edit no longer exists.
+ */
+export interface ReplySurface {
+  readonly renderer: Renderer;
+  readonly limits: SurfaceLimits;
+  /** Shared call budget this surface draws from, when the platform has one. */
+  readonly budget?: CallBudget;
+  post(rendered: string): Promise<MessageRef>;
+  edit(ref: MessageRef, rendered: string): Promise<void>;
+  /** A short message apart from the answer (command replies, system messages). */
+  notice(rendered: string, options?: NoticeOptions): Promise<void>;
+  /**
+   * Shows a "working" indicator that needs no message (a typing action). Surfaces without
+   * it get a placeholder message instead, which the answer then replaces.
+   */
+  showTyping?(): Promise<void>;
+}

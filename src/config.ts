@@ -1,0 +1,229 @@
+import { z } from "zod";
+import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "./backend/languages.ts";
+import { ConfigError } from "./errors.ts";
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+// Empty strings count as unset, so `FOO=` in .env falls back to the default.
+const optionalText = z.preprocess(
+  (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+  z.string().trim().optional(),
+);
+
+function integer(defaultValue: number, min: number) {
+  return z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce
+      .number({ error: "must be a number" })
+      .int({ error: "must be a whole number" })
+      .min(min, { error: `must be at least ${min}` })
+      .default(defaultValue),
+  );
+}
+
+const idList = optionalText.transform((v) =>
+  v
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [],
+);
+
+const httpUrl = optionalText.pipe(
+  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+);
+
+const envSchema = z
+  .object({
+    CHATBOT_BASE_URL: httpUrl,
+    CHATBOT_API_KEY: optionalText,
+    CHATBOT_BOT_UID: optionalText,
+    CHATBOT_TIMEOUT_MS: integer(30_000, 1),
+    CHATBOT_IDLE_TIMEOUT_MS: integer(60_000, 1),
+    STORE_URL: optionalText.pipe(
+      z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+    ),
+    DATA_DIR: optionalText.transform((v) => v ?? "./data"),
+    DEFAULT_LANGUAGE: optionalText
+      .transform((v) => v ?? "auto")
+      .refine(isLanguageCode, { error: `must be one of ${LANGUAGE_CODES.join(", ")}` }),
+    SLACK_BOT_TOKEN: optionalText,
+    SLACK_SIGNING_SECRET: optionalText,
+    SLACK_APP_TOKEN: optionalText,
+    SLACK_API_URL: httpUrl,
+    SLACK_ADMIN_USERS: idList,
+    TELEGRAM_BOT_TOKEN: optionalText,
+    TELEGRAM_API_ROOT: httpUrl,
+    TELEGRAM_WEBHOOK_URL: httpUrl,
+    TELEGRAM_WEBHOOK_SECRET: optionalText,
+    TELEGRAM_ADMIN_USERS: idList,
+    LEADS_POLL_INTERVAL: integer(300, 0),
+    LEADS_SLACK_CHANNELS: idList,
+    LEADS_TELEGRAM_CHATS: idList,
+    PORT: integer(3000, 0),
+    ALLOWED_CHANNELS: idList,
+    ALLOWED_USERS: idList,
+    MAX_QUESTION_CHARS: integer(4_000, 1),
+    MAX_ANSWER_CHARS: integer(30_000, 100),
+    RATE_LIMIT_QUESTIONS: integer(10, 0),
+    RATE_LIMIT_WINDOW_SECONDS: integer(60, 1),
+    LOG_LEVEL: optionalText
+      .transform((v) => v ?? "info")
+      .pipe(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"])),
+  })
+  .superRefine(
+    (env, ctx) => {
+      const need = (name: keyof typeof env, why: string) => {
+        if (env[name] === undefined || (Array.isArray(env[name]) && env[name].length === 0)) {
+          ctx.addIssue({ code: "custom", path: [name], message: `is required ${why}` });
+        }
+      };
+      if (env.CHATBOT_BASE_URL) {
+        need("CHATBOT_API_KEY", "when CHATBOT_BASE_URL is set");
+        need("CHATBOT_BOT_UID", "when CHATBOT_BASE_URL is set");
+      }
+      if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN) {
+        need(
+          "SLACK_SIGNING_SECRET",
+          "for Slack over HTTP (or set SLACK_APP_TOKEN for Socket Mode)",
+        );
+      }
+      if (env.TELEGRAM_WEBHOOK_URL) {
+        need("TELEGRAM_WEBHOOK_SECRET", "when TELEGRAM_WEBHOOK_URL is set");
+      }
+      // Run even when another field failed, so every problem is reported in one go.
+    },
+    { when: () => true },
+  );
+
+export interface BackendConfig {
+  baseUrl: string;
+  apiKey: string;
+  botUid: string;
+}
+
+/** Everything the process reads from its environment, parsed once at start-up. */
+export interface Config {
+  /** undefined: run the built-in simulated backend. */
+  backend: BackendConfig | undefined;
+  backendTimeoutMs: number;
+  backendIdleTimeoutMs: number;
+  storeUrl: string | undefined;
+  dataDir: string;
+  defaultLanguage: LanguageCode;
+  slack:
+    | {
+        botToken: string;
+        signingSecret: string | undefined;
+        appToken: string | undefined;
+        apiUrl: string | undefined;
+        adminUsers: string[];
+      }
+    | undefined;
+  telegram:
+    | {
+        botToken: string;
+        apiRoot: string | undefined;
+        webhookUrl: string | undefined;
+        webhookSecret: string | undefined;
+        adminUsers: string[];
+      }
+    | undefined;
+  leads: {
+    pollIntervalSeconds: number;
+    slackChannels: string[];
+    telegramChats: string[];
+  };
+  /** Guards in front of the paid backend. */
+  guards: GuardConfig;
+  /** Longest answer shown before it ends with "(truncated)". */
+  maxAnswerChars: number;
+  port: number;
+  logLevel: string;
+}
+
+export interface GuardConfig {
+  /** Empty: every channel may use the bot. */
+  allowedChannels: string[];
+  /** Empty: every user may use the bot. */
+  allowedUsers: string[];
+  maxQuestionChars: number;
+  /** Questions per user per window; 0 turns the limit off. */
+  rateLimitQuestions: number;
+  rateLimitWindowSeconds: number;
+}
+
+/**
+ * Parses the environment. Throws ConfigError listing every problem, one per line, each
+ * naming its variable, and never echoing a value (values may be secrets).
+ */
+export function loadConfig(env: Env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (issue) => `${issue.path.join(".") || "environment"} ${issue.message}`,
+      ),
+    );
+  }
+  const e = parsed.data;
+  return {
+    backend:
+      e.CHATBOT_BASE_URL && e.CHATBOT_API_KEY && e.CHATBOT_BOT_UID
+        ? { baseUrl: e.CHATBOT_BASE_URL, apiKey: e.CHATBOT_API_KEY, botUid: e.CHATBOT_BOT_UID }
+        : undefined,
+    backendTimeoutMs: e.CHATBOT_TIMEOUT_MS,
+    backendIdleTimeoutMs: e.CHATBOT_IDLE_TIMEOUT_MS,
+    storeUrl: e.STORE_URL,
+    dataDir: e.DATA_DIR,
+    defaultLanguage: e.DEFAULT_LANGUAGE,
+    slack: e.SLACK_BOT_TOKEN
+      ? {
+          botToken: e.SLACK_BOT_TOKEN,
+          signingSecret: e.SLACK_SIGNING_SECRET,
+          appToken: e.SLACK_APP_TOKEN,
+          apiUrl: e.SLACK_API_URL,
+          adminUsers: e.SLACK_ADMIN_USERS,
+        }
+      : undefined,
+    telegram: e.TELEGRAM_BOT_TOKEN
+      ? {
+          botToken: e.TELEGRAM_BOT_TOKEN,
+          apiRoot: e.TELEGRAM_API_ROOT,
+          webhookUrl: e.TELEGRAM_WEBHOOK_URL,
+          webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
+          adminUsers: e.TELEGRAM_ADMIN_USERS,
+        }
+      : undefined,
+    leads: {
+      pollIntervalSeconds: e.LEADS_POLL_INTERVAL,
+      slackChannels: e.LEADS_SLACK_CHANNELS,
+      telegramChats: e.LEADS_TELEGRAM_CHATS,
+    },
+    guards: {
+      allowedChannels: e.ALLOWED_CHANNELS,
+      allowedUsers: e.ALLOWED_USERS,
+      maxQuestionChars: e.MAX_QUESTION_CHARS,
+      rateLimitQuestions: e.RATE_LIMIT_QUESTIONS,
+      rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
+    },
+    maxAnswerChars: e.MAX_ANSWER_CHARS,
+    port: e.PORT,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The secrets in a configuration, for the logger's redaction of free text. */
+export function secretsOf(config: Config): string[] {
+  const storePassword = config.storeUrl ? new URL(config.storeUrl).password : "";
+  return [
+    config.backend?.apiKey,
+    config.slack?.botToken,
+    config.slack?.signingSecret,
+    config.slack?.appToken,
+    config.telegram?.botToken,
+    config.telegram?.webhookSecret,
+    storePassword ? decodeURIComponent(storePassword) : undefined,
+  ].filter((s): s is string => typeof s === "string" && s.length > 0);
+}

@@ -1,0 +1,200 @@
+/**
+ * Every failure a caller handles differently has its own class. `message` is for logs and
+ * never holds a secret (no URLs with tokens, no headers, no bodies); `userMessage` is the
+ * sentence shown to a person in a chat.
+ */
+export abstract class BridgeError extends Error {
+  abstract readonly code: string;
+  readonly userMessage: string;
+
+  constructor(message: string, options: { userMessage?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.userMessage = options.userMessage ?? message;
+  }
+}
+
+/** The backend answered 401: the API key is missing, wrong or deleted. */
+export class AuthenticationError extends BridgeError {
+  readonly code = "BACKEND_AUTHENTICATION";
+  constructor(path: string) {
+    super(`backend ${path}: HTTP 401`, {
+      userMessage: "the chatbot rejected the API key (HTTP 401)",
+    });
+  }
+}
+
+/** The backend answered 403: the account may not use this operation (chat needs a paid plan). */
+export class PermissionError extends BridgeError {
+  readonly code = "BACKEND_PERMISSION";
+  constructor(path: string) {
+    super(`backend ${path}: HTTP 403`, {
+      userMessage:
+        "the chatbot refused access (HTTP 403): chatting needs a paid subscription on the chatbot account",
+    });
+  }
+}
+
+/** The backend answered 404: the base URL or the bot id is wrong. */
+export class NotFoundError extends BridgeError {
+  readonly code = "BACKEND_NOT_FOUND";
+  constructor(path: string) {
+    super(`backend ${path}: HTTP 404`, {
+      userMessage: "the chatbot was not found (HTTP 404): check the base URL and the bot id",
+    });
+  }
+}
+
+/** The backend answered with a 5xx status, or another status the spec does not name. */
+export class ServerError extends BridgeError {
+  readonly code = "BACKEND_SERVER";
+  constructor(
+    path: string,
+    readonly status: number,
+  ) {
+    super(`backend ${path}: HTTP ${status}`, {
+      userMessage: `the chatbot service failed (HTTP ${status}); please try again later`,
+    });
+  }
+}
+
+/** HTTP 200 with an envelope whose `code` is not 0. */
+export class ApiError extends BridgeError {
+  readonly code = "BACKEND_API";
+  constructor(
+    path: string,
+    readonly apiCode: number,
+    readonly serverText: string | undefined,
+  ) {
+    const detail = serverText ? `: ${serverText}` : "";
+    super(`backend ${path}: code ${apiCode}${detail}`, {
+      userMessage: `the chatbot returned an error (code ${apiCode})${detail}`,
+    });
+  }
+}
+
+/** The response did not keep the protocol: malformed envelope, header or stream. */
+export class ProtocolError extends BridgeError {
+  readonly code = "BACKEND_PROTOCOL";
+  constructor(path: string, detail: string, cause?: unknown) {
+    super(`backend ${path}: protocol error: ${detail}`, {
+      userMessage: "the chatbot sent a response this bot cannot read",
+      cause,
+    });
+  }
+}
+
+/** No response headers within CHATBOT_TIMEOUT_MS, or silence mid-stream past CHATBOT_IDLE_TIMEOUT_MS. */
+export class TimeoutError extends BridgeError {
+  readonly code = "BACKEND_TIMEOUT";
+  constructor(
+    path: string,
+    readonly phase: "headers" | "idle",
+    readonly timeoutMs: number,
+    cause?: unknown,
+  ) {
+    super(
+      phase === "headers"
+        ? `backend ${path}: no response within ${timeoutMs} ms`
+        : `backend ${path}: stream silent for ${timeoutMs} ms`,
+      {
+        userMessage:
+          phase === "headers"
+            ? "the chatbot did not respond in time"
+            : "the chatbot stopped sending",
+        cause,
+      },
+    );
+  }
+}
+
+/** The connection failed or dropped. `beforeRequestSent` tells whether a retry is safe. */
+export class NetworkError extends BridgeError {
+  readonly code = "BACKEND_NETWORK";
+  constructor(
+    path: string,
+    readonly beforeRequestSent: boolean,
+    cause?: unknown,
+  ) {
+    super(
+      beforeRequestSent ? `backend ${path}: could not connect` : `backend ${path}: connection lost`,
+      {
+        userMessage: beforeRequestSent ? "could not reach the chatbot" : "connection lost",
+        cause,
+      },
+    );
+  }
+}
+
+/**
+ * A streamed answer ended early. The text received so far was already delivered to the
+ * caller; `cause` says why the rest is missing (network, idle timeout, protocol, abort).
+ */
+export class AnswerCutError extends BridgeError {
+  readonly code = "ANSWER_CUT";
+  constructor(readonly reason: BridgeError) {
+    super(`answer cut off: ${reason.message}`, {
+      userMessage: `answer cut off: ${reason.userMessage}`,
+      cause: reason,
+    });
+  }
+}
+
+/** The caller cancelled (an AbortSignal fired): nobody waits for this answer any more. */
+export class AbortedError extends BridgeError {
+  readonly code = "ABORTED";
+  constructor(reason?: string) {
+    super(reason ? `aborted: ${reason}` : "aborted", { userMessage: "interrupted" });
+  }
+}
+
+/** A value given to the bot (a language code, a command argument) is not valid. */
+export class InvalidInputError extends BridgeError {
+  readonly code = "INVALID_INPUT";
+}
+
+/** The store did not answer, or answered with an error. Never read as "no value". */
+export class StoreUnavailableError extends BridgeError {
+  readonly code = "STORE_UNAVAILABLE";
+  constructor(operation: string, cause?: unknown) {
+    super(`store ${operation} failed: ${describeCause(cause)}`, {
+      userMessage: "the bot's storage is unavailable right now; please try again shortly",
+      cause,
+    });
+  }
+}
+
+/** The configuration is invalid; one line per problem in `problems`. */
+export class ConfigError extends BridgeError {
+  readonly code = "CONFIG";
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+function describeCause(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  return cause === undefined ? "unknown error" : String(cause);
+}
+
+/** The platform said "too many requests": nothing more to that surface for `retryAfterMs`. */
+export class RateLimitedError extends BridgeError {
+  readonly code = "RATE_LIMITED";
+  constructor(
+    readonly retryAfterMs: number,
+    cause?: unknown,
+  ) {
+    super(`rate limited: retry after ${retryAfterMs} ms`, {
+      userMessage: "the chat platform asked the bot to slow down",
+      cause,
+    });
+  }
+}
+
+/** The message to edit no longer exists (a person deleted it): continue in a new one. */
+export class MessageGoneError extends BridgeError {
+  readonly code = "MESSAGE_GONE";
+  constructor(cause?: unknown) {
+    super("the message to edit no longer exists", { cause });
+  }
+}

@@ -1,0 +1,59 @@
+import { type Logger, pino } from "pino";
+import pretty from "pino-pretty";
+
+export type { Logger };
+
+export interface LoggerOptions {
+  level: string;
+  /** Every secret the process knows; each is masked wherever it appears in a log line. */
+  secrets: readonly string[];
+  /** Readable lines for a person at a terminal; JSON lines otherwise. Defaults to stderr being a TTY. */
+  pretty?: boolean;
+  /** Where lines go; stderr by default, so stdout stays free for the console channel's answers. */
+  destination?: NodeJS.WritableStream;
+}
+
+const REDACTED = "[redacted]";
+
+// Field names that hold secrets, wherever they appear one or two levels down.
+const SECRET_FIELDS = ["apiKey", "token", "authorization", "password", "secret", "signingSecret"];
+
+/**
+ * Creates the process logger. Secrets are kept out twice over: known field names are
+ * redacted by pino, and every line is scanned for the configured secret values before it
+ * is written, so a secret inside an error message or a URL is masked too.
+ */
+export function createLogger(options: LoggerOptions): Logger {
+  const secrets = options.secrets.filter((s) => s.length >= 4);
+  const destination = options.destination ?? process.stderr;
+  const usePretty = options.pretty ?? (destination === process.stderr && process.stderr.isTTY);
+  const stream = usePretty
+    ? pretty({ destination, colorize: true, sync: true, ignore: "pid,hostname" })
+    : destination;
+  return pino(
+    {
+      level: options.level,
+      base: undefined,
+      redact: {
+        paths: SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
+        censor: REDACTED,
+      },
+      hooks: {
+        streamWrite: (line) => maskSecrets(line, secrets),
+      },
+    },
+    stream,
+  );
+}
+
+function maskSecrets(line: string, secrets: readonly string[]): string {
+  let masked = line;
+  for (const secret of secrets) {
+    if (masked.includes(secret)) masked = masked.replaceAll(secret, REDACTED);
+    // JSON output escapes some characters; also mask the escaped form.
+    const escaped = JSON.stringify(secret).slice(1, -1);
+    if (escaped !== secret && masked.includes(escaped))
+      masked = masked.replaceAll(escaped, REDACTED);
+  }
+  return masked;
+}

@@ -1,0 +1,256 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MessageRef, ReplySurface } from "../bridge/ports.ts";
+import { MessageGoneError, RateLimitedError } from "../errors.ts";
+import { splitToFit } from "./split.ts";
+
+export interface AnswerWriterOptions {
+  /** Longest answer shown; the rest is dropped and a "(truncated)" note added. */
+  maxAnswerChars: number;
+  /** A message already posted for this answer (a "queued" notice) that the answer replaces. */
+  placeholder?: { ref: MessageRef; rendered: string } | undefined;
+  /** How often a typing indicator is repeated until the first text shows. */
+  typingIntervalMs?: number;
+  /** Called once, when the first answer text has reached the platform. */
+  onFirstText?: (() => void) | undefined;
+  /** Called once, when the first message of this answer is on screen. */
+  onFirstPost?: (() => void) | undefined;
+  /** Called after every successful post or edit, and for every rate-limit answer. */
+  onCall?: ((kind: "post" | "edit" | "rate-limited") => void) | undefined;
+  /** Failed calls (other than rate limits) tolerated before the writer gives up. */
+  maxFailures?: number;
+}
+
+/** How the answer ended, for the final note. */
+export type AnswerEnd =
+  | { kind: "complete" }
+  /** Cut by a failure after some text: `note` says why. */
+  | { kind: "cut"; note: string }
+  /** Failed before any text: `note` is the readable error. */
+  | { kind: "error"; note: string };
+
+export interface AnswerSummary {
+  messages: number;
+  calls: number;
+  truncated: boolean;
+}
+
+interface OutgoingMessage {
+  ref?: MessageRef;
+  /** What the platform shows now. */
+  shown?: string;
+  /** What it should show; frozen once the answer continued in a next message. */
+  wanted?: string;
+  frozen: boolean;
+}
+
+const NO_ANSWER = "(no answer)";
+const TRUNCATED = "(truncated)";
+const WORKING = "…";
+
+/**
+ * Shows one answer growing in place on a reply surface. Text is appended as it streams;
+ * a single loop sends at most one platform call at a time, always with the latest text, no
+ * more often than the surface allows, so a burst of small chunks costs a handful of edits.
+ * The first text goes out at once (leading edge); the final text within one edit interval
+ * of `finish`. A message that outgrows the platform's limit is frozen and the answer goes
+ * on in a new one. Every message the writer posted ends with real content or a note.
+ */
+export class AnswerWriter {
+  readonly #surface: ReplySurface;
+  readonly #options: AnswerWriterOptions;
+  readonly #messages: OutgoingMessage[] = [];
+  #text = "";
+  #truncated = false;
+  #end: AnswerEnd | undefined;
+  /** Markdown of the current (last) message = #tailPrefix + #text.slice(#tailStart). */
+  #tailStart = 0;
+  #tailPrefix = "";
+  #textShown = false;
+  #lastCallAt = Number.NEGATIVE_INFINITY;
+  #pausedUntil = 0;
+  #calls = 0;
+  #failures = 0;
+  #wake: (() => void) | undefined;
+  #loop: Promise<void> | undefined;
+  readonly #stopTyping = new AbortController();
+
+  constructor(surface: ReplySurface, options: AnswerWriterOptions) {
+    this.#surface = surface;
+    this.#options = options;
+    if (options.placeholder) {
+      this.#messages.push({
+        ref: options.placeholder.ref,
+        shown: options.placeholder.rendered,
+        frozen: false,
+      });
+    }
+  }
+
+  /** Shows that the bot is working and starts the send loop. */
+  start(): void {
+    if (this.#messages.length === 0) {
+      if (this.#surface.showTyping) this.#keepTyping(this.#surface.showTyping.bind(this.#surface));
+      else this.#messages.push({ wanted: this.#surface.renderer.note(WORKING), frozen: false });
+    }
+    this.#loop = this.#run();
+  }
+
+  /** Adds streamed text. Returns false once the answer reached its cap: stop reading. */
+  append(text: string): boolean {
+    if (this.#truncated || this.#end) return false;
+    const room = this.#options.maxAnswerChars - this.#text.length;
+    if (text.length > room) {
+      this.#text += text.slice(0, safeCut(text, room));
+      this.#truncated = true;
+    } else {
+      this.#text += text;
+    }
+    this.#wake?.();
+    return !this.#truncated;
+  }
+
+  /** The answer is over: sends what remains and resolves once the platform shows it. */
+  async finish(end: AnswerEnd): Promise<AnswerSummary> {
+    this.#end = end;
+    this.#wake?.();
+    if (!this.#loop) this.start();
+    await this.#loop;
+    return { messages: this.#messages.length, calls: this.#calls, truncated: this.#truncated };
+  }
+
+  get text(): string {
+    return this.#text;
+  }
+
+  async #run(): Promise<void> {
+    try {
+      for (;;) {
+        const pending = this.#nextPending();
+        if (!pending) {
+          if (this.#end) return;
+          await new Promise<void>((resolve) => {
+            this.#wake = resolve;
+          });
+          this.#wake = undefined;
+          continue;
+        }
+        await this.#gate();
+        // Text may have grown while waiting: send the freshest state.
+        const fresh = this.#nextPending();
+        if (fresh) await this.#send(fresh);
+      }
+    } finally {
+      this.#stopTyping.abort();
+      this.#options.onFirstPost?.();
+    }
+  }
+
+  /** Waits out a rate-limit pause, the surface's edit interval and the shared budget. */
+  async #gate(): Promise<void> {
+    const leading = !this.#textShown && this.#text.length > 0;
+    const intervalEnd = leading ? 0 : this.#lastCallAt + this.#surface.limits.minEditIntervalMs;
+    const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
+    // Timers fire on whole milliseconds: round up so the call never lands early.
+    if (wait > 0) await sleep(Math.ceil(wait) + 1);
+    await this.#surface.budget?.acquire();
+  }
+
+  async #send(message: OutgoingMessage): Promise<void> {
+    const wanted = message.wanted ?? "";
+    const hasText = this.#text.length > 0;
+    try {
+      if (message.ref === undefined) {
+        message.ref = await this.#surface.post(wanted);
+        this.#options.onCall?.("post");
+        this.#options.onFirstPost?.();
+      } else {
+        await this.#surface.edit(message.ref, wanted);
+        this.#options.onCall?.("edit");
+      }
+      message.shown = wanted;
+      this.#calls++;
+      this.#failures = 0;
+      if (hasText && !this.#textShown) {
+        this.#textShown = true;
+        this.#stopTyping.abort();
+        this.#options.onFirstText?.();
+      }
+    } catch (error) {
+      if (error instanceof RateLimitedError) {
+        this.#options.onCall?.("rate-limited");
+        this.#pausedUntil = performance.now() + error.retryAfterMs;
+      } else if (error instanceof MessageGoneError) {
+        message.ref = undefined;
+        message.shown = undefined;
+      } else if (++this.#failures > (this.#options.maxFailures ?? 3)) {
+        throw error;
+      }
+    } finally {
+      this.#lastCallAt = performance.now();
+    }
+  }
+
+  /** Recomputes what each message should show and returns the first that differs. */
+  #nextPending(): OutgoingMessage | undefined {
+    this.#layout();
+    return this.#messages.find((m) => m.wanted !== undefined && m.wanted !== m.shown);
+  }
+
+  #layout(): void {
+    const { renderer, limits } = this.#surface;
+    const note = this.#finalNote();
+    const suffix = note === undefined ? "" : `${this.#text ? "\n\n" : ""}${renderer.note(note)}`;
+    const fits = (markdown: string, withSuffix: boolean) =>
+      renderer.measure(renderer.render(markdown) + (withSuffix ? suffix : "")) <=
+      limits.maxMessageLength;
+    let markdown = this.#tailPrefix + this.#text.slice(this.#tailStart);
+    if (!this.#text && note === undefined) return;
+    const final = this.#end !== undefined;
+    for (;;) {
+      const split = splitToFit(markdown, (head) => fits(head, final));
+      if (!split) break;
+      this.#current().wanted = renderer.render(split.head);
+      this.#current().frozen = true;
+      this.#messages.push({ frozen: false });
+      this.#tailStart += Math.max(0, split.index - this.#tailPrefix.length);
+      this.#tailPrefix = split.reopened;
+      markdown = split.tail;
+    }
+    this.#current().wanted = (markdown ? renderer.render(markdown) : "") + (final ? suffix : "");
+  }
+
+  #current(): OutgoingMessage {
+    let last = this.#messages.at(-1);
+    if (!last || last.frozen) {
+      last = { frozen: false };
+      this.#messages.push(last);
+    }
+    return last;
+  }
+
+  #finalNote(): string | undefined {
+    const end = this.#end;
+    if (!end) return undefined;
+    if (end.kind !== "complete") return end.note;
+    if (this.#truncated) return TRUNCATED;
+    return this.#text ? undefined : NO_ANSWER;
+  }
+
+  #keepTyping(showTyping: () => Promise<void>): void {
+    const interval = this.#options.typingIntervalMs ?? 4_000;
+    const signal = this.#stopTyping.signal;
+    void (async () => {
+      while (!signal.aborted) {
+        await showTyping().catch(() => undefined);
+        await sleep(interval, undefined, { signal }).catch(() => undefined);
+      }
+    })();
+  }
+}
+
+/** A cut at most `room` long that does not split a surrogate pair. */
+function safeCut(text: string, room: number): number {
+  if (room <= 0) return 0;
+  const code = text.charCodeAt(room - 1);
+  return code >= 0xd800 && code <= 0xdbff ? room - 1 : room;
+}

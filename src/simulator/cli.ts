@@ -1,0 +1,64 @@
+/**
+ * `npm run simulator`: the simulated backend on its own, for pointing the bridge (or curl)
+ * at it. A dev tool entry point, so it reads its three variables here:
+ *   SIMULATOR_PORT    port to listen on (default 8787; 0 picks a free one)
+ *   SIMULATOR_LEADS   number of generated leads (default 25)
+ *   SIMULATOR_FAULTS  directives applied to every chat, e.g. "#slow #docs"
+ */
+import { FAULT_DIRECTIVES, type Simulator, startSimulator } from "./index.ts";
+
+function wholeNumber(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw)) {
+    console.error(`${name} must be a whole number, got "${raw}"`);
+    process.exit(2);
+  }
+  return Number(raw);
+}
+
+const port = wholeNumber("SIMULATOR_PORT", 8787);
+let simulator: Simulator;
+try {
+  simulator = await startSimulator({
+    port,
+    leads: wholeNumber("SIMULATOR_LEADS", 25),
+    faults: process.env.SIMULATOR_FAULTS ?? "",
+  });
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  console.error(
+    code === "EADDRINUSE"
+      ? `port ${port} is in use; set SIMULATOR_PORT to another port (0 picks a free one)`
+      : `simulator failed to start: ${(error as Error).message}`,
+  );
+  process.exit(1);
+}
+
+const width = Math.max(...FAULT_DIRECTIVES.map((d) => d.directive.length));
+console.log(
+  [
+    `Chatbot Backend API simulator listening on ${simulator.url}`,
+    `  API key: ${simulator.apiKey}`,
+    `  bot uid: ${simulator.botUid}`,
+    "",
+    "Point the bridge at it:",
+    `  CHATBOT_BASE_URL=${simulator.url} CHATBOT_API_KEY=${simulator.apiKey} CHATBOT_BOT_UID=${simulator.botUid}`,
+    "",
+    "Fault directives (put them in a question):",
+    ...FAULT_DIRECTIVES.map((d) => `  ${d.directive.padEnd(width)}  ${d.effect}`),
+    "",
+    "Ctrl-C stops it.",
+  ].join("\n"),
+);
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await simulator.close();
+  console.log("simulator stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => void stop());
+process.on("SIGTERM", () => void stop());

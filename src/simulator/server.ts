@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type ChatDeps, handleChat } from "./chat.ts";
+import { seededRandom } from "./chunks.ts";
+import { Conversations } from "./conversations.ts";
+import { type Faults, mergeFaults, parseFaults } from "./faults.ts";
+import { type Reply, sendStatus } from "./http.ts";
+import { LeadBook, type SimLead, type SimLeadInput } from "./leads.ts";
+import { handleLeads, type LeadsDeps } from "./leads-route.ts";
+import { resolveTiming, SIMULATOR_DEFAULTS, type SimulatorOptions } from "./options.ts";
+import { RequestLog, type SimRequest } from "./request-log.ts";
+
+export type FaultRoute = "chat" | "leads";
+
+/** A running simulator: where it is, how to stop it, and the controls tests use. */
+export interface Simulator {
+  /** The API's {base_url}, e.g. http://127.0.0.1:8787 (no trailing slash). */
+  readonly url: string;
+  readonly port: number;
+  readonly apiKey: string;
+  readonly botUid: string;
+  /** Stops listening and drops every open connection, stalled streams included. */
+  close(): Promise<void>;
+
+  /** Adds a lead (created now unless given); it is the newest unless dated otherwise. */
+  addLead(input?: SimLeadInput): SimLead;
+  /** Adds `count` default leads, or the given ones. */
+  addLeads(leads: number | readonly SimLeadInput[]): SimLead[];
+  /** Replaces every lead: a number to generate (spread over the span), or a list. */
+  setLeads(leads: number | readonly SimLeadInput[]): void;
+  leadCount(): number;
+
+  /** false: chat answers 403 from now on. */
+  setPaidPlan(paid: boolean): void;
+  /** Changes the accepted key, e.g. to play a key deleted by the administrator. */
+  setApiKey(apiKey: string): void;
+  /** Directives applied to every request of the route from now on ("" clears them). */
+  setFaults(directives: string, route?: FaultRoute): void;
+  /** Directives applied to the next request of the route only (queued, first in first out). */
+  queueFault(directives: string, route?: FaultRoute): void;
+  /** Forgets every conversation, as a backend restart would. */
+  forgetConversations(): void;
+  /** Questions asked so far in a conversation; undefined when the simulator does not know it. */
+  conversationTurns(conversationUid: string): number | undefined;
+
+  /** The most recent requests (up to 1,000), oldest first. */
+  readonly requests: readonly SimRequest[];
+  /** Requests to a path (e.g. "/api/v1/backend/chatbot/sim-bot/chat"), or all of them. */
+  hits(path?: string): number;
+  /** Responses still open: streams in progress, stalls. */
+  openResponses(): number;
+  /** Empties the request log and the hit counts. */
+  clearRequests(): void;
+}
+
+const PATH = /^\/api\/v1\/backend\/chatbot\/([^/]+)\/(leads|chat)$/;
+const METHODS = { leads: "GET", chat: "POST" } as const;
+const LOG_LIMIT = 1_000;
+
+/**
+ * Starts the simulated Chatbot Backend API on 127.0.0.1 (a free port unless `port` is given):
+ * the same paths, auth, envelope and stream format as the spec, with fault directives.
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const host = options.host ?? SIMULATOR_DEFAULTS.host;
+  const botUid = options.botUid ?? SIMULATOR_DEFAULTS.botUid;
+  let apiKey = options.apiKey ?? SIMULATOR_DEFAULTS.apiKey;
+  let paidPlan = options.paidPlan ?? true;
+  const now = options.now ?? (() => new Date());
+  const timing = resolveTiming(options);
+  const random = seededRandom(options.seed ?? 1);
+  const faults: Record<FaultRoute, Faults> = {
+    chat: parseFaults(options.faults ?? ""),
+    leads: parseFaults(options.leadsFaults ?? ""),
+  };
+  const queued: Record<FaultRoute, Faults[]> = { chat: [], leads: [] };
+  const baseFaults = (route: FaultRoute) => () => mergeFaults(faults[route], queued[route].shift());
+
+  const leads = new LeadBook(
+    botUid,
+    now,
+    options.leadsSpanDays ?? SIMULATOR_DEFAULTS.leadsSpanDays,
+  );
+  leads.replace(options.leads ?? SIMULATOR_DEFAULTS.leads);
+  const conversations = new Conversations(options.maxConversations ?? 10_000);
+  const log = new RequestLog(LOG_LIMIT);
+  const closing = new AbortController();
+
+  const leadsDeps: LeadsDeps = {
+    leads,
+    maxPageSize: options.maxPageSize ?? SIMULATOR_DEFAULTS.maxPageSize,
+    total: options.leadsTotal ?? "all",
+    order: options.leadsOrder ?? "newest-first",
+    timing,
+    random,
+    baseFaults: baseFaults("leads"),
+  };
+  const chatDeps: Omit<ChatDeps, "onCall"> = {
+    conversations,
+    timing,
+    random,
+    unknownConversation: options.unknownConversation ?? "new",
+    baseFaults: baseFaults("chat"),
+  };
+
+  async function route(req: IncomingMessage, reply: Reply, record: SimRequest, url: URL) {
+    if (!record.authorized) return sendStatus(reply, 401);
+    const match = PATH.exec(url.pathname);
+    if (match === null) return sendStatus(reply, 404, "path not found");
+    const kind = match[2] as keyof typeof METHODS;
+    if (req.method !== METHODS[kind]) {
+      reply.res.setHeader("allow", METHODS[kind]);
+      return sendStatus(reply, 405);
+    }
+    if (decodePathPart(match[1] ?? "") !== botUid)
+      return sendStatus(reply, 404, "chatbot not found");
+    record.route = kind;
+    if (kind === "leads") return handleLeads(leadsDeps, reply, url.searchParams);
+    if (!paidPlan) return sendStatus(reply, 403);
+    return handleChat({ ...chatDeps, onCall: (call) => (record.chat = call) }, reply, req);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const requestId = randomUUID();
+    const url = new URL(req.url ?? "/", "http://simulator.invalid");
+    const gone = new AbortController();
+    const record = log.begin({
+      requestId,
+      method: req.method ?? "GET",
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      authorized: isAuthorized(req.headers.authorization, apiKey),
+      at: now(),
+    });
+    res.on("close", () => {
+      log.end(
+        record,
+        res.writableFinished ? "completed" : "aborted",
+        res.headersSent ? res.statusCode : undefined,
+      );
+      gone.abort();
+    });
+    res.setHeader("x-request-id", requestId);
+    const reply: Reply = {
+      res,
+      requestId,
+      textField: options.envelopeTextField ?? "msg",
+      signal: AbortSignal.any([gone.signal, closing.signal]),
+    };
+    try {
+      await route(req, reply, record, url);
+    } catch (error) {
+      // Aborted waits are the normal end of a stalled or abandoned response.
+      if (reply.signal.aborted) return;
+      if (res.headersSent) res.destroy();
+      else sendStatus(reply, 500, `simulator failure: ${(error as Error).message}`);
+    }
+  }
+
+  const server = createServer({ noDelay: true }, (req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const trickle =
+    options.leadEveryMs !== undefined && options.leadEveryMs > 0
+      ? setInterval(() => leads.add(), options.leadEveryMs).unref()
+      : undefined;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    get apiKey() {
+      return apiKey;
+    },
+    botUid,
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        clearInterval(trickle);
+        closing.abort();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+    addLead: (input) => leads.add(input),
+    addLeads: (more) =>
+      leads.addAll(typeof more === "number" ? Array.from({ length: more }, () => ({})) : more),
+    setLeads: (list) => leads.replace(list),
+    leadCount: () => leads.size,
+    setPaidPlan: (paid) => {
+      paidPlan = paid;
+    },
+    setApiKey: (key) => {
+      apiKey = key;
+    },
+    setFaults: (directives, on = "chat") => {
+      faults[on] = parseFaults(directives);
+    },
+    queueFault: (directives, on = "chat") => {
+      queued[on].push(parseFaults(directives));
+    },
+    forgetConversations: () => conversations.clear(),
+    conversationTurns: (uid) => conversations.turns(uid),
+    get requests() {
+      return log.entries;
+    },
+    hits: (path) => log.hits(path),
+    openResponses: () => log.open,
+    clearRequests: () => log.clear(),
+  };
+}
+
+// The scheme is case-insensitive (RFC 9110 §11.1); the key must match exactly.
+function isAuthorized(header: string | undefined, apiKey: string): boolean {
+  const match = header === undefined ? null : /^bearer (.+)$/i.exec(header);
+  return match !== null && match[1] === apiKey;
+}
+
+function decodePathPart(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,161 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { ClassicLevel } from "classic-level";
+import { Keyv } from "keyv";
+import { StoreUnavailableError } from "../errors.ts";
+import { KeyedMutex } from "./keyed-mutex.ts";
+import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
+import { checkTtl, OperationGuard } from "./operation-guard.ts";
+import type { KeyValueStore } from "./types.ts";
+
+export interface EmbeddedStoreOptions {
+  /** DATA_DIR; created when missing. The database lives in its `store/` folder. */
+  dataDir: string;
+  /**
+   * fsync every write. Off by default: LevelDB hands each write to the OS with write(2)
+   * before the promise resolves, so a crash or `kill -9` of this process keeps it; only a
+   * power loss or kernel crash can lose the last writes (LevelDB drops a torn tail of its
+   * log on recovery, so the database stays readable). test/bench/store-bench.ts measures
+   * both: on the dev VM ~70 µs per write without fsync, ~320 µs with it, and fsync costs
+   * far more on disks that honour it (often 1–10 ms); the kill-safety the design asks for
+   * needs no fsync.
+   */
+  sync?: boolean;
+  /** How often expired entries are deleted from disk (default one minute). */
+  sweepIntervalMs?: number;
+  /**
+   * Backstop deadline for one operation (default 2 s). Local failures (closed, I/O error)
+   * surface at once; this only bounds a stalled disk, which is slower to declare dead than
+   * a network peer.
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * Opens the embedded store. Rejects with StoreUnavailableError when the folder cannot be
+ * created or opened, including when another process has it open (LevelDB's LOCK file).
+ */
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
+  const location = join(options.dataDir, "store");
+  const db = new ClassicLevel<string, string>(location, { valueEncoding: "utf8" });
+  try {
+    await withDeadline(mkdir(options.dataDir, { recursive: true }), 2_000, "creating the folder");
+    await db.open();
+  } catch (error) {
+    throw new StoreUnavailableError("open", describeOpenError(options.dataDir, error));
+  }
+  return new EmbeddedStore(db, options);
+}
+
+/** The default store: a LevelDB under DATA_DIR, owned by this one process. */
+export class EmbeddedStore implements KeyValueStore {
+  readonly kind = "embedded";
+  readonly #db: ClassicLevel<string, string>;
+  readonly #adapter: LevelKeyvAdapter;
+  readonly #keyv: Keyv;
+  readonly #guard: OperationGuard;
+  // claim/renew/release are read-then-write; this makes each atomic against the others.
+  readonly #claims = new KeyedMutex();
+  readonly #sweepTimer: NodeJS.Timeout;
+
+  constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
+    this.#db = db;
+    this.#adapter = new LevelKeyvAdapter(db, { sync: options.sync ?? false });
+    this.#keyv = new Keyv(this.#adapter, { useKeyPrefix: false, throwOnErrors: true });
+    this.#guard = new OperationGuard(options.timeoutMs ?? 2_000);
+    this.#sweepTimer = setInterval(() => {
+      // A failed sweep is retried at the next tick; expired entries are already invisible.
+      this.sweep().catch(() => undefined);
+    }, options.sweepIntervalMs ?? 60_000);
+    // The sweep is housekeeping: it must never keep the process alive on its own.
+    this.#sweepTimer.unref();
+  }
+
+  get<T>(key: string): Promise<T | undefined> {
+    return this.#guard.run("get", () => this.#keyv.get<T>(key));
+  }
+
+  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (keys.length === 0) return this.#guard.run("getMany", async () => []);
+    return this.#guard.run("getMany", () => this.#keyv.getMany<T>([...keys]));
+  }
+
+  async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
+    const ttl = checkTtl(ttlMs);
+    await this.#guard.run("set", () => this.#keyv.set(key, value, ttl));
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.#guard.run("delete", () => this.#keyv.delete(key));
+  }
+
+  async claim(key: string, owner: string, ttlMs?: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    return this.#guard.run("claim", () =>
+      this.#claims.run(key, async () => {
+        if ((await this.#keyv.get(key)) !== undefined) return false;
+        await this.#keyv.set(key, owner, ttl);
+        return true;
+      }),
+    );
+  }
+
+  async renew(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    return this.#guard.run("renew", () =>
+      this.#claims.run(key, async () => {
+        if ((await this.#keyv.get(key)) !== owner) return false;
+        await this.#keyv.set(key, owner, ttl);
+        return true;
+      }),
+    );
+  }
+
+  release(key: string, owner: string): Promise<boolean> {
+    return this.#guard.run("release", () =>
+      this.#claims.run(key, async () => {
+        if ((await this.#keyv.get(key)) !== owner) return false;
+        return this.#keyv.delete(key);
+      }),
+    );
+  }
+
+  ping(): Promise<void> {
+    return this.#guard.run("ping", async () => {
+      await this.#db.get("ping");
+    });
+  }
+
+  /** Deletes expired entries now (the timer does it every `sweepIntervalMs`); returns how many. */
+  sweep(): Promise<number> {
+    return this.#guard.run("sweep", () => this.#adapter.sweep());
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.#sweepTimer);
+    // The guard waits for operations in flight, a running sweep included.
+    return this.#guard.close(() => this.#db.close());
+  }
+}
+
+// Node's recursive mkdir can spin forever on some paths (under /proc, seen on Node 20).
+async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describeOpenError(dataDir: string, error: unknown): Error {
+  const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (cause?.code === "LEVEL_LOCKED") {
+    return new Error(`DATA_DIR ${dataDir} is in use by another process`, { cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`cannot open DATA_DIR ${dataDir}: ${message}`, { cause: error });
+}

@@ -1,0 +1,28 @@
+import { openEmbeddedStore } from "./embedded-store.ts";
+import { openRedisStore } from "./redis-store.ts";
+import type { KeyValueStore } from "./types.ts";
+
+export interface OpenStoreOptions {
+  /** STORE_URL; when set the store is Redis, otherwise the embedded store under `dataDir`. */
+  storeUrl?: string | undefined;
+  /** DATA_DIR. */
+  dataDir: string;
+  /** Redis key prefix (default "chatbot-bridge"); the embedded store owns its folder and needs none. */
+  namespace?: string | undefined;
+}
+
+/**
+ * Opens the store the configuration asks for. Rejects with StoreUnavailableError when it
+ * cannot be opened: DATA_DIR in use by another process or not writable, a malformed
+ * STORE_URL, or Redis refusing the password or database. An unreachable Redis opens
+ * anyway and reconnects in the background (see openRedisStore).
+ */
+export function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
+  if (options.storeUrl) {
+    return openRedisStore({
+      url: options.storeUrl,
+      ...(options.namespace ? { namespace: options.namespace } : {}),
+    });
+  }
+  return openEmbeddedStore({ dataDir: options.dataDir });
+}

@@ -1,0 +1,79 @@
+import { StoreUnavailableError } from "../errors.ts";
+
+/**
+ * Runs every store operation with a deadline and one error type, and knows what is in
+ * flight so `close()` can wait for it. Both stores use it, so "never a hang, never a silent
+ * undefined" holds by construction rather than by each method remembering it.
+ */
+export class OperationGuard {
+  readonly #timeoutMs: number;
+  /** Turns a library error into a cause a person can read (e.g. "redis 10.0.0.5:6379 is not connected"). */
+  readonly #describe: (error: unknown) => Error;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #closed = false;
+
+  constructor(timeoutMs: number, describe: (error: unknown) => Error = asError) {
+    this.#timeoutMs = timeoutMs;
+    this.#describe = describe;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    if (this.#closed) {
+      return Promise.reject(new StoreUnavailableError(operation, new Error("the store is closed")));
+    }
+    const result = this.#withDeadline(operation, fn);
+    this.#inFlight.add(result);
+    const forget = () => this.#inFlight.delete(result);
+    result.then(forget, forget);
+    return result;
+  }
+
+  /** Refuses new operations, waits for those in flight (each has a deadline), then runs `release`. */
+  async close(release: () => Promise<void>): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled([...this.#inFlight]);
+    await release();
+  }
+
+  async #withDeadline<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new DeadlineError(this.#timeoutMs)), this.#timeoutMs);
+    });
+    try {
+      return await Promise.race([fn(), deadline]);
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error;
+      throw new StoreUnavailableError(operation, this.#describe(error));
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** The operation did not settle within the guard's deadline. */
+export class DeadlineError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = "DeadlineError";
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/** Rejects with RangeError for a TTL that is not a positive finite number: a caller bug, not an outage. */
+export function checkTtl(ttlMs: number | undefined): number | undefined {
+  if (ttlMs === undefined) return undefined;
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
+  }
+  // Redis PX takes whole milliseconds; rounding up never shortens a lease.
+  return Math.ceil(ttlMs);
+}

@@ -1,0 +1,165 @@
+import { createClient } from "@keyv/redis";
+import { StoreUnavailableError } from "../errors.ts";
+
+export interface RedisConnectOptions {
+  url: string;
+  /** Bounds the wait for a command to be written, and for the first connection. */
+  timeoutMs: number;
+  connectTimeoutMs: number;
+}
+
+/** What the store and the client's callbacks share about the connection. */
+export interface ConnectionState {
+  closed: boolean;
+  lastError: Error | undefined;
+}
+
+export type RedisClient = ReturnType<typeof createRedisClient>;
+
+/**
+ * Creates the client and waits up to `connectTimeoutMs` for a first connection that
+ * answers. Rejects with StoreUnavailableError for a malformed URL or when Redis refuses the
+ * credentials or the database number; an unreachable Redis is not an error here, since the
+ * client keeps reconnecting in the background.
+ */
+export async function connectRedis(
+  options: RedisConnectOptions,
+): Promise<{ client: RedisClient; state: ConnectionState; target: string }> {
+  const target = describeTarget(options.url);
+  const state: ConnectionState = { closed: false, lastError: undefined };
+  const client = createRedisClient(options.url, state, options.timeoutMs, options.connectTimeoutMs);
+  client.on("error", (error: unknown) => {
+    state.lastError = error instanceof Error ? error : new Error(String(error));
+  });
+  client.on("ready", () => {
+    state.lastError = undefined;
+  });
+
+  const refusal = await firstConnection(client, options.connectTimeoutMs, () => state.lastError);
+  if (refusal) {
+    state.closed = true;
+    if (client.isOpen) client.destroy();
+    throw new StoreUnavailableError(
+      "open",
+      new Error(`${target} refused the connection: ${refusal.message}`, { cause: refusal }),
+    );
+  }
+  return { client, state, target };
+}
+
+function createRedisClient(
+  url: string,
+  state: ConnectionState,
+  timeoutMs: number,
+  connectTimeoutMs: number,
+) {
+  try {
+    return createClient({
+      url,
+      // Fail commands at once while disconnected instead of queueing them for later.
+      disableOfflineQueue: true,
+      // CommandOptions.timeout only bounds the wait *before* a command is written (the queue
+      // drops the timer once it is sent: commands-queue.js, #removeTimeoutListener), so the
+      // OperationGuard deadline is what bounds the wait for the reply.
+      commandOptions: { timeout: timeoutMs },
+      // A PING each second keeps a healthy idle socket receiving, so socketTimeout (no byte
+      // received for 3 s) fires only on a dead or frozen peer, and the reconnect strategy then
+      // opens a fresh connection. It also unsticks a handshake that never gets an answer.
+      pingInterval: 1_000,
+      socket: {
+        connectTimeout: connectTimeoutMs,
+        socketTimeout: 3_000,
+        // Keep retrying in the background, whatever the cause, until close().
+        reconnectStrategy: (retries) =>
+          state.closed ? false : Math.min(50 * 2 ** retries, 1_000) + Math.random() * 100,
+      },
+    });
+  } catch (error) {
+    // e.g. "Invalid pathname" for a database that is not a number; the message holds no URL.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new StoreUnavailableError("open", new Error(`STORE_URL rejected: ${reason}`));
+  }
+}
+
+/**
+ * Resolves undefined once connected and answering, or after `timeoutMs`; resolves with the
+ * server's error reply when Redis refused us (wrong password, bad database), which no
+ * retry fixes.
+ */
+async function firstConnection(
+  client: RedisClient,
+  timeoutMs: number,
+  lastError: () => Error | undefined,
+): Promise<Error | undefined> {
+  const started = Date.now();
+  const outcome = await new Promise<"ready" | Error | undefined>((resolve) => {
+    const done = (result: "ready" | Error | undefined) => {
+      clearTimeout(timer);
+      client.off("ready", onReady);
+      client.off("error", onError);
+      resolve(result);
+    };
+    const onReady = () => done("ready");
+    const onError = (error: unknown) => {
+      if (isServerRefusal(error)) done(error as Error);
+    };
+    const timer = setTimeout(() => {
+      const last = lastError();
+      done(isServerRefusal(last) ? last : undefined);
+    }, timeoutMs);
+    client.on("ready", onReady);
+    client.on("error", onError);
+    // connect() settles only once ready (it retries meanwhile); we wait on the events instead.
+    client.connect().catch(() => undefined);
+  });
+  if (outcome !== "ready") return outcome;
+  // A Redis with a password still lets a client without one finish the handshake (the
+  // client ignores its failed CLIENT SETINFO by design), so ask once to find out.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), Math.max(timeoutMs - (Date.now() - started), 100));
+  });
+  try {
+    await Promise.race([client.ping(), deadline]);
+    return undefined;
+  } catch (error) {
+    return isServerRefusal(error) ? (error as Error) : undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// Redis error replies start with an upper-case code (WRONGPASS, NOAUTH, ERR …); the
+// client's own errors ("Connection timeout", "connect ECONNREFUSED …") do not.
+function isServerRefusal(error: unknown): boolean {
+  return error instanceof Error && /^[A-Z]{3,}\b/.test(error.message);
+}
+
+/** "redis 10.0.0.5:6379/3": where the store is, never the credentials. */
+function describeTarget(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Node's URL error carries the input, password included: drop it.
+    throw new StoreUnavailableError("open", new Error("STORE_URL is not a valid URL"));
+  }
+  if (parsed.protocol !== "redis:" && parsed.protocol !== "rediss:") {
+    throw new StoreUnavailableError(
+      "open",
+      new Error("STORE_URL must start with redis:// or rediss://"),
+    );
+  }
+  const database = parsed.pathname.length > 1 ? parsed.pathname : "";
+  const tls = parsed.protocol === "rediss:" ? " (TLS)" : "";
+  return `redis ${parsed.hostname}:${parsed.port || "6379"}${database}${tls}`;
+}
+
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // An AggregateError from a dual-stack connect has an empty message and the reasons inside.
+  if (!error.message && error instanceof AggregateError) {
+    return error.errors.map(messageOf).join("; ");
+  }
+  return error.message || error.constructor.name;
+}

@@ -1,0 +1,181 @@
+import KeyvRedis from "@keyv/redis";
+import { Keyv } from "keyv";
+import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
+import {
+  type ConnectionState,
+  connectRedis,
+  messageOf,
+  type RedisClient,
+} from "./redis-connection.ts";
+import type { KeyValueStore } from "./types.ts";
+
+export interface RedisStoreOptions {
+  /** STORE_URL: `redis://[user][:password]@host[:port][/db]` or `rediss://…`. */
+  url: string;
+  /** Prefix of every key (`<namespace>:<key>`), so several apps or test runs share one Redis. */
+  namespace?: string;
+  /** Longest wait for one command before it fails (default 1 s). */
+  timeoutMs?: number;
+  /** Longest wait for the first connection in openRedisStore (default 1 s). */
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_NAMESPACE = "chatbot-bridge";
+
+// Compare-and-act in one server-side step, so a lease that expired and was taken by
+// another process is never extended or deleted by its previous owner.
+const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
+const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
+
+/**
+ * Opens the Redis store. Waits up to `connectTimeoutMs` for the first connection. Rejects
+ * with StoreUnavailableError when the URL is malformed or Redis refuses the credentials or
+ * the database number. An unreachable Redis does not stop the opening: the client keeps
+ * reconnecting in the background and every operation fails fast until it is back, so the
+ * process stays up, reports the outage on /healthz and recovers without a restart.
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const { client, state, target } = await connectRedis({
+    url: options.url,
+    timeoutMs,
+    connectTimeoutMs: options.connectTimeoutMs ?? 1_000,
+  });
+  return new RedisStore(client, state, {
+    target,
+    namespace: options.namespace ?? DEFAULT_NAMESPACE,
+    timeoutMs,
+  });
+}
+
+/** The shared store for one or many processes, over keyv + @keyv/redis. */
+export class RedisStore implements KeyValueStore {
+  readonly kind = "redis";
+  readonly #client: RedisClient;
+  readonly #state: ConnectionState;
+  readonly #adapter: KeyvRedis<unknown>;
+  readonly #keyv: Keyv;
+  readonly #guard: OperationGuard;
+
+  constructor(
+    client: RedisClient,
+    state: ConnectionState,
+    options: { target: string; namespace: string; timeoutMs: number },
+  ) {
+    this.#client = client;
+    this.#state = state;
+    // Both layers swallow errors by default (a failed get reads as "missing"): KeyvRedis
+    // returns undefined unless its throwOnErrors is set, and Keyv likewise.
+    this.#adapter = new KeyvRedis(client, {
+      namespace: options.namespace,
+      keyPrefixSeparator: ":",
+      throwOnErrors: true,
+      throwOnConnectError: true,
+    });
+    // useKeyPrefix false: the adapter already prefixes; Keyv would add a second prefix.
+    this.#keyv = new Keyv(this.#adapter, {
+      namespace: options.namespace,
+      useKeyPrefix: false,
+      throwOnErrors: true,
+    });
+    this.#guard = new OperationGuard(options.timeoutMs, (error) =>
+      this.#describe(options.target, options.timeoutMs, error),
+    );
+  }
+
+  get<T>(key: string): Promise<T | undefined> {
+    return this.#run("get", () => this.#keyv.get<T>(key));
+  }
+
+  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    if (keys.length === 0) return this.#run("getMany", async () => []);
+    // Keyv hands the whole list to KeyvRedis.getMany, which sends one MGET.
+    return this.#run("getMany", () => this.#keyv.getMany<T>([...keys]));
+  }
+
+  async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
+    const ttl = checkTtl(ttlMs);
+    await this.#run("set", () => this.#keyv.set(key, value, ttl));
+  }
+
+  delete(key: string): Promise<boolean> {
+    return this.#run("delete", () => this.#keyv.delete(key));
+  }
+
+  async claim(key: string, owner: string, ttlMs?: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    return this.#run("claim", async () => {
+      const reply = await this.#client.set(this.#key(key), await this.#encode(owner), {
+        condition: "NX",
+        ...(ttl === undefined ? {} : { expiration: { type: "PX" as const, value: ttl } }),
+      });
+      return reply === "OK";
+    });
+  }
+
+  async renew(key: string, owner: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs) ?? 0;
+    return this.#run("renew", async () => {
+      const reply = await this.#client.eval(RENEW_SCRIPT, {
+        keys: [this.#key(key)],
+        arguments: [await this.#encode(owner), String(ttl)],
+      });
+      return reply === 1;
+    });
+  }
+
+  release(key: string, owner: string): Promise<boolean> {
+    return this.#run("release", async () => {
+      const reply = await this.#client.eval(RELEASE_SCRIPT, {
+        keys: [this.#key(key)],
+        arguments: [await this.#encode(owner)],
+      });
+      return reply === 1;
+    });
+  }
+
+  ping(): Promise<void> {
+    return this.#run("ping", async () => {
+      await this.#client.ping();
+    });
+  }
+
+  close(): Promise<void> {
+    return this.#guard.close(async () => {
+      this.#state.closed = true;
+      // Nothing of ours is in flight any more; destroy also stops the reconnect loop.
+      if (this.#client.isOpen) this.#client.destroy();
+    });
+  }
+
+  #run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
+    return this.#guard.run(operation, async () => {
+      // The client would say "The client is offline"; failing here gives the reason instead.
+      if (!this.#client.isReady) throw new Error("not connected");
+      return fn();
+    });
+  }
+
+  #key(key: string): string {
+    return this.#adapter.createKeyPrefix(key, this.#adapter.namespace);
+  }
+
+  /** The owner as Keyv stores a value, so `get(key)` of a claim returns its owner. */
+  async #encode(owner: string): Promise<string> {
+    const serialize = this.#keyv.serialize;
+    return serialize ? await serialize({ value: owner }) : JSON.stringify({ value: owner });
+  }
+
+  #describe(target: string, timeoutMs: number, error: unknown): Error {
+    if (!this.#client.isReady) {
+      const last = this.#state.lastError;
+      const reason = last ? `: ${messageOf(last)}` : "";
+      return new Error(`${target} is not connected (reconnecting)${reason}`, { cause: error });
+    }
+    // @redis/client's TimeoutError keeps the default name "Error"; its class name tells.
+    if (error instanceof DeadlineError || error?.constructor?.name === "TimeoutError") {
+      return new Error(`${target} did not answer within ${timeoutMs} ms`, { cause: error });
+    }
+    return new Error(`${target}: ${messageOf(error)}`, { cause: error });
+  }
+}

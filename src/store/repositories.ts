@@ -1,0 +1,78 @@
+import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
+import type { KeyValueStore } from "./types.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// A thread idle this long starts a new conversation; each answer renews it.
+const CONVERSATION_TTL_MS = 30 * DAY_MS;
+// Slack re-sends an event for up to ~1 hour and Telegram an update for about a day.
+const DELIVERY_TTL_MS = 2 * DAY_MS;
+
+const conversationKey = (threadKey: string) => `conv:${threadKey}`;
+const languageKey = (channelKey: string) => `lang:${channelKey}`;
+
+/** Which chatbot conversation each thread continues (thread key → conversation_uid). */
+export class Conversations {
+  constructor(readonly store: KeyValueStore) {}
+
+  save(threadKey: string, conversationUid: string): Promise<void> {
+    return this.store.set(conversationKey(threadKey), conversationUid, CONVERSATION_TTL_MS);
+  }
+
+  async forget(threadKey: string): Promise<void> {
+    await this.store.delete(conversationKey(threadKey));
+  }
+}
+
+/** Per-channel settings an admin chose: the answer language. */
+export class ChannelSettings {
+  constructor(readonly store: KeyValueStore) {}
+
+  async language(channelKey: string): Promise<LanguageCode | undefined> {
+    return parseLanguage(await this.store.get(languageKey(channelKey)));
+  }
+
+  /** `auto` removes the setting, so the deployment's default applies again. */
+  async setLanguage(channelKey: string, code: LanguageCode): Promise<void> {
+    if (code === "auto") await this.store.delete(languageKey(channelKey));
+    else await this.store.set(languageKey(channelKey), code);
+  }
+}
+
+/** Platform deliveries already taken, so a redelivery is answered once. */
+export class Deliveries {
+  constructor(
+    readonly store: KeyValueStore,
+    readonly owner: string,
+  ) {}
+
+  /** True for the first claim of this delivery across every process sharing the store. */
+  claim(channel: string, deliveryId: string): Promise<boolean> {
+    return this.store.claim(`delivery:${channel}:${deliveryId}`, this.owner, DELIVERY_TTL_MS);
+  }
+}
+
+export interface ThreadContext {
+  conversationUid: string | undefined;
+  language: LanguageCode | undefined;
+}
+
+/** What a question needs from the store, read in one round trip. */
+export async function readThreadContext(
+  store: KeyValueStore,
+  threadKey: string,
+  channelKey: string,
+): Promise<ThreadContext> {
+  const [conversationUid, language] = await store.getMany([
+    conversationKey(threadKey),
+    languageKey(channelKey),
+  ]);
+  return {
+    conversationUid: typeof conversationUid === "string" ? conversationUid : undefined,
+    language: parseLanguage(language),
+  };
+}
+
+function parseLanguage(value: unknown): LanguageCode | undefined {
+  return typeof value === "string" && isLanguageCode(value) ? value : undefined;
+}

@@ -1,0 +1,175 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { parseCommand } from "../../src/bridge/commands.ts";
+import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
+import { MemorySurface } from "../support/memory-surface.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  harness = await startHarness(options);
+  return harness;
+}
+
+const member = { isAdmin: async () => false };
+const chatRequests = (h: Harness) => h.simulator.requests.filter((r) => r.route === "chat");
+
+describe("parseCommand", () => {
+  it("reads the commands and leaves questions alone", () => {
+    expect(parseCommand("/help")).toEqual({ name: "help" });
+    expect(parseCommand("  /NEW ")).toEqual({ name: "new" });
+    expect(parseCommand("/language")).toEqual({ name: "language" });
+    expect(parseCommand("/language zh-Hans")).toEqual({ name: "language", code: "zh-Hans" });
+    expect(parseCommand("/leads")).toEqual({ name: "leads", action: "list", days: 7 });
+    expect(parseCommand("/leads 3")).toEqual({ name: "leads", action: "list", days: 3 });
+    expect(parseCommand("/leads subscribe")).toEqual({ name: "leads", action: "subscribe" });
+    expect(parseCommand("what language do you speak?")).toBeUndefined();
+    expect(parseCommand("/unknown thing")).toBeUndefined();
+    expect(parseCommand("language fr", { bare: true })).toEqual({ name: "language", code: "fr" });
+  });
+
+  it("says what it expects when the arguments are wrong", () => {
+    expect(parseCommand("/leads soon")).toMatchObject({
+      name: "leads",
+      problem: expect.stringContaining("/leads <days>"),
+    });
+    expect(parseCommand("/leads 0")).toMatchObject({ problem: expect.any(String) });
+    expect(parseCommand("/language xx")).toMatchObject({
+      problem: expect.stringContaining(
+        "auto, en, fr, es, ru, zh-Hans, zh-Hant, ar, de, jp, pt, hi, ko, it, uk",
+      ),
+    });
+  });
+});
+
+describe("commands through the pipeline", () => {
+  it("/language by an admin sets it, and later questions carry it", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language fr"), surface);
+    expect(surface.notices).toEqual([
+      { text: "Answers here are now in French (fr).", private: false },
+    ]);
+
+    await h.bridge.handle(incoming("/language"), surface);
+    expect(surface.notices[1]?.text).toBe(
+      "Answers here are in French (fr). Admins can change it with /language <code>.",
+    );
+    await h.bridge.handle(incoming("bonjour"), surface);
+    expect(chatRequests(h)[0]?.chat?.language).toBe("fr");
+    expect(surface.messages[0]).toContain("Answering in French (fr)");
+  });
+
+  it("/language by a non-admin is refused and nothing is stored", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language de", member), surface);
+    expect(surface.notices).toEqual([
+      { text: "Only an admin of this channel can change the answer language.", private: true },
+    ]);
+    await h.bridge.handle(incoming("/language"), surface);
+    expect(surface.notices[1]?.text).toContain(
+      "the language of each question (auto) (the default)",
+    );
+  });
+
+  it("/language with an unknown code lists the valid ones and stores nothing", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language klingon"), surface);
+    expect(surface.notices[0]?.text).toBe(
+      "unknown language code. Valid codes: auto, en, fr, es, ru, zh-Hans, zh-Hant, ar, de, jp, pt, hi, ko, it, uk",
+    );
+    await h.bridge.handle(incoming("hello"), surface);
+    expect(chatRequests(h)[0]?.chat?.language).toBe("auto");
+  });
+
+  it("/language auto resets to the default", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language es"), surface);
+    await h.bridge.handle(incoming("/language auto"), surface);
+    expect(surface.notices[1]?.text).toBe(
+      "Answer language reset: answers here are in the language of each question (auto).",
+    );
+  });
+
+  it("/new starts a fresh conversation in the thread", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("one"), surface);
+    await h.bridge.handle(incoming("two"), surface);
+    await h.bridge.handle(incoming("/new"), surface);
+    await h.bridge.handle(incoming("three"), surface);
+    const uids = chatRequests(h).map((r) => r.chat?.conversationUid);
+    expect(uids[0]).toBeUndefined();
+    expect(uids[1]).toEqual(expect.any(String));
+    expect(uids[2]).toBeUndefined();
+    expect(surface.messages[2]).toContain("This is the first question in our conversation.");
+  });
+
+  it("/help lists every command, privately", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/help"), surface);
+    const [help] = surface.notices;
+    expect(help?.private).toBe(true);
+    for (const command of [
+      "/help",
+      "/new",
+      "/language <code>",
+      "/leads [days]",
+      "/leads subscribe",
+    ]) {
+      expect(help?.text).toContain(command);
+    }
+  });
+});
+
+describe("guards in front of the paid backend", () => {
+  const guards = {
+    allowedChannels: [],
+    allowedUsers: [],
+    maxQuestionChars: 50,
+    rateLimitQuestions: 2,
+    rateLimitWindowSeconds: 60,
+  };
+
+  it("refuses the third question in a minute without calling the backend", async () => {
+    const h = await start({ bridge: { guards } });
+    const surface = new MemorySurface();
+    for (const q of ["one", "two", "three"]) await h.bridge.handle(incoming(q), surface);
+    expect(chatRequests(h)).toHaveLength(2);
+    expect(surface.notices.at(-1)?.text).toMatch(
+      /^Slow down: you asked 2 questions in 60 s\. Try again in (59|60) s\.$/,
+    );
+  });
+
+  it("refuses a question over the length limit with a clear message", async () => {
+    const h = await start({ bridge: { guards } });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("x".repeat(51)), surface);
+    expect(chatRequests(h)).toHaveLength(0);
+    expect(surface.notices[0]?.text).toBe(
+      "Your question is 51 characters long; the limit is 50. Please shorten it.",
+    );
+  });
+
+  it("answers only allowed channels and users", async () => {
+    const h = await start({
+      bridge: { guards: { ...guards, allowedChannels: ["channel-1"], allowedUsers: ["user-1"] } },
+    });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("hi", { channelId: "channel-2" }), surface);
+    await h.bridge.handle(incoming("hi", { authorId: "user-2" }), surface);
+    await h.bridge.handle(incoming("hi"), surface);
+    expect(chatRequests(h)).toHaveLength(1);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      "This bot is not enabled in this channel.",
+      "Sorry, you are not on the list of people who may use this bot.",
+    ]);
+  });
+});

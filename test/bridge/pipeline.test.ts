@@ -1,0 +1,159 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
+import { MemorySurface } from "../support/memory-surface.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  harness = await startHarness(options);
+  return harness;
+}
+
+/** The answer text without the conversation-specific lines the simulator adds. */
+const chatRequests = (h: Harness) => h.simulator.requests.filter((r) => r.route === "chat");
+
+describe("the pipeline, over HTTP against the simulated backend", () => {
+  it("streams an answer in coalesced edits no faster than the surface allows", async () => {
+    const h = await start({ simulator: { chunkDelayMs: [1, 3], chunkChars: [1, 3] } });
+    const surface = new MemorySurface({ limits: { minEditIntervalMs: 80 } });
+    await h.bridge.handle(incoming("hello there"), surface);
+
+    expect(surface.messages).toHaveLength(1);
+    expect(surface.messages[0]).toContain("You asked: “hello there”");
+    expect(surface.messages[0]).toContain("```ts\nconst answer");
+    // Hundreds of tiny chunks, a handful of edits.
+    expect(surface.edits).toBeGreaterThan(1);
+    expect(surface.edits).toBeLessThan(40);
+    expect(surface.tooSoon()).toEqual([]);
+  });
+
+  it("honours a 429 and still delivers the final text", async () => {
+    const h = await start({ simulator: { chunkDelayMs: 2 } });
+    const surface = new MemorySurface({ limits: { minEditIntervalMs: 20 } });
+    surface.failNextWithRateLimit(0, 300);
+    await h.bridge.handle(incoming("rate me #huge=3000"), surface);
+
+    expect(surface.rateLimited).toEqual([]);
+    expect(surface.transcript).toBe(hugeAnswer(3_000));
+  });
+
+  it("splits a 20,000-character answer into in-order messages that join back exactly", async () => {
+    const h = await start();
+    const surface = new MemorySurface({
+      limits: { maxMessageLength: 4_096, minEditIntervalMs: 5 },
+    });
+    await h.bridge.handle(incoming("a long one #huge=20000"), surface);
+
+    expect(surface.messages.length).toBeGreaterThanOrEqual(5);
+    for (const message of surface.messages) expect(message.length).toBeLessThanOrEqual(4_096);
+    expect(surface.transcript).toBe(hugeAnswer(20_000));
+  });
+
+  it("keeps the text so far and adds a cut note when the connection drops", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("please #cut"), surface);
+
+    const [message] = surface.messages;
+    expect(surface.messages).toHaveLength(1);
+    expect(message).toMatch(/^Hello! \*\*This is the simulated chatbot\.\*\*/);
+    expect(message).toMatch(/\n\n⚠️ answer cut off: connection lost$/);
+  });
+
+  it("replaces the placeholder with a readable error when the backend refuses", async () => {
+    const h = await start({ simulator: { paidPlan: false } });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("hello"), surface);
+    expect(surface.messages).toEqual([
+      "⚠️ the chatbot refused access (HTTP 403): chatting needs a paid subscription on the chatbot account",
+    ]);
+  });
+
+  it("answers two questions in one thread in order, on one conversation", async () => {
+    const h = await start({ simulator: { chunkDelayMs: 2 } });
+    const surface = new MemorySurface();
+    await Promise.all([
+      h.bridge.handle(incoming("first question"), surface),
+      h.bridge.handle(incoming("second question"), surface),
+    ]);
+
+    // The second waited its turn and said so, in the message its answer then replaced.
+    const queued = surface.calls.find((c) => c.text === "⏳ queued behind 1 question");
+    expect(queued).toBeDefined();
+    const answers = surface.messages.filter((m) => m.includes("You asked"));
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toContain("You asked: “first question”");
+    expect(answers[1]).toContain("You asked: “second question”");
+    expect(answers[1]).toContain("This is question 2 in our conversation.");
+    const [first, second] = chatRequests(h);
+    expect(first?.chat?.conversationUid).toBeUndefined();
+    expect(second?.chat?.conversationUid).toEqual(expect.any(String));
+  });
+
+  it("answers two threads in parallel", async () => {
+    const h = await start({ simulator: { chunkDelayMs: 5 } });
+    const one = new MemorySurface();
+    const two = new MemorySurface();
+    await Promise.all([
+      h.bridge.handle(incoming("thread one", { threadKey: "t1" }), one),
+      h.bridge.handle(incoming("thread two", { threadKey: "t2" }), two),
+    ]);
+    const spans = [one, two].map((s) => ({
+      from: s.calls[0]?.at ?? 0,
+      to: s.calls.at(-1)?.at ?? 0,
+    }));
+    // Each answer was still streaming when the other began.
+    expect(spans[0]?.from).toBeLessThan(spans[1]?.to ?? 0);
+    expect(spans[1]?.from).toBeLessThan(spans[0]?.to ?? 0);
+    expect(one.messages[0]).toContain("This is the first question");
+    expect(two.messages[0]).toContain("This is the first question");
+  });
+
+  it("answers a redelivered message once", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    const message = incoming("only once");
+    await h.bridge.handle(message, surface);
+    await h.bridge.handle({ ...message }, surface);
+    expect(chatRequests(h)).toHaveLength(1);
+    expect(surface.messages).toHaveLength(1);
+  });
+
+  it("takes over a thread whose lock owner died, once its lease runs out", async () => {
+    const h = await start({ bridge: { threadLeaseMs: 400, threadPollMs: 20 } });
+    // A process that took the thread's lock and died: nobody renews or releases it.
+    await h.store.claim("lock:thread:test:channel-1:thread-1", "dead-process", 400);
+    const surface = new MemorySurface();
+    const started = performance.now();
+    await h.bridge.handle(incoming("anyone there?"), surface);
+
+    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
+    expect(surface.calls[0]?.text).toBe("⏳ queued behind 1 question");
+    expect(surface.messages).toHaveLength(1);
+    expect(surface.messages[0]).toContain("You asked: “anyone there?”");
+  });
+
+  it("shows a system message once, apart from the answer, and ends with the sources", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("tell me #system #docs"), surface);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      "Simulated notice: this account has used 90% of its monthly messages.",
+    ]);
+    expect(surface.messages[0]).toMatch(
+      /\*\*Sources\*\*\n- \[Getting started\]\(<https:\/\/example\.com\/docs\/getting-started>\)\n- \[Pricing and plans\]\(<https:\/\/example\.com\/docs\/pricing>\)$/,
+    );
+  });
+
+  it("says (no answer) for an empty answer", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("#empty"), surface);
+    expect(surface.messages).toEqual(["(no answer)"]);
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig, secretsOf } from "../src/config.ts";
+import { ConfigError } from "../src/errors.ts";
+
+function problemsOf(env: Record<string, string>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("loadConfig", () => {
+  it("runs on an empty environment: simulated backend, embedded store, console", () => {
+    const config = loadConfig({});
+    expect(config.backend).toBeUndefined();
+    expect(config.storeUrl).toBeUndefined();
+    expect(config.dataDir).toBe("./data");
+    expect(config.slack).toBeUndefined();
+    expect(config.telegram).toBeUndefined();
+    expect(config.backendTimeoutMs).toBe(30_000);
+    expect(config.backendIdleTimeoutMs).toBe(60_000);
+    expect(config.leads.pollIntervalSeconds).toBe(300);
+    expect(config.port).toBe(3000);
+    expect(config.defaultLanguage).toBe("auto");
+  });
+
+  it("treats empty values as unset and splits ID lists", () => {
+    const config = loadConfig({
+      PORT: "",
+      DATA_DIR: " ",
+      SLACK_ADMIN_USERS: "U1, U2,,",
+      LEADS_POLL_INTERVAL: "0",
+    });
+    expect(config.port).toBe(3000);
+    expect(config.dataDir).toBe("./data");
+    expect(config.leads.pollIntervalSeconds).toBe(0);
+  });
+
+  it("reports every problem at once, one line each, naming the variable but never its value", () => {
+    const problems = problemsOf({
+      LEADS_POLL_INTERVAL: "soon",
+      CHATBOT_BASE_URL: "ftp://x",
+      CHATBOT_API_KEY: "super-secret-key",
+      STORE_URL: "http://nope",
+      DEFAULT_LANGUAGE: "xx",
+      TELEGRAM_BOT_TOKEN: "123:abc",
+      TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+      SLACK_BOT_TOKEN: "xoxb-1",
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        "LEADS_POLL_INTERVAL must be a number",
+        "CHATBOT_BASE_URL must be an http(s) URL",
+        "STORE_URL must be a redis:// or rediss:// URL",
+        expect.stringMatching(/^DEFAULT_LANGUAGE must be one of auto, en/),
+        "CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set",
+        "TELEGRAM_WEBHOOK_SECRET is required when TELEGRAM_WEBHOOK_URL is set",
+        expect.stringMatching(/^SLACK_SIGNING_SECRET is required for Slack over HTTP/),
+      ]),
+    );
+    expect(problems.join("\n")).not.toContain("super-secret-key");
+  });
+
+  it("lists the secrets to mask, including the Redis password", () => {
+    const config = loadConfig({
+      CHATBOT_BASE_URL: "https://api.example.com",
+      CHATBOT_API_KEY: "key-1",
+      CHATBOT_BOT_UID: "bot",
+      STORE_URL: "redis://:p%40ss@127.0.0.1:6379/3",
+    });
+    expect(secretsOf(config)).toEqual(["key-1", "p@ss"]);
+  });
+});

@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { botWorkDir, runBot } from "../support/run-bot.ts";
+
+let simulator: Simulator;
+beforeAll(async () => {
+  simulator = await startSimulator({ chunkDelayMs: 0 });
+});
+afterAll(async () => {
+  await simulator.close();
+});
+
+const backendEnv = () => ({
+  CHATBOT_BASE_URL: simulator.url,
+  CHATBOT_API_KEY: simulator.apiKey,
+  CHATBOT_BOT_UID: simulator.botUid,
+});
+
+/** Each answer of the simulator starts with this line. */
+const ANSWER_START = /^Hello! \*\*This is the simulated chatbot\.\*\*/gm;
+const ANSI = "\u001b[";
+
+describe("the console channel, as a child process", () => {
+  it("answers piped lines in order on the built-in simulated backend, then exits 0", async () => {
+    const run = await runBot({
+      input: "hello\nand again\n",
+      cwd: await botWorkDir(),
+      env: { LOG_LEVEL: "info" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(ANSWER_START)).toHaveLength(2);
+    const first = run.stdout.indexOf("You asked: “hello”");
+    const second = run.stdout.indexOf("You asked: “and again”");
+    expect(first).toBeGreaterThan(-1);
+    expect(second).toBeGreaterThan(first);
+    expect(run.stdout).toContain("This is question 2 in our conversation.");
+    expect(run.stdout).not.toContain(ANSI);
+    expect(run.stderr).toContain("answers come from the built-in simulated backend");
+  });
+
+  it("continues the conversation across restarts until /new", async () => {
+    const cwd = await botWorkDir();
+    const env = backendEnv();
+    await runBot({ input: "first run\n", cwd, env });
+    const second = await runBot({ input: "second run\n/new\nthird\n", cwd, env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("This is question 2 in our conversation.");
+    expect(second.stdout).toContain("You first asked: “first run”");
+    expect(second.stdout).toContain(
+      "Starting fresh: your next question begins a new conversation.\n",
+    );
+    expect(second.stdout.split("Starting fresh")[1]).toContain("This is the first question");
+  });
+
+  it("shows a cut answer's text with the note on its own line, then goes on", async () => {
+    const run = await runBot({
+      input: "break #cut\nstill there?\n",
+      cwd: await botWorkDir(),
+      env: backendEnv(),
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/\n\n⚠️ answer cut off: connection lost\n/);
+    expect(run.stdout).toContain("You asked: “still there?”");
+  });
+
+  it("says a rejected API key in one readable line and goes on", async () => {
+    const run = await runBot({
+      input: "hello\nhello again\n",
+      cwd: await botWorkDir(),
+      env: { ...backendEnv(), CHATBOT_API_KEY: "wrong-key-123" },
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(
+      "⚠️ the chatbot rejected the API key (HTTP 401)\n⚠️ the chatbot rejected the API key (HTTP 401)\n",
+    );
+    expect(run.stderr).not.toContain("wrong-key-123");
+  });
+
+  it("runs the commands", async () => {
+    const run = await runBot({
+      input: "/help\n/language\n/language de\n/language xx\nhallo\n",
+      cwd: await botWorkDir(),
+      env: backendEnv(),
+    });
+    expect(run.stdout).toContain("/language <code>");
+    expect(run.stdout).toContain(
+      "Answers here are in the language of each question (auto) (the default).",
+    );
+    expect(run.stdout).toContain("Answers here are now in German (de).");
+    expect(run.stdout).toContain("unknown language code. Valid codes: auto, en,");
+    expect(run.stdout).toContain("Answering in German (de)");
+  });
+
+  it("stops on invalid configuration with one line per problem", async () => {
+    const run = await runBot({
+      input: "",
+      cwd: await botWorkDir(),
+      env: {
+        LEADS_POLL_INTERVAL: "soon",
+        CHATBOT_BASE_URL: "http://127.0.0.1:1",
+        CHATBOT_API_KEY: "k",
+      },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("LEADS_POLL_INTERVAL must be a number");
+    expect(run.stderr).toContain("CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set");
+    expect(run.stdout).toBe("");
+  });
+});

@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ClassicLevel } from "classic-level";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../../src/errors.ts";
+import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import { storeContract } from "./store-contract.ts";
+
+const dirs: string[] = [];
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "bridge-store-"));
+  dirs.push(dir);
+  return dir;
+}
+
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+storeContract("embedded", async () => openEmbeddedStore({ dataDir: await freshDir() }));
+
+const child = fileURLToPath(new URL("./embedded-child.ts", import.meta.url));
+const running = new Set<ChildProcess>();
+
+function startChild(mode: "write" | "hold", dataDir: string): ChildProcess {
+  const proc = spawn(process.execPath, ["--import", "tsx", child, mode, dataDir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(proc);
+  proc.once("exit", () => running.delete(proc));
+  return proc;
+}
+
+/** Resolves with the stdout lines once `until` says enough, or rejects if the child dies first. */
+function readLines(proc: ChildProcess, until: (lines: string[]) => boolean): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const lines: string[] = [];
+    let partial = "";
+    let stderr = "";
+    proc.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    proc.stdout?.on("data", (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split("\n");
+      partial = parts.pop() ?? "";
+      lines.push(...parts);
+      if (until(lines)) resolve(lines);
+    });
+    proc.once("exit", (code) => reject(new Error(`child exited (${code}): ${stderr}`)));
+  });
+}
+
+describe("embedded store", () => {
+  afterEach(() => {
+    for (const proc of running) proc.kill("SIGKILL");
+  });
+
+  it("keeps its data across a close and reopen", async () => {
+    const dataDir = await freshDir();
+    const first = await openStore({ dataDir });
+    expect(first.kind).toBe("embedded");
+    await first.set("conv:thread-1", "c-123");
+    await first.set("lang:channel", "fr", 60_000);
+    expect(await first.claim("delivery:1", "me", 60_000)).toBe(true);
+    await first.close();
+
+    const second = await openStore({ dataDir });
+    expect(await second.getMany(["conv:thread-1", "lang:channel"])).toEqual(["c-123", "fr"]);
+    expect(await second.claim("delivery:1", "other", 60_000)).toBe(false);
+    await second.close();
+  });
+
+  it("creates DATA_DIR when it is missing", async () => {
+    const dataDir = join(await freshDir(), "nested", "data");
+    const store = await openStore({ dataDir });
+    await store.set("k", "v");
+    await store.close();
+  });
+
+  it("keeps every acknowledged write through kill -9", async () => {
+    const dataDir = await freshDir();
+    const proc = startChild("write", dataDir);
+    const lines = await readLines(proc, (l) => l.length >= 300);
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill("SIGKILL");
+    await exited;
+    // The child may have printed more acks after the 300th before the kill landed.
+    const acked = lines.filter((line) => line.startsWith("key-"));
+    expect(acked.length).toBeGreaterThanOrEqual(300);
+
+    const store = await openEmbeddedStore({ dataDir });
+    const values = await store.getMany<{ i: number }>(acked);
+    const missing = acked.filter((_, index) => values[index] === undefined);
+    expect(missing).toEqual([]);
+    expect(values.at(-1)).toEqual({ i: acked.length - 1, text: `value ${acked.length - 1}` });
+    await store.close();
+  });
+
+  it("refuses a DATA_DIR another process has open, saying so", async () => {
+    const dataDir = await freshDir();
+    const proc = startChild("hold", dataDir);
+    await readLines(proc, (l) => l.includes("open"));
+
+    const error = await openStore({ dataDir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toContain(`DATA_DIR ${dataDir} is in use by another process`);
+  });
+
+  it("refuses a second open in the same process too", async () => {
+    const dataDir = await freshDir();
+    const store = await openStore({ dataDir });
+    await expect(openStore({ dataDir })).rejects.toThrow(/is in use by another process/);
+    await store.close();
+  });
+
+  it("reports a DATA_DIR it cannot create as StoreUnavailableError", async () => {
+    const file = join(await freshDir(), "a-file");
+    await writeFile(file, "");
+    const dataDir = join(file, "data");
+    const error = await openStore({ dataDir }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toContain(`cannot open DATA_DIR ${dataDir}: ENOTDIR`);
+  });
+
+  it("sweeps expired entries that are never read again, and nothing else", async () => {
+    const dataDir = await freshDir();
+    const store = await openEmbeddedStore({ dataDir });
+    for (let i = 0; i < 50; i++) await store.set(`delivery:${i}`, "seen", 30);
+    await store.set("replaced", "old", 30);
+    await store.set("replaced", "new"); // no TTL now: the stale index entry must not delete it
+    await store.set("later", "v", 60_000);
+    await store.set("kept", "v");
+    await new Promise((resolve) => setTimeout(resolve, 80));
+
+    expect(await store.sweep()).toBe(50);
+    expect(await store.sweep()).toBe(0);
+    expect(await store.getMany(["replaced", "later", "kept"])).toEqual(["new", "v", "v"]);
+    await store.close();
+
+    // On disk: the three live values, and the one index entry of "later".
+    const db = new ClassicLevel<string, string>(join(dataDir, "store"));
+    const keys = await db.keys().all();
+    await db.close();
+    expect(keys.filter((k) => k.startsWith("d:")).sort()).toEqual([
+      "d:kept",
+      "d:later",
+      "d:replaced",
+    ]);
+    expect(keys.filter((k) => k.startsWith("x:"))).toHaveLength(1);
+  });
+
+  it("sweeps on its own timer", async () => {
+    const store = await openEmbeddedStore({ dataDir: await freshDir(), sweepIntervalMs: 40 });
+    await store.set("short", "v", 20);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await store.sweep()).toBe(0); // already swept by the timer
+    await store.close();
+  });
+});

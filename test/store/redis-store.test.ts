@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import { inspect } from "node:util";
+import { createClient } from "@keyv/redis";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../../src/errors.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import { openRedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import {
+  hasRedisServerBinary,
+  type RedisServer,
+  sleep,
+  spawnRedisServer,
+  startBlackHole,
+  startTestRedis,
+} from "../support/redis.ts";
+import { storeContract } from "./store-contract.ts";
+
+const redis = await startTestRedis("redis store");
+afterAll(() => redis?.close());
+
+if (redis) {
+  // A namespace per test: each starts empty, and nothing leaks into a shared Redis.
+  storeContract("redis", () =>
+    openStore({
+      storeUrl: redis.url,
+      dataDir: "unused",
+      namespace: `${redis.namespace}-${randomUUID()}`,
+    }),
+  );
+}
+
+describe.skipIf(!redis)("redis store", () => {
+  const url = redis?.url ?? "";
+  const namespace = `${redis?.namespace}-shared`;
+
+  it("is a redis store that two processes share: one claim wins across clients", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+    ]);
+    expect(a.kind).toBe("redis");
+    const key = `race-${randomUUID()}`;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claim(key, `owner-${i}`, 5_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const winner = `owner-${results.indexOf(true)}`;
+    expect(await a.get(key)).toBe(winner);
+    // The lease is only the winner's to renew or release, whichever client asks.
+    expect(await a.release(key, "someone-else")).toBe(false);
+    expect(await (results.indexOf(true) % 2 ? b : a).release(key, winner)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("keeps keys under its namespace", async () => {
+    const store = await openRedisStore({ url, namespace });
+    await store.set("plain", { v: 1 });
+    const raw = createClient({ url });
+    await raw.connect();
+    expect(await raw.get(`${namespace}:plain`)).toBeTypeOf("string");
+    expect(await raw.get("plain")).toBeNull();
+    raw.destroy();
+    await store.close();
+  });
+});
+
+const ownServer = hasRedisServerBinary();
+if (redis && !ownServer) {
+  console.warn(
+    "[redis store failure tests] skipped: no redis-server on PATH (they stop, freeze and restart a server of their own)",
+  );
+}
+
+describe.skipIf(!ownServer)("redis store against a redis-server of its own", () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
+  });
+
+  async function serverAndStore(): Promise<{ server: RedisServer; store: KeyValueStore }> {
+    const server = await spawnRedisServer();
+    const store = await openRedisStore({ url: server.url, namespace: "t" });
+    cleanups.push(
+      () => store.close(),
+      () => server.close(),
+    );
+    return { server, store };
+  }
+
+  /** Runs `operation`, expects StoreUnavailableError, and returns how long it took. */
+  async function failsFast(operation: () => Promise<unknown>): Promise<number> {
+    const started = performance.now();
+    const error = await operation().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const elapsed = performance.now() - started;
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(elapsed).toBeLessThan(1_500);
+    return elapsed;
+  }
+
+  it("getMany is one MGET", async () => {
+    const { server, store } = await serverAndStore();
+    await store.set("a", 1);
+    await store.set("b", 2);
+    const raw = createClient({ url: server.url });
+    await raw.connect();
+    await raw.configResetStat();
+    expect(await store.getMany(["a", "missing", "b"])).toEqual([1, undefined, 2]);
+    const stats = await raw.info("commandstats");
+    raw.destroy();
+    expect(stats).toMatch(/cmdstat_mget:calls=1,/);
+    expect(stats).not.toMatch(/cmdstat_get:/);
+  });
+
+  it("fails fast while Redis is down, and recovers when it is back on the same port", async () => {
+    const { server, store } = await serverAndStore();
+    await store.set("k", "before");
+    await server.stop();
+
+    await failsFast(() => store.get("k"));
+    await failsFast(() => store.set("k", "during"));
+    await failsFast(() => store.claim("lock", "me", 1_000));
+    await failsFast(() => store.ping());
+    const error = await store.get("k").catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /store get failed: redis 127\.0\.0\.1:\d+ is not connected/,
+    );
+
+    await server.start();
+    const deadline = Date.now() + 5_000;
+    while (
+      !(await store.ping().then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await sleep(50);
+    }
+    await store.set("k", "after");
+    expect(await store.get("k")).toBe("after");
+    expect(await store.claim("lock", "me", 1_000)).toBe(true);
+  });
+
+  it("fails each command within the timeout when Redis stops answering, then recovers", async () => {
+    const { server, store } = await serverAndStore();
+    await store.set("k", "v");
+    server.pause();
+    try {
+      await failsFast(() => store.get("k"));
+      await failsFast(() => store.set("k", "w"));
+      const error = await store.claim("lock", "me").catch((e: unknown) => e);
+      expect((error as Error).message).toMatch(/did not answer within 1000 ms/);
+    } finally {
+      server.resume();
+    }
+    // A timed-out write may still land once Redis answers again (the caller was told it
+    // failed, not that it did not happen). Replies to the timed-out commands arrive late;
+    // later commands must still get their own.
+    expect(["v", "w"]).toContain(await store.get("k"));
+    await store.set("k2", "x");
+    expect(await store.getMany(["k2", "missing"])).toEqual(["x", undefined]);
+  });
+
+  it("fails fast against a server that accepts connections and never answers", async () => {
+    const hole = await startBlackHole();
+    cleanups.push(() => hole.close());
+    const started = performance.now();
+    const store = await openRedisStore({ url: hole.url });
+    cleanups.push(() => store.close());
+    expect(performance.now() - started).toBeLessThan(1_500);
+
+    await failsFast(() => store.get("k"));
+    await failsFast(() => store.getMany(["a", "b"]));
+    await failsFast(() => store.set("k", "v"));
+    await failsFast(() => store.claim("k", "me", 1_000));
+    await failsFast(() => store.ping());
+  });
+
+  it("honours the password and database number of STORE_URL", async () => {
+    const password = `pw-${randomUUID()}`;
+    const server = await spawnRedisServer({ password });
+    cleanups.push(() => server.close());
+    const url = `redis://:${password}@127.0.0.1:${server.port}/3`;
+    const store = await openStore({ storeUrl: url, dataDir: "unused", namespace: "db-test" });
+    cleanups.push(() => store.close());
+    await store.set("k", "in db 3");
+
+    const raw = createClient({ url: `redis://:${password}@127.0.0.1:${server.port}` });
+    await raw.connect();
+    cleanups.push(async () => raw.destroy());
+    expect(await raw.get("db-test:k")).toBeNull(); // not in db 0
+    await raw.select(3);
+    expect(await raw.get("db-test:k")).toBeTypeOf("string");
+  });
+
+  it("rejects a wrong password with StoreUnavailableError that does not show it", async () => {
+    const password = `right-${randomUUID()}`;
+    const wrong = `wrong-${randomUUID()}`;
+    const server = await spawnRedisServer({ password });
+    cleanups.push(() => server.close());
+    const started = performance.now();
+    const error = await openStore({
+      storeUrl: `redis://:${wrong}@127.0.0.1:${server.port}/2`,
+      dataDir: "unused",
+    }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(1_500);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect((error as Error).message).toMatch(/refused the connection: WRONGPASS/);
+    const shown = inspect(error, { depth: 10 });
+    expect(shown).not.toContain(wrong);
+    expect(shown).not.toContain(password);
+  });
+
+  it("rejects a missing password and a malformed URL without echoing the URL", async () => {
+    const password = `right-${randomUUID()}`;
+    const server = await spawnRedisServer({ password });
+    cleanups.push(() => server.close());
+    await expect(
+      openStore({ storeUrl: `redis://127.0.0.1:${server.port}`, dataDir: "unused" }),
+    ).rejects.toThrow(/NOAUTH/);
+
+    const secret = `s3cret-${randomUUID()}`;
+    const error = await openStore({
+      storeUrl: `redis://:${secret}@127.0.0.1:${server.port}/not-a-number`,
+      dataDir: "unused",
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreUnavailableError);
+    expect(inspect(error, { depth: 10 })).not.toContain(secret);
+  });
+});

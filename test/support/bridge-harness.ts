@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBackendClient } from "../../src/backend/client.ts";
+import type { BackendClient } from "../../src/backend/types.ts";
+import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
+import type { IncomingMessage } from "../../src/bridge/ports.ts";
+import { createLogger } from "../../src/log.ts";
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from "../../src/simulator/index.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+
+export interface Harness {
+  bridge: Bridge;
+  simulator: Simulator;
+  backend: BackendClient;
+  store: KeyValueStore;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  simulator?: SimulatorOptions;
+  /** A store to share (two bridges on one Redis); default: an embedded store in a temp dir. */
+  store?: KeyValueStore;
+  bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log">>;
+  /** Reuse a running simulator (two bridges, one backend). */
+  simulatorInstance?: Simulator;
+}
+
+/** The real pipeline over real HTTP: simulated backend, undici client, a real store. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const simulator =
+    options.simulatorInstance ?? (await startSimulator({ chunkDelayMs: 0, ...options.simulator }));
+  const backend = createBackendClient({
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    botUid: simulator.botUid,
+  });
+  const dataDir = options.store ? undefined : await mkdtemp(join(tmpdir(), "bridge-test-"));
+  const store = options.store ?? (await openStore({ dataDir: dataDir ?? "" }));
+  const bridge = new Bridge({
+    backend,
+    store,
+    log: createLogger({ level: "silent", secrets: [] }),
+    defaultLanguage: "auto",
+    guards: {
+      allowedChannels: [],
+      allowedUsers: [],
+      maxQuestionChars: 4_000,
+      rateLimitQuestions: 0,
+      rateLimitWindowSeconds: 60,
+    },
+    maxAnswerChars: 100_000,
+    ...options.bridge,
+  });
+  return {
+    bridge,
+    simulator,
+    backend,
+    store,
+    async close() {
+      await backend.close();
+      if (!options.simulatorInstance) await simulator.close();
+      if (!options.store) await store.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A message as an adapter would hand it over; a fresh delivery id unless one is given. */
+export function incoming(text: string, overrides: Partial<IncomingMessage> = {}): IncomingMessage {
+  return {
+    channel: "test",
+    deliveryId: randomUUID(),
+    channelKey: "test:channel-1",
+    channelId: "channel-1",
+    threadKey: "test:channel-1:thread-1",
+    authorId: "user-1",
+    text,
+    isAdmin: async () => true,
+    ...overrides,
+  };
+}

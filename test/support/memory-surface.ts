@@ -1,0 +1,125 @@
+import type {
+  CallBudget,
+  MessageRef,
+  NoticeOptions,
+  Renderer,
+  ReplySurface,
+  SurfaceLimits,
+} from "../../src/bridge/ports.ts";
+import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
+
+export interface SurfaceCall {
+  kind: "post" | "edit" | "notice";
+  id: number;
+  text: string;
+  at: number;
+}
+
+/** Shows text as it is: what a test asserts is exactly what the engine sent. */
+export const plainRenderer: Renderer = {
+  render: (markdown) => markdown,
+  note: (text) => text,
+  measure: (rendered) => rendered.length,
+};
+
+/**
+ * A reply surface that keeps what a person would see (each message's current text, the
+ * notices) and every call with its time, and that can answer like a platform does: 429
+ * with a retry-after, or "message gone". It also records calls made sooner than its own
+ * minimum interval, so a test can prove the engine kept the pace.
+ */
+export class MemorySurface implements ReplySurface {
+  readonly renderer: Renderer;
+  readonly limits: SurfaceLimits;
+  readonly budget?: CallBudget;
+  readonly messages: string[] = [];
+  readonly notices: { text: string; private: boolean }[] = [];
+  readonly calls: SurfaceCall[] = [];
+  readonly rateLimited: SurfaceCall[] = [];
+  typing = 0;
+  #rateLimits: number[] = [];
+  #gone = new Set<number>();
+  #pausedUntil = 0;
+
+  constructor(
+    options: {
+      limits?: Partial<SurfaceLimits>;
+      renderer?: Renderer;
+      budget?: CallBudget;
+      typing?: boolean;
+    } = {},
+  ) {
+    this.renderer = options.renderer ?? plainRenderer;
+    this.limits = {
+      maxMessageLength: options.limits?.maxMessageLength ?? 4_000,
+      minEditIntervalMs: options.limits?.minEditIntervalMs ?? 0,
+    };
+    if (options.budget) this.budget = options.budget;
+    if (options.typing) {
+      this.showTyping = async () => {
+        this.typing++;
+      };
+    }
+  }
+
+  showTyping?: () => Promise<void>;
+
+  /** The next calls answer 429 with these retry-after values, one per call. */
+  failNextWithRateLimit(...retryAfterMs: number[]): void {
+    this.#rateLimits.push(...retryAfterMs);
+  }
+
+  /** A person deletes message `id`: editing it fails as on a platform. */
+  deleteMessage(id: number): void {
+    this.#gone.add(id);
+  }
+
+  get edits(): number {
+    return this.calls.filter((c) => c.kind === "edit").length;
+  }
+
+  /** The answer as a person reads it: every message in order, joined. */
+  get transcript(): string {
+    return this.messages.join("");
+  }
+
+  async post(rendered: string): Promise<MessageRef> {
+    this.#enter("post", this.messages.length, rendered);
+    this.messages.push(rendered);
+    return this.messages.length - 1;
+  }
+
+  async edit(ref: MessageRef, rendered: string): Promise<void> {
+    const id = ref as number;
+    this.#enter("edit", id, rendered);
+    if (this.#gone.has(id)) throw new MessageGoneError();
+    this.messages[id] = rendered;
+  }
+
+  async notice(rendered: string, options?: NoticeOptions): Promise<void> {
+    this.calls.push({ kind: "notice", id: -1, text: rendered, at: performance.now() });
+    this.notices.push({ text: rendered, private: options?.private ?? false });
+  }
+
+  #enter(kind: "post" | "edit", id: number, text: string): void {
+    const call = { kind, id, text, at: performance.now() };
+    if (call.at < this.#pausedUntil) this.rateLimited.push(call);
+    const retryAfter = this.#rateLimits.shift();
+    if (retryAfter !== undefined) {
+      this.#pausedUntil = call.at + retryAfter;
+      throw new RateLimitedError(retryAfter);
+    }
+    this.calls.push(call);
+  }
+
+  /** Gaps between consecutive post/edit calls that are shorter than the minimum interval. */
+  tooSoon(toleranceMs = 2): number[] {
+    const calls = this.calls.filter((c) => c.kind !== "notice");
+    const gaps: number[] = [];
+    for (let i = 2; i < calls.length; i++) {
+      const gap = (calls[i]?.at ?? 0) - (calls[i - 1]?.at ?? 0);
+      if (gap + toleranceMs < this.limits.minEditIntervalMs) gaps.push(gap);
+    }
+    return gaps;
+  }
+}

@@ -1,0 +1,211 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { accessSync, constants } from "node:fs";
+import { createConnection, createServer, type Socket } from "node:net";
+import { delimiter, join } from "node:path";
+import { createClient } from "@keyv/redis";
+
+/** A Redis for one test file: its own redis-server when the binary exists, else 127.0.0.1:6379. */
+export interface TestRedis {
+  url: string;
+  /**
+   * A key prefix unique to this run: the shared Redis may hold other people's keys. Use it,
+   * or namespaces that start with it: close() deletes every key starting with it.
+   */
+  namespace: string;
+  /** The spawned server (stop it, restart it); undefined when using the shared 127.0.0.1:6379. */
+  server: RedisServer | undefined;
+  /** Stops the spawned server, or deletes this run's keys from the shared one. */
+  close(): Promise<void>;
+}
+
+export interface RedisServer {
+  port: number;
+  /** `redis://[:password@]127.0.0.1:<port>` */
+  url: string;
+  /** Kills the server (SIGKILL): clients see their connection drop, as in a crash. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and waits until it answers. Data is gone (no persistence). */
+  start(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open and nothing answers. */
+  pause(): void;
+  resume(): void;
+  close(): Promise<void>;
+}
+
+const SHARED_URL = "redis://127.0.0.1:6379";
+const children = new Set<ChildProcess>();
+// A crashed test run must not leave redis-servers behind.
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+/** Whether `redis-server` is on PATH. */
+export function hasRedisServerBinary(): boolean {
+  return (process.env.PATH ?? "").split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, "redis-server"), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * A Redis for tests, or undefined (after printing one line saying why) when none can be had,
+ * so the calling suite can `describe.skipIf(!redis)`.
+ */
+export async function startTestRedis(suite: string): Promise<TestRedis | undefined> {
+  const namespace = `test-${process.pid}-${randomUUID().slice(0, 8)}`;
+  if (hasRedisServerBinary()) {
+    const server = await spawnRedisServer();
+    return { url: server.url, namespace, server, close: () => server.close() };
+  }
+  if (await answersPing(6379)) {
+    return {
+      url: SHARED_URL,
+      namespace,
+      server: undefined,
+      close: () => deleteKeys(SHARED_URL, `${namespace}*`),
+    };
+  }
+  const why = "no redis-server on PATH and no Redis answering at 127.0.0.1:6379";
+  // .ci/run makes sure Redis is there; in CI a missing Redis is a failure, not a skip.
+  if (process.env.REQUIRE_REDIS === "1") throw new Error(`[${suite}] REQUIRE_REDIS=1 but ${why}`);
+  console.warn(`[${suite}] skipped: ${why}`);
+  return undefined;
+}
+
+/** Starts `redis-server` on a free port (or `port`), without persistence, and waits for PING. */
+export async function spawnRedisServer(
+  options: { port?: number; password?: string } = {},
+): Promise<RedisServer> {
+  let port = options.port ?? (await freePort());
+  let child: ChildProcess | undefined;
+  const credentials = options.password ? `:${encodeURIComponent(options.password)}@` : "";
+  const launch = async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        child = await launchRedisServer(port, options.password);
+        return;
+      } catch (error) {
+        // Another process took the free port between our probe and redis' bind: pick again.
+        if (options.port !== undefined || attempt >= 3) throw error;
+        port = await freePort();
+      }
+    }
+  };
+  await launch();
+  const kill = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill("SIGKILL");
+    await exited;
+  };
+  return {
+    get port() {
+      return port;
+    },
+    get url() {
+      return `redis://${credentials}127.0.0.1:${port}`;
+    },
+    stop: kill,
+    start: async () => {
+      if (child) throw new Error("redis-server is already running");
+      child = await launchRedisServer(port, options.password);
+    },
+    pause: () => child?.kill("SIGSTOP"),
+    resume: () => child?.kill("SIGCONT"),
+    close: kill,
+  };
+}
+
+async function launchRedisServer(
+  port: number,
+  password: string | undefined,
+): Promise<ChildProcess> {
+  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  if (password) args.push("--requirepass", password);
+  const child = spawn("redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  child.stderr?.resume();
+  const deadline = Date.now() + 5_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+    if (await answersPing(port)) return child;
+    await sleep(20);
+  }
+  child.kill("SIGKILL");
+  throw new Error(`redis-server on port ${port} did not answer within 5 s`);
+}
+
+/** A TCP server on 127.0.0.1 that accepts connections and never sends a byte. */
+export async function startBlackHole(): Promise<{
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== "object" || !address) throw new Error("no port");
+  return address.port;
+}
+
+/** True when something on 127.0.0.1:`port` answers a RESP PING (or asks for a password). */
+export function answersPing(port: number, timeoutMs = 300): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port });
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => finish(false));
+    socket.once("error", () => finish(false));
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (data) => finish(/^(\+PONG|-NOAUTH)/.test(data.toString())));
+  });
+}
+
+/** Deletes the keys matching `pattern` (SCAN + UNLINK), never the whole database. */
+export async function deleteKeys(url: string, pattern: string): Promise<void> {
+  const client = createClient({ url });
+  await client.connect();
+  try {
+    for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
+      if (keys.length > 0) await client.unlink(keys);
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

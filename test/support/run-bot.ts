@@ -1,0 +1,63 @@
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const MAIN = join(ROOT, "src/main.ts");
+// By path: the child runs in a temporary directory where `tsx` alone would not resolve.
+const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+
+export interface BotRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh working directory for a bot process: its own `.env`-free cwd and data dir. */
+export function botWorkDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "bot-run-"));
+}
+
+/**
+ * Runs the bot as a user would (`npm start` runs the same `tsx src/main.ts`), with stdin
+ * from `input` and only the given environment plus PATH, so no setting leaks in from the
+ * machine running the tests.
+ */
+export function runBot(options: {
+  input: string;
+  env?: Record<string, string>;
+  cwd: string;
+  timeoutMs?: number;
+}): Promise<BotRun> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+      cwd: options.cwd,
+      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...options.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d;
+    });
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(
+        new Error(
+          `bot did not exit within ${options.timeoutMs ?? 15_000} ms:\n${stdout}\n${stderr}`,
+        ),
+      );
+    }, options.timeoutMs ?? 15_000);
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, stdout, stderr });
+    });
+    child.stdin.end(options.input);
+  });
+}
