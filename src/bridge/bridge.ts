@@ -103,7 +103,7 @@ export class Bridge {
       const rendered = surface.renderer.note(
         `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
       );
-      placeholder = { ref: await surface.post(rendered), rendered };
+      placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
       turn.shown();
     };
     if (turn.ahead > 0) await showQueued(turn.ahead);

@@ -61,7 +61,16 @@ export interface SurfaceLimits {
  * group). `acquire` resolves when one more call may be made.
  */
 export interface CallBudget {
-  acquire(signal?: AbortSignal): Promise<void>;
+  /** `urgent`: an answer's first or final text, served before routine edits. */
+  acquire(options?: { urgent?: boolean; signal?: AbortSignal }): Promise<void>;
+}
+
+export interface SendOptions {
+  /**
+   * The text will not change again: the last state of a message. Surfaces that stream
+   * natively use it to end the stream or persist a draft; others can ignore it.
+   */
+  final: boolean;
 }
 
 export interface NoticeOptions {
@@ -79,8 +88,8 @@ export interface ReplySurface {
   readonly limits: SurfaceLimits;
   /** Shared call budget this surface draws from, when the platform has one. */
   readonly budget?: CallBudget;
-  post(rendered: string): Promise<MessageRef>;
-  edit(ref: MessageRef, rendered: string): Promise<void>;
+  post(rendered: string, options: SendOptions): Promise<MessageRef>;
+  edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void>;
   /** A short message apart from the answer (command replies, system messages). */
   notice(rendered: string, options?: NoticeOptions): Promise<void>;
   /**

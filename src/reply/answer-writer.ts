@@ -41,6 +41,8 @@ interface OutgoingMessage {
   /** What it should show; frozen once the answer continued in a next message. */
   wanted?: string;
   frozen: boolean;
+  /** The platform was told this message's text is final (persist a draft, stop a stream). */
+  finalized?: boolean;
 }
 
 const NO_ANSWER = "(no answer)";
@@ -152,22 +154,24 @@ export class AnswerWriter {
     const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
     // Timers fire on whole milliseconds: round up so the call never lands early.
     if (wait > 0) await sleep(Math.ceil(wait) + 1);
-    await this.#surface.budget?.acquire();
+    await this.#surface.budget?.acquire({ urgent: leading || this.#end !== undefined });
   }
 
   async #send(message: OutgoingMessage): Promise<void> {
     const wanted = message.wanted ?? "";
     const hasText = this.#text.length > 0;
+    const final = this.#isFinal(message);
     try {
       if (message.ref === undefined) {
-        message.ref = await this.#surface.post(wanted);
+        message.ref = await this.#surface.post(wanted, { final });
         this.#options.onCall?.("post");
         this.#options.onFirstPost?.();
       } else {
-        await this.#surface.edit(message.ref, wanted);
+        await this.#surface.edit(message.ref, wanted, { final });
         this.#options.onCall?.("edit");
       }
       message.shown = wanted;
+      message.finalized = final;
       this.#calls++;
       this.#failures = 0;
       if (hasText && !this.#textShown) {
@@ -182,6 +186,7 @@ export class AnswerWriter {
       } else if (error instanceof MessageGoneError) {
         message.ref = undefined;
         message.shown = undefined;
+        message.finalized = false;
       } else if (++this.#failures > (this.#options.maxFailures ?? 3)) {
         throw error;
       }
@@ -193,7 +198,15 @@ export class AnswerWriter {
   /** Recomputes what each message should show and returns the first that differs. */
   #nextPending(): OutgoingMessage | undefined {
     this.#layout();
-    return this.#messages.find((m) => m.wanted !== undefined && m.wanted !== m.shown);
+    return this.#messages.find(
+      (m) =>
+        m.wanted !== undefined && (m.wanted !== m.shown || (this.#isFinal(m) && !m.finalized)),
+    );
+  }
+
+  /** A message's text can no longer change: it was frozen, or the answer is over. */
+  #isFinal(message: OutgoingMessage): boolean {
+    return message.frozen || this.#end !== undefined;
   }
 
   #layout(): void {

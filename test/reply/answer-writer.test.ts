@@ -169,3 +169,19 @@ describe("AnswerWriter", () => {
     expect(surface.messages).toEqual([`${"x".repeat(40)}${"y".repeat(10)}\n\n(truncated)`]);
   });
 });
+
+describe("AnswerWriter, final states", () => {
+  it("marks each message's last state final exactly once, even when the text did not change", async () => {
+    const surface = new MemorySurface({ limits: { maxMessageLength: 20 } });
+    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP });
+    writer.start();
+    writer.append("aaaa bbbb cccc dddd eeee ffff");
+    await sleep(20);
+    await writer.finish({ kind: "complete" });
+    const finals = surface.calls.filter((c) => c.final);
+    expect(finals.map((c) => [c.id, c.text])).toEqual([
+      [0, "aaaa bbbb cccc dddd "],
+      [1, "eeee ffff"],
+    ]);
+  });
+});

@@ -4,6 +4,7 @@ import type {
   NoticeOptions,
   Renderer,
   ReplySurface,
+  SendOptions,
   SurfaceLimits,
 } from "../../src/bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
@@ -13,6 +14,7 @@ export interface SurfaceCall {
   id: number;
   text: string;
   at: number;
+  final: boolean;
 }
 
 /** Shows text as it is: what a test asserts is exactly what the engine sent. */
@@ -83,26 +85,26 @@ export class MemorySurface implements ReplySurface {
     return this.messages.join("");
   }
 
-  async post(rendered: string): Promise<MessageRef> {
-    this.#enter("post", this.messages.length, rendered);
+  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
+    this.#enter("post", this.messages.length, rendered, options.final);
     this.messages.push(rendered);
     return this.messages.length - 1;
   }
 
-  async edit(ref: MessageRef, rendered: string): Promise<void> {
+  async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
     const id = ref as number;
-    this.#enter("edit", id, rendered);
+    this.#enter("edit", id, rendered, options.final);
     if (this.#gone.has(id)) throw new MessageGoneError();
     this.messages[id] = rendered;
   }
 
   async notice(rendered: string, options?: NoticeOptions): Promise<void> {
-    this.calls.push({ kind: "notice", id: -1, text: rendered, at: performance.now() });
+    this.calls.push({ kind: "notice", id: -1, text: rendered, at: performance.now(), final: true });
     this.notices.push({ text: rendered, private: options?.private ?? false });
   }
 
-  #enter(kind: "post" | "edit", id: number, text: string): void {
-    const call = { kind, id, text, at: performance.now() };
+  #enter(kind: "post" | "edit", id: number, text: string, final: boolean): void {
+    const call = { kind, id, text, at: performance.now(), final };
     if (call.at < this.#pausedUntil) this.rateLimited.push(call);
     const retryAfter = this.#rateLimits.shift();
     if (retryAfter !== undefined) {

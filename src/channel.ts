@@ -1,0 +1,25 @@
+import type { IncomingMessage as HttpRequest, ServerResponse } from "node:http";
+
+/** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */
+export interface HttpRoute {
+  method: "GET" | "POST";
+  path: string;
+  handler: (request: HttpRequest, response: ServerResponse) => void | Promise<void>;
+}
+
+/**
+ * A chat platform connection as main.ts runs it. The adapter owns everything platform
+ * specific; the process only starts it, stops it and asks whether it is healthy.
+ */
+export interface Channel {
+  /** "slack", "telegram": for logs, metrics and /healthz. */
+  readonly name: string;
+  /** Endpoints to mount on the shared HTTP server before `start`. */
+  readonly routes: readonly HttpRoute[];
+  /** Connects (learns the bot's identity, opens the socket, starts polling, sets the webhook). */
+  start(): Promise<void>;
+  /** Stops taking new deliveries; answers already running are the bridge's to finish. */
+  stop(): Promise<void>;
+  /** Why the channel cannot serve right now, or undefined while it can. */
+  unhealthyReason(): string | undefined;
+}

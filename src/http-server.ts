@@ -1,0 +1,80 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { HttpRoute } from "./channel.ts";
+import type { Logger } from "./log.ts";
+import type { Metrics } from "./metrics.ts";
+
+export interface HealthReport {
+  /** Empty while the process can serve. */
+  problems: string[];
+}
+
+export interface HttpServerOptions {
+  port: number;
+  host?: string;
+  routes: readonly HttpRoute[];
+  health: () => Promise<HealthReport>;
+  metrics: Metrics;
+  log: Logger;
+}
+
+export interface RunningHttpServer {
+  readonly port: number;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The one HTTP server of the process: the channels' endpoints (Slack events, Telegram
+ * webhook) plus `/healthz` and `/metrics`.
+ */
+export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
+  const routes = new Map(options.routes.map((r) => [`${r.method} ${r.path}`, r.handler]));
+  routes.set("GET /healthz", async (_request, response) => {
+    const { problems } = await options.health();
+    const status = problems.length === 0 ? 200 : 503;
+    response.writeHead(status, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify(status === 200 ? { status: "ok" } : { status: "unavailable", problems }),
+    );
+  });
+  routes.set("GET /metrics", async (_request, response) => {
+    const body = await options.metrics.registry.metrics();
+    response.writeHead(200, { "content-type": options.metrics.registry.contentType });
+    response.end(body);
+  });
+
+  const server = createServer((request, response) => {
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
+    const handler = routes.get(`${request.method} ${path}`);
+    if (!handler) {
+      const known = [...routes.keys()].some((key) => key.endsWith(` ${path}`));
+      response.writeHead(known ? 405 : 404, { "content-type": "text/plain" });
+      response.end(known ? "method not allowed\n" : "not found\n");
+      return;
+    }
+    Promise.resolve(handler(request, response)).catch((error: unknown) => {
+      options.log.error({ err: error, path }, "HTTP handler failed");
+      if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
+      response.end();
+    });
+  });
+  // Slack and Telegram keep connections open; idle ones must not hold a shutdown.
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}

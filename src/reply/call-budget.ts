@@ -1,0 +1,116 @@
+import type { CallBudget } from "../bridge/ports.ts";
+
+export interface RateBudgetOptions {
+  /** Calls allowed per minute, on average. */
+  perMinute: number;
+  /** Calls that may go at once after a quiet spell. */
+  burst: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: () => void;
+}
+
+/**
+ * A token bucket shared by every answer that draws on one platform budget (one Slack
+ * workspace, one Telegram group). Waiters are served in order, so the budget is divided
+ * among the answers streaming at the moment; urgent calls (an answer's first text, its
+ * final text) go ahead of routine edits, so nobody waits long to see an answer start or end.
+ */
+export class RateBudget implements CallBudget {
+  readonly #intervalMs: number;
+  readonly #burst: number;
+  #tokens: number;
+  #refilledAt = performance.now();
+  readonly #urgent: Waiter[] = [];
+  readonly #routine: Waiter[] = [];
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RateBudgetOptions) {
+    this.#intervalMs = 60_000 / options.perMinute;
+    this.#burst = options.burst;
+    this.#tokens = options.burst;
+  }
+
+  acquire(options: { urgent?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+    this.#refill();
+    if (this.#tokens >= 1 && this.#urgent.length + this.#routine.length === 0) {
+      this.#tokens--;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const { signal } = options;
+      const queue = options.urgent ? this.#urgent : this.#routine;
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        signal,
+        onAbort: () => {
+          queue.splice(queue.indexOf(waiter), 1);
+          reject(signal?.reason);
+        },
+      };
+      signal?.addEventListener("abort", waiter.onAbort, { once: true });
+      queue.push(waiter);
+      this.#schedule();
+    });
+  }
+
+  /** Answers waiting for a call now: a surface can tell how crowded its budget is. */
+  get waiting(): number {
+    return this.#urgent.length + this.#routine.length;
+  }
+
+  /** The platform said to wait: no call from this budget until then. */
+  pause(ms: number): void {
+    this.#refill();
+    this.#tokens = Math.min(this.#tokens, 0) - ms / this.#intervalMs;
+    this.#schedule();
+  }
+
+  #refill(): void {
+    const now = performance.now();
+    this.#tokens = Math.min(
+      this.#burst,
+      this.#tokens + (now - this.#refilledAt) / this.#intervalMs,
+    );
+    this.#refilledAt = now;
+  }
+
+  #schedule(): void {
+    if (this.#timer || this.waiting === 0) return;
+    const wait = Math.max(0, (1 - this.#tokens) * this.#intervalMs);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#refill();
+      while (this.#tokens >= 1) {
+        const next = this.#urgent.shift() ?? this.#routine.shift();
+        if (!next) break;
+        this.#tokens--;
+        next.signal?.removeEventListener("abort", next.onAbort);
+        next.resolve();
+      }
+      this.#schedule();
+    }, Math.ceil(wait));
+    this.#timer.unref();
+  }
+}
+
+/** One budget per key (a workspace id, a chat id), made on first use. */
+export class RateBudgets {
+  readonly #budgets = new Map<string, RateBudget>();
+
+  constructor(readonly options: RateBudgetOptions) {}
+
+  for(key: string): RateBudget {
+    let budget = this.#budgets.get(key);
+    if (!budget) {
+      budget = new RateBudget(this.options);
+      this.#budgets.set(key, budget);
+    }
+    return budget;
+  }
+}
