@@ -62,15 +62,16 @@ const envSchema = z
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0),
+    SHUTDOWN_GRACE_MS: integer(10_000, 0),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
     MAX_ANSWER_CHARS: integer(30_000, 100),
     RATE_LIMIT_QUESTIONS: integer(10, 0),
     RATE_LIMIT_WINDOW_SECONDS: integer(60, 1),
-    LOG_LEVEL: optionalText
-      .transform((v) => v ?? "info")
-      .pipe(z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"])),
+    LOG_LEVEL: optionalText.pipe(
+      z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
+    ),
   })
   .superRefine(
     (env, ctx) => {
@@ -140,7 +141,10 @@ export interface Config {
   /** Longest answer shown before it ends with "(truncated)". */
   maxAnswerChars: number;
   port: number;
-  logLevel: string;
+  /** How long running answers may finish after SIGTERM/SIGINT before they are cut. */
+  shutdownGraceMs: number;
+  /** undefined: not set; the process picks `info`, or `warn` in an interactive terminal. */
+  logLevel: string | undefined;
 }
 
 export interface GuardConfig {
@@ -210,6 +214,7 @@ export function loadConfig(env: Env): Config {
     },
     maxAnswerChars: e.MAX_ANSWER_CHARS,
     port: e.PORT,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -2,12 +2,16 @@ import { config as loadDotenv } from "dotenv";
 import { runConsoleChannel } from "../adapters/console/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { Bridge } from "./bridge/bridge.ts";
-import type { BackendConfig, Config } from "./config.ts";
-import { loadConfig, secretsOf } from "./config.ts";
+import type { Channel } from "./channel.ts";
+import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { ConfigError } from "./errors.ts";
 import { createLogger, type Logger } from "./log.ts";
+import { Metrics } from "./metrics.ts";
+import { runService } from "./service.ts";
 import { startSimulator } from "./simulator/index.ts";
+import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStore } from "./store/open-store.ts";
+import type { KeyValueStore } from "./store/types.ts";
 
 /** The composition root: the one place that knows every part. */
 async function main(): Promise<number> {
@@ -20,40 +24,60 @@ async function main(): Promise<number> {
     process.stderr.write(`chatbot-bridge cannot start: ${error.message}\n`);
     return 1;
   }
-  const log = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  const chatInTerminal =
+    !config.slack && !config.telegram && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  // Log lines would break into the answers a person reads in the terminal.
+  const level = config.logLevel ?? (chatInTerminal ? "warn" : "info");
+  const log = createLogger({ level, secrets: secretsOf(config) });
+  const stopRequested = stopSignal(log);
   const cleanup: (() => Promise<void>)[] = [];
   try {
     const backendConfig = config.backend ?? (await startSimulatedBackend(log, cleanup));
+    const greeting = config.backend
+      ? undefined
+      : "(Answers come from the built-in simulated chatbot: set CHATBOT_BASE_URL, CHATBOT_API_KEY and CHATBOT_BOT_UID to use yours.)";
     const backend = createBackendClient({
       ...backendConfig,
       timeoutMs: config.backendTimeoutMs,
       idleTimeoutMs: config.backendIdleTimeoutMs,
     });
     cleanup.unshift(() => backend.close());
-    const store = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
-    cleanup.unshift(() => store.close());
+    const metrics = new Metrics();
+    const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
+    cleanup.unshift(() => rawStore.close());
+    const store = instrumentStore(rawStore, metrics);
     const bridge = new Bridge({
       backend,
       store,
       log,
+      metrics,
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
     });
-    if (config.slack || config.telegram) {
-      log.error("Slack and Telegram channels are not available in this version yet");
-      return 1;
+    const channels = createChannels(config, { bridge, store, log });
+    if (channels.length === 0) {
+      // In a terminal a stop cuts the answer being shown at once, with its note.
+      void stopRequested.then(() => bridge.drain(0));
+      await runConsoleChannel({
+        bridge,
+        input: process.stdin,
+        output: process.stdout,
+        interactive: chatInTerminal,
+        greeting,
+        signal: abortOn(stopRequested),
+      });
+      return 0;
     }
-    const stop = new AbortController();
-    const onSignal = () => stop.abort();
-    process.once("SIGINT", onSignal);
-    process.once("SIGTERM", onSignal);
-    await runConsoleChannel({
+    await runService({
+      channels,
       bridge,
-      input: process.stdin,
-      output: process.stdout,
-      interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
-      signal: stop.signal,
+      store,
+      metrics,
+      log,
+      port: config.port,
+      shutdownGraceMs: config.shutdownGraceMs,
+      stopRequested,
     });
     return 0;
   } catch (error) {
@@ -62,6 +86,20 @@ async function main(): Promise<number> {
   } finally {
     for (const close of cleanup) await close().catch(() => undefined);
   }
+}
+
+interface ChannelDeps {
+  bridge: Bridge;
+  store: KeyValueStore;
+  log: Logger;
+}
+
+function createChannels(config: Config, deps: ChannelDeps): Channel[] {
+  const channels: Channel[] = [];
+  if (config.slack || config.telegram) {
+    deps.log.error("Slack and Telegram channels are not available in this version yet");
+  }
+  return channels;
 }
 
 async function startSimulatedBackend(
@@ -75,6 +113,33 @@ async function startSimulatedBackend(
     "CHATBOT_BASE_URL is not set: answers come from the built-in simulated backend",
   );
   return { baseUrl: simulator.url, apiKey: simulator.apiKey, botUid: simulator.botUid };
+}
+
+/**
+ * Resolves on the first SIGTERM or SIGINT. npm and tsx may both pass a signal on, so a
+ * second one is only logged; the drain already under way decides when the process ends.
+ */
+function stopSignal(log: Logger): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let received = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (received) {
+        log.info({ signal }, "already stopping");
+        return;
+      }
+      received = true;
+      log.info({ signal }, "stop requested");
+      resolve(signal);
+    };
+    process.on("SIGTERM", onSignal);
+    process.on("SIGINT", onSignal);
+  });
+}
+
+function abortOn(promise: Promise<unknown>): AbortSignal {
+  const controller = new AbortController();
+  void promise.then(() => controller.abort());
+  return controller.signal;
 }
 
 process.exitCode = await main();

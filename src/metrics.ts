@@ -60,6 +60,13 @@ export class Metrics {
     help: "Store operations that failed",
     registers: [this.registry],
   });
+  readonly storeSeconds = new Histogram({
+    name: `${PREFIX}store_seconds`,
+    help: "Store operation latency, by operation",
+    labelNames: ["operation"] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
   readonly leadsAnnounced = new Counter({
     name: `${PREFIX}leads_announced_total`,
     help: "Lead announcements posted, by channel",

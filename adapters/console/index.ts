@@ -9,6 +9,8 @@ export interface ConsoleChannelOptions {
   output: NodeJS.WritableStream;
   /** A person at a terminal: a prompt and a greeting. Otherwise answers only, verbatim. */
   interactive: boolean;
+  /** Said once under the welcome line, in an interactive terminal. */
+  greeting?: string | undefined;
   /** Stops reading new lines (the process is shutting down). */
   signal?: AbortSignal;
 }
@@ -28,9 +30,16 @@ export async function runConsoleChannel(options: ConsoleChannelOptions): Promise
     terminal: options.interactive,
     prompt: PROMPT,
   });
+  let closed = false;
+  lines.on("close", () => {
+    closed = true;
+  });
   options.signal?.addEventListener("abort", () => lines.close(), { once: true });
+  // A terminal in raw mode turns Ctrl+C into an event instead of a signal: stop as a signal would.
+  lines.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
   if (options.interactive) {
     output.write("Chat with the chatbot: type a question, /help for commands, Ctrl+D to quit.\n");
+    if (options.greeting) output.write(`${options.greeting}\n`);
     lines.prompt();
   }
   // One line at a time: the next question waits for the answer before it, as in a chat.
@@ -39,7 +48,7 @@ export async function runConsoleChannel(options: ConsoleChannelOptions): Promise
       await options.bridge.handle(toIncoming(line), surface);
       output.endLine();
     }
-    if (options.interactive) lines.prompt();
+    if (options.interactive && !closed) lines.prompt();
   }
   output.endLine();
 }

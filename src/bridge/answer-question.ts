@@ -19,6 +19,8 @@ export interface AnswerDeps {
 
 export interface AnswerReport {
   end: AnswerEnd["kind"];
+  /** The failure's code (BridgeError.code) when the answer did not complete. */
+  errorCode: string | undefined;
   firstTextMs: number | undefined;
   totalMs: number;
   messages: number;
@@ -36,9 +38,12 @@ export async function answerQuestion(
   surface: ReplySurface,
   options: Pick<AnswerWriterOptions, "placeholder" | "onCall" | "onFirstPost"> & {
     signal?: AbortSignal;
+    /** When the message arrived (performance.now()); durations count from here. */
+    receivedAt?: number;
   },
 ): Promise<AnswerReport> {
-  const started = performance.now();
+  const started = options.receivedAt ?? performance.now();
+  let errorCode: string | undefined;
   let firstTextMs: number | undefined;
   const writer = new AnswerWriter(surface, {
     maxAnswerChars: deps.maxAnswerChars,
@@ -81,6 +86,7 @@ export async function answerQuestion(
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
     end = endFor(error, writer.text.length > 0);
+    errorCode = error instanceof BridgeError ? error.code : "UNEXPECTED";
     if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
   }
   await saving?.catch((error: unknown) =>
@@ -89,6 +95,7 @@ export async function answerQuestion(
   const summary = await writer.finish(end);
   return {
     end: summary.truncated ? "cut" : end.kind,
+    errorCode,
     firstTextMs,
     totalMs: performance.now() - started,
     messages: summary.messages,

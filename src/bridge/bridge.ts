@@ -2,11 +2,12 @@ import { createHash, randomUUID } from "node:crypto";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
-import { BridgeError } from "../errors.ts";
+import { AbortedError, BridgeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { answerQuestion } from "./answer-question.ts";
+import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { CommandHandler, type LeadsCommands } from "./command-handler.ts";
 import { parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -21,6 +22,7 @@ export interface BridgeOptions {
   guards: GuardConfig;
   maxAnswerChars: number;
   leads?: LeadsCommands;
+  metrics?: Metrics;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
@@ -38,6 +40,9 @@ export class Bridge {
   readonly #commands: CommandHandler;
   readonly #guards: QuestionGuards;
   readonly #queue: ThreadQueue;
+  readonly #answerDeps: AnswerDeps;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #stopping = new AbortController();
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -50,6 +55,14 @@ export class Bridge {
       leads: options.leads,
     });
     this.#guards = new QuestionGuards(options.guards);
+    this.#answerDeps = {
+      backend: options.backend,
+      store: options.store,
+      conversations: this.#conversations,
+      log: options.log,
+      defaultLanguage: options.defaultLanguage,
+      maxAnswerChars: options.maxAnswerChars,
+    };
     this.#queue = new ThreadQueue({
       store: options.store,
       leaseMs: options.threadLeaseMs,
@@ -58,7 +71,35 @@ export class Bridge {
   }
 
   /** Handles one delivery; resolves when its reply is complete on the surface. */
-  async handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+  handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+    const handled = this.#handle(message, surface);
+    this.#inFlight.add(handled);
+    void handled.finally(() => this.#inFlight.delete(handled));
+    return handled;
+  }
+
+  /** Deliveries being handled now. */
+  get busy(): number {
+    return this.#inFlight.size;
+  }
+
+  /**
+   * Lets running answers finish for up to `graceMs`, then cuts the rest: each ends with the
+   * text it had and a note that it was interrupted. Resolves when every reply is final.
+   */
+  async drain(graceMs: number): Promise<void> {
+    const settled = () => Promise.allSettled([...this.#inFlight]).then(() => undefined);
+    const graceOver = new Promise<"grace over">((resolve) =>
+      setTimeout(resolve, graceMs, "grace over").unref(),
+    );
+    if ((await Promise.race([settled(), graceOver])) === "grace over") {
+      this.#stopping.abort(new AbortedError("the bot is shutting down"));
+      await settled();
+    }
+  }
+
+  async #handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+    const receivedAt = performance.now();
     // The place in the thread's line is taken before anything is awaited, so questions
     // are answered in the order they were delivered.
     const turn = this.#queue.enter(message.threadKey);
@@ -83,7 +124,7 @@ export class Bridge {
         await surface.notice(surface.renderer.note(refusal), { private: true });
         return;
       }
-      await this.#answer(message, surface, turn, log);
+      await this.#answer(message, surface, turn, log, receivedAt);
     } catch (error) {
       await this.#reportFailure(error, surface, log);
     } finally {
@@ -96,7 +137,10 @@ export class Bridge {
     surface: ReplySurface,
     turn: Turn,
     log: Logger,
+    receivedAt: number,
   ): Promise<void> {
+    const { metrics } = this.#options;
+    const channel = message.channel;
     let placeholder: { ref: MessageRef; rendered: string } | undefined;
     const showQueued = async (ahead: number) => {
       await turn.previousShown;
@@ -107,27 +151,29 @@ export class Bridge {
       turn.shown();
     };
     if (turn.ahead > 0) await showQueued(turn.ahead);
-    const report = await turn.run(
-      () =>
-        answerQuestion(
-          {
-            backend: this.#options.backend,
-            store: this.#options.store,
-            conversations: this.#conversations,
-            log,
-            defaultLanguage: this.#options.defaultLanguage,
-            maxAnswerChars: this.#options.maxAnswerChars,
-          },
-          message,
-          surface,
-          { placeholder, onFirstPost: turn.shown },
-        ),
-      // Another process answers in this thread; how many wait there is not known here.
-      () => (placeholder ? Promise.resolve() : showQueued(1)),
-    );
+    const onCall = (kind: "post" | "edit" | "rate-limited") =>
+      (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel });
+    const answer = async () => {
+      metrics?.activeAnswers.inc();
+      try {
+        return await answerQuestion({ ...this.#answerDeps, log }, message, surface, {
+          placeholder,
+          onFirstPost: turn.shown,
+          onCall,
+          receivedAt,
+          signal: this.#stopping.signal,
+        });
+      } finally {
+        metrics?.activeAnswers.dec();
+      }
+    };
+    // When another process answers in this thread, how many wait there is not known here.
+    const report = await turn.run(answer, () => (placeholder ? Promise.resolve() : showQueued(1)));
+    this.#record(channel, report);
     log.info(
       {
         outcome: report.end,
+        error: report.errorCode,
         firstTextMs: report.firstTextMs && Math.round(report.firstTextMs),
         totalMs: Math.round(report.totalMs),
         messages: report.messages,
@@ -135,6 +181,19 @@ export class Bridge {
       },
       "question answered",
     );
+  }
+
+  #record(channel: string, report: AnswerReport): void {
+    const { metrics } = this.#options;
+    if (!metrics) return;
+    metrics.questions.inc({ channel, outcome: report.end });
+    if (report.errorCode?.startsWith("BACKEND_")) {
+      metrics.backendErrors.inc({ kind: report.errorCode });
+    }
+    if (report.firstTextMs !== undefined) {
+      metrics.firstText.observe({ channel }, report.firstTextMs / 1000);
+    }
+    metrics.answer.observe({ channel }, report.totalMs / 1000);
   }
 
   async #reportFailure(error: unknown, surface: ReplySurface, log: Logger): Promise<void> {

@@ -199,8 +199,7 @@ export class AnswerWriter {
   #nextPending(): OutgoingMessage | undefined {
     this.#layout();
     return this.#messages.find(
-      (m) =>
-        m.wanted !== undefined && (m.wanted !== m.shown || (this.#isFinal(m) && !m.finalized)),
+      (m) => m.wanted !== undefined && (m.wanted !== m.shown || (this.#isFinal(m) && !m.finalized)),
     );
   }
 

@@ -156,4 +156,21 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     await h.bridge.handle(incoming("#empty"), surface);
     expect(surface.messages).toEqual(["(no answer)"]);
   });
+
+  it("drains: lets a short answer finish, cuts a stalled one with a visible note", async () => {
+    const h = await start();
+    const quick = new MemorySurface();
+    const stalled = new MemorySurface();
+    const done = Promise.all([
+      h.bridge.handle(incoming("quick one", { threadKey: "quick" }), quick),
+      h.bridge.handle(incoming("this one hangs #stall", { threadKey: "slow" }), stalled),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await h.bridge.drain(200);
+    await done;
+    expect(quick.messages[0]).toContain("You asked: “quick one”");
+    expect(quick.messages[0]).not.toContain("interrupted");
+    expect(stalled.messages[0]).toMatch(/^Hello! [\s\S]+\n\n⚠️ answer cut off: interrupted$/);
+    expect(h.bridge.busy).toBe(0);
+  });
 });

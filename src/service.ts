@@ -1,0 +1,81 @@
+import type { Bridge } from "./bridge/bridge.ts";
+import type { Channel, HttpRoute } from "./channel.ts";
+import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
+import type { Logger } from "./log.ts";
+import type { Metrics } from "./metrics.ts";
+import type { KeyValueStore } from "./store/types.ts";
+
+export interface ServiceOptions {
+  channels: readonly Channel[];
+  bridge: Bridge;
+  store: KeyValueStore;
+  metrics: Metrics;
+  log: Logger;
+  port: number;
+  /** How long running answers may finish after a stop signal before they are cut. */
+  shutdownGraceMs: number;
+  /** Resolves when the process should stop (a signal arrived). */
+  stopRequested: Promise<unknown>;
+}
+
+/**
+ * Runs the platform channels behind the shared HTTP server until a stop is requested, then
+ * shuts down in order: refuse new deliveries (503, so the platform re-delivers elsewhere),
+ * stop the channels, let running answers finish within the grace period and cut the rest
+ * visibly, close the server.
+ */
+export async function runService(options: ServiceOptions): Promise<void> {
+  const { log } = options;
+  let draining = false;
+  const routes = options.channels.flatMap((c) =>
+    c.routes.map((r) => refuseWhileDraining(r, () => draining)),
+  );
+  const server: RunningHttpServer = await startHttpServer({
+    port: options.port,
+    routes,
+    metrics: options.metrics,
+    log,
+    health: async () => {
+      const problems: string[] = [];
+      if (draining) problems.push("shutting down");
+      await options.store.ping().catch(() => problems.push("store unreachable"));
+      for (const channel of options.channels) {
+        const reason = channel.unhealthyReason();
+        if (reason) problems.push(`${channel.name}: ${reason}`);
+      }
+      return { problems };
+    },
+  });
+  log.info({ port: server.port }, "HTTP server listening (/healthz, /metrics)");
+  try {
+    for (const channel of options.channels) {
+      await channel.start();
+      log.info({ channel: channel.name }, "channel started");
+    }
+    await options.stopRequested;
+  } finally {
+    draining = true;
+    log.info({ answers: options.bridge.busy }, "shutting down: finishing running answers");
+    for (const channel of options.channels) {
+      await channel
+        .stop()
+        .catch((error: unknown) =>
+          log.warn({ err: error, channel: channel.name }, "channel stop failed"),
+        );
+    }
+    await options.bridge.drain(options.shutdownGraceMs);
+    await server.close();
+  }
+}
+
+function refuseWhileDraining(route: HttpRoute, isDraining: () => boolean): HttpRoute {
+  return {
+    ...route,
+    handler: (request, response) => {
+      if (!isDraining()) return route.handler(request, response);
+      // The platforms re-deliver on a 5xx: another process (or this one, restarted) answers.
+      response.writeHead(503, { "content-type": "text/plain", "retry-after": "1" });
+      response.end("shutting down\n");
+    },
+  };
+}

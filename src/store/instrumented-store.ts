@@ -1,0 +1,29 @@
+import type { Metrics } from "../metrics.ts";
+import type { KeyValueStore } from "./types.ts";
+
+/** The store with every operation timed and every failure counted in the process metrics. */
+export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValueStore {
+  const measure = async <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+    const stop = metrics.storeSeconds.startTimer({ operation });
+    try {
+      return await run();
+    } catch (error) {
+      metrics.storeErrors.inc();
+      throw error;
+    } finally {
+      stop();
+    }
+  };
+  return {
+    kind: store.kind,
+    get: (key) => measure("get", () => store.get(key)),
+    getMany: (keys) => measure("getMany", () => store.getMany(keys)),
+    set: (key, value, ttlMs) => measure("set", () => store.set(key, value, ttlMs)),
+    delete: (key) => measure("delete", () => store.delete(key)),
+    claim: (key, owner, ttlMs) => measure("claim", () => store.claim(key, owner, ttlMs)),
+    renew: (key, owner, ttlMs) => measure("renew", () => store.renew(key, owner, ttlMs)),
+    release: (key, owner) => measure("release", () => store.release(key, owner)),
+    ping: () => measure("ping", () => store.ping()),
+    close: () => store.close(),
+  };
+}

@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { openRedisStore } from "../../src/store/redis-store.ts";
+import {
+  type Harness,
+  type HarnessOptions,
+  incoming,
+  startHarness,
+} from "../support/bridge-harness.ts";
+import { MemorySurface } from "../support/memory-surface.ts";
+import { startTestRedis } from "../support/redis.ts";
+
+const redis = await startTestRedis("pipelines sharing Redis");
+afterAll(() => redis?.close());
+
+/** Two bridges, as two processes would run them: each its own Redis connection, one backend. */
+async function twoProcesses(
+  simulator: Simulator,
+  bridge: HarnessOptions["bridge"] = {},
+): Promise<Harness[]> {
+  const namespace = `${redis?.namespace}-${randomUUID()}`;
+  const started: Harness[] = [];
+  for (let i = 0; i < 2; i++) {
+    const store = await openRedisStore({ url: redis?.url ?? "", namespace });
+    const harness = await startHarness({ store, simulatorInstance: simulator, bridge });
+    started.push({
+      ...harness,
+      close: async () => {
+        await harness.close();
+        await store.close();
+      },
+    });
+  }
+  return started;
+}
+
+describe.skipIf(!redis)("two pipelines sharing Redis", () => {
+  let simulator: Simulator;
+  let harnesses: Harness[] = [];
+  afterEach(async () => {
+    for (const h of harnesses) await h.close();
+    harnesses = [];
+    await simulator?.close();
+  });
+  const chatRequests = () => simulator.requests.filter((r) => r.route === "chat");
+
+  it("answers a delivery that reached both processes once", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 1 });
+    harnesses = await twoProcesses(simulator);
+    const [a, b] = harnesses;
+    const message = incoming("delivered twice");
+    const surfaces = [new MemorySurface(), new MemorySurface()];
+    await Promise.all([
+      a?.bridge.handle(message, surfaces[0] as MemorySurface),
+      b?.bridge.handle({ ...message }, surfaces[1] as MemorySurface),
+    ]);
+    expect(chatRequests()).toHaveLength(1);
+    expect(surfaces.flatMap((s) => s.messages)).toHaveLength(1);
+  });
+
+  it("runs one thread's questions one at a time across processes, on one conversation", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 3 });
+    harnesses = await twoProcesses(simulator, { threadPollMs: 10 });
+    const [a, b] = harnesses;
+    const first = new MemorySurface();
+    const second = new MemorySurface();
+    const one = a?.bridge.handle(incoming("first, on process A"), first);
+    // The second question reaches the other process while the first is streaming.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await Promise.all([one, b?.bridge.handle(incoming("second, on process B"), second)]);
+
+    expect(second.calls[0]?.text).toBe("⏳ queued behind 1 question");
+    expect(second.messages.at(-1)).toContain("This is question 2 in our conversation.");
+    const [request1, request2] = chatRequests();
+    expect(request2?.chat?.conversationUid).toEqual(expect.any(String));
+    expect(request1?.chat?.conversationUid).toBeUndefined();
+    // The first answer ended before the second began streaming.
+    const firstEnd = first.calls.at(-1)?.at ?? 0;
+    const secondAnswerStart = second.calls.find((c) => c.text.includes("Hello!"))?.at ?? 0;
+    expect(secondAnswerStart).toBeGreaterThan(firstEnd);
+  });
+});
