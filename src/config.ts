@@ -10,13 +10,19 @@ const optionalText = z.preprocess(
   z.string().trim().optional(),
 );
 
-function integer(defaultValue: number, min: number) {
-  return z.preprocess(
-    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
-    z.coerce
-      .number({ error: "must be a number" })
-      .int({ error: "must be a whole number" })
-      .min(min, { error: `must be at least ${min}` })
+function integer(defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGER) {
+  return optionalText.pipe(
+    z
+      .string()
+      // Plain digits only: Number() would also take "0x10", "1e3" or "Infinity".
+      .regex(/^\d+$/, { error: "must be a number" })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(min, { error: `must be at least ${min}` })
+          .max(max, { error: `must be at most ${max}` }),
+      )
       .default(defaultValue),
   );
 }
@@ -61,7 +67,7 @@ const envSchema = z
     LEADS_POLL_INTERVAL: integer(300, 0),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
-    PORT: integer(3000, 0),
+    PORT: integer(3000, 0, 65_535),
     SHUTDOWN_GRACE_MS: integer(10_000, 0),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
@@ -222,6 +228,7 @@ export function loadConfig(env: Env): Config {
 /** The secrets in a configuration, for the logger's redaction of free text. */
 export function secretsOf(config: Config): string[] {
   const storePassword = config.storeUrl ? new URL(config.storeUrl).password : "";
+  const decoded = storePassword ? safeDecode(storePassword) : undefined;
   return [
     config.backend?.apiKey,
     config.slack?.botToken,
@@ -229,6 +236,15 @@ export function secretsOf(config: Config): string[] {
     config.slack?.appToken,
     config.telegram?.botToken,
     config.telegram?.webhookSecret,
-    storePassword ? decodeURIComponent(storePassword) : undefined,
+    storePassword || undefined,
+    decoded,
   ].filter((s): s is string => typeof s === "string" && s.length > 0);
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
 }

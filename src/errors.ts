@@ -52,9 +52,7 @@ export class ServerError extends BridgeError {
     path: string,
     readonly status: number,
   ) {
-    super(`backend ${path}: HTTP ${status}`, {
-      userMessage: `the chatbot service failed (HTTP ${status}); please try again later`,
-    });
+    super(`backend ${path}: HTTP ${status}`, { userMessage: describeStatus(status) });
   }
 }
 
@@ -197,4 +195,10 @@ export class MessageGoneError extends BridgeError {
   constructor(cause?: unknown) {
     super("the message to edit no longer exists", { cause });
   }
+}
+
+function describeStatus(status: number): string {
+  if (status === 429) return "the chatbot is busy (HTTP 429); please try again shortly";
+  if (status >= 500) return `the chatbot service failed (HTTP ${status}); please try again later`;
+  return `the chatbot refused the request (HTTP ${status})`;
 }

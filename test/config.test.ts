@@ -42,6 +42,8 @@ describe("loadConfig", () => {
   it("reports every problem at once, one line each, naming the variable but never its value", () => {
     const problems = problemsOf({
       LEADS_POLL_INTERVAL: "soon",
+      PORT: "70000",
+      CHATBOT_TIMEOUT_MS: "1e3",
       CHATBOT_BASE_URL: "ftp://x",
       CHATBOT_API_KEY: "super-secret-key",
       STORE_URL: "http://nope",
@@ -53,6 +55,8 @@ describe("loadConfig", () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         "LEADS_POLL_INTERVAL must be a number",
+        "PORT must be at most 65535",
+        "CHATBOT_TIMEOUT_MS must be a number",
         "CHATBOT_BASE_URL must be an http(s) URL",
         "STORE_URL must be a redis:// or rediss:// URL",
         expect.stringMatching(/^DEFAULT_LANGUAGE must be one of auto, en/),
@@ -71,6 +75,6 @@ describe("loadConfig", () => {
       CHATBOT_BOT_UID: "bot",
       STORE_URL: "redis://:p%40ss@127.0.0.1:6379/3",
     });
-    expect(secretsOf(config)).toEqual(["key-1", "p@ss"]);
+    expect(secretsOf(config)).toEqual(["key-1", "p%40ss", "p@ss"]);
   });
 });

@@ -55,8 +55,13 @@ export async function answerQuestion(
     },
   });
   writer.start();
+  // One signal per answer: stopped by the writer's cap or by the process shutting down.
+  // (A listener removed in `finally`, not AbortSignal.any: on Node 20 that leaks per answer.)
   const stop = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  const stopWithProcess = () => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", stopWithProcess, { once: true });
+  if (options.signal?.aborted) stopWithProcess();
+  const signal = stop.signal;
   let end: AnswerEnd = { kind: "complete" };
   let saving: Promise<void> | undefined;
   try {
@@ -71,7 +76,11 @@ export async function answerQuestion(
       if (event.type === "header") {
         header = event.header;
         // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-        saving = deps.conversations.save(message.threadKey, header.conversationUid);
+        saving = deps.conversations
+          .save(message.threadKey, header.conversationUid)
+          .catch((error: unknown) =>
+            deps.log.error({ err: error }, "could not store the thread's conversation"),
+          );
         if (header.systemMessage.trim()) {
           await surface
             .notice(surface.renderer.note(header.systemMessage.trim()))
@@ -86,12 +95,12 @@ export async function answerQuestion(
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
     end = endFor(error, writer.text.length > 0);
-    errorCode = error instanceof BridgeError ? error.code : "UNEXPECTED";
+    const cause = error instanceof AnswerCutError ? error.reason : error;
+    errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
     if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
   }
-  await saving?.catch((error: unknown) =>
-    deps.log.error({ err: error }, "could not store the thread's conversation"),
-  );
+  options.signal?.removeEventListener("abort", stopWithProcess);
+  await saving;
   const summary = await writer.finish(end);
   return {
     end: summary.truncated ? "cut" : end.kind,

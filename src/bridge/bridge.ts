@@ -8,8 +8,8 @@ import type { Metrics } from "../metrics.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
-import { CommandHandler, type LeadsCommands } from "./command-handler.ts";
-import { parseCommand } from "./commands.ts";
+import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
+import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
 import type { IncomingMessage, MessageRef, ReplySurface } from "./ports.ts";
 import { ThreadQueue, type Turn } from "./thread-queue.ts";
@@ -65,8 +65,10 @@ export class Bridge {
     };
     this.#queue = new ThreadQueue({
       store: options.store,
+      log: options.log,
       leaseMs: options.threadLeaseMs,
       pollMs: options.threadPollMs,
+      signal: this.#stopping.signal,
     });
   }
 
@@ -74,7 +76,8 @@ export class Bridge {
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
     const handled = this.#handle(message, surface);
     this.#inFlight.add(handled);
-    void handled.finally(() => this.#inFlight.delete(handled));
+    const forget = () => this.#inFlight.delete(handled);
+    handled.then(forget, forget);
     return handled;
   }
 
@@ -112,14 +115,19 @@ export class Bridge {
         log.debug("delivery already handled");
         return;
       }
-      const command = parseCommand(message.text, { bare: message.bareCommands });
-      if (command) {
-        turn.leave();
-        const reply = await this.#commands.run(command, message);
-        await surface.notice(surface.renderer.note(reply.text), { private: reply.private });
+      // The allowlists hold for commands too: `/leads subscribe` must not open a channel
+      // the operator did not allow.
+      const denied = this.#guards.accessRefusal(message);
+      if (denied) {
+        await surface.notice(surface.renderer.note(denied), { private: true });
         return;
       }
-      const refusal = await this.#guards.refusal(message);
+      const command = parseCommand(message.text, { bare: message.bareCommands });
+      if (command) {
+        await this.#command(command, message, surface, turn);
+        return;
+      }
+      const refusal = await this.#guards.questionRefusal(message);
       if (refusal) {
         await surface.notice(surface.renderer.note(refusal), { private: true });
         return;
@@ -132,6 +140,25 @@ export class Bridge {
     }
   }
 
+  async #command(
+    command: Command | CommandProblem,
+    message: IncomingMessage,
+    surface: ReplySurface,
+    turn: Turn,
+  ): Promise<void> {
+    const run = () => this.#commands.run(command, message);
+    let reply: CommandReply;
+    if (!isCommandProblem(command) && command.name === "new") {
+      // `/new` waits for the answer running in its thread, or that answer would store its
+      // conversation again right after `/new` forgot it.
+      reply = await turn.run(run);
+    } else {
+      turn.leave();
+      reply = await run();
+    }
+    await surface.notice(surface.renderer.note(reply.text), { private: reply.private });
+  }
+
   async #answer(
     message: IncomingMessage,
     surface: ReplySurface,
@@ -142,15 +169,23 @@ export class Bridge {
     const { metrics } = this.#options;
     const channel = message.channel;
     let placeholder: { ref: MessageRef; rendered: string } | undefined;
-    const showQueued = async (ahead: number) => {
+    // `elsewhere`: another process answers in this thread; how many wait there is not known.
+    const showQueued = async (elsewhere: boolean) => {
       await turn.previousShown;
+      const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
+      if (ahead === 0 || placeholder) return;
       const rendered = surface.renderer.note(
         `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
       );
-      placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
-      turn.shown();
+      try {
+        placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
+        turn.shown();
+      } catch (error) {
+        // Only a courtesy: the question keeps its place and is answered all the same.
+        log.warn({ err: error }, "could not show that a question is queued");
+      }
     };
-    if (turn.ahead > 0) await showQueued(turn.ahead);
+    if (turn.waitingAhead() > 0) await showQueued(false);
     const onCall = (kind: "post" | "edit" | "rate-limited") =>
       (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel });
     const answer = async () => {
@@ -167,8 +202,24 @@ export class Bridge {
         metrics?.activeAnswers.dec();
       }
     };
-    // When another process answers in this thread, how many wait there is not known here.
-    const report = await turn.run(answer, () => (placeholder ? Promise.resolve() : showQueued(1)));
+    let report: AnswerReport;
+    try {
+      report = await turn.run(answer, () => showQueued(true));
+    } catch (error) {
+      // The answer never took over its "queued" message: it shows the error instead.
+      if (!placeholder) throw error;
+      const shown = await surface
+        .edit(placeholder.ref, surface.renderer.note(`⚠️ ${readableError(error)}`), {
+          final: true,
+        })
+        .then(
+          () => true,
+          () => false,
+        );
+      if (!shown) throw error;
+      log.error({ err: error }, "message failed");
+      return;
+    }
     this.#record(channel, report);
     log.info(
       {
@@ -199,11 +250,16 @@ export class Bridge {
   async #reportFailure(error: unknown, surface: ReplySurface, log: Logger): Promise<void> {
     const known = error instanceof BridgeError;
     log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
-    const text = known ? error.userMessage : "Something went wrong on the bot's side.";
     await surface
-      .notice(surface.renderer.note(`⚠️ ${text}`), { private: true })
+      .notice(surface.renderer.note(`⚠️ ${readableError(error)}`), { private: true })
       .catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));
   }
+}
+
+function readableError(error: unknown): string {
+  return error instanceof BridgeError
+    ? error.userMessage
+    : "Something went wrong on the bot's side.";
 }
 
 /** Threads are logged by a short hash: their keys carry platform ids of people and chats. */

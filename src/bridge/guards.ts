@@ -3,8 +3,8 @@ import type { GuardConfig } from "../config.ts";
 import type { IncomingMessage } from "./ports.ts";
 
 /**
- * Checks a question before it costs a backend call. Returns the sentence to show the
- * person when the question is refused, undefined when it may go ahead.
+ * Checks a message before it costs a backend call. Each check returns the sentence to show
+ * the person when the message is refused, undefined when it may go ahead.
  */
 export class QuestionGuards {
   readonly #config: GuardConfig;
@@ -27,13 +27,19 @@ export class QuestionGuards {
         : undefined;
   }
 
-  async refusal(message: IncomingMessage): Promise<string | undefined> {
+  /** The allowlists, for every message (commands too). */
+  accessRefusal(message: IncomingMessage): string | undefined {
     if (this.#allowedChannels.size > 0 && !this.#allowedChannels.has(message.channelId)) {
       return "This bot is not enabled in this channel.";
     }
     if (this.#allowedUsers.size > 0 && !this.#allowedUsers.has(message.authorId)) {
       return "Sorry, you are not on the list of people who may use this bot.";
     }
+    return undefined;
+  }
+
+  /** Length and rate, for questions to the chatbot. */
+  async questionRefusal(message: IncomingMessage): Promise<string | undefined> {
     if (message.text.trim() === "") return "Please write a question.";
     if (message.text.length > this.#config.maxQuestionChars) {
       return `Your question is ${message.text.length} characters long; the limit is ${this.#config.maxQuestionChars}. Please shorten it.`;

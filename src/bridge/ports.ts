@@ -63,6 +63,8 @@ export interface SurfaceLimits {
 export interface CallBudget {
   /** `urgent`: an answer's first or final text, served before routine edits. */
   acquire(options?: { urgent?: boolean; signal?: AbortSignal }): Promise<void>;
+  /** The platform answered 429 for a call from this budget: hold every caller off for `ms`. */
+  pause?(ms: number): void;
 }
 
 export interface SendOptions {
@@ -71,6 +73,22 @@ export interface SendOptions {
    * natively use it to end the stream or persist a draft; others can ignore it.
    */
   final: boolean;
+  /**
+   * What the rendered text was made from, when the reply engine knows it: surfaces whose
+   * native stream takes Markdown (Slack's `chat.appendStream`) need it; others ignore it.
+   */
+  source?: MessageSource;
+}
+
+/**
+ * The parts of one message before rendering: `rendered` is `render(markdown)`, followed by
+ * `note(note)` (after a blank line when there is Markdown) when a note ends the message.
+ */
+export interface MessageSource {
+  /** The chatbot's Markdown shown in this message ("" for a note alone). */
+  markdown: string;
+  /** A note of the bot's own ending the message (a placeholder, a cut notice), if any. */
+  note?: string;
 }
 
 export interface NoticeOptions {

@@ -1,57 +1,67 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {
   store: KeyValueStore;
+  log: Logger;
   /** How long a lock holds without renewal: a dead owner's lock frees itself after this. */
   leaseMs?: number | undefined;
   /** How often a waiting process looks whether another process's lock is free. */
   pollMs?: number | undefined;
+  /** Stops waiting for another process's lock (the process is shutting down). */
+  signal?: AbortSignal | undefined;
 }
 
-/** One question's place in its thread's line. */
+/** One message's place in its thread's line. */
 export interface Turn {
-  /** Questions of this process ahead of this one when it entered the line. */
-  readonly ahead: number;
+  /** Messages of this process still waiting ahead of this one, now. */
+  waitingAhead(): number;
   /**
-   * Runs `task` once every question ahead is done and no other process answers in the
+   * Runs `task` once every message ahead is done and no other process answers in the
    * thread. `onWaitingElsewhere` is called once if another process holds the thread.
    */
   run<T>(task: () => Promise<T>, onWaitingElsewhere?: () => Promise<void>): Promise<T>;
   /** Gives the place up without running (a duplicate, a command, a refused question). */
   leave(): void;
   /**
-   * Resolves once the question ahead has put its first message on screen (or left), so a
+   * Resolves once the message ahead has put its first message on screen (or left), so a
    * "queued" notice never shows above the answer it waits for.
    */
   readonly previousShown: Promise<void>;
-  /** This question's first message is on screen: the one behind may show its own. */
+  /** This message's first message is on screen: the one behind may show its own. */
   shown(): void;
+}
+
+interface Place {
+  left: boolean;
 }
 
 interface Line {
   tail: Promise<void>;
   shownTail: Promise<void>;
-  length: number;
+  places: Place[];
 }
 
 /**
- * Runs the questions of one thread one at a time, in the order they arrived, and different
+ * Runs the messages of one thread one at a time, in the order they arrived, and different
  * threads in parallel. A place in line is taken synchronously on arrival, so the order is
- * the order of delivery, whatever each question awaits before it runs. Across processes
- * that share a store, a lock with a lease (renewed while the answer streams) keeps one
- * answer per thread at a time; a process that dies holds it only until the lease runs out.
+ * the order of delivery, whatever each message awaits before it runs. Across processes
+ * sharing Redis, a lock with a lease (renewed while the answer streams) keeps one answer
+ * per thread at a time; a process that dies holds it only until the lease runs out. The
+ * embedded store belongs to one process, so there the line alone is enough (and a lock left
+ * on disk by a killed process cannot hold a thread up after a restart).
  */
 export class ThreadQueue {
-  readonly #store: KeyValueStore;
+  readonly #options: ThreadQueueOptions;
   readonly #leaseMs: number;
   readonly #pollMs: number;
   readonly #owner = randomUUID();
   readonly #lines = new Map<string, Line>();
 
   constructor(options: ThreadQueueOptions) {
-    this.#store = options.store;
+    this.#options = options;
     this.#leaseMs = options.leaseMs ?? 30_000;
     this.#pollMs = options.pollMs ?? 200;
   }
@@ -60,35 +70,33 @@ export class ThreadQueue {
     const line = this.#lines.get(threadKey) ?? {
       tail: Promise.resolve(),
       shownTail: Promise.resolve(),
-      length: 0,
+      places: [],
     };
     this.#lines.set(threadKey, line);
-    const ahead = line.length++;
+    const place: Place = { left: false };
+    line.places.push(place);
     const previous = line.tail;
-    let finish!: () => void;
-    const finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
+    const finished = deferred();
     // The next in line waits for this one and for everything before it.
-    line.tail = previous.then(() => finished);
+    line.tail = previous.then(() => finished.promise);
     const previousShown = line.shownTail;
-    let shown!: () => void;
-    line.shownTail = new Promise<void>((resolve) => {
-      shown = resolve;
-    });
-    let left = false;
+    const shown = deferred();
+    line.shownTail = shown.promise;
     const leave = () => {
-      if (left) return;
-      left = true;
-      finish();
-      shown();
-      if (--line.length === 0 && this.#lines.get(threadKey) === line) this.#lines.delete(threadKey);
+      if (place.left) return;
+      place.left = true;
+      finished.resolve();
+      shown.resolve();
+      line.places.splice(line.places.indexOf(place), 1);
+      if (line.places.length === 0 && this.#lines.get(threadKey) === line) {
+        this.#lines.delete(threadKey);
+      }
     };
     return {
-      ahead,
+      waitingAhead: () => line.places.indexOf(place),
       leave,
       previousShown,
-      shown,
+      shown: () => shown.resolve(),
       run: async (task, onWaitingElsewhere) => {
         try {
           await previous;
@@ -105,23 +113,39 @@ export class ThreadQueue {
     task: () => Promise<T>,
     onWaitingElsewhere: (() => Promise<void>) | undefined,
   ): Promise<T> {
+    const { store, log, signal } = this.#options;
+    if (store.kind === "embedded") return task();
     const key = `lock:thread:${threadKey}`;
     let told = false;
-    while (!(await this.#store.claim(key, this.#owner, this.#leaseMs))) {
+    while (!(await store.claim(key, this.#owner, this.#leaseMs))) {
       if (!told) {
         told = true;
         await onWaitingElsewhere?.();
       }
-      await sleep(this.#pollMs);
+      await sleep(this.#pollMs, undefined, { signal });
     }
     const renewal = setInterval(() => {
-      this.#store.renew(key, this.#owner, this.#leaseMs).catch(() => undefined);
+      store.renew(key, this.#owner, this.#leaseMs).then(
+        (held) => {
+          if (!held) log.warn("lost a thread lock: another process may answer in this thread");
+        },
+        (error: unknown) => log.warn({ err: error }, "could not renew a thread lock"),
+      );
     }, this.#leaseMs / 3);
     try {
       return await task();
     } finally {
       clearInterval(renewal);
-      await this.#store.release(key, this.#owner).catch(() => undefined);
+      await store.release(key, this.#owner).catch(() => undefined);
     }
   }
+}
+
+/** Promise.withResolvers, which Node 20 lacks. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MessageRef, ReplySurface } from "../bridge/ports.ts";
+import type { MessageRef, MessageSource, ReplySurface } from "../bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../errors.ts";
 import { splitToFit } from "./split.ts";
 
@@ -40,6 +40,8 @@ interface OutgoingMessage {
   shown?: string;
   /** What it should show; frozen once the answer continued in a next message. */
   wanted?: string;
+  /** What `wanted` was rendered from, for surfaces that stream Markdown natively. */
+  source?: MessageSource;
   frozen: boolean;
   /** The platform was told this message's text is final (persist a draft, stop a stream). */
   finalized?: boolean;
@@ -78,7 +80,7 @@ export class AnswerWriter {
 
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
-    this.#options = options;
+    this.#options = { ...options, onFirstPost: once(options.onFirstPost) };
     if (options.placeholder) {
       this.#messages.push({
         ref: options.placeholder.ref,
@@ -92,9 +94,16 @@ export class AnswerWriter {
   start(): void {
     if (this.#messages.length === 0) {
       if (this.#surface.showTyping) this.#keepTyping(this.#surface.showTyping.bind(this.#surface));
-      else this.#messages.push({ wanted: this.#surface.renderer.note(WORKING), frozen: false });
+      else
+        this.#messages.push({
+          wanted: this.#surface.renderer.note(WORKING),
+          source: { markdown: "", note: WORKING },
+          frozen: false,
+        });
     }
     this.#loop = this.#run();
+    // Awaited in finish(); until then a failure must not count as an unhandled rejection.
+    this.#loop.catch(() => undefined);
   }
 
   /** Adds streamed text. Returns false once the answer reached its cap: stop reading. */
@@ -102,7 +111,7 @@ export class AnswerWriter {
     if (this.#truncated || this.#end) return false;
     const room = this.#options.maxAnswerChars - this.#text.length;
     if (text.length > room) {
-      this.#text += text.slice(0, safeCut(text, room));
+      this.#text += text.slice(0, graphemeCut(text, room));
       this.#truncated = true;
     } else {
       this.#text += text;
@@ -149,7 +158,8 @@ export class AnswerWriter {
 
   /** Waits out a rate-limit pause, the surface's edit interval and the shared budget. */
   async #gate(): Promise<void> {
-    const leading = !this.#textShown && this.#text.length > 0;
+    // The first text goes out at once, unless a failed call asks for a pause first.
+    const leading = !this.#textShown && this.#hasText() && this.#failures === 0;
     const intervalEnd = leading ? 0 : this.#lastCallAt + this.#surface.limits.minEditIntervalMs;
     const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
     // Timers fire on whole milliseconds: round up so the call never lands early.
@@ -159,15 +169,15 @@ export class AnswerWriter {
 
   async #send(message: OutgoingMessage): Promise<void> {
     const wanted = message.wanted ?? "";
-    const hasText = this.#text.length > 0;
+    const hasText = this.#hasText();
     const final = this.#isFinal(message);
     try {
       if (message.ref === undefined) {
-        message.ref = await this.#surface.post(wanted, { final });
+        message.ref = await this.#surface.post(wanted, { final, source: message.source });
         this.#options.onCall?.("post");
         this.#options.onFirstPost?.();
       } else {
-        await this.#surface.edit(message.ref, wanted, { final });
+        await this.#surface.edit(message.ref, wanted, { final, source: message.source });
         this.#options.onCall?.("edit");
       }
       message.shown = wanted;
@@ -183,6 +193,8 @@ export class AnswerWriter {
       if (error instanceof RateLimitedError) {
         this.#options.onCall?.("rate-limited");
         this.#pausedUntil = performance.now() + error.retryAfterMs;
+        // Every answer drawing on the same budget must hold off too, not only this one.
+        this.#surface.budget?.pause?.(error.retryAfterMs);
       } else if (error instanceof MessageGoneError) {
         message.ref = undefined;
         message.shown = undefined;
@@ -211,24 +223,41 @@ export class AnswerWriter {
   #layout(): void {
     const { renderer, limits } = this.#surface;
     const note = this.#finalNote();
-    const suffix = note === undefined ? "" : `${this.#text ? "\n\n" : ""}${renderer.note(note)}`;
+    const suffix =
+      note === undefined ? "" : `${this.#hasText() ? "\n\n" : ""}${renderer.note(note)}`;
     const fits = (markdown: string, withSuffix: boolean) =>
       renderer.measure(renderer.render(markdown) + (withSuffix ? suffix : "")) <=
       limits.maxMessageLength;
     let markdown = this.#tailPrefix + this.#text.slice(this.#tailStart);
-    if (!this.#text && note === undefined) return;
+    if (!this.#hasText() && note === undefined) return;
     const final = this.#end !== undefined;
     for (;;) {
       const split = splitToFit(markdown, (head) => fits(head, final));
       if (!split) break;
       this.#current().wanted = renderer.render(split.head);
+      this.#current().source = { markdown: split.head };
       this.#current().frozen = true;
       this.#messages.push({ frozen: false });
       this.#tailStart += Math.max(0, split.index - this.#tailPrefix.length);
       this.#tailPrefix = split.reopened;
       markdown = split.tail;
     }
-    this.#current().wanted = (markdown ? renderer.render(markdown) : "") + (final ? suffix : "");
+    const current = this.#current();
+    const body = markdown.trim() ? renderer.render(markdown) : "";
+    const ending = final && note !== undefined ? renderer.note(note) : "";
+    const wanted = body.trim() ? body + (ending && suffix) : ending;
+    // A platform refuses an empty message: whitespace waits for text, or for the end.
+    if (!wanted.trim()) {
+      if (current.ref === undefined && this.#messages.length > 1) this.#messages.pop();
+      return;
+    }
+    current.wanted = wanted;
+    current.source = ending ? { markdown: body ? markdown : "", note } : { markdown };
+  }
+
+  /** Whether the answer has anything to show beyond white space. */
+  #hasText(): boolean {
+    return this.#text.trim().length > 0;
   }
 
   #current(): OutgoingMessage {
@@ -245,7 +274,7 @@ export class AnswerWriter {
     if (!end) return undefined;
     if (end.kind !== "complete") return end.note;
     if (this.#truncated) return TRUNCATED;
-    return this.#text ? undefined : NO_ANSWER;
+    return this.#hasText() ? undefined : NO_ANSWER;
   }
 
   #keepTyping(showTyping: () => Promise<void>): void {
@@ -260,9 +289,25 @@ export class AnswerWriter {
   }
 }
 
-/** A cut at most `room` long that does not split a surrogate pair. */
-function safeCut(text: string, room: number): number {
-  if (room <= 0) return 0;
-  const code = text.charCodeAt(room - 1);
-  return code >= 0xd800 && code <= 0xdbff ? room - 1 : room;
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** The longest cut of at most `room` code units that ends on a grapheme boundary. */
+function graphemeCut(text: string, room: number): number {
+  let cut = 0;
+  // A grapheme cluster is far shorter than 64 code units; only complete ones are taken.
+  for (const { index, segment } of graphemes.segment(text.slice(0, room + 64))) {
+    if (index + segment.length > room) break;
+    cut = index + segment.length;
+  }
+  return cut;
+}
+
+function once(callback: (() => void) | undefined): (() => void) | undefined {
+  if (!callback) return undefined;
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    callback();
+  };
 }

@@ -95,7 +95,6 @@ export class RateBudget implements CallBudget {
       }
       this.#schedule();
     }, Math.ceil(wait));
-    this.#timer.unref();
   }
 }
 

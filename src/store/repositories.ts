@@ -29,7 +29,7 @@ export class ChannelSettings {
   constructor(readonly store: KeyValueStore) {}
 
   async language(channelKey: string): Promise<LanguageCode | undefined> {
-    return parseLanguage(await this.store.get(languageKey(channelKey)));
+    return asLanguage(await this.store.get(languageKey(channelKey)));
   }
 
   /** `auto` removes the setting, so the deployment's default applies again. */
@@ -69,10 +69,10 @@ export async function readThreadContext(
   ]);
   return {
     conversationUid: typeof conversationUid === "string" ? conversationUid : undefined,
-    language: parseLanguage(language),
+    language: asLanguage(language),
   };
 }
 
-function parseLanguage(value: unknown): LanguageCode | undefined {
+function asLanguage(value: unknown): LanguageCode | undefined {
   return typeof value === "string" && isLanguageCode(value) ? value : undefined;
 }

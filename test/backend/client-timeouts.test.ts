@@ -98,7 +98,7 @@ describe.concurrent("timeouts and waits", () => {
     const { backend, client } = await setup(script, {}, onTestFinished);
     const error = await failure(client.leads());
     expect(error).toBeInstanceOf(ServerError);
-    expect(error.userMessage).toBe("the chatbot service failed (HTTP 429); please try again later");
+    expect(error.userMessage).toBe("the chatbot is busy (HTTP 429); please try again shortly");
     expect(backend.requests).toHaveLength(1);
   });
 });

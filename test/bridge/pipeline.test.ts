@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { StoreUnavailableError } from "../../src/errors.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
-import { MemorySurface } from "../support/memory-surface.ts";
+import { MemorySurface, plainRenderer } from "../support/memory-surface.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -124,20 +125,6 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     expect(surface.messages).toHaveLength(1);
   });
 
-  it("takes over a thread whose lock owner died, once its lease runs out", async () => {
-    const h = await start({ bridge: { threadLeaseMs: 400, threadPollMs: 20 } });
-    // A process that took the thread's lock and died: nobody renews or releases it.
-    await h.store.claim("lock:thread:test:channel-1:thread-1", "dead-process", 400);
-    const surface = new MemorySurface();
-    const started = performance.now();
-    await h.bridge.handle(incoming("anyone there?"), surface);
-
-    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
-    expect(surface.calls[0]?.text).toBe("⏳ queued behind 1 question");
-    expect(surface.messages).toHaveLength(1);
-    expect(surface.messages[0]).toContain("You asked: “anyone there?”");
-  });
-
   it("shows a system message once, apart from the answer, and ends with the sources", async () => {
     const h = await start();
     const surface = new MemorySurface();
@@ -172,5 +159,67 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     expect(quick.messages[0]).not.toContain("interrupted");
     expect(stalled.messages[0]).toMatch(/^Hello! [\s\S]+\n\n⚠️ answer cut off: interrupted$/);
     expect(h.bridge.busy).toBe(0);
+  });
+
+  it("runs /new after the answer running in its thread, so that answer cannot undo it", async () => {
+    const h = await start({ simulator: { chunkDelayMs: 2 } });
+    const surface = new MemorySurface();
+    await Promise.all([
+      h.bridge.handle(incoming("q1 #delay=200"), surface),
+      h.bridge.handle(incoming("/new"), surface),
+    ]);
+    await h.bridge.handle(incoming("q2"), surface);
+    expect(surface.messages.at(-1)).toContain("This is the first question in our conversation.");
+  });
+
+  it("answers a queued question even when its queued notice is refused", async () => {
+    const h = await start({ simulator: { chunkDelayMs: 2 } });
+    const surface = new MemorySurface();
+    const first = h.bridge.handle(incoming("first"), surface);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    surface.failNextWithRateLimit(50);
+    await Promise.all([first, h.bridge.handle(incoming("second"), surface)]);
+    const answers = surface.messages.filter((m) => m.includes("You asked"));
+    expect(answers.map((m) => /You asked: “(\w+)”/.exec(m)?.[1])).toEqual(["first", "second"]);
+  });
+
+  it("keeps going when the store fails mid-answer: the answer is shown, the process lives", async () => {
+    const h = await start();
+    // The store answers reads but every write fails, as when Redis drops mid-answer.
+    const failingSaves = new Proxy(h.store, {
+      get: (store, name) =>
+        name === "set"
+          ? () => Promise.reject(new StoreUnavailableError("set", new Error("connection lost")))
+          : (Reflect.get(store, name, store)?.bind?.(store) ?? Reflect.get(store, name, store)),
+    });
+    const { Bridge } = await import("../../src/bridge/bridge.ts");
+    const { createLogger } = await import("../../src/log.ts");
+    const bridge = new Bridge({
+      backend: h.backend,
+      store: failingSaves,
+      log: createLogger({ level: "silent", secrets: [] }),
+      defaultLanguage: "auto",
+      guards: {
+        allowedChannels: [],
+        allowedUsers: [],
+        maxQuestionChars: 100,
+        rateLimitQuestions: 0,
+        rateLimitWindowSeconds: 1,
+      },
+      maxAnswerChars: 10_000,
+    });
+    const surface = new MemorySurface();
+    await bridge.handle(incoming("still answered?"), surface);
+    expect(surface.messages[0]).toContain("You asked: “still answered?”");
+  });
+
+  it("never posts an empty message for an answer of white space", async () => {
+    const h = await start();
+    const surface = new MemorySurface({
+      renderer: { ...plainRenderer, render: (md) => md.trim() },
+    });
+    await h.bridge.handle(incoming("#empty"), surface);
+    expect(surface.calls.every((c) => c.text.trim() !== "")).toBe(true);
+    expect(surface.messages).toEqual(["(no answer)"]);
   });
 });

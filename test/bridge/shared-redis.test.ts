@@ -80,4 +80,20 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     const secondAnswerStart = second.calls.find((c) => c.text.includes("Hello!"))?.at ?? 0;
     expect(secondAnswerStart).toBeGreaterThan(firstEnd);
   });
+
+  it("takes over a thread whose lock owner died, once its lease runs out", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 0 });
+    harnesses = await twoProcesses(simulator, { threadLeaseMs: 400, threadPollMs: 20 });
+    const [a] = harnesses;
+    // A process that took the thread's lock and died: nobody renews or releases it.
+    await a?.store.claim("lock:thread:test:channel-1:thread-1", "dead-process", 400);
+    const surface = new MemorySurface();
+    const started = performance.now();
+    await a?.bridge.handle(incoming("anyone there?"), surface);
+
+    expect(performance.now() - started).toBeGreaterThanOrEqual(380);
+    expect(surface.calls[0]?.text).toBe("⏳ queued behind 1 question");
+    expect(surface.messages).toHaveLength(1);
+    expect(surface.messages[0]).toContain("You asked: “anyone there?”");
+  });
 });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { RateBudget } from "../../src/reply/call-budget.ts";
+
+describe("RateBudget", () => {
+  it("lets a burst through, then spaces calls at the rate", async () => {
+    const budget = new RateBudget({ perMinute: 600, burst: 2 }); // one call per 100 ms
+    const started = performance.now();
+    const times: number[] = [];
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        budget.acquire().then(() => times.push(performance.now() - started)),
+      ),
+    );
+    expect(times.slice(0, 2).every((t) => t < 20)).toBe(true);
+    expect(times[4]).toBeGreaterThanOrEqual(280);
+    expect(times[4]).toBeLessThan(450);
+  });
+
+  it("serves urgent calls (first and final texts) before routine edits", async () => {
+    const budget = new RateBudget({ perMinute: 1200, burst: 1 });
+    await budget.acquire();
+    const order: string[] = [];
+    await Promise.all([
+      budget.acquire().then(() => order.push("edit 1")),
+      budget.acquire().then(() => order.push("edit 2")),
+      budget.acquire({ urgent: true }).then(() => order.push("final")),
+    ]);
+    expect(order).toEqual(["final", "edit 1", "edit 2"]);
+  });
+
+  it("holds every caller off after a 429", async () => {
+    const budget = new RateBudget({ perMinute: 6000, burst: 5 });
+    budget.pause(200);
+    const started = performance.now();
+    await budget.acquire();
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it("gives up a wait when its signal aborts", async () => {
+    const budget = new RateBudget({ perMinute: 60, burst: 1 });
+    await budget.acquire();
+    const controller = new AbortController();
+    const waiting = budget.acquire({ signal: controller.signal });
+    controller.abort(new Error("stop"));
+    await expect(waiting).rejects.toThrow("stop");
+    expect(budget.waiting).toBe(0);
+  });
+});
