@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
+import type { LeadsCommands } from "../../src/bridge/command-handler.ts";
 import type { IncomingMessage } from "../../src/bridge/ports.ts";
 import { createLogger } from "../../src/log.ts";
 import {
@@ -27,7 +28,10 @@ export interface HarnessOptions {
   simulator?: SimulatorOptions;
   /** A store to share (two bridges on one Redis); default: an embedded store in a temp dir. */
   store?: KeyValueStore;
-  bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log">>;
+  bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log" | "leads">> & {
+    /** Builds the /leads commands on the harness's own backend client and store. */
+    leads?: (backend: BackendClient, store: KeyValueStore) => LeadsCommands;
+  };
   /** Reuse a running simulator (two bridges, one backend). */
   simulatorInstance?: Simulator;
 }
@@ -57,6 +61,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     maxAnswerChars: 100_000,
     ...options.bridge,
+    leads: options.bridge?.leads?.(backend, store),
   });
   return {
     bridge,

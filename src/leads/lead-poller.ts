@@ -1,0 +1,233 @@
+import { randomUUID } from "node:crypto";
+import type { BackendClient, Lead } from "../backend/types.ts";
+import { BridgeError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { daysBefore, fetchLeads } from "./fetch-leads.ts";
+import type { LeadChannels } from "./lead-channels.ts";
+import { leadId } from "./lead-id.ts";
+import { cleanLead } from "./lead-text.ts";
+import { channelKeyOf, type LeadAnnouncer, type LeadChannel } from "./types.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface LeadPollerOptions {
+  backend: BackendClient;
+  store: KeyValueStore;
+  channels: LeadChannels;
+  announcers: readonly LeadAnnouncer[];
+  log: Logger;
+  metrics?: Metrics | undefined;
+  intervalMs: number;
+  /** Largest page asked for; a server that caps it is noticed and followed. */
+  pageSize?: number;
+  maxPages?: number;
+  /** How far back a poll after a long outage still looks. */
+  maxLookbackDays?: number;
+  /** How long a claim to post a lead holds before another process may try again. */
+  postingClaimMs?: number;
+  /** Longest wait after failed polls. */
+  maxBackoffMs?: number;
+  /** How long the poll lease holds without renewal; default two intervals and a minute. */
+  leaseMs?: number;
+  now?: () => Date;
+}
+
+export interface PollReport {
+  outcome: "announced" | "first-poll" | "not-leader";
+  requests: number;
+  announced: number;
+}
+
+const KEYS = {
+  lease: "leads:poll-lease",
+  initialized: "leads:initialized",
+  lastSuccess: "leads:last-success",
+  seen: (id: string) => `lead:seen:${id}`,
+  sent: (channel: LeadChannel, id: string) => `lead:sent:${channelKeyOf(channel)}:${id}`,
+};
+// A lead stays known well past the widest window a poll looks at.
+const REMEMBER_MS = 60 * DAY_MS;
+
+/**
+ * Announces each new lead once in every lead channel. One process polls at a time (a
+ * lease in the store); each lead is claimed per channel before it is posted and marked done
+ * after, so overlapping leases or two processes never post it twice, and a crash between
+ * claim and post only delays it until the claim expires (never a miss; at most one
+ * duplicate when a crash lands between the post and its mark).
+ */
+export class LeadPoller {
+  readonly #options: Required<Omit<LeadPollerOptions, "metrics">> & { metrics?: Metrics };
+  readonly #owner = randomUUID();
+  #timer: NodeJS.Timeout | undefined;
+  #failures = 0;
+  #stopped = false;
+  #running: Promise<unknown> | undefined;
+
+  constructor(options: LeadPollerOptions) {
+    this.#options = {
+      pageSize: 100,
+      maxPages: 50,
+      maxLookbackDays: 7,
+      postingClaimMs: 120_000,
+      maxBackoffMs: 30 * 60_000,
+      leaseMs: options.intervalMs * 2 + 60_000,
+      now: () => new Date(),
+      ...options,
+    };
+  }
+
+  start(): void {
+    this.#stopped = false;
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running?.catch(() => undefined);
+    await this.#options.store.release(KEYS.lease, this.#owner).catch(() => undefined);
+  }
+
+  /** One poll: fetch the window, announce what is new. Throws what made it fail. */
+  async pollOnce(): Promise<PollReport> {
+    const { store, log } = this.#options;
+    if (!(await this.#holdLease())) return { outcome: "not-leader", requests: 0, announced: 0 };
+    const now = this.#options.now();
+    const fetched = await fetchLeads({
+      backend: this.#options.backend,
+      from: await this.#windowStart(now),
+      to: new Date(now.getTime() + DAY_MS),
+      pageSize: this.#options.pageSize,
+      maxPages: this.#options.maxPages,
+    });
+    if (fetched.cappedPageSize !== undefined) {
+      log.info({ pageSize: fetched.cappedPageSize }, "the backend caps the leads page size");
+    }
+    if (fetched.incomplete)
+      log.warn({ pages: fetched.requests }, "lead poll stopped at its page limit");
+    if (!(await store.get(KEYS.initialized))) {
+      await Promise.all(
+        fetched.leads.map((lead) => store.set(KEYS.seen(leadId(lead)), true, REMEMBER_MS)),
+      );
+      await store.set(KEYS.initialized, now.toISOString());
+      await store.set(KEYS.lastSuccess, now.toISOString());
+      log.info(
+        { leads: fetched.leads.length },
+        "first lead poll: existing leads recorded as seen, not announced",
+      );
+      return { outcome: "first-poll", requests: fetched.requests, announced: 0 };
+    }
+    const announced = await this.#announceNew(fetched.leads);
+    await store.set(KEYS.lastSuccess, now.toISOString());
+    return { outcome: "announced", requests: fetched.requests, announced };
+  }
+
+  async #announceNew(leads: Lead[]): Promise<number> {
+    const { store } = this.#options;
+    // Servers list newest first (the spec is silent): reversed, leads of the same second
+    // keep their order of arrival; the sort then fixes the order of any other listing.
+    const oldestFirst = [...leads]
+      .reverse()
+      .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
+    const ids = oldestFirst.map(leadId);
+    const seen = await store.getMany<boolean>(ids.map(KEYS.seen));
+    const channels = await this.#options.channels.all();
+    let announced = 0;
+    let failed: unknown;
+    for (const [index, lead] of oldestFirst.entries()) {
+      const id = ids[index] ?? leadId(lead);
+      if (seen[index]) continue;
+      let complete = true;
+      for (const channel of channels) {
+        const result = await this.#announceOnce(channel, id, lead).catch((error: unknown) => {
+          failed ??= error;
+          return "failed" as const;
+        });
+        if (result === "posted") announced++;
+        if (result !== "done" && result !== "posted") complete = false;
+      }
+      if (complete) await store.set(KEYS.seen(id), true, REMEMBER_MS);
+    }
+    // Announced leads stay announced; the poll still counts as failed, so it is retried.
+    if (failed) throw failed;
+    return announced;
+  }
+
+  async #announceOnce(
+    channel: LeadChannel,
+    id: string,
+    lead: Lead,
+  ): Promise<"done" | "posted" | "busy" | "no-announcer"> {
+    const { store } = this.#options;
+    const key = KEYS.sent(channel, id);
+    const announcer = this.#options.announcers.find((a) => a.platform === channel.platform);
+    if (!announcer) return "no-announcer";
+    if ((await store.get(key)) === "done") return "done";
+    // Another process is posting it right now (or crashed doing so: its claim expires).
+    if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
+    try {
+      await announcer.announce(channel.id, cleanLead(lead));
+    } catch (error) {
+      await store.release(key, this.#owner).catch(() => undefined);
+      throw error;
+    }
+    await store.set(key, "done", REMEMBER_MS);
+    this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
+    return "posted";
+  }
+
+  async #holdLease(): Promise<boolean> {
+    const { store, leaseMs } = this.#options;
+    // The embedded store belongs to one process: there is nobody to share polling with, and
+    // a lease left on disk by a killed process must not hold the next start back.
+    if (store.kind === "embedded") return true;
+    return (
+      (await store.renew(KEYS.lease, this.#owner, leaseMs)) ||
+      (await store.claim(KEYS.lease, this.#owner, leaseMs))
+    );
+  }
+
+  /** From the day before the last good poll, but never further back than the lookback. */
+  async #windowStart(now: Date): Promise<Date> {
+    const last = await this.#options.store.get<string>(KEYS.lastSuccess);
+    const lastTime = last ? new Date(last) : now;
+    const earliest = daysBefore(now, this.#options.maxLookbackDays);
+    const start = daysBefore(Number.isNaN(lastTime.getTime()) ? now : lastTime, 1);
+    return start < earliest ? earliest : start;
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      const poll = this.pollOnce().then(
+        (report) => {
+          this.#failures = 0;
+          if (report.announced > 0)
+            this.#options.log.info({ announced: report.announced }, "leads announced");
+        },
+        (error: unknown) => {
+          this.#failures++;
+          // One line, the failure's kind only: lead data never reaches the log.
+          this.#options.log.warn(
+            {
+              kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
+              failures: this.#failures,
+            },
+            "lead poll failed; retrying later",
+          );
+        },
+      );
+      this.#running = poll;
+      void poll.then(() => this.#schedule(this.#nextDelay()));
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  #nextDelay(): number {
+    const { intervalMs, maxBackoffMs } = this.#options;
+    if (this.#failures === 0) return intervalMs;
+    return Math.min(maxBackoffMs, Math.max(1_000, intervalMs / 4) * 2 ** (this.#failures - 1));
+  }
+}

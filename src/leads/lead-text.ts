@@ -1,0 +1,41 @@
+import type { Lead } from "../backend/types.ts";
+
+// Lengths a person can read in a chat; the API publishes none.
+const MAX_LENGTH = { name: 200, phone: 60, email: 254, remark: 1_000 } as const;
+
+// Control characters and the Unicode bidi controls that could reorder what a reader sees
+// (a phone number shown backwards, a spoofed e-mail address).
+const UNSAFE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** A lead's person-given fields, made safe to show: no controls, capped in length. */
+export function cleanLead(lead: Lead): Lead {
+  return {
+    ...lead,
+    name: clean(lead.name, MAX_LENGTH.name),
+    phone: clean(lead.phone, MAX_LENGTH.phone),
+    email: clean(lead.email, MAX_LENGTH.email),
+    remark: clean(lead.remark, MAX_LENGTH.remark),
+  };
+}
+
+function clean(text: string, max: number): string {
+  const safe = text.replace(UNSAFE, "").replace(/\s+/g, " ").trim();
+  const chars = [...safe];
+  return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : safe;
+}
+
+/** A readable UTC time for a lead's `created_at`, or the text as sent when it does not parse. */
+export function leadTime(createdAt: string): string {
+  const time = new Date(createdAt);
+  if (Number.isNaN(time.getTime())) return createdAt;
+  return `${time.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** One line for `/leads`: the time and the fields a person gave, "—" for an empty one. */
+export function leadLine(lead: Lead): string {
+  const fields = [lead.name, lead.phone, lead.email].map((f) => f || "—");
+  const remark = lead.remark ? ` — “${lead.remark}”` : "";
+  return `• ${leadTime(lead.createdAt)}: ${fields.join(" · ")}${remark}`;
+}

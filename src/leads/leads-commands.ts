@@ -1,0 +1,72 @@
+import type { BackendClient } from "../backend/types.ts";
+import type { LeadsCommands } from "../bridge/command-handler.ts";
+import type { IncomingMessage } from "../bridge/ports.ts";
+import { daysBefore, fetchLeads } from "./fetch-leads.ts";
+import type { LeadChannels } from "./lead-channels.ts";
+import { cleanLead, leadLine } from "./lead-text.ts";
+import type { LeadChannel } from "./types.ts";
+
+export interface LeadsCommandsOptions {
+  backend: BackendClient;
+  channels: LeadChannels;
+  now?: () => Date;
+  /** Lines in one `/leads` reply; the rest is counted, not shown. */
+  maxLines?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** `/leads [days]`, `/leads subscribe`, `/leads unsubscribe`: lead data only in lead channels. */
+export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommands {
+  const now = options.now ?? (() => new Date());
+  const maxLines = options.maxLines ?? 25;
+  const channelOf = (message: IncomingMessage): LeadChannel => ({
+    platform: message.channel,
+    id: message.channelId,
+  });
+
+  return {
+    async list(message, days) {
+      if (!(await options.channels.includes(channelOf(message)))) {
+        return "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.";
+      }
+      const until = now();
+      const since = new Date(until.getTime() - days * DAY_MS);
+      const fetched = await fetchLeads({
+        backend: options.backend,
+        // The server's time zone is unknown: ask a day wider, then keep the exact span.
+        from: daysBefore(since, 1),
+        to: new Date(until.getTime() + DAY_MS),
+        pageSize: 100,
+        maxPages: 20,
+      });
+      const leads = fetched.leads
+        .filter((lead) => Date.parse(lead.createdAt) >= since.getTime())
+        .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+      const span = days === 1 ? "the last day" : `the last ${days} days`;
+      if (leads.length === 0) return `No leads in ${span}.`;
+      const shown = leads.slice(0, maxLines).map((lead) => leadLine(cleanLead(lead)));
+      const more = leads.length > maxLines ? [`…and ${leads.length - maxLines} older ones.`] : [];
+      const count = leads.length === 1 ? "1 lead" : `${leads.length} leads`;
+      return [`${count} in ${span}, newest first:`, ...shown, ...more].join("\n");
+    },
+
+    async subscribe(message, on) {
+      const channel = channelOf(message);
+      const change = on
+        ? await options.channels.subscribe(channel)
+        : await options.channels.unsubscribe(channel);
+      if (change === "configured") {
+        return "This channel gets leads through the bot's configuration (LEADS_SLACK_CHANNELS / LEADS_TELEGRAM_CHATS); change it there.";
+      }
+      if (on) {
+        return change === "changed"
+          ? "This channel now gets every new lead."
+          : "This channel already gets every new lead.";
+      }
+      return change === "changed"
+        ? "This channel no longer gets lead announcements."
+        : "This channel was not getting lead announcements.";
+    },
+  };
+}

@@ -1,0 +1,223 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createBackendClient } from "../../src/backend/client.ts";
+import type { BackendClient, Lead } from "../../src/backend/types.ts";
+import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { LeadPoller, type LeadPollerOptions } from "../../src/leads/lead-poller.ts";
+import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import { createLogger } from "../../src/log.ts";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
+import { openRedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { startTestRedis } from "../support/redis.ts";
+
+const silent = createLogger({ level: "silent", secrets: [] });
+const redis = await startTestRedis("lead poller on Redis");
+afterAll(() => redis?.close());
+
+/** What a lead channel shows: every announcement, in order, per channel. */
+class RecordingAnnouncer implements LeadAnnouncer {
+  readonly posted: { channelId: string; lead: Lead }[] = [];
+  failNext = 0;
+  constructor(readonly platform: string) {}
+  async announce(channelId: string, lead: Lead): Promise<void> {
+    if (this.failNext > 0) {
+      this.failNext--;
+      throw new Error("platform refused");
+    }
+    this.posted.push({ channelId, lead });
+  }
+  names(channelId: string): string[] {
+    return this.posted.filter((p) => p.channelId === channelId).map((p) => p.lead.name);
+  }
+}
+
+let simulator: Simulator;
+let backend: BackendClient;
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0).reverse()) await close();
+});
+
+async function setUp(leads = 5): Promise<void> {
+  simulator = await startSimulator({ chunkDelayMs: 0, leads, maxPageSize: 10 });
+  backend = createBackendClient({
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    botUid: simulator.botUid,
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
+  cleanup.push(
+    () => simulator.close(),
+    () => backend.close(),
+  );
+}
+
+async function embeddedStore(): Promise<{ store: KeyValueStore; dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "leads-test-"));
+  const store = await openEmbeddedStore({ dataDir: dir });
+  cleanup.push(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { store, dir };
+}
+
+function poller(
+  store: KeyValueStore,
+  announcer: RecordingAnnouncer,
+  extra: Partial<LeadPollerOptions> = {},
+) {
+  return new LeadPoller({
+    backend,
+    store,
+    channels: new LeadChannels(store, [
+      { platform: "test", id: "sales" },
+      { platform: "test", id: "managers" },
+    ]),
+    announcers: [announcer],
+    log: silent,
+    intervalMs: 60_000,
+    pageSize: 100,
+    ...extra,
+  });
+}
+
+describe("the lead poller", () => {
+  it("announces no history on the first poll, then each new lead once in every lead channel", async () => {
+    await setUp(12);
+    const { store } = await embeddedStore();
+    const announcer = new RecordingAnnouncer("test");
+    const leads = poller(store, announcer);
+
+    expect(await leads.pollOnce()).toMatchObject({ outcome: "first-poll", announced: 0 });
+    expect(announcer.posted).toEqual([]);
+
+    simulator.addLead({ name: "Ada Lovelace", email: "ada@example.com" });
+    simulator.addLead({ name: "Grace Hopper", phone: "+1 555 0100" });
+    expect(await leads.pollOnce()).toMatchObject({ outcome: "announced", announced: 4 });
+    expect(announcer.names("sales")).toEqual(["Ada Lovelace", "Grace Hopper"]);
+    expect(announcer.names("managers")).toEqual(["Ada Lovelace", "Grace Hopper"]);
+
+    expect(await leads.pollOnce()).toMatchObject({ announced: 0 });
+    expect(announcer.posted).toHaveLength(4);
+  });
+
+  it("notices the server's page cap and pages until a short page", async () => {
+    await setUp(0);
+    simulator.addLeads(25);
+    const { store } = await embeddedStore();
+    const report = await poller(store, new RecordingAnnouncer("test")).pollOnce();
+    // 25 leads at the server's cap of 10 per page: pages of 10, 10 and 5.
+    expect(report.requests).toBe(3);
+  });
+
+  it("does not announce again after a restart, even after a kill between polls", async () => {
+    await setUp(3);
+    const dir = await mkdtemp(join(tmpdir(), "leads-restart-"));
+    cleanup.push(() => rm(dir, { recursive: true, force: true }));
+    const announcer = new RecordingAnnouncer("test");
+    let store = await openEmbeddedStore({ dataDir: dir });
+    await poller(store, announcer).pollOnce();
+    simulator.addLead({ name: "Before restart" });
+    await poller(store, announcer).pollOnce();
+    await store.close();
+
+    store = await openEmbeddedStore({ dataDir: dir });
+    cleanup.push(() => store.close());
+    simulator.addLead({ name: "After restart" });
+    await poller(store, announcer).pollOnce();
+    expect(announcer.names("sales")).toEqual(["Before restart", "After restart"]);
+  });
+
+  it("announces a lead added between two page fetches once", async () => {
+    await setUp(15);
+    const { store } = await embeddedStore();
+    const announcer = new RecordingAnnouncer("test");
+    await poller(store, announcer, { pageSize: 10 }).pollOnce();
+    // A lead arrives right after the first page was read: pages shift by one.
+    let pages = 0;
+    const shifting: BackendClient = {
+      ...backend,
+      chat: backend.chat,
+      chatStream: backend.chatStream,
+      close: backend.close,
+      leads: async (query) => {
+        const page = await backend.leads(query);
+        if (++pages === 1) simulator.addLead({ name: "Between pages" });
+        return page;
+      },
+    };
+    simulator.addLead({ name: "Before the poll" });
+    await poller(store, announcer, { backend: shifting, pageSize: 10 }).pollOnce();
+    await poller(store, announcer, { pageSize: 10 }).pollOnce();
+    expect(announcer.names("sales").sort()).toEqual(["Before the poll", "Between pages"]);
+  });
+
+  it("survives failing polls and malformed pages, and catches up on the next success", async () => {
+    await setUp(2);
+    const { store } = await embeddedStore();
+    const announcer = new RecordingAnnouncer("test");
+    const leads = poller(store, announcer);
+    await leads.pollOnce();
+    simulator.addLead({ name: "During the outage" });
+    for (const fault of ["#status=500", "#code=1001", "#bad-header"]) {
+      simulator.setFaults(fault, "leads");
+      await expect(leads.pollOnce()).rejects.toThrow();
+    }
+    simulator.setFaults("", "leads");
+    await leads.pollOnce();
+    expect(announcer.names("sales")).toEqual(["During the outage"]);
+  });
+
+  it("retries a lead whose announcement failed, without doubling it where it was posted", async () => {
+    await setUp(1);
+    const { store } = await embeddedStore();
+    const announcer = new RecordingAnnouncer("test");
+    const leads = poller(store, announcer);
+    await leads.pollOnce();
+    simulator.addLead({ name: "Flaky" });
+    // Posted to "sales", refused in "managers".
+    const original = announcer.announce.bind(announcer);
+    announcer.announce = async (channelId, lead) => {
+      if (channelId === "managers") throw new Error("platform refused");
+      return original(channelId, lead);
+    };
+    await expect(leads.pollOnce()).rejects.toThrow("platform refused");
+    announcer.announce = original;
+    await leads.pollOnce();
+    expect(announcer.names("sales")).toEqual(["Flaky"]);
+    expect(announcer.names("managers")).toEqual(["Flaky"]);
+  });
+
+  it.skipIf(!redis)(
+    "announces each lead once with two processes on Redis and overlapping leases",
+    async () => {
+      await setUp(3);
+      const namespace = `${redis?.namespace}-${randomUUID()}`;
+      const stores = await Promise.all(
+        [0, 1].map(() => openRedisStore({ url: redis?.url ?? "", namespace })),
+      );
+      cleanup.push(async () => {
+        for (const store of stores) await store.close();
+      });
+      const announcer = new RecordingAnnouncer("test");
+      // A lease of 1 ms: both processes believe they lead on every round.
+      const pollers = stores.map((store) => poller(store, announcer, { leaseMs: 1 }));
+      await pollers[0]?.pollOnce();
+      const added: string[] = [];
+      for (let round = 0; round < 8; round++) {
+        for (let i = 0; i < 3; i++)
+          added.push(simulator.addLead({ name: `Lead ${round}-${i}` }).name);
+        await Promise.all(pollers.map((p) => p.pollOnce().catch(() => undefined)));
+      }
+      await Promise.all(pollers.map((p) => p.pollOnce()));
+      expect(announcer.names("sales").sort()).toEqual([...added].sort());
+      expect(announcer.names("managers").sort()).toEqual([...added].sort());
+    },
+  );
+});

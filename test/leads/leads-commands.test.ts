@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { createLeadsCommands } from "../../src/leads/leads-commands.ts";
+import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
+import { MemorySurface } from "../support/memory-surface.ts";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const member = { isAdmin: async () => false };
+const salesChannel = { channelId: "sales", channelKey: "test:sales", threadKey: "test:sales:t" };
+
+/** The pipeline with the leads feature on: "sales" is a configured lead channel. */
+async function start(): Promise<Harness> {
+  harness = await startHarness({
+    simulator: { leads: 0 },
+    bridge: {
+      leads: (backend, store) =>
+        createLeadsCommands({
+          backend,
+          channels: new LeadChannels(store, [{ platform: "test", id: "sales" }]),
+        }),
+    },
+  });
+  return harness;
+}
+
+describe("/leads", () => {
+  it("lists the leads of the last days in a lead channel, newest first", async () => {
+    const h = await start();
+    const now = Date.now();
+    h.simulator.addLead({ name: "Old", created_at: new Date(now - 5 * DAY) });
+    h.simulator.addLead({
+      name: "Two days",
+      phone: "+1 555 0102",
+      email: "two@example.com",
+      remark: "price?",
+      created_at: new Date(now - 2 * DAY),
+    });
+    h.simulator.addLead({
+      name: "Today",
+      phone: "+1 555 0103",
+      email: "t@example.com",
+      remark: "call me",
+      created_at: new Date(now - 60_000),
+    });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads 3", salesChannel), surface);
+    const [reply] = surface.notices;
+    expect(reply?.text.split("\n")).toEqual([
+      "2 leads in the last 3 days, newest first:",
+      expect.stringMatching(
+        /^• \d{4}-\d\d-\d\d \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
+      ),
+      expect.stringMatching(/^• .* UTC: Two days · \+1 555 0102 · two@example\.com — “price\?”$/),
+    ]);
+  });
+
+  it("refuses to show leads outside lead channels and says how to subscribe", async () => {
+    const h = await start();
+    h.simulator.addLead({ name: "Secret Person" });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads"), surface);
+    expect(surface.notices[0]?.text).toBe(
+      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+    );
+  });
+
+  it("says what it expects for a bad argument", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads yesterday", salesChannel), surface);
+    expect(surface.notices[0]?.text).toMatch(/^expected `\/leads`, `\/leads <days>`/);
+  });
+
+  it("subscribes and unsubscribes a channel, for admins only", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads subscribe", member), surface);
+    await h.bridge.handle(incoming("/leads subscribe"), surface);
+    await h.bridge.handle(incoming("/leads subscribe"), surface);
+    h.simulator.addLead({ name: "Visible now" });
+    await h.bridge.handle(incoming("/leads"), surface);
+    await h.bridge.handle(incoming("/leads unsubscribe"), surface);
+    await h.bridge.handle(incoming("/leads unsubscribe", salesChannel), surface);
+    expect(surface.notices.map((n) => n.text.split("\n")[0])).toEqual([
+      "Only an admin of this channel can change lead announcements.",
+      "This channel now gets every new lead.",
+      "This channel already gets every new lead.",
+      "1 lead in the last 7 days, newest first:",
+      "This channel no longer gets lead announcements.",
+      "This channel gets leads through the bot's configuration (LEADS_SLACK_CHANNELS / LEADS_TELEGRAM_CHATS); change it there.",
+    ]);
+  });
+});
