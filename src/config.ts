@@ -64,6 +64,9 @@ const envSchema = z
     TELEGRAM_WEBHOOK_URL: httpUrl,
     TELEGRAM_WEBHOOK_SECRET: optionalText,
     TELEGRAM_ADMIN_USERS: idList,
+    TELEGRAM_EDIT_INTERVAL_MS: integer(1_000, 0),
+    TELEGRAM_GROUP_EDIT_INTERVAL_MS: integer(3_000, 0),
+    TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(20, 1),
     LEADS_POLL_INTERVAL: integer(300, 0),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
@@ -135,6 +138,9 @@ export interface Config {
         webhookUrl: string | undefined;
         webhookSecret: string | undefined;
         adminUsers: string[];
+        privateEditIntervalMs: number;
+        groupEditIntervalMs: number;
+        groupMessagesPerMinute: number;
       }
     | undefined;
   leads: {
@@ -204,6 +210,9 @@ export function loadConfig(env: Env): Config {
           webhookUrl: e.TELEGRAM_WEBHOOK_URL,
           webhookSecret: e.TELEGRAM_WEBHOOK_SECRET,
           adminUsers: e.TELEGRAM_ADMIN_USERS,
+          privateEditIntervalMs: e.TELEGRAM_EDIT_INTERVAL_MS,
+          groupEditIntervalMs: e.TELEGRAM_GROUP_EDIT_INTERVAL_MS,
+          groupMessagesPerMinute: e.TELEGRAM_GROUP_MESSAGES_PER_MINUTE,
         }
       : undefined,
     leads: {

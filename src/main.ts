@@ -1,10 +1,15 @@
 import { config as loadDotenv } from "dotenv";
 import { runConsoleChannel } from "../adapters/console/index.ts";
+import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import type { Channel } from "./channel.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { LeadChannels } from "./leads/lead-channels.ts";
+import { LeadPoller } from "./leads/lead-poller.ts";
+import { createLeadsCommands } from "./leads/leads-commands.ts";
+import type { LeadAnnouncer, LeadChannel } from "./leads/types.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { Metrics } from "./metrics.ts";
 import { runService } from "./service.ts";
@@ -46,6 +51,7 @@ async function main(): Promise<number> {
     const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
+    const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
     const bridge = new Bridge({
       backend,
       store,
@@ -54,8 +60,9 @@ async function main(): Promise<number> {
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
+      leads: createLeadsCommands({ backend, channels: leadChannels }),
     });
-    const channels = createChannels(config, { bridge, store, log });
+    const { channels, announcers } = createChannels(config, { bridge, store, log });
     if (channels.length === 0) {
       // In a terminal a stop cuts the answer being shown at once, with its note.
       void stopRequested.then(() => bridge.drain(0));
@@ -69,8 +76,23 @@ async function main(): Promise<number> {
       });
       return 0;
     }
+    const leadPoll =
+      config.leads.pollIntervalSeconds > 0
+        ? [
+            new LeadPoller({
+              backend,
+              store,
+              channels: leadChannels,
+              announcers,
+              log,
+              metrics,
+              intervalMs: config.leads.pollIntervalSeconds * 1000,
+            }),
+          ]
+        : [];
     await runService({
       channels,
+      background: leadPoll,
       bridge,
       store,
       metrics,
@@ -94,12 +116,30 @@ interface ChannelDeps {
   log: Logger;
 }
 
-function createChannels(config: Config, deps: ChannelDeps): Channel[] {
+/** The platform channels the configuration turns on, and how each posts leads. */
+function createChannels(
+  config: Config,
+  deps: ChannelDeps,
+): { channels: Channel[]; announcers: LeadAnnouncer[] } {
   const channels: Channel[] = [];
-  if (config.slack || config.telegram) {
-    deps.log.error("Slack and Telegram channels are not available in this version yet");
+  const announcers: LeadAnnouncer[] = [];
+  if (config.telegram) {
+    const telegram = createTelegramChannel({ ...config.telegram, ...deps });
+    channels.push(telegram);
+    announcers.push(telegram.leadAnnouncer);
   }
-  return channels;
+  if (config.slack) {
+    deps.log.error("the Slack channel is not available in this version yet");
+    throw new Error("Slack is not available yet");
+  }
+  return { channels, announcers };
+}
+
+function configuredLeadChannels(config: Config): LeadChannel[] {
+  return [
+    ...config.leads.slackChannels.map((id) => ({ platform: "slack", id })),
+    ...config.leads.telegramChats.map((id) => ({ platform: "telegram", id })),
+  ];
 }
 
 async function startSimulatedBackend(

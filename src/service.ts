@@ -5,6 +5,11 @@ import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
+export interface BackgroundJob {
+  start(): void;
+  stop(): Promise<void>;
+}
+
 export interface ServiceOptions {
   channels: readonly Channel[];
   bridge: Bridge;
@@ -14,6 +19,8 @@ export interface ServiceOptions {
   port: number;
   /** How long running answers may finish after a stop signal before they are cut. */
   shutdownGraceMs: number;
+  /** Work that runs beside the channels (the lead poll), started after them. */
+  background?: readonly BackgroundJob[];
   /** Resolves when the process should stop (a signal arrived). */
   stopRequested: Promise<unknown>;
 }
@@ -52,9 +59,11 @@ export async function runService(options: ServiceOptions): Promise<void> {
       await channel.start();
       log.info({ channel: channel.name }, "channel started");
     }
+    for (const job of options.background ?? []) job.start();
     await options.stopRequested;
   } finally {
     draining = true;
+    for (const job of options.background ?? []) await job.stop();
     log.info({ answers: options.bridge.busy }, "shutting down: finishing running answers");
     for (const channel of options.channels) {
       await channel

@@ -39,3 +39,31 @@ export function leadLine(lead: Lead): string {
   const remark = lead.remark ? ` — “${lead.remark}”` : "";
   return `• ${leadTime(lead.createdAt)}: ${fields.join(" · ")}${remark}`;
 }
+
+/** One line of an announcement; `email` values may become a mailto link where safe. */
+export interface LeadField {
+  label: string;
+  value: string;
+  kind: "text" | "email" | "time" | "id";
+}
+
+// Plain addresses only: nothing a renderer could turn into markup or another scheme.
+const EMAIL_ADDRESS = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+
+export function isPlainEmail(text: string): boolean {
+  return EMAIL_ADDRESS.test(text);
+}
+
+export const ANNOUNCEMENT_TITLE = "New lead";
+
+/** What every platform's announcement shows, in order, for a cleaned lead. */
+export function announcementFields(lead: Lead): LeadField[] {
+  return [
+    { label: "Name", value: lead.name || "—", kind: "text" },
+    { label: "Phone", value: lead.phone || "—", kind: "text" },
+    { label: "E-mail", value: lead.email || "—", kind: lead.email ? "email" : "text" },
+    { label: "Remark", value: lead.remark || "—", kind: "text" },
+    { label: "Time", value: leadTime(lead.createdAt), kind: "time" },
+    { label: "Conversation", value: lead.conversationUid, kind: "id" },
+  ];
+}

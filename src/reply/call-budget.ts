@@ -67,7 +67,8 @@ export class RateBudget implements CallBudget {
   /** The platform said to wait: no call from this budget until then. */
   pause(ms: number): void {
     this.#refill();
-    this.#tokens = Math.min(this.#tokens, 0) - ms / this.#intervalMs;
+    // Several 429s for the same moment (answers sharing the budget) mean one wait, not a sum.
+    this.#tokens = Math.min(this.#tokens, -ms / this.#intervalMs);
     this.#schedule();
   }
 

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -60,4 +60,58 @@ export function runBot(options: {
     });
     child.stdin.end(options.input);
   });
+}
+
+/** A bot process that keeps running (platform channels): its output so far, and a stop. */
+export interface RunningBot {
+  child: ChildProcess;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Resolves with the first stderr JSON log line whose `msg` is `msg`. */
+  logLine(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Sends a signal and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function startBot(options: { env: Record<string, string>; cwd: string }): RunningBot {
+  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.setEncoding("utf8").on("data", (d: string) => {
+    stdout += d;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (d: string) => {
+    stderr += d;
+  });
+  const exited = new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
+  return {
+    child,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    async logLine(msg, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        for (const line of stderr.split("\n")) {
+          if (!line.startsWith("{")) continue;
+          const entry = JSON.parse(line) as Record<string, unknown>;
+          if (entry.msg === msg) return entry;
+        }
+        if (child.exitCode !== null) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no log line "${msg}" within ${timeoutMs} ms:\n${stderr}`);
+    },
+    async stop(signal = "SIGTERM") {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
 }

@@ -1,0 +1,48 @@
+import { randomInt } from "node:crypto";
+import { DRAFT_LIFETIME_MS } from "./limits.ts";
+
+/**
+ * Native draft streaming in private chats (sendMessageDraft). A chat shows one draft at a
+ * time (a draft with another id replaces it), so one answer per chat streams as a draft and
+ * any other (a queued question's notice) uses send + edit. Once the Bot API says the method
+ * is not there, every answer falls back to send + edit.
+ */
+export class DraftSlots {
+  #available = true;
+  readonly #held = new Map<number, { owner: object; touched: number }>();
+  #nextId = randomInt(1, 2 ** 30);
+
+  get available(): boolean {
+    return this.#available;
+  }
+
+  /** The Bot API does not offer drafts (an older or self-hosted server): stop trying. */
+  disable(): void {
+    this.#available = false;
+  }
+
+  /** Takes the chat's draft for `owner`; false when another answer streams a draft there. */
+  take(chatId: number, owner: object): boolean {
+    if (!this.#available) return false;
+    const held = this.#held.get(chatId);
+    const now = performance.now();
+    if (held && held.owner !== owner && now - held.touched < DRAFT_LIFETIME_MS) return false;
+    this.#held.set(chatId, { owner, touched: now });
+    return true;
+  }
+
+  touch(chatId: number, owner: object): void {
+    const held = this.#held.get(chatId);
+    if (held?.owner === owner) held.touched = performance.now();
+  }
+
+  release(chatId: number, owner: object): void {
+    if (this.#held.get(chatId)?.owner === owner) this.#held.delete(chatId);
+  }
+
+  /** A fresh non-zero draft id. */
+  nextId(): number {
+    this.#nextId = (this.#nextId % (2 ** 31 - 1)) + 1;
+    return this.#nextId;
+  }
+}

@@ -1,0 +1,284 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Bot, BotError } from "grammy";
+import type { Message } from "grammy/types";
+import type { IncomingMessage, ReplySurface } from "../../src/bridge/ports.ts";
+import type { Channel, HttpRoute } from "../../src/channel.ts";
+import { ConfigError } from "../../src/errors.ts";
+import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import type { Logger } from "../../src/log.ts";
+import { type RateBudgetOptions, RateBudgets } from "../../src/reply/call-budget.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { TelegramAdmins } from "./admins.ts";
+import { ChatOrder } from "./chat-order.ts";
+import { syncCommandMenu } from "./commands-menu.ts";
+import { DraftSlots } from "./drafts.ts";
+import { installErrorBoundary, TelegramNetworkError } from "./errors.ts";
+import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
+import {
+  BURST,
+  GROUP_EDIT_INTERVAL_MS,
+  GROUP_MESSAGES_PER_MINUTE,
+  MAX_MESSAGE_LENGTH,
+  POLL_TIMEOUT_SECONDS,
+  PRIVATE_EDIT_INTERVAL_MS,
+  WEBHOOK_SECRET_PATTERN,
+} from "./limits.ts";
+import { Poller } from "./polling.ts";
+import { TelegramSurface } from "./surface.ts";
+import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
+import { webhookRoute } from "./webhook.ts";
+
+/** What the channel needs of the bridge: one call per delivery. */
+export interface MessageHandler {
+  handle(message: IncomingMessage, surface: ReplySurface): Promise<void>;
+}
+
+export interface TelegramChannelOptions {
+  /** TELEGRAM_BOT_TOKEN. */
+  botToken: string;
+  /** TELEGRAM_API_ROOT: base of the Bot API, without a trailing slash. Default Telegram's. */
+  apiRoot?: string | undefined;
+  /** TELEGRAM_WEBHOOK_URL: webhook mode at POST /telegram/webhook; unset: long polling. */
+  webhookUrl?: string | undefined;
+  /** TELEGRAM_WEBHOOK_SECRET: required with webhookUrl. */
+  webhookSecret?: string | undefined;
+  /** TELEGRAM_ADMIN_USERS: user ids that administer every chat. */
+  adminUsers?: readonly string[];
+  bridge: MessageHandler;
+  store: KeyValueStore;
+  log: Logger;
+  /** TELEGRAM_EDIT_INTERVAL_MS: shortest time between two edits of an answer in a private chat. */
+  privateEditIntervalMs?: number;
+  /** TELEGRAM_GROUP_EDIT_INTERVAL_MS: the same in groups and forum topics. */
+  groupEditIntervalMs?: number;
+  /** TELEGRAM_GROUP_MESSAGES_PER_MINUTE: Telegram's budget per group, shared by its answers. */
+  groupMessagesPerMinute?: number;
+  /** Test knobs: call budgets per private chat and per group (default from the limits above). */
+  budgets?: { private?: RateBudgetOptions; group?: RateBudgetOptions };
+  /** Test knobs: long polling. */
+  polling?: {
+    timeoutSeconds?: number;
+    backoff?: { initialMs: number; maxMs: number };
+    stallAfterMs?: number;
+    concurrency?: number;
+  };
+  /** How long a getChatMember answer is trusted. Default 60 s. */
+  adminCacheMs?: number;
+  /** getMe attempts at start before giving up. Default 3, a second apart. */
+  startAttempts?: number;
+}
+
+/** The Telegram channel, plus what tests and a drain need to see. */
+export interface TelegramChannel extends Channel {
+  /** The bot's @username, known after start. */
+  readonly username: string | undefined;
+  /** Posts lead announcements into Telegram chats. */
+  readonly leadAnnouncer: LeadAnnouncer;
+  /** Resolves once every update taken so far is handled (answers complete). */
+  settled(): Promise<void>;
+}
+
+const NO_TEXT = "I can only read text messages: please write your question.";
+const NO_TEXT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
+
+/**
+ * Creates the Telegram channel: grammY against the Bot API, long polling with
+ * @grammyjs/runner or a webhook on the shared HTTP server, each message turned into an
+ * IncomingMessage for the bridge and answered on a TelegramSurface.
+ */
+export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
+  const webhookMode = options.webhookUrl !== undefined;
+  if (webhookMode && !options.webhookSecret) {
+    throw new ConfigError(["TELEGRAM_WEBHOOK_SECRET is required when TELEGRAM_WEBHOOK_URL is set"]);
+  }
+  if (options.webhookSecret !== undefined && !WEBHOOK_SECRET_PATTERN.test(options.webhookSecret)) {
+    throw new ConfigError([
+      "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
+    ]);
+  }
+  const log = options.log.child({ channel: "telegram" });
+  const pollTimeoutSeconds = options.polling?.timeoutSeconds ?? POLL_TIMEOUT_SECONDS;
+  const bot = new Bot(options.botToken, {
+    client: {
+      ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
+      // Long enough for a long poll, short enough that a dead connection is noticed.
+      timeoutSeconds: pollTimeoutSeconds + 30,
+    },
+  });
+  installErrorBoundary(bot.api);
+  const store = options.store;
+  const chains = new ReplyChains(store);
+  const drafts = new DraftSlots();
+  const admins = new TelegramAdmins(
+    bot.api,
+    options.adminUsers ?? [],
+    options.adminCacheMs ?? 60_000,
+  );
+  const groupPerMinute = options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE;
+  const privateBudgets = new RateBudgets(
+    options.budgets?.private ?? { perMinute: 60, burst: BURST - 1 },
+  );
+  // Burst plus refill never passes Telegram's per-minute figure within any one minute.
+  const groupBudgets = new RateBudgets(
+    options.budgets?.group ?? { perMinute: Math.max(1, groupPerMinute - BURST), burst: BURST },
+  );
+  const limits = {
+    private: {
+      maxMessageLength: MAX_MESSAGE_LENGTH,
+      minEditIntervalMs: options.privateEditIntervalMs ?? PRIVATE_EDIT_INTERVAL_MS,
+    },
+    group: {
+      maxMessageLength: MAX_MESSAGE_LENGTH,
+      minEditIntervalMs: options.groupEditIntervalMs ?? GROUP_EDIT_INTERVAL_MS,
+    },
+  };
+
+  let me: BotIdentity | undefined;
+  let state: "new" | "running" | "stopped" = "new";
+  const inFlight = new Set<Promise<void>>();
+  const order = new ChatOrder();
+
+  const track = (task: Promise<void>): Promise<void> => {
+    // grammY wraps a middleware's failure in BotError, whose `ctx.api` holds the bot token:
+    // only the error inside is logged.
+    const tracked = task.catch((error: unknown) =>
+      log.error({ err: error instanceof BotError ? error.error : error }, "Telegram update failed"),
+    );
+    inFlight.add(tracked);
+    void tracked.finally(() => inFlight.delete(tracked));
+    return tracked;
+  };
+
+  const surfaceFor = (place: Place) =>
+    new TelegramSurface({
+      api: bot.api,
+      log,
+      place,
+      limits: place.isPrivate ? limits.private : limits.group,
+      budget: (place.isPrivate ? privateBudgets : groupBudgets).for(String(place.chatId)),
+      drafts,
+      chains,
+    });
+
+  const onMessage = (message: Message): Promise<void> => {
+    const identity = me;
+    if (!identity) return Promise.resolve();
+    const reading = readMessage(message, identity);
+    if (!reading) return Promise.resolve();
+    const chatId = message.chat.id;
+    return order.run(chatId, async () => {
+      const place = await placeOf(message, chains);
+      const surface = surfaceFor(place);
+      if (reading.kind === "no-text") {
+        // With the store down, a re-sent sticker may get a second note: better than none.
+        const first = await store
+          .claim(`telegram:no-text:${chatId}:${message.message_id}`, "1", NO_TEXT_TTL_MS)
+          .catch(() => true);
+        return first ? () => surface.notice(surface.renderer.note(NO_TEXT)) : undefined;
+      }
+      const incoming: IncomingMessage = {
+        channel: "telegram",
+        // Stable across re-deliveries of the same update, by polling or webhook alike.
+        deliveryId: `${chatId}:${message.message_id}`,
+        channelKey: `telegram:${chatId}`,
+        channelId: String(chatId),
+        threadKey: place.threadKey,
+        authorId: reading.authorId,
+        text: reading.text,
+        isAdmin: () =>
+          admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
+      };
+      return () => options.bridge.handle(incoming, surface);
+    });
+  };
+
+  bot.on("message", (ctx) => onMessage(ctx.message));
+  bot.catch((error) => log.error({ err: error.error }, "Telegram update failed"));
+
+  const poller = webhookMode
+    ? undefined
+    : new Poller({
+        bot,
+        log,
+        handle: (update) => track(bot.handleUpdate(update)),
+        timeoutSeconds: pollTimeoutSeconds,
+        backoff: options.polling?.backoff ?? { initialMs: 1_000, maxMs: 30_000 },
+        stallAfterMs: options.polling?.stallAfterMs ?? 30_000,
+        concurrency: options.polling?.concurrency ?? 500,
+      });
+
+  const routes: HttpRoute[] = [];
+  if (webhookMode && options.webhookSecret) {
+    routes.push(
+      webhookRoute({
+        secret: options.webhookSecret,
+        log,
+        accepting: () => state === "running",
+        dispatch: (update) => {
+          void track(bot.handleUpdate(update));
+        },
+      }),
+    );
+  }
+
+  async function identify(): Promise<BotIdentity> {
+    const attempts = Math.max(1, options.startAttempts ?? 3);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const info = await bot.api.getMe();
+        bot.botInfo = info;
+        return { id: info.id, username: info.username };
+      } catch (error) {
+        if (!(error instanceof TelegramNetworkError) || attempt >= attempts) throw error;
+        log.warn({ err: error }, "Telegram getMe failed; retrying");
+        await sleep(1_000);
+      }
+    }
+  }
+
+  return {
+    name: "telegram",
+    routes,
+    leadAnnouncer: createTelegramLeadAnnouncer(bot.api, groupBudgets),
+    get username() {
+      return me?.username;
+    },
+    async start() {
+      me = await identify();
+      if (webhookMode && options.webhookUrl) {
+        await bot.api.setWebhook(options.webhookUrl, {
+          secret_token: options.webhookSecret,
+          allowed_updates: ["message"],
+        });
+        log.info({ bot: me.username }, "Telegram webhook registered");
+      } else {
+        // A webhook left by an earlier webhook deployment would make getUpdates fail (409).
+        await bot.api.deleteWebhook({ drop_pending_updates: false });
+        poller?.start();
+        log.info({ bot: me.username }, "Telegram long polling started");
+      }
+      state = "running";
+      // In the background: the bot answers before the menu is registered.
+      void track(
+        syncCommandMenu(bot.api, store, me.id, log).then(
+          () => undefined,
+          (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
+        ),
+      );
+    },
+    async stop() {
+      state = "stopped";
+      await poller?.stop();
+    },
+    unhealthyReason() {
+      if (state === "new") return "Telegram channel not started";
+      if (state === "stopped") return "Telegram channel stopped";
+      return poller?.unhealthyReason();
+    },
+    async settled() {
+      while (inFlight.size > 0 || order.pending().length > 0) {
+        await Promise.all([...inFlight, ...order.pending()]);
+      }
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Api } from "grammy";
+import type { Lead } from "../../src/backend/types.ts";
+import {
+  ANNOUNCEMENT_TITLE,
+  announcementFields,
+  isPlainEmail,
+  type LeadField,
+} from "../../src/leads/lead-text.ts";
+import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import type { RateBudgets } from "../../src/reply/call-budget.ts";
+import { retryAfterMs } from "./errors.ts";
+import { escapeAttribute, escapeText } from "./escape.ts";
+
+// Announcements wait out this many 429s before the poll counts the lead as not posted.
+const MAX_RATE_LIMITED = 5;
+
+/** A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain. */
+export function renderLeadAnnouncement(lead: Lead): string {
+  const lines = announcementFields(lead).map(
+    (field) => `<b>${escapeText(field.label)}:</b> ${renderValue(field)}`,
+  );
+  return [`<b>${escapeText(ANNOUNCEMENT_TITLE)}</b>`, ...lines].join("\n");
+}
+
+function renderValue(field: LeadField): string {
+  if (field.kind === "email" && isPlainEmail(field.value)) {
+    return `<a href="mailto:${escapeAttribute(field.value)}">${escapeText(field.value)}</a>`;
+  }
+  if (field.kind === "id") return `<code>${escapeText(field.value)}</code>`;
+  return escapeText(field.value);
+}
+
+/**
+ * Posts lead announcements into Telegram chats, within the same per-chat budget the answers
+ * use, waiting out 429s: many leads at once are queued, never dropped.
+ */
+export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
+  return {
+    platform: "telegram",
+    async announce(chatId, lead) {
+      const budget = budgets.for(chatId);
+      for (let attempt = 0; ; attempt++) {
+        await budget.acquire();
+        try {
+          await api.sendMessage(chatId, renderLeadAnnouncement(lead), {
+            parse_mode: "HTML",
+            link_preview_options: { is_disabled: true },
+          });
+          return;
+        } catch (error) {
+          const wait = retryAfterMs(error);
+          if (wait === undefined || attempt >= MAX_RATE_LIMITED) throw error;
+          budget.pause(wait);
+          await sleep(wait);
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  createConcurrentSink,
+  createRunner,
+  createSource,
+  type RunnerHandle,
+} from "@grammyjs/runner";
+import type { Bot } from "grammy";
+import type { Update } from "grammy/types";
+import type { Logger } from "../../src/log.ts";
+import { isConflict, retryAfterMs, TelegramApiError } from "./errors.ts";
+
+export interface PollerOptions {
+  bot: Bot;
+  log: Logger;
+  /** Handles one update; resolves when its answer is complete. */
+  handle: (update: Update) => Promise<void>;
+  /** getUpdates long-poll timeout. */
+  timeoutSeconds: number;
+  /** Wait after a failed getUpdates, doubled on each failure in a row up to `maxMs`. */
+  backoff: { initialMs: number; maxMs: number };
+  /** A getUpdates unanswered this long past its timeout counts as stalled. */
+  stallAfterMs: number;
+  /** Updates handled at once across all chats (each chat's thread queue keeps its order). */
+  concurrency: number;
+}
+
+/** The runner's AbortSignal type (from the abort-controller package grammY also uses). */
+type RunnerSignal = Parameters<Bot["api"]["getUpdates"]>[1] & { aborted: boolean };
+
+type Problem = "conflict" | "unauthorized" | "failing";
+
+// Failures in a row before polling counts as down for /healthz.
+const FAILURES_BEFORE_UNHEALTHY = 3;
+
+/**
+ * Long polling with @grammyjs/runner: updates of different chats are handled concurrently,
+ * so one slow answer never holds another chat. getUpdates is called here rather than by the
+ * runner's fetcher so that a 409 Conflict (another process polling with the same token)
+ * gives one clear log line and a growing backoff instead of a stopped runner, and so that a
+ * stalled getUpdates shows in `unhealthyReason`.
+ */
+export class Poller {
+  readonly #options: PollerOptions;
+  #runner: RunnerHandle | undefined;
+  #offset = 0;
+  #inFlightSince: number | undefined;
+  #lastSettled = performance.now();
+  #problem: Problem | undefined;
+  #failures = 0;
+
+  constructor(options: PollerOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    const { log, handle, concurrency } = this.#options;
+    const source = createSource<Update>({
+      supply: (batchSize, signal) => this.#supply(batchSize, signal),
+    });
+    const sink = createConcurrentSink<Update>(
+      { consume: handle },
+      async (error) => log.error({ err: error }, "Telegram update failed"),
+      { concurrency },
+    );
+    this.#lastSettled = performance.now();
+    this.#runner = createRunner(source, sink);
+    this.#runner.start();
+    this.#runner
+      .task()
+      ?.catch((error: unknown) => log.error({ err: error }, "Telegram polling stopped"));
+  }
+
+  async stop(): Promise<void> {
+    await this.#runner?.stop();
+    this.#runner = undefined;
+  }
+
+  unhealthyReason(): string | undefined {
+    if (!this.#runner) return "Telegram polling is not running";
+    if (this.#problem === "conflict") {
+      return "Telegram: 409 Conflict, another process polls with this bot token (or a webhook is set)";
+    }
+    if (this.#problem === "unauthorized") return "Telegram rejected the bot token (401)";
+    if (this.#problem === "failing" && this.#failures >= FAILURES_BEFORE_UNHEALTHY) {
+      return `Telegram polling failing (${this.#failures} getUpdates errors in a row)`;
+    }
+    const now = performance.now();
+    const { timeoutSeconds, stallAfterMs, backoff } = this.#options;
+    if (this.#inFlightSince !== undefined) {
+      const waited = now - this.#inFlightSince;
+      if (waited > timeoutSeconds * 1000 + stallAfterMs) {
+        return `Telegram polling stalled: getUpdates unanswered for ${Math.round(waited / 1000)} s`;
+      }
+    } else if (now - this.#lastSettled > backoff.maxMs + stallAfterMs) {
+      return "Telegram polling stalled: no getUpdates running";
+    }
+    return undefined;
+  }
+
+  async #supply(batchSize: number, signal: RunnerSignal): Promise<Update[]> {
+    const { bot, timeoutSeconds, backoff } = this.#options;
+    let delay = backoff.initialMs;
+    for (;;) {
+      this.#inFlightSince = performance.now();
+      try {
+        const updates = await bot.api.getUpdates(
+          {
+            offset: this.#offset,
+            limit: Math.max(1, Math.min(batchSize, 100)),
+            timeout: timeoutSeconds,
+            allowed_updates: ["message"],
+          },
+          signal,
+        );
+        this.#recovered();
+        const last = updates.at(-1);
+        if (last) this.#offset = last.update_id + 1;
+        return updates;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const wait = this.#failed(error, delay);
+        delay = Math.min(backoff.maxMs, delay * 2);
+        await sleep(wait, undefined, { signal: signal as unknown as AbortSignal }).catch(
+          () => undefined,
+        );
+        if (signal.aborted) throw error;
+      } finally {
+        this.#inFlightSince = undefined;
+        this.#lastSettled = performance.now();
+      }
+    }
+  }
+
+  /** Logs a failure once per kind in a row and says how long to wait before polling again. */
+  #failed(error: unknown, delay: number): number {
+    const { log } = this.#options;
+    this.#failures++;
+    const retryAfter = retryAfterMs(error);
+    if (retryAfter !== undefined) return retryAfter;
+    const problem: Problem = isConflict(error)
+      ? "conflict"
+      : error instanceof TelegramApiError && error.errorCode === 401
+        ? "unauthorized"
+        : "failing";
+    if (problem !== this.#problem) {
+      if (problem === "conflict") {
+        log.error(
+          { reason: (error as TelegramApiError).description },
+          "Telegram answered 409 Conflict: another process is polling with this bot token (or a webhook is set); retrying with backoff",
+        );
+      } else if (problem === "unauthorized") {
+        log.error(
+          "Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN; retrying with backoff",
+        );
+      } else {
+        log.warn({ err: error }, "Telegram getUpdates failed; retrying with backoff");
+      }
+    }
+    this.#problem = problem;
+    return delay;
+  }
+
+  #recovered(): void {
+    if (this.#problem) this.#options.log.info("Telegram polling resumed");
+    this.#problem = undefined;
+    this.#failures = 0;
+  }
+}

@@ -1,0 +1,243 @@
+import type { Api } from "grammy";
+import type {
+  MessageRef,
+  ReplySurface,
+  SendOptions,
+  SurfaceLimits,
+} from "../../src/bridge/ports.ts";
+import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
+import type { Logger } from "../../src/log.ts";
+import type { RateBudget } from "../../src/reply/call-budget.ts";
+import type { DraftSlots } from "./drafts.ts";
+import {
+  isMessageGone,
+  isNotModified,
+  isParseError,
+  retryAfterMs,
+  TelegramApiError,
+} from "./errors.ts";
+import { escapeText, visibleText } from "./escape.ts";
+import { renderStreaming, telegramRenderer } from "./render.ts";
+import type { Place, ReplyChains } from "./to-incoming.ts";
+
+export interface SurfaceDeps {
+  api: Api;
+  log: Logger;
+  place: Place;
+  limits: SurfaceLimits;
+  /** The chat's budget (one per private chat, one per group shared by all its answers). */
+  budget: RateBudget;
+  drafts: DraftSlots;
+  chains: ReplyChains;
+}
+
+/** A message of an answer: a draft until it is sent for good, then a message id. */
+interface TelegramRef {
+  messageId: number | undefined;
+  draftId: number | undefined;
+}
+
+type ParseMode = "HTML" | undefined;
+
+// A notice that meets a 429 waits its turn, but not for ever.
+const NOTICE_ATTEMPTS = 3;
+const NOTICE_MAX_WAIT_MS = 60_000;
+const PLACEHOLDER = escapeText("…");
+
+/**
+ * One answer's place in Telegram as a reply surface: a private chat, a group's reply chain or
+ * a forum topic. Private chats stream as a native draft (sendMessageDraft) that the final
+ * text persists with one sendMessage; elsewhere, and where drafts are unavailable, the
+ * answer is sent and then edited. Telegram's answers map to what the reply engine expects:
+ * 429 → RateLimitedError (and the chat's budget pauses), "message to edit not found" →
+ * MessageGoneError, "message is not modified" → success, "can't parse entities" → the same
+ * text once more as plain text.
+ */
+export class TelegramSurface implements ReplySurface {
+  readonly renderer = telegramRenderer;
+  readonly limits: SurfaceLimits;
+  readonly budget: RateBudget;
+  readonly #deps: SurfaceDeps;
+
+  constructor(deps: SurfaceDeps) {
+    this.#deps = deps;
+    this.limits = deps.limits;
+    this.budget = deps.budget;
+  }
+
+  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
+    const { place, drafts } = this.#deps;
+    const text = shown(rendered, options);
+    if (!options.final && place.isPrivate && drafts.take(place.chatId, this)) {
+      const draftId = drafts.nextId();
+      if (await this.#draft(draftId, text)) return { messageId: undefined, draftId };
+      drafts.release(place.chatId, this);
+    }
+    return { messageId: await this.#send(text), draftId: undefined } satisfies TelegramRef;
+  }
+
+  async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
+    const message = ref as TelegramRef;
+    const { place, drafts } = this.#deps;
+    const text = shown(rendered, options);
+    if (message.messageId === undefined) {
+      if (
+        !options.final &&
+        message.draftId !== undefined &&
+        (await this.#draft(message.draftId, text))
+      ) {
+        drafts.touch(place.chatId, this);
+        return;
+      }
+      // The draft's last state (or drafts stopped working): sent for good, exactly once.
+      message.messageId = await this.#send(text);
+      message.draftId = undefined;
+      drafts.release(place.chatId, this);
+      return;
+    }
+    const messageId = message.messageId;
+    await this.#attempt(async (parseMode, body) => {
+      try {
+        await this.#deps.api.editMessageText(place.chatId, messageId, body, {
+          parse_mode: parseMode,
+        });
+      } catch (error) {
+        if (!isNotModified(error)) throw error;
+      }
+    }, text);
+  }
+
+  async notice(rendered: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.budget.acquire({ urgent: true });
+      try {
+        await this.#send(shown(rendered));
+        return;
+      } catch (error) {
+        const wait = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+        if (wait === undefined || attempt >= NOTICE_ATTEMPTS || wait > NOTICE_MAX_WAIT_MS)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    }
+  }
+
+  /**
+   * Telegram shows "typing…" for up to 5 s (https://core.telegram.org/bots/api#sendchataction);
+   * the reply engine repeats it every 4 s until the first text shows.
+   */
+  async showTyping(): Promise<void> {
+    const { place, api } = this.#deps;
+    await api.sendChatAction(place.chatId, "typing", topicOf(place));
+  }
+
+  /** Sends a message in this place; in groups it quotes the question. Returns its id. */
+  async #send(text: string): Promise<number> {
+    const { place, api, chains, log } = this.#deps;
+    const sent = await this.#attempt(
+      (parseMode, body) =>
+        api.sendMessage(place.chatId, body, {
+          parse_mode: parseMode,
+          ...topicOf(place),
+          ...(place.replyTo === undefined
+            ? {}
+            : {
+                reply_parameters: {
+                  message_id: place.replyTo,
+                  allow_sending_without_reply: true,
+                },
+              }),
+        }),
+      text,
+    );
+    if (place.chained) {
+      await chains
+        .remember(place.chatId, sent.message_id, place.threadKey)
+        .catch((error: unknown) => log.warn({ err: error }, "could not remember a reply chain"));
+    }
+    return sent.message_id;
+  }
+
+  /** Shows a draft; false when drafts cannot be used here (the caller sends instead). */
+  async #draft(draftId: number, text: string): Promise<boolean> {
+    const { place, api, drafts, log } = this.#deps;
+    try {
+      await this.#attempt(
+        (parseMode, body) =>
+          api.sendMessageDraft(place.chatId, draftId, body, {
+            parse_mode: parseMode,
+            ...topicOf(place),
+          }),
+        text,
+      );
+      return true;
+    } catch (error) {
+      if (!(error instanceof TelegramApiError)) throw error;
+      if (
+        error.errorCode === 404 ||
+        /method|not (available|supported|allowed)/i.test(error.description)
+      ) {
+        if (drafts.available)
+          log.info(
+            { reason: error.message },
+            "sendMessageDraft unavailable: answers use send + edit",
+          );
+        drafts.disable();
+      } else {
+        log.warn({ err: error }, "draft refused: this answer uses send + edit");
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Makes one call with the HTML, and once more as plain text if Telegram cannot parse it;
+   * turns a 429 into RateLimitedError (pausing the chat's budget) and a vanished message
+   * into MessageGoneError.
+   */
+  async #attempt<T>(
+    call: (parseMode: ParseMode, text: string) => Promise<T>,
+    html: string,
+  ): Promise<T> {
+    try {
+      return await call("HTML", html);
+    } catch (error) {
+      if (!isParseError(error)) throw this.#translate(error);
+      this.#deps.log.warn({ err: error }, "Telegram refused the HTML; sending it as plain text");
+      try {
+        return await call(undefined, visibleText(html));
+      } catch (plainError) {
+        throw this.#translate(plainError);
+      }
+    }
+  }
+
+  #translate(error: unknown): unknown {
+    const wait = retryAfterMs(error);
+    if (wait !== undefined) {
+      // The reply engine pauses the budget too (a pause is not added up); notices need it here.
+      this.budget.pause(wait);
+      return new RateLimitedError(wait, error);
+    }
+    if (isMessageGone(error)) return new MessageGoneError(error);
+    return error;
+  }
+}
+
+function topicOf(place: Place): { message_thread_id?: number } {
+  return place.topicId === undefined ? {} : { message_thread_id: place.topicId };
+}
+
+/**
+ * What to send for a rendered text. While an answer streams, its Markdown is rendered without
+ * a dangling opener (see renderStreaming); Telegram refuses a message with no visible text,
+ * so an empty render shows as "…".
+ */
+function shown(rendered: string, options?: SendOptions): string {
+  const source = options?.source;
+  const text =
+    options && !options.final && source && source.note === undefined && source.markdown
+      ? renderStreaming(source.markdown)
+      : rendered;
+  return visibleText(text).trim() === "" ? PLACEHOLDER : text;
+}

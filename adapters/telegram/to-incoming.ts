@@ -1,0 +1,204 @@
+import type { Message, MessageEntity } from "grammy/types";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
+
+/** What the bot knows of itself, from getMe. */
+export interface BotIdentity {
+  id: number;
+  username: string;
+}
+
+/** Where an answer goes and which conversation it belongs to. */
+export interface Place {
+  chatId: number;
+  isPrivate: boolean;
+  /** Forum topic to send into; undefined for the General topic and chats without topics. */
+  topicId: number | undefined;
+  /** The message the answer replies to (groups only: private chats need no quote). */
+  replyTo: number | undefined;
+  threadKey: string;
+  /** Bot messages here start or continue a reply chain (groups without topics). */
+  chained: boolean;
+}
+
+/** A message the bot should answer, read from a Telegram message. */
+export interface Addressed {
+  kind: "text";
+  text: string;
+  message: Message;
+  /** Who wrote it, as admin lists name people (an anonymous admin: the chat's id). */
+  authorId: string;
+}
+
+export type Reading = Addressed | { kind: "no-text"; message: Message } | undefined;
+
+// Commands this bot knows; `/start` is what Telegram sends when a person opens the chat.
+const OWN_COMMANDS = new Set(["help", "new", "language", "leads", "start"]);
+
+// Kinds of content a person can send that this bot cannot read.
+const UNREADABLE = [
+  "sticker",
+  "photo",
+  "document",
+  "voice",
+  "video",
+  "video_note",
+  "audio",
+  "animation",
+  "location",
+  "contact",
+  "poll",
+  "dice",
+  "venue",
+  "story",
+] as const;
+
+/**
+ * Decides whether a message is for the bot (DESIGN.md, threads): every message in a private
+ * chat; in groups and forum topics only mentions of the bot, replies to the bot and commands
+ * (a `/cmd@OtherBot` is another bot's). Returns the question with the mention removed and
+ * `/cmd@ThisBot` written as `/cmd`; undefined for messages to leave alone.
+ */
+export function readMessage(message: Message, me: BotIdentity): Reading {
+  if (message.is_automatic_forward || message.chat.type === "channel") return undefined;
+  const anonymousAdmin =
+    message.from?.id === ANONYMOUS_ADMIN_BOT_ID && message.sender_chat?.id === message.chat.id;
+  if (!message.from || (message.from.is_bot && !anonymousAdmin)) return undefined;
+  const authorId = String(anonymousAdmin ? message.chat.id : message.from.id);
+  const raw = message.text ?? message.caption;
+  const entities = message.entities ?? message.caption_entities ?? [];
+  const isPrivate = message.chat.type === "private";
+  if (raw === undefined) {
+    const unreadable = UNREADABLE.some((key) => key in message);
+    return isPrivate && unreadable ? { kind: "no-text", message } : undefined;
+  }
+  const command = leadingCommand(raw, entities);
+  if (command?.target && command.target.toLowerCase() !== me.username.toLowerCase()) {
+    return undefined;
+  }
+  if (!isPrivate) {
+    const addressed =
+      (command !== undefined && (command.target !== undefined || OWN_COMMANDS.has(command.name))) ||
+      mentionsMe(raw, entities, me) ||
+      repliesToMe(message, me);
+    if (!addressed) return undefined;
+  }
+  let text = withoutMentions(raw, entities, me);
+  if (command) {
+    const name = command.name === "start" ? "help" : command.name;
+    text = `/${name}${text.trimStart().slice(command.length)}`;
+  }
+  return { kind: "text", text: text.replace(/[ \t]+/g, " ").trim(), message, authorId };
+}
+
+interface LeadingCommand {
+  name: string;
+  target: string | undefined;
+  /** Length of `/name@target` in the text. */
+  length: number;
+}
+
+function leadingCommand(
+  text: string,
+  entities: readonly MessageEntity[],
+): LeadingCommand | undefined {
+  const entity = entities.find((e) => e.type === "bot_command" && e.offset === 0);
+  if (!entity) return undefined;
+  const [name = "", target] = text.slice(1, entity.length).split("@");
+  return { name: name.toLowerCase(), target, length: entity.length };
+}
+
+function mentionsMe(text: string, entities: readonly MessageEntity[], me: BotIdentity): boolean {
+  return entities.some((e) => isMyMention(text, e, me));
+}
+
+function isMyMention(text: string, entity: MessageEntity, me: BotIdentity): boolean {
+  if (entity.type === "text_mention") return entity.user.id === me.id;
+  if (entity.type !== "mention") return false;
+  const mention = text.slice(entity.offset, entity.offset + entity.length);
+  return mention.toLowerCase() === `@${me.username.toLowerCase()}`;
+}
+
+/** A reply to the bot; in a forum topic every message "replies" to the topic's first one. */
+function repliesToMe(message: Message, me: BotIdentity): boolean {
+  const replied = message.reply_to_message;
+  if (!replied || replied.from?.id !== me.id) return false;
+  const topicRoot =
+    replied.forum_topic_created !== undefined ||
+    (message.is_topic_message === true && replied.message_id === message.message_thread_id);
+  return !topicRoot;
+}
+
+function withoutMentions(
+  text: string,
+  entities: readonly MessageEntity[],
+  me: BotIdentity,
+): string {
+  const mine = entities
+    .filter((e) => e.type === "mention" && isMyMention(text, e, me))
+    .sort((a, b) => b.offset - a.offset);
+  let result = text;
+  for (const e of mine) result = result.slice(0, e.offset) + result.slice(e.offset + e.length);
+  return result;
+}
+
+const CHAIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const chainKey = (chatId: number, messageId: number) => `telegram:chain:${chatId}:${messageId}`;
+
+/**
+ * Reply chains in groups without topics. Each message of a chain (the questions and the bot's
+ * answers) is stored as belonging to the chain's thread, so replying to any of them
+ * continues that conversation; a mention that replies to nothing known starts a new chain.
+ */
+export class ReplyChains {
+  constructor(readonly store: KeyValueStore) {}
+
+  async threadOf(chatId: number, messageId: number): Promise<string | undefined> {
+    const value = await this.store.get<unknown>(chainKey(chatId, messageId));
+    return typeof value === "string" ? value : undefined;
+  }
+
+  remember(chatId: number, messageId: number, threadKey: string): Promise<void> {
+    return this.store.set(chainKey(chatId, messageId), threadKey, CHAIN_TTL_MS);
+  }
+}
+
+/**
+ * Where the answer to `message` goes and which thread it belongs to:
+ * - private chat: the chat (or the private topic it came from);
+ * - forum: the topic; the General topic takes no message_thread_id on send;
+ * - group without topics: the reply chain the message continues, or a new one.
+ * (A reply in a supergroup without topics carries a message_thread_id too: it names the reply
+ * thread, not a topic, so only `is_topic_message` counts.)
+ */
+export async function placeOf(message: Message, chains: ReplyChains): Promise<Place> {
+  const chatId = message.chat.id;
+  const base = `telegram:${chatId}`;
+  const topic = message.is_topic_message ? message.message_thread_id : undefined;
+  if (message.chat.type === "private") {
+    const threadKey = topic === undefined ? base : `${base}:topic:${topic}`;
+    return {
+      chatId,
+      isPrivate: true,
+      topicId: topic,
+      replyTo: undefined,
+      threadKey,
+      chained: false,
+    };
+  }
+  const replyTo = message.message_id;
+  if (message.chat.is_forum) {
+    const threadKey = `${base}:topic:${topic ?? "general"}`;
+    return { chatId, isPrivate: false, topicId: topic, replyTo, threadKey, chained: false };
+  }
+  const replied = message.reply_to_message?.message_id;
+  // With the store down the message still goes on (as a new chain), so the bridge can tell
+  // the person what is wrong rather than leave them without an answer.
+  const known =
+    replied === undefined
+      ? undefined
+      : await chains.threadOf(chatId, replied).catch(() => undefined);
+  const threadKey = known ?? `${base}:chain:${message.message_id}`;
+  await chains.remember(chatId, message.message_id, threadKey).catch(() => undefined);
+  return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: true };
+}

@@ -1,0 +1,79 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Update } from "grammy/types";
+import { z } from "zod";
+import type { HttpRoute } from "../../src/channel.ts";
+import type { Logger } from "../../src/log.ts";
+import { WEBHOOK_SECRET_HEADER } from "./limits.ts";
+
+export const WEBHOOK_PATH = "/telegram/webhook";
+
+// Telegram's updates are small; anything far larger is not from Telegram.
+const MAX_BODY_BYTES = 1_000_000;
+
+const updateSchema = z.looseObject({ update_id: z.number().int().nonnegative() });
+
+export interface WebhookOptions {
+  secret: string;
+  log: Logger;
+  /** False before start and after stop: Telegram is told to try again later (503). */
+  accepting: () => boolean;
+  /** Takes an update; must not wait for its answer. */
+  dispatch: (update: Update) => void;
+}
+
+/**
+ * `POST /telegram/webhook`: checks the secret token Telegram sends in
+ * X-Telegram-Bot-Api-Secret-Token (compared in constant time), answers 200 at once and hands
+ * the update on, so a 10-second answer never keeps Telegram waiting (it would re-send).
+ * https://core.telegram.org/bots/api#setwebhook
+ */
+export function webhookRoute(options: WebhookOptions): HttpRoute {
+  const expected = digest(options.secret);
+  return {
+    method: "POST",
+    path: WEBHOOK_PATH,
+    async handler(request, response) {
+      const given = request.headers[WEBHOOK_SECRET_HEADER];
+      if (typeof given !== "string" || !timingSafeEqual(digest(given), expected)) {
+        request.resume();
+        return reply(response, 401, "unauthorized");
+      }
+      if (!options.accepting()) {
+        request.resume();
+        return reply(response, 503, "not ready");
+      }
+      const body = await readBody(request);
+      if (body === undefined) return reply(response, 413, "too large");
+      let update: Update;
+      try {
+        update = updateSchema.parse(JSON.parse(body)) as unknown as Update;
+      } catch {
+        options.log.warn("Telegram webhook: a body that is not an update was refused");
+        return reply(response, 400, "not an update");
+      }
+      reply(response, 200, "");
+      options.dispatch(update);
+    },
+  };
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever was sent. */
+function digest(value: string): Buffer {
+  return createHash("sha256").update(value).digest();
+}
+
+async function readBody(request: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function reply(response: ServerResponse, status: number, text: string): void {
+  response.writeHead(status, { "content-type": "text/plain" }).end(text);
+}

@@ -1,0 +1,75 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
+import { botWorkDir, type RunningBot, startBot } from "../support/run-bot.ts";
+
+let fake: FakeTelegram | undefined;
+let simulator: Simulator | undefined;
+let bot: RunningBot | undefined;
+afterEach(async () => {
+  await bot?.stop("SIGKILL");
+  await fake?.close();
+  await simulator?.close();
+});
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("npm start with a Telegram token", () => {
+  it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops on SIGTERM", async () => {
+    fake = await startFakeTelegram();
+    simulator = await startSimulator({ chunkDelayMs: 0, leads: 3 });
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const sales = fake.addChat(
+      { id: -1005, type: "supergroup", title: "Sales" },
+      { [alice.id]: "member" },
+    );
+    bot = startBot({
+      cwd: await botWorkDir(),
+      env: {
+        TELEGRAM_BOT_TOKEN: fake.token,
+        TELEGRAM_API_ROOT: fake.url,
+        CHATBOT_BASE_URL: simulator.url,
+        CHATBOT_API_KEY: simulator.apiKey,
+        CHATBOT_BOT_UID: simulator.botUid,
+        LEADS_TELEGRAM_CHATS: String(sales.id),
+        LEADS_POLL_INTERVAL: "1",
+        PORT: "0",
+      },
+    });
+    const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
+    const url = `http://127.0.0.1:${port}`;
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+
+    fake.write({ chat: dm.id, from: alice, text: "hello from Telegram" });
+    const answer = await until("the answer", () =>
+      fake?.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
+    );
+    expect(answer.text).toContain("You asked: “hello from Telegram”");
+
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    const metrics = await (await fetch(`${url}/metrics`)).text();
+    expect(metrics).toContain(
+      'chatbot_bridge_questions_total{channel="telegram",outcome="complete"} 1',
+    );
+
+    simulator.addLead({ name: "Process Lead", email: "lead@example.com" });
+    const announcement = await until("the lead announcement", () =>
+      fake?.botMessages(sales.id).find((m) => m.text.includes("Process Lead")),
+    );
+    expect(announcement.text.startsWith("New lead\nName: Process Lead")).toBe(true);
+    expect(bot.stderr).not.toContain("Process Lead");
+    expect(bot.stderr).not.toContain(fake.token);
+
+    expect(await bot.stop("SIGTERM")).toBe(0);
+  });
+});

@@ -1,0 +1,797 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import {
+  EntityParseError,
+  hasLoneSurrogate,
+  type ParsedEntity,
+  parseTelegramHtml,
+} from "./telegram-html.ts";
+
+/**
+ * A fake Telegram Bot API on 127.0.0.1 that keeps the rules a bot meets on the real one:
+ * `/bot<token>/<method>` URLs, long polling with offsets (and 409 when another poller or a
+ * webhook is in the way), HTML entities checked when `parse_mode` is HTML, the 4,096-character
+ * limit, per-chat and per-group flood limits answered with 429 and `retry_after`, and the
+ * edit errors ("message is not modified", "message to edit not found"). It records every call,
+ * and keeps each chat's messages as a person would see them.
+ */
+
+export interface Bucket {
+  /** Calls per minute, refilled continuously. */
+  perMinute: number;
+  /** Calls allowed at once after a quiet spell. */
+  burst: number;
+}
+
+export interface FakeTelegramOptions {
+  token?: string;
+  botId?: number;
+  botUsername?: string;
+  /** Flood limits: every chat, and additionally every group (Telegram's FAQ: ~1/s, ~20/min). */
+  limits?: { chat?: Bucket; group?: Bucket };
+  /** Telegram answers whole seconds in `retry_after`; tests with scaled limits want exact ones. */
+  exactRetryAfter?: boolean;
+  /** false: `sendMessageDraft` answers 404 Not Found, as a Bot API server without it. */
+  draftsAvailable?: boolean;
+}
+
+export interface User {
+  id: number;
+  is_bot: boolean;
+  first_name: string;
+  username?: string;
+}
+
+export interface Chat {
+  id: number;
+  type: "private" | "group" | "supergroup";
+  title?: string;
+  first_name?: string;
+  is_forum?: true;
+}
+
+/** A message as the fake keeps it: what a person sees now, and how it got there. */
+export interface StoredMessage {
+  message_id: number;
+  chat: Chat;
+  from: User;
+  /** The visible text. */
+  text: string;
+  /** The text as the bot sent it (HTML when parse_mode was HTML). */
+  raw: string;
+  parseMode: string | undefined;
+  entities: ParsedEntity[];
+  /** The forum topic it is in (undefined: General topic, or not a forum). */
+  threadId: number | undefined;
+  /** What a non-forum supergroup reports as message_thread_id for a reply chain. */
+  replyThreadId: number | undefined;
+  replyTo: number | undefined;
+  date: number;
+  /** Every text it showed, first to last. */
+  history: string[];
+  deleted: boolean;
+  forumTopicCreated?: { name: string };
+}
+
+export interface RecordedCall {
+  method: string;
+  params: Record<string, unknown>;
+  /** performance.now() when the request arrived. */
+  at: number;
+  ok: boolean;
+  errorCode?: number;
+  description?: string;
+}
+
+export interface InjectedError {
+  method: string;
+  chatId?: number;
+  errorCode: number;
+  description: string;
+  retryAfter?: number;
+}
+
+export interface FakeTelegram {
+  /** The apiRoot to give grammY (no trailing slash). */
+  readonly url: string;
+  readonly token: string;
+  readonly bot: User;
+  readonly calls: readonly RecordedCall[];
+  /** 429 answers the fake gave. */
+  readonly floodErrors: number;
+  /** Calls that came while a retry_after the fake had given was still running. */
+  readonly violations: number;
+  draftsAvailable: boolean;
+  /** On: every getUpdates answers 409, as when another instance polls with the token. */
+  conflict: boolean;
+  /** On: getUpdates never answers (a stalled connection). */
+  holdPolls: boolean;
+  user(id: number, firstName: string, username?: string): User;
+  addChat(chat: Chat, members?: Record<number, MemberStatus>): Chat;
+  setMember(chatId: number, userId: number, status: MemberStatus): void;
+  /** Creates a forum topic; its id is the id of the service message that created it. */
+  createTopic(chatId: number, name: string, creator: User): number;
+  /** A person writes: queued for getUpdates and returned as an Update. */
+  write(input: WriteInput): Update;
+  /** An update as it would be queued, without queueing it (for webhook deliveries). */
+  compose(input: WriteInput): Update;
+  enqueue(update: Update): void;
+  /** A person deletes a message. */
+  deleteMessage(chatId: number, messageId: number): void;
+  message(chatId: number, messageId: number): StoredMessage | undefined;
+  /** The bot's messages in a chat (or one topic of it), oldest first, deleted ones left out. */
+  botMessages(chatId: number, threadId?: number): StoredMessage[];
+  /** Drafts shown in a private chat, by draft id: every visible text in order. */
+  drafts(chatId: number): Map<number, string[]>;
+  callsTo(method: string, chatId?: number): RecordedCall[];
+  commands(): Map<string, { command: string; description: string }[]>;
+  webhook(): { url: string; secret: string | undefined } | undefined;
+  /** The next matching call fails with this error. */
+  failNext(error: InjectedError): void;
+  /** getUpdates requests waiting now. */
+  readonly pendingPolls: number;
+  close(): Promise<void>;
+}
+
+export type MemberStatus =
+  | "creator"
+  | "administrator"
+  | "member"
+  | "restricted"
+  | "left"
+  | "kicked";
+
+export interface WriteInput {
+  chat: number;
+  from: User;
+  text?: string;
+  /** A message without text: a sticker. */
+  sticker?: boolean;
+  replyTo?: number;
+  /** A forum topic id. */
+  topic?: number;
+  /** Sent by an anonymous admin on behalf of the group. */
+  anonymousAdmin?: boolean;
+}
+
+export type Update = { update_id: number; message: Record<string, unknown> };
+
+const MAX_LENGTH = 4_096;
+const ANONYMOUS_ADMIN: User = {
+  id: 1_087_968_824,
+  is_bot: true,
+  first_name: "Group",
+  username: "GroupAnonymousBot",
+};
+
+class ApiFailure extends Error {
+  constructor(
+    readonly errorCode: number,
+    readonly description: string,
+    readonly retryAfter?: number,
+  ) {
+    super(description);
+  }
+}
+
+interface Poll {
+  resolve: () => void;
+  fail: (failure: ApiFailure) => void;
+  timer: NodeJS.Timeout | undefined;
+}
+
+class TokenBucket {
+  #tokens: number;
+  #at = performance.now();
+  constructor(readonly bucket: Bucket) {
+    this.#tokens = bucket.burst;
+  }
+  /** Takes a token, or says how many ms until one is there. */
+  take(): number {
+    const now = performance.now();
+    const perMs = this.bucket.perMinute / 60_000;
+    this.#tokens = Math.min(this.bucket.burst, this.#tokens + (now - this.#at) * perMs);
+    this.#at = now;
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return 0;
+    }
+    return (1 - this.#tokens) / perMs;
+  }
+}
+
+export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
+  const token = options.token ?? "123456789:AAFakeTokenThatMustNeverBeLogged_xyz";
+  const bot: User = {
+    id: options.botId ?? 123_456_789,
+    is_bot: true,
+    first_name: "Chat Bridge",
+    username: options.botUsername ?? "ChatBridgeBot",
+  };
+  const chatLimit = options.limits?.chat ?? { perMinute: 60, burst: 3 };
+  const groupLimit = options.limits?.group ?? { perMinute: 20, burst: 3 };
+  const chats = new Map<number, Chat>();
+  const members = new Map<number, Map<number, MemberStatus>>();
+  const messages = new Map<number, Map<number, StoredMessage>>();
+  const nextMessageId = new Map<number, number>();
+  const drafts = new Map<number, Map<number, string[]>>();
+  const calls: RecordedCall[] = [];
+  const queue: Update[] = [];
+  const injected: InjectedError[] = [];
+  const commands = new Map<string, { command: string; description: string }[]>();
+  const chatBuckets = new Map<number, TokenBucket>();
+  const groupBuckets = new Map<number, TokenBucket>();
+  const blockedUntil = new Map<number, number>();
+  let webhook: { url: string; secret: string | undefined } | undefined;
+  let nextUpdateId = 1_000;
+  let floodErrors = 0;
+  let violations = 0;
+  let activePoll: Poll | undefined;
+  const waiting = new Set<Poll>();
+
+  const state = {
+    draftsAvailable: options.draftsAvailable ?? true,
+    conflict: false,
+    holdPolls: false,
+  };
+
+  function chatOf(id: unknown): Chat {
+    const chat = chats.get(Number(id));
+    if (!chat) throw new ApiFailure(400, "Bad Request: chat not found");
+    return chat;
+  }
+
+  function store(chatId: number): Map<number, StoredMessage> {
+    let map = messages.get(chatId);
+    if (!map) {
+      map = new Map();
+      messages.set(chatId, map);
+    }
+    return map;
+  }
+
+  function newMessageId(chatId: number): number {
+    const id = nextMessageId.get(chatId) ?? 1;
+    nextMessageId.set(chatId, id + 1);
+    return id;
+  }
+
+  function wakePolls(): void {
+    for (const poll of waiting) poll.resolve();
+  }
+
+  function flood(chat: Chat): void {
+    const now = performance.now();
+    const blocked = blockedUntil.get(chat.id) ?? 0;
+    if (now < blocked) {
+      violations++;
+      throw tooMany(blocked - now);
+    }
+    let wait = bucket(chatBuckets, chat.id, chatLimit).take();
+    if (wait === 0 && chat.type !== "private")
+      wait = bucket(groupBuckets, chat.id, groupLimit).take();
+    if (wait > 0) {
+      blockedUntil.set(chat.id, now + retrySeconds(wait) * 1000);
+      throw tooMany(wait);
+    }
+  }
+
+  function bucket(map: Map<number, TokenBucket>, id: number, limit: Bucket): TokenBucket {
+    let found = map.get(id);
+    if (!found) {
+      found = new TokenBucket(limit);
+      map.set(id, found);
+    }
+    return found;
+  }
+
+  function retrySeconds(waitMs: number): number {
+    return options.exactRetryAfter
+      ? Math.ceil(waitMs) / 1000
+      : Math.max(1, Math.ceil(waitMs / 1000));
+  }
+
+  function tooMany(waitMs: number): ApiFailure {
+    floodErrors++;
+    const seconds = retrySeconds(waitMs);
+    return new ApiFailure(429, `Too Many Requests: retry after ${Math.ceil(seconds)}`, seconds);
+  }
+
+  function parseText(params: Record<string, unknown>): { text: string; entities: ParsedEntity[] } {
+    const raw = params.text;
+    if (typeof raw !== "string") throw new ApiFailure(400, "Bad Request: message text is empty");
+    if (hasLoneSurrogate(raw))
+      throw new ApiFailure(400, "Bad Request: strings must be encoded in UTF-8");
+    let parsed: { text: string; entities: ParsedEntity[] } = { text: raw, entities: [] };
+    if (params.parse_mode === "HTML") {
+      try {
+        parsed = parseTelegramHtml(raw);
+      } catch (error) {
+        if (error instanceof EntityParseError) throw new ApiFailure(400, error.message);
+        throw error;
+      }
+    } else if (params.parse_mode !== undefined) {
+      throw new ApiFailure(400, "Bad Request: unsupported parse_mode");
+    }
+    if (parsed.text.trim() === "") throw new ApiFailure(400, "Bad Request: message text is empty");
+    if (parsed.text.length > MAX_LENGTH)
+      throw new ApiFailure(400, "Bad Request: message is too long");
+    return parsed;
+  }
+
+  function threadFor(chat: Chat, params: Record<string, unknown>): number | undefined {
+    const thread = params.message_thread_id;
+    if (thread === undefined) return undefined;
+    const topic = store(chat.id).get(Number(thread));
+    if (!chat.is_forum || !topic?.forumTopicCreated) {
+      throw new ApiFailure(400, "Bad Request: message thread not found");
+    }
+    return Number(thread);
+  }
+
+  function messageJson(message: StoredMessage, withReply = true): Record<string, unknown> {
+    const json: Record<string, unknown> = {
+      message_id: message.message_id,
+      date: message.date,
+      chat: message.chat,
+      from: message.from,
+    };
+    if (message.forumTopicCreated) {
+      json.forum_topic_created = { name: message.forumTopicCreated.name, icon_color: 7322096 };
+    } else if (message.text) {
+      json.text = message.text;
+      if (message.entities.length > 0) json.entities = message.entities;
+    }
+    if (message.threadId !== undefined) {
+      json.message_thread_id = message.threadId;
+      json.is_topic_message = true;
+    } else if (message.replyThreadId !== undefined) {
+      json.message_thread_id = message.replyThreadId;
+    }
+    if (message.from === ANONYMOUS_ADMIN) json.sender_chat = message.chat;
+    if (withReply && message.replyTo !== undefined) {
+      const replied = store(message.chat.id).get(message.replyTo);
+      if (replied) json.reply_to_message = messageJson(replied, false);
+    }
+    return json;
+  }
+
+  const methods: Record<
+    string,
+    (params: Record<string, unknown>, gone: AbortSignal) => unknown | Promise<unknown>
+  > = {
+    getMe: () => ({ ...bot, can_join_groups: true, can_read_all_group_messages: false }),
+    getUpdates: (params, gone) => getUpdates(params, gone),
+    setWebhook: (params) => {
+      if (typeof params.url !== "string" || params.url === "") {
+        throw new ApiFailure(400, "Bad Request: bad webhook: URL must be provided");
+      }
+      const secret = params.secret_token;
+      if (secret !== undefined && !/^[A-Za-z0-9_-]{1,256}$/.test(String(secret))) {
+        throw new ApiFailure(400, "Bad Request: secret token contains unallowed characters");
+      }
+      webhook = { url: params.url, secret: secret === undefined ? undefined : String(secret) };
+      activePoll?.fail(webhookConflict());
+      return true;
+    },
+    deleteWebhook: () => {
+      webhook = undefined;
+      return true;
+    },
+    getWebhookInfo: () => ({ url: webhook?.url ?? "", pending_update_count: queue.length }),
+    sendMessage: (params) => {
+      const chat = chatOf(params.chat_id);
+      const thread = threadFor(chat, params);
+      const parsed = parseText(params);
+      const reply = params.reply_parameters as
+        | { message_id?: number; allow_sending_without_reply?: boolean }
+        | undefined;
+      let replyTo: number | undefined;
+      if (reply?.message_id !== undefined) {
+        const replied = store(chat.id).get(reply.message_id);
+        if (replied && !replied.deleted) replyTo = reply.message_id;
+        else if (!reply.allow_sending_without_reply) {
+          throw new ApiFailure(400, "Bad Request: message to be replied not found");
+        }
+      }
+      flood(chat);
+      const repliedTopic =
+        replyTo === undefined ? undefined : store(chat.id).get(replyTo)?.threadId;
+      const message: StoredMessage = {
+        message_id: newMessageId(chat.id),
+        chat,
+        from: bot,
+        text: parsed.text,
+        raw: String(params.text),
+        parseMode: params.parse_mode as string | undefined,
+        entities: parsed.entities,
+        threadId: thread ?? repliedTopic,
+        replyThreadId: undefined,
+        replyTo,
+        date: Math.floor(Date.now() / 1000),
+        history: [parsed.text],
+        deleted: false,
+      };
+      store(chat.id).set(message.message_id, message);
+      return messageJson(message);
+    },
+    editMessageText: (params) => {
+      const chat = chatOf(params.chat_id);
+      const message = store(chat.id).get(Number(params.message_id));
+      if (!message || message.deleted)
+        throw new ApiFailure(400, "Bad Request: message to edit not found");
+      if (message.from.id !== bot.id)
+        throw new ApiFailure(400, "Bad Request: message can't be edited");
+      const parsed = parseText(params);
+      if (
+        parsed.text === message.text &&
+        JSON.stringify(parsed.entities) === JSON.stringify(message.entities)
+      ) {
+        throw new ApiFailure(
+          400,
+          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+        );
+      }
+      flood(chat);
+      message.text = parsed.text;
+      message.raw = String(params.text);
+      message.parseMode = params.parse_mode as string | undefined;
+      message.entities = parsed.entities;
+      message.history.push(parsed.text);
+      return messageJson(message);
+    },
+    sendMessageDraft: (params) => {
+      if (!state.draftsAvailable) throw new ApiFailure(404, "Not Found");
+      const chat = chatOf(params.chat_id);
+      if (chat.type !== "private") throw new ApiFailure(400, "Bad Request: TEXTDRAFT_PEER_INVALID");
+      const draftId = Number(params.draft_id);
+      if (!Number.isInteger(draftId) || draftId === 0) {
+        throw new ApiFailure(400, "Bad Request: draft_id must be non-zero");
+      }
+      const parsed =
+        params.text === "" || params.text === undefined
+          ? { text: "", entities: [] }
+          : parseText(params);
+      flood(chat);
+      let chatDrafts = drafts.get(chat.id);
+      if (!chatDrafts) {
+        chatDrafts = new Map();
+        drafts.set(chat.id, chatDrafts);
+      }
+      chatDrafts.set(draftId, [...(chatDrafts.get(draftId) ?? []), parsed.text]);
+      return true;
+    },
+    sendChatAction: (params) => {
+      const chat = chatOf(params.chat_id);
+      threadFor(chat, params);
+      if (params.action !== "typing")
+        throw new ApiFailure(400, "Bad Request: wrong parameter action in request");
+      return true;
+    },
+    getChatMember: (params) => {
+      const chat = chatOf(params.chat_id);
+      const userId = Number(params.user_id);
+      const status =
+        chat.type === "private" ? "member" : (members.get(chat.id)?.get(userId) ?? "left");
+      return { status, user: { id: userId, is_bot: false, first_name: `user ${userId}` } };
+    },
+    setMyCommands: (params) => {
+      const list = params.commands as { command: string; description: string }[];
+      for (const entry of list) {
+        if (!/^[a-z0-9_]{1,32}$/.test(entry.command)) {
+          throw new ApiFailure(400, "Bad Request: BOT_COMMAND_INVALID");
+        }
+        if (entry.description.length < 1 || entry.description.length > 256) {
+          throw new ApiFailure(400, "Bad Request: BOT_COMMAND_DESCRIPTION_INVALID");
+        }
+      }
+      commands.set(scopeKey(params), list);
+      return true;
+    },
+    getMyCommands: (params) => commands.get(scopeKey(params)) ?? [],
+  };
+
+  function scopeKey(params: Record<string, unknown>): string {
+    const scope = (params.scope as { type?: string } | undefined)?.type ?? "default";
+    return `${scope}:${params.language_code ?? ""}`;
+  }
+
+  function webhookConflict(): ApiFailure {
+    return new ApiFailure(
+      409,
+      "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+    );
+  }
+
+  async function getUpdates(params: Record<string, unknown>, gone: AbortSignal): Promise<unknown> {
+    if (webhook) throw webhookConflict();
+    if (state.conflict) {
+      throw new ApiFailure(
+        409,
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+      );
+    }
+    // A newer getUpdates ends the one still waiting, as on Telegram.
+    activePoll?.fail(
+      new ApiFailure(
+        409,
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+      ),
+    );
+    const offset = Number(params.offset ?? 0);
+    if (offset > 0) {
+      while (queue.length > 0 && (queue[0]?.update_id ?? 0) < offset) queue.shift();
+    }
+    const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100)));
+    const timeoutMs = Math.max(0, Number(params.timeout ?? 0)) * 1000;
+    if (queue.length === 0 && (timeoutMs > 0 || state.holdPolls)) {
+      await new Promise<void>((resolve, reject) => {
+        const poll: Poll = {
+          resolve: () => done(resolve),
+          fail: (failure) => done(() => reject(failure)),
+          timer: state.holdPolls ? undefined : setTimeout(() => poll.resolve(), timeoutMs),
+        };
+        const done = (then: () => void) => {
+          clearTimeout(poll.timer);
+          waiting.delete(poll);
+          if (activePoll === poll) activePoll = undefined;
+          then();
+        };
+        waiting.add(poll);
+        activePoll = poll;
+        // The poller went away (stopped, aborted): its request waits no more.
+        gone.addEventListener("abort", () => poll.resolve(), { once: true });
+      });
+    }
+    if (state.holdPolls) return [];
+    return queue.slice(0, limit);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const send = (status: number, body: unknown) => {
+      if (res.destroyed) return;
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+    };
+    if (!match || match[1] !== token) {
+      send(401, { ok: false, error_code: 401, description: "Unauthorized" });
+      return;
+    }
+    const method = match[2] as string;
+    let params: Record<string, unknown> = Object.fromEntries(url.searchParams);
+    const body = Buffer.concat(chunks).toString("utf8");
+    if (body) {
+      try {
+        params = { ...params, ...(JSON.parse(body) as Record<string, unknown>) };
+      } catch {
+        send(400, { ok: false, error_code: 400, description: "Bad Request: invalid JSON" });
+        return;
+      }
+    }
+    const call: RecordedCall = { method, params, at: performance.now(), ok: false };
+    const gone = new AbortController();
+    res.on("close", () => gone.abort());
+    calls.push(call);
+    const fail = (failure: ApiFailure) => {
+      call.errorCode = failure.errorCode;
+      call.description = failure.description;
+      const reply: Record<string, unknown> = {
+        ok: false,
+        error_code: failure.errorCode,
+        description: failure.description,
+      };
+      if (failure.retryAfter !== undefined) reply.parameters = { retry_after: failure.retryAfter };
+      send(failure.errorCode, reply);
+    };
+    const handler = methods[method];
+    if (!handler) {
+      fail(new ApiFailure(404, "Not Found"));
+      return;
+    }
+    try {
+      const injection = takeInjected(method, params);
+      if (injection) throw injection;
+      const result = await handler(params, gone.signal);
+      call.ok = true;
+      send(200, { ok: true, result });
+    } catch (error) {
+      if (error instanceof ApiFailure) fail(error);
+      else fail(new ApiFailure(500, `Internal Server Error: ${(error as Error).message}`));
+    }
+  }
+
+  function takeInjected(method: string, params: Record<string, unknown>): ApiFailure | undefined {
+    const index = injected.findIndex(
+      (e) => e.method === method && (e.chatId === undefined || e.chatId === Number(params.chat_id)),
+    );
+    if (index === -1) return undefined;
+    const [error] = injected.splice(index, 1);
+    if (!error) return undefined;
+    if (error.errorCode === 429) {
+      floodErrors++;
+      const seconds = error.retryAfter ?? 1;
+      blockedUntil.set(Number(params.chat_id), performance.now() + seconds * 1000);
+    }
+    return new ApiFailure(error.errorCode, error.description, error.retryAfter);
+  }
+
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => res.destroy());
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+
+  function compose(input: WriteInput): Update {
+    const chat = chatOf(input.chat);
+    const from = input.anonymousAdmin ? ANONYMOUS_ADMIN : input.from;
+    let threadId: number | undefined;
+    let replyTo = input.replyTo;
+    let replyThreadId: number | undefined;
+    if (input.topic !== undefined) {
+      threadId = input.topic;
+      // In a topic, a message that replies to nothing replies to the topic's first message.
+      replyTo ??= input.topic;
+    } else if (replyTo !== undefined && chat.type === "supergroup") {
+      const replied = store(chat.id).get(replyTo);
+      if (chat.is_forum) threadId = replied?.threadId;
+      else replyThreadId = replied?.replyThreadId ?? replyTo;
+    }
+    const text = input.sticker ? "" : (input.text ?? "");
+    const message: StoredMessage = {
+      message_id: newMessageId(chat.id),
+      chat,
+      from,
+      text,
+      raw: text,
+      parseMode: undefined,
+      entities: userEntities(text),
+      threadId,
+      replyThreadId,
+      replyTo,
+      date: Math.floor(Date.now() / 1000),
+      history: [text],
+      deleted: false,
+    };
+    store(chat.id).set(message.message_id, message);
+    const json = messageJson(message);
+    if (input.sticker) json.sticker = { file_id: "sticker", emoji: "👍" };
+    return { update_id: nextUpdateId++, message: json };
+  }
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token,
+    bot,
+    calls,
+    get floodErrors() {
+      return floodErrors;
+    },
+    get violations() {
+      return violations;
+    },
+    get draftsAvailable() {
+      return state.draftsAvailable;
+    },
+    set draftsAvailable(on: boolean) {
+      state.draftsAvailable = on;
+    },
+    get conflict() {
+      return state.conflict;
+    },
+    set conflict(on: boolean) {
+      state.conflict = on;
+      if (on)
+        activePoll?.fail(
+          new ApiFailure(
+            409,
+            "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running",
+          ),
+        );
+    },
+    get holdPolls() {
+      return state.holdPolls;
+    },
+    set holdPolls(on: boolean) {
+      state.holdPolls = on;
+    },
+    get pendingPolls() {
+      return waiting.size;
+    },
+    user: (id, firstName, username) => ({
+      id,
+      is_bot: false,
+      first_name: firstName,
+      ...(username ? { username } : {}),
+    }),
+    addChat(chat, initial = {}) {
+      chats.set(chat.id, chat);
+      members.set(chat.id, new Map(Object.entries(initial).map(([k, v]) => [Number(k), v])));
+      return chat;
+    },
+    setMember(chatId, userId, status) {
+      members.get(chatId)?.set(userId, status);
+    },
+    createTopic(chatId, name, creator) {
+      const chat = chatOf(chatId);
+      const id = newMessageId(chatId);
+      store(chatId).set(id, {
+        message_id: id,
+        chat,
+        from: creator,
+        text: "",
+        raw: "",
+        parseMode: undefined,
+        entities: [],
+        threadId: id,
+        replyThreadId: undefined,
+        replyTo: undefined,
+        date: Math.floor(Date.now() / 1000),
+        history: [],
+        deleted: false,
+        forumTopicCreated: { name },
+      });
+      return id;
+    },
+    write(input) {
+      const update = compose(input);
+      queue.push(update);
+      wakePolls();
+      return update;
+    },
+    compose,
+    enqueue(update) {
+      queue.push(update);
+      wakePolls();
+    },
+    deleteMessage(chatId, messageId) {
+      const message = store(chatId).get(messageId);
+      if (message) message.deleted = true;
+    },
+    message: (chatId, messageId) => store(chatId).get(messageId),
+    botMessages: (chatId, threadId) =>
+      [...store(chatId).values()].filter(
+        (m) =>
+          m.from.id === bot.id &&
+          !m.deleted &&
+          !m.forumTopicCreated &&
+          (threadId === undefined || m.threadId === threadId),
+      ),
+    drafts: (chatId) => new Map(drafts.get(chatId) ?? []),
+    callsTo: (method, chatId) =>
+      calls.filter(
+        (c) => c.method === method && (chatId === undefined || Number(c.params.chat_id) === chatId),
+      ),
+    commands: () => commands,
+    webhook: () => webhook,
+    failNext(error) {
+      injected.push(error);
+    },
+    close() {
+      for (const poll of waiting) poll.resolve();
+      return new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+  };
+}
+
+/** Entities Telegram finds in what a person typed: a leading command and @mentions. */
+function userEntities(text: string): ParsedEntity[] {
+  const entities: ParsedEntity[] = [];
+  const command = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(text);
+  if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
+  for (const match of text.matchAll(/(^|[^\w@/])(@[A-Za-z0-9_]{4,32})/g)) {
+    const offset = (match.index ?? 0) + (match[1]?.length ?? 0);
+    entities.push({ type: "mention", offset, length: match[2]?.length ?? 0 });
+  }
+  return entities;
+}

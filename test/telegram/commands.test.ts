@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { answered, type Rig, startRig } from "./rig.ts";
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const texts = (r: Rig, chatId: number) => r.fake.botMessages(chatId).map((m) => m.text);
+
+describe("Telegram commands and admins", () => {
+  it("lets a group's creator set the language and refuses a member", async () => {
+    rig = await startRig();
+    const { fake, alice, bob, group } = rig;
+    const set = fake.write({ chat: group.id, from: bob, text: "/language fr" });
+    await answered(rig, set);
+    await answered(rig, fake.write({ chat: group.id, from: alice, text: "/language de" }));
+    await answered(
+      rig,
+      fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot bonjour?" }),
+    );
+
+    const [setReply, refusal, answer] = fake.botMessages(group.id);
+    expect(setReply?.text).toBe("Answers here are now in French (fr).");
+    expect(setReply?.replyTo).toBe(set.message.message_id);
+    expect(refusal?.text).toBe("Only an admin of this channel can change the answer language.");
+    expect(answer?.text).toContain("Answering in French (fr)");
+    expect(fake.callsTo("getChatMember").map((c) => c.params.user_id)).toEqual([bob.id, alice.id]);
+  });
+
+  it("reads /language@ThisBot, ignores /language@OtherBot, and asks getChatMember once a while", async () => {
+    rig = await startRig();
+    const { fake, bob, group } = rig;
+    for (const text of [
+      "/language@ChatBridgeBot es",
+      "/language@OtherBot it",
+      "/language@chatbridgebot",
+    ]) {
+      await answered(rig, fake.write({ chat: group.id, from: bob, text }));
+    }
+    expect(texts(rig, group.id)).toEqual([
+      "Answers here are now in Spanish (es).",
+      "Answers here are in Spanish (es). Admins can change it with /language <code>.",
+    ]);
+    await answered(
+      rig,
+      fake.write({ chat: group.id, from: bob, text: "/language@ChatBridgeBot auto" }),
+    );
+    expect(fake.callsTo("getChatMember")).toHaveLength(1);
+  });
+
+  it("lets the person in a private chat set its language, and TELEGRAM_ADMIN_USERS anywhere", async () => {
+    rig = await startRig({ channel: { adminUsers: ["1003"] } });
+    const { fake, alice, carol, dm, group } = rig;
+    await answered(
+      rig,
+      fake.write({ chat: dm.id, from: alice, text: "/language@ChatBridgeBot fr" }),
+    );
+    await answered(rig, fake.write({ chat: group.id, from: carol, text: "/language it" }));
+    await answered(
+      rig,
+      fake.write({ chat: group.id, from: alice, text: "/language ko", anonymousAdmin: true }),
+    );
+    expect(texts(rig, dm.id)).toEqual(["Answers here are now in French (fr)."]);
+    expect(texts(rig, group.id)).toEqual([
+      "Answers here are now in Italian (it).",
+      "Answers here are now in Korean (ko).",
+    ]);
+    expect(fake.callsTo("getChatMember")).toHaveLength(0);
+  });
+
+  it("answers /help in a group as a reply, and ignores another bot's commands", async () => {
+    rig = await startRig();
+    const { fake, alice, group } = rig;
+    const help = fake.write({ chat: group.id, from: alice, text: "/help" });
+    await answered(rig, help);
+    await answered(rig, fake.write({ chat: group.id, from: alice, text: "/help@OtherBot" }));
+    await answered(rig, fake.write({ chat: group.id, from: alice, text: "/weather" }));
+    const messages = fake.botMessages(group.id);
+    expect(messages).toHaveLength(1);
+    expect(messages[0]?.replyTo).toBe(help.message.message_id);
+    expect(messages[0]?.text).toContain("/language <code>");
+  });
+
+  it("registers the command menu per scope once, and not again after a restart", async () => {
+    rig = await startRig();
+    await rig.channel.settled();
+    const first = rig.fake.callsTo("setMyCommands");
+    expect(first.map((c) => (c.params.scope as { type: string }).type)).toEqual([
+      "default",
+      "all_chat_administrators",
+    ]);
+    const admins = rig.fake.commands().get("all_chat_administrators:");
+    expect(admins?.map((c) => c.command)).toEqual(["help", "new", "language", "leads"]);
+
+    const again = await startRig({ harness: rig.harness });
+    await again.channel.settled();
+    expect(again.fake.callsTo("setMyCommands")).toHaveLength(0);
+    await again.close();
+  });
+
+  it("answers even when registering the menu meets a 429", async () => {
+    rig = await startRig({ start: false });
+    const { fake, alice, dm } = rig;
+    fake.failNext({
+      method: "setMyCommands",
+      errorCode: 429,
+      description: "Too Many Requests: retry after 30",
+      retryAfter: 30,
+    });
+    await rig.channel.start();
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "/help" }));
+    expect(texts(rig, dm.id)[0]).toMatch(/^Ask me anything/);
+    expect(rig.logs.join("")).toContain("Telegram command menu not registered");
+  });
+});

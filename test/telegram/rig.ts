@@ -1,0 +1,211 @@
+import { Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  createTelegramChannel,
+  type TelegramChannel,
+  type TelegramChannelOptions,
+} from "../../adapters/telegram/index.ts";
+import { createBackendClient } from "../../src/backend/client.ts";
+import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { Bridge } from "../../src/bridge/bridge.ts";
+import { createLogger } from "../../src/log.ts";
+import { composeAnswer } from "../../src/simulator/answers.ts";
+import type { SimulatorOptions } from "../../src/simulator/index.ts";
+import { resolveLanguage } from "../../src/simulator/languages.ts";
+import { type Harness, startHarness } from "../support/bridge-harness.ts";
+import {
+  type Chat,
+  type FakeTelegram,
+  type FakeTelegramOptions,
+  startFakeTelegram,
+  type Update,
+  type User,
+} from "../support/fake-telegram.ts";
+import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
+
+/**
+ * Time in these tests runs 20 times faster than on Telegram: edit intervals, the fake's flood
+ * limits and the bot's budgets are all scaled by the same factor, so the rules keep their
+ * proportions and a suite finishes in seconds.
+ */
+export const SCALE = 20;
+
+export interface Rig {
+  fake: FakeTelegram;
+  harness: Harness;
+  channel: TelegramChannel;
+  /** Every log line the channel wrote (JSON), secrets not masked: tests check for leaks. */
+  logs: string[];
+  alice: User;
+  bob: User;
+  carol: User;
+  /** Alice's private chat with the bot. */
+  dm: Chat;
+  /** A supergroup without topics: bob is its creator, alice a member. */
+  group: Chat;
+  /** A forum supergroup: bob is an administrator. */
+  forum: Chat;
+  close(): Promise<void>;
+}
+
+export interface RigOptions {
+  fake?: FakeTelegramOptions;
+  simulator?: SimulatorOptions;
+  channel?: Partial<TelegramChannelOptions>;
+  /** Start the channel (default true). */
+  start?: boolean;
+  /** Share a store with an earlier rig (a restart). */
+  harness?: Harness;
+  /** Every question gets exactly this Markdown answer, streamed by a scripted backend. */
+  answer?: string;
+}
+
+export async function startRig(options: RigOptions = {}): Promise<Rig> {
+  const fake = await startFakeTelegram({
+    exactRetryAfter: true,
+    limits: {
+      chat: { perMinute: 60 * SCALE, burst: 3 },
+      group: { perMinute: 20 * SCALE, burst: 3 },
+    },
+    ...options.fake,
+  });
+  const harness =
+    options.harness ??
+    (await startHarness({ simulator: { chunkDelayMs: 0, ...options.simulator } }));
+  let raw: RawBackend | undefined;
+  let bridge = harness.bridge;
+  if (options.answer !== undefined) {
+    raw = await scriptedBackend(options.answer);
+    bridge = new Bridge({
+      backend: createBackendClient({ baseUrl: raw.url, apiKey: "key", botUid: "bot" }),
+      store: harness.store,
+      log: createLogger({ level: "silent", secrets: [] }),
+      defaultLanguage: "auto",
+      guards: {
+        allowedChannels: [],
+        allowedUsers: [],
+        maxQuestionChars: 4_000,
+        rateLimitQuestions: 0,
+        rateLimitWindowSeconds: 60,
+      },
+      maxAnswerChars: 100_000,
+    });
+  }
+  const logs: string[] = [];
+  const log = createLogger({
+    level: "debug",
+    secrets: [],
+    pretty: false,
+    destination: new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(String(chunk));
+        done();
+      },
+    }),
+  });
+  const channel = createTelegramChannel({
+    botToken: fake.token,
+    apiRoot: fake.url,
+    adminUsers: [],
+    bridge,
+    store: harness.store,
+    log,
+    privateEditIntervalMs: 1_000 / SCALE,
+    groupEditIntervalMs: 3_000 / SCALE,
+    budgets: {
+      private: { perMinute: 55 * SCALE, burst: 2 },
+      group: { perMinute: 17 * SCALE, burst: 3 },
+    },
+    polling: { timeoutSeconds: 1, backoff: { initialMs: 50, maxMs: 400 }, stallAfterMs: 300 },
+    startAttempts: 1,
+    ...options.channel,
+  });
+  const alice = fake.user(1001, "Alice", "alice_example");
+  const bob = fake.user(1002, "Bob", "bob_example");
+  const carol = fake.user(1003, "Carol");
+  const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+  const group = fake.addChat(
+    { id: -1001, type: "supergroup", title: "Team" },
+    { [bob.id]: "creator", [alice.id]: "member", [carol.id]: "member" },
+  );
+  const forum = fake.addChat(
+    { id: -1002, type: "supergroup", title: "Forum", is_forum: true },
+    { [bob.id]: "administrator", [alice.id]: "member" },
+  );
+  if (options.start !== false) await channel.start();
+  return {
+    fake,
+    harness,
+    channel,
+    logs,
+    alice,
+    bob,
+    carol,
+    dm,
+    group,
+    forum,
+    async close() {
+      await channel.stop();
+      await channel.settled();
+      await fake.close();
+      await raw?.close();
+      if (!options.harness) await harness.close();
+    },
+  };
+}
+
+/** Waits until `check` holds, polling every few ms. */
+export async function until(
+  check: () => boolean,
+  timeoutMs = 5_000,
+  what = "condition",
+): Promise<void> {
+  const end = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+/** Waits until the bot has polled `update` and finished handling everything it took. */
+export async function answered(rig: Rig, update: Update): Promise<void> {
+  await until(
+    () =>
+      rig.fake
+        .callsTo("getUpdates")
+        .some((call) => Number(call.params.offset ?? 0) > update.update_id),
+    5_000,
+    `update ${update.update_id} to be polled`,
+  );
+  await rig.channel.settled();
+}
+
+/** The simulated chatbot's Markdown answer to the first question of a conversation. */
+export function firstAnswer(question: string): string {
+  return composeAnswer({
+    question,
+    language: resolveLanguage("auto", question),
+    memory: { turn: 1, firstQuestion: undefined, previousQuestion: undefined, forgotten: false },
+  });
+}
+
+/** A backend that streams `answer` (in pieces of whole characters) to every chat request. */
+function scriptedBackend(answer: string): Promise<RawBackend> {
+  const header = {
+    answer: "",
+    question: "",
+    related_docs: [],
+    conversation_uid: "scripted",
+    is_qa_mode: false,
+    system_message: "",
+  };
+  const characters = Array.from(answer);
+  return startRawBackend(async (ctx) => {
+    ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
+    for (let at = 0; at < characters.length; at += 400) {
+      await ctx.write(characters.slice(at, at + 400).join(""), 2);
+    }
+    ctx.res.end();
+  });
+}
