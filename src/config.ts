@@ -59,6 +59,15 @@ const envSchema = z
     SLACK_APP_TOKEN: optionalText,
     SLACK_API_URL: httpUrl,
     SLACK_ADMIN_USERS: idList,
+    SLACK_EDIT_INTERVAL_MS: integer(1_000, 0),
+    SLACK_UPDATES_PER_MINUTE: integer(50, 1),
+    SLACK_APPENDS_PER_MINUTE: integer(100, 1),
+    SLACK_NATIVE_STREAMING: optionalText.pipe(
+      z
+        .enum(["true", "false"], { error: "must be true or false" })
+        .default("true")
+        .transform((v) => v === "true"),
+    ),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
     TELEGRAM_WEBHOOK_URL: httpUrl,
@@ -129,6 +138,10 @@ export interface Config {
         appToken: string | undefined;
         apiUrl: string | undefined;
         adminUsers: string[];
+        editIntervalMs: number;
+        updatesPerMinute: number;
+        appendsPerMinute: number;
+        nativeStreaming: boolean;
       }
     | undefined;
   telegram:
@@ -201,6 +214,10 @@ export function loadConfig(env: Env): Config {
           appToken: e.SLACK_APP_TOKEN,
           apiUrl: e.SLACK_API_URL,
           adminUsers: e.SLACK_ADMIN_USERS,
+          editIntervalMs: e.SLACK_EDIT_INTERVAL_MS,
+          updatesPerMinute: e.SLACK_UPDATES_PER_MINUTE,
+          appendsPerMinute: e.SLACK_APPENDS_PER_MINUTE,
+          nativeStreaming: e.SLACK_NATIVE_STREAMING,
         }
       : undefined,
     telegram: e.TELEGRAM_BOT_TOKEN

@@ -1,5 +1,6 @@
 import { config as loadDotenv } from "dotenv";
 import { runConsoleChannel } from "../adapters/console/index.ts";
+import { createSlackChannel } from "../adapters/slack/index.ts";
 import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { Bridge } from "./bridge/bridge.ts";
@@ -129,8 +130,9 @@ function createChannels(
     announcers.push(telegram.leadAnnouncer);
   }
   if (config.slack) {
-    deps.log.error("the Slack channel is not available in this version yet");
-    throw new Error("Slack is not available yet");
+    const slack = createSlackChannel({ ...config.slack, ...deps });
+    channels.push(slack);
+    announcers.push(slack.leadAnnouncer);
   }
   return { channels, announcers };
 }

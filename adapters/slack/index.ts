@@ -1,0 +1,261 @@
+import { App, type webApi } from "@slack/bolt";
+import type { Bridge } from "../../src/bridge/bridge.ts";
+import type { Channel, HttpRoute } from "../../src/channel.ts";
+import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import type { Logger } from "../../src/log.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { SlackAdmins } from "./admins.ts";
+import { createWebClient } from "./api.ts";
+import { AssistantGreeter, type AssistantOptions } from "./assistant.ts";
+import { boltLogger } from "./bolt-logger.ts";
+import { createCommandSurface } from "./command-surface.ts";
+import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
+import {
+  ADMIN_CACHE_MS,
+  API_TIMEOUT_MS,
+  APPEND_STREAM_PER_MINUTE,
+  BUDGET_BURST,
+  CHAT_UPDATE_PER_MINUTE,
+  MIN_EDIT_INTERVAL_MS,
+  STREAM_MAX_AGE_MS,
+} from "./limits.ts";
+import { createReceiver, type SlackReceiver } from "./receiver.ts";
+import { SlackSurface, type SlackThread } from "./surface.ts";
+import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
+import { Workspaces } from "./workspace.ts";
+
+export type { SlackIdentity } from "./to-incoming.ts";
+
+export interface SlackChannelOptions {
+  /** SLACK_BOT_TOKEN (xoxb-…). */
+  botToken: string;
+  /** SLACK_SIGNING_SECRET: verifies every request to POST /slack/events (HTTP mode). */
+  signingSecret?: string | undefined;
+  /** SLACK_APP_TOKEN (xapp-…): Socket Mode instead of HTTP. */
+  appToken?: string | undefined;
+  /** SLACK_API_URL: the Web API's base, ending in /api/. */
+  apiUrl?: string | undefined;
+  /** SLACK_ADMIN_USERS: user ids that administer the bot besides workspace admins and owners. */
+  adminUsers?: readonly string[];
+  bridge: Pick<Bridge, "handle">;
+  /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
+  store: KeyValueStore;
+  log: Logger;
+  /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. Default 1000. */
+  editIntervalMs?: number;
+  /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). Default 50. */
+  updatesPerMinute?: number;
+  /** SLACK_APPENDS_PER_MINUTE: the workspace's chat.appendStream allowance (Tier 4). Default 100. */
+  appendsPerMinute?: number;
+  /** SLACK_NATIVE_STREAMING: try chat.startStream first. Default true. */
+  nativeStreaming?: boolean;
+  /** The assistant pane's greeting and suggested prompts. */
+  assistant?: AssistantOptions;
+  /** POST path of the Events API and slash commands. Default /slack/events. */
+  path?: string;
+  /** Calls a budget allows at once after a quiet spell. */
+  budgetBurst?: number;
+  /** A native stream is handed over to chat.update after this long. */
+  streamMaxAgeMs?: number;
+  /** Bound on one Web API call. */
+  apiTimeoutMs?: number;
+  /** How long a users.info admin answer is trusted. */
+  adminCacheMs?: number;
+  /** Socket Mode heartbeat: how long to wait for Slack's pong / ping (tests shorten them). */
+  socketPingTimeoutMs?: number;
+}
+
+/** The Slack channel, plus what tests and a drain need. */
+export interface SlackChannel extends Channel {
+  /** Posts lead announcements into Slack channels. */
+  readonly leadAnnouncer: LeadAnnouncer;
+  /** The bot as auth.test described it, once started. */
+  readonly identity: SlackIdentity | undefined;
+  /** Resolves once every delivery taken so far has been handled. */
+  idle(): Promise<void>;
+}
+
+const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const activeKey = (threadKey: string) => `slack:answering:${threadKey}`;
+
+/**
+ * Slack through Bolt: the Events API and slash commands over HTTP at POST /slack/events on
+ * the shared server (Bolt verifies each signature), or over Socket Mode when an app token is
+ * given. Every delivery is acknowledged at once and handled after: a mention, a DM, a reply
+ * in a thread the bot answers in become questions for the bridge, answered in their thread.
+ */
+export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
+  const log = options.log.child({ channel: "slack" });
+  const logger = boltLogger(log);
+  const path = options.path ?? "/slack/events";
+  const receiver: SlackReceiver = createReceiver({
+    path,
+    logger,
+    signingSecret: options.signingSecret,
+    appToken: options.appToken,
+    apiUrl: options.apiUrl,
+    pingTimeoutMs: options.socketPingTimeoutMs,
+  });
+  const client = createWebClient(options.botToken, {
+    apiUrl: options.apiUrl,
+    timeoutMs: options.apiTimeoutMs ?? API_TIMEOUT_MS,
+    logger,
+  });
+  const workspaces = new Workspaces({
+    updatesPerMinute: options.updatesPerMinute ?? CHAT_UPDATE_PER_MINUTE,
+    appendsPerMinute: options.appendsPerMinute ?? APPEND_STREAM_PER_MINUTE,
+    burst: options.budgetBurst ?? BUDGET_BURST,
+  });
+  const admins = new SlackAdmins(
+    client,
+    options.adminUsers ?? [],
+    options.adminCacheMs ?? ADMIN_CACHE_MS,
+  );
+  const greeter = new AssistantGreeter(client, options.store, log, options.assistant);
+  const running = new Set<Promise<void>>();
+  let app: App | undefined;
+  let identity: SlackIdentity | undefined;
+  let stopped = false;
+
+  /** After the ack: runs one delivery's work, never failing the listener. */
+  const later = (work: () => Promise<void>) => {
+    const task = work()
+      .catch((error: unknown) => log.error({ err: error }, "Slack delivery failed"))
+      .finally(() => running.delete(task));
+    running.add(task);
+  };
+
+  const surfaceFor = (thread: SlackThread) =>
+    new SlackSurface({
+      client,
+      workspace: workspaces.for(thread.teamId),
+      thread,
+      log,
+      nativeStreaming: options.nativeStreaming ?? true,
+      minEditIntervalMs: options.editIntervalMs ?? MIN_EDIT_INTERVAL_MS,
+      streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
+    });
+
+  const onMessage = (event: unknown, teamId: string | undefined) => {
+    if (!identity) return;
+    const delivery = toDelivery(event, {
+      teamId,
+      identity,
+      isAdmin: (user) => admins.isAdmin(user),
+    });
+    if (!delivery) return;
+    const { kind, message, thread } = delivery;
+    later(async () => {
+      const key = activeKey(message.threadKey);
+      if (kind === "thread" && (await options.store.get(key)) === undefined) return;
+      if (kind === "mention") {
+        // From a mention on, the bot answers every message of the thread. Without the store
+        // the mention is still answered (the bridge says if it cannot keep the conversation).
+        await options.store
+          .set(key, true, THREAD_TTL_MS)
+          .catch((error: unknown) => log.warn({ err: error }, "could not remember the thread"));
+      }
+      await options.bridge.handle(message, surfaceFor(thread));
+    });
+  };
+
+  const register = (bolt: App) => {
+    bolt.event("app_mention", async ({ event, context }) => onMessage(event, context.teamId));
+    bolt.event("message", async ({ event, context }) => onMessage(event, context.teamId));
+    bolt.event("assistant_thread_started", async ({ event }) => {
+      later(() => greeter.greet(event));
+    });
+    bolt.command(
+      new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),
+      async ({ command, ack, respond }) => {
+        await ack();
+        const delivery = toCommand(command, (user) => admins.isAdmin(user));
+        if (!delivery) return;
+        later(async () => {
+          if (delivery.word === "new" && !delivery.threadTs) {
+            await respond({
+              response_type: "ephemeral",
+              text: "Each thread is its own conversation here: start a new thread (mention me, or send me a new message) for a fresh one, or write `new` after a mention inside a thread.",
+            });
+            return;
+          }
+          await options.bridge.handle(delivery.message, createCommandSurface(respond));
+        });
+      },
+    );
+    bolt.error(async (error) => {
+      log.error({ err: error }, "Slack listener failed");
+    });
+  };
+
+  const routes: HttpRoute[] = receiver.requestListener
+    ? [
+        {
+          method: "POST",
+          path,
+          handler: (request, response) => {
+            if (!app || stopped) {
+              response.writeHead(503, { "content-type": "text/plain" });
+              response.end("Slack channel not running\n");
+              return;
+            }
+            receiver.requestListener?.(request, response);
+          },
+        },
+      ]
+    : [];
+
+  return {
+    name: "slack",
+    leadAnnouncer: createSlackLeadAnnouncer(client),
+    routes,
+    get identity() {
+      return identity;
+    },
+    async start() {
+      const auth = await client.auth.test();
+      if (!auth.user_id || !auth.bot_id || !auth.team_id) {
+        throw new Error("Slack auth.test did not name the bot (is SLACK_BOT_TOKEN a bot token?)");
+      }
+      identity = { userId: auth.user_id, botId: auth.bot_id, teamId: auth.team_id };
+      const bolt = new App({
+        token: options.botToken,
+        botId: identity.botId,
+        botUserId: identity.userId,
+        receiver: receiver.receiver,
+        logger,
+        clientOptions: clientOptions(options),
+      });
+      register(bolt);
+      await receiver.start(bolt);
+      app = bolt;
+      stopped = false;
+      log.info(
+        { mode: options.appToken ? "socket" : "http", bot: identity.userId, team: identity.teamId },
+        "Slack channel started",
+      );
+    },
+    async stop() {
+      stopped = true;
+      await receiver.stop();
+    },
+    unhealthyReason() {
+      if (!app) return "Slack channel not started";
+      if (stopped) return "Slack channel stopped";
+      return receiver.unhealthyReason();
+    },
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}
+
+/** Bolt's own client (used by `respond` and its middleware) set up like ours. */
+function clientOptions(options: SlackChannelOptions): webApi.WebClientOptions {
+  return {
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+    timeout: options.apiTimeoutMs ?? API_TIMEOUT_MS,
+  };
+}

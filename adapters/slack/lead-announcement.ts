@@ -1,0 +1,80 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { webApi } from "@slack/bolt";
+import type { Lead } from "../../src/backend/types.ts";
+import { RateLimitedError } from "../../src/errors.ts";
+import {
+  ANNOUNCEMENT_TITLE,
+  announcementFields,
+  isPlainEmail,
+  type LeadField,
+} from "../../src/leads/lead-text.ts";
+import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import { RateBudgets } from "../../src/reply/call-budget.ts";
+import { toBridgeError } from "./api.ts";
+import { slackRenderer } from "./render.ts";
+
+// chat.postMessage allows about one message a second per channel, with short bursts.
+// https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
+const POSTS_PER_MINUTE = 50;
+// Announcements wait out this many 429s before the poll counts the lead as not posted.
+const MAX_RATE_LIMITED = 5;
+
+/** Text shown as written: no mention, link or formatting of the lead's own can fire. */
+const literal = (text: string) => slackRenderer.note(text);
+
+function fieldText(field: LeadField): string {
+  if (field.kind === "email" && isPlainEmail(field.value)) {
+    return `<mailto:${field.value}|${literal(field.value)}>`;
+  }
+  return field.kind === "id" ? `\`${literal(field.value)}\`` : literal(field.value);
+}
+
+/**
+ * A lead as Block Kit: a header, then one section of labelled fields; `text` is the
+ * plain-text fallback notifications and screen readers use.
+ * https://docs.slack.dev/reference/block-kit/blocks/section-block
+ */
+export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
+  const fields = announcementFields(lead);
+  return {
+    text: `${ANNOUNCEMENT_TITLE}: ${literal(lead.name || "—")}`,
+    blocks: [
+      { type: "header", text: { type: "plain_text", text: ANNOUNCEMENT_TITLE } },
+      {
+        type: "section",
+        fields: fields.map((field) => ({
+          type: "mrkdwn",
+          text: `*${field.label}*\n${fieldText(field)}`,
+        })),
+      },
+    ],
+  };
+}
+
+/** Posts lead announcements into Slack channels within Slack's pace, waiting out 429s. */
+export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnouncer {
+  const budgets = new RateBudgets({ perMinute: POSTS_PER_MINUTE, burst: 3 });
+  return {
+    platform: "slack",
+    async announce(channelId, lead) {
+      const budget = budgets.for(channelId);
+      for (let attempt = 0; ; attempt++) {
+        await budget.acquire();
+        try {
+          await client.chat.postMessage({
+            channel: channelId,
+            ...leadMessage(lead),
+            unfurl_links: false,
+            unfurl_media: false,
+          });
+          return;
+        } catch (error) {
+          const failure = toBridgeError("chat.postMessage", channelId, error);
+          if (!(failure instanceof RateLimitedError) || attempt >= MAX_RATE_LIMITED) throw failure;
+          budget.pause(failure.retryAfterMs);
+          await sleep(failure.retryAfterMs);
+        }
+      }
+    },
+  };
+}

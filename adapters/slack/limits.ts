@@ -1,0 +1,69 @@
+/**
+ * Slack's numbers, each with the page that states it. Where Slack documents none, the
+ * number is ours and says why.
+ */
+
+/**
+ * Longest text of one message we post. Slack truncates `text` beyond 40,000 characters and
+ * asks to keep it under 4,000 "for best results" (long texts are collapsed behind "Show
+ * more"); a streamed message is Markdown that Slack turns into markdown blocks, which hold at
+ * most 12,000 characters in all. 3,900 keeps both the mrkdwn text and its Markdown twin (a
+ * few characters longer: `**` where mrkdwn has `*`) well below every limit.
+ * https://docs.slack.dev/reference/methods/chat.postMessage#truncating
+ * https://docs.slack.dev/reference/block-kit/blocks/markdown-block
+ */
+export const MAX_MESSAGE_CHARS = 3_900;
+
+/** Largest `markdown_text` of one chat.startStream/appendStream/stopStream call. https://docs.slack.dev/reference/methods/chat.appendStream */
+export const MAX_STREAM_MARKDOWN_CHARS = 12_000;
+
+/**
+ * chat.update is a Tier 3 method: about 50 calls a minute per workspace, for every message
+ * the app edits there. https://docs.slack.dev/reference/methods/chat.update (Facts: rate limits)
+ * https://docs.slack.dev/apis/web-api/rate-limits#tiers
+ */
+export const CHAT_UPDATE_PER_MINUTE = 50;
+
+/**
+ * chat.appendStream is a Tier 4 method: about 100 calls a minute per workspace.
+ * https://docs.slack.dev/reference/methods/chat.appendStream (Facts: rate limits)
+ */
+export const APPEND_STREAM_PER_MINUTE = 100;
+
+/**
+ * Calls that may go at once after a quiet spell. Slack tolerates "occasional bursts" above a
+ * tier's rate without saying how many; a few, taken off the per-minute rate (see
+ * workspace.ts), keep any 60-second window within the tier.
+ * https://docs.slack.dev/apis/web-api/rate-limits#burst
+ */
+export const BUDGET_BURST = 3;
+
+/**
+ * Shortest time between two changes of one answer (SLACK_EDIT_INTERVAL_MS). Ours: Slack
+ * names no per-message rate, but one change a second reads as smooth growth and keeps a
+ * single answer near chat.postMessage's pace of about one message a second per channel.
+ * https://docs.slack.dev/apis/web-api/rate-limits#posting-messages
+ */
+export const MIN_EDIT_INTERVAL_MS = 1_000;
+
+/**
+ * Slack ends a native stream about 5 minutes after it starts, and after long gaps between
+ * appends ("message_not_in_streaming_state"); we leave it a minute earlier and go on with
+ * chat.update. Undocumented, reported by others: https://github.com/vercel/chat/issues/607
+ */
+export const STREAM_MAX_AGE_MS = 4 * 60_000;
+
+/**
+ * Every Events API delivery must be answered within 3 seconds, or Slack retries it (up to 3
+ * times, with `X-Slack-Retry-Num`). https://docs.slack.dev/apis/events-api/#responding
+ */
+export const ACK_DEADLINE_MS = 3_000;
+
+/** Slack shows at most 4 suggested prompts. https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts */
+export const MAX_SUGGESTED_PROMPTS = 4;
+
+/** Our own bound on one Web API call, so a hung request cannot hold an answer. */
+export const API_TIMEOUT_MS = 10_000;
+
+/** How long a user's admin flag (users.info) is trusted before it is asked again. Ours. */
+export const ADMIN_CACHE_MS = 10 * 60_000;

@@ -1,0 +1,46 @@
+import type { Definition, Nodes, Parents, Root } from "mdast";
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+
+export type { Root };
+
+/**
+ * The chatbot's Markdown as a tree (CommonMark + GFM, as the core's `parseMarkdown`), except
+ * that raw HTML and character references are text: `<!channel>`, `<b>` and `&amp;` are
+ * shown as written rather than read as HTML or decoded. Angle-bracket autolinks stay links;
+ * the renderers decide what a safe link is.
+ */
+export function parseAnswer(markdown: string): Root {
+  return fromMarkdown(markdown, {
+    extensions: [gfm(), { disable: { null: ["characterReference", "htmlFlow", "htmlText"] } }],
+    mdastExtensions: [gfmFromMarkdown()],
+  });
+}
+
+/** Link reference definitions by their normalized identifier. */
+export function definitions(tree: Root): Map<string, Definition> {
+  const found = new Map<string, Definition>();
+  const visit = (node: Nodes) => {
+    if (node.type === "definition") found.set(node.identifier, node);
+    if ("children" in node) for (const child of (node as Parents).children) visit(child);
+  };
+  visit(tree);
+  return found;
+}
+
+/** How a link node was written: `[text](url)` / `[text][ref]`, `<url>`, or a bare URL. */
+export function linkForm(node: Nodes, source: string): "inline" | "angle" | "bare" {
+  const start = node.position?.start.offset;
+  const first = start === undefined ? "[" : source[start];
+  return first === "[" || first === "!" ? "inline" : first === "<" ? "angle" : "bare";
+}
+
+/** The words of a node as a person reads them, markup left out (link text, cell text). */
+export function plainText(node: Nodes): string {
+  if ("value" in node && typeof node.value === "string") return node.value;
+  if (node.type === "image") return node.alt ?? "";
+  if (node.type === "break") return "\n";
+  if ("children" in node) return (node as Parents).children.map(plainText).join("");
+  return "";
+}

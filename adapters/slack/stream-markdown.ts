@@ -1,0 +1,219 @@
+import type { Definition, Nodes, Parents, Root } from "mdast";
+import type { MessageSource } from "../../src/bridge/ports.ts";
+import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
+import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";
+
+/**
+ * What a native stream carries. `chat.startStream`/`appendStream` take Markdown, which Slack
+ * renders itself, and only ever append: so the stream gets the chatbot's own Markdown with
+ * the same safety the mrkdwn renderer gives (backslashes before `<`, `>` and `&` in text,
+ * disguised and unsafe links turned into text), as small edits of the source, so that the
+ * text for a longer prefix of an answer extends the text for a shorter one.
+ */
+export function streamText(source: MessageSource, final: boolean): string {
+  const body = final ? safeMarkdown(source.markdown) : safeMarkdownSoFar(source.markdown);
+  if (!final || source.note === undefined) return body;
+  return `${body}${source.markdown ? "\n\n" : ""}${escapeMarkdown(source.note)}`;
+}
+
+/** The whole Markdown made safe for Slack. */
+export function safeMarkdown(markdown: string): string {
+  const tree = parseAnswer(markdown);
+  const edits: Edit[] = [];
+  collect(tree, { source: markdown, definitions: definitions(tree), edits });
+  return apply(markdown, edits);
+}
+
+/**
+ * The part of a growing answer that is safe to append now: everything but the end of the
+ * last line from an opener (`` ` ``, `[`, `<`, `*`, `_`, `~`) that does not close yet, since
+ * its closer may change how the text after it must be escaped or shown.
+ */
+export function safeMarkdownSoFar(markdown: string): string {
+  return safeMarkdown(settledMarkdown(markdown));
+}
+
+/** A growing answer without the unsettled end of its last line (see holdPoint). */
+export function settledMarkdown(markdown: string): string {
+  return markdown.slice(0, holdPoint(markdown));
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+interface Context {
+  source: string;
+  definitions: Map<string, Definition>;
+  edits: Edit[];
+}
+
+function collect(node: Nodes, ctx: Context): void {
+  switch (node.type) {
+    case "text":
+      escapeText(node, ctx);
+      return;
+    case "inlineCode":
+    case "code":
+    case "definition":
+      return; // literal, or not shown
+    case "link":
+    case "image":
+    case "linkReference":
+    case "imageReference":
+      if (linkIsSafe(node, ctx)) break;
+      return;
+    default:
+      break;
+  }
+  if ("children" in node) for (const child of (node as Parents).children) collect(child, ctx);
+}
+
+/**
+ * Backslash before every `<`, `>` and `&` of the text that is not escaped already. A text
+ * spanning lines inside a quote or a list also spans the markers and indentation that start
+ * its later lines (`> `): those are markup, and stay.
+ */
+function escapeText(node: Nodes, ctx: Context): void {
+  const start = node.position?.start.offset ?? 0;
+  const end = node.position?.end.offset ?? start;
+  let lineStart = false;
+  for (let i = start; i < end; i++) {
+    const char = ctx.source[i];
+    if (char === "\n") {
+      lineStart = true;
+      continue;
+    }
+    if (lineStart && (char === " " || char === "\t" || char === ">")) continue;
+    lineStart = false;
+    if ((char === "<" || char === ">" || char === "&") && !escaped(ctx.source, i)) {
+      ctx.edits.push({ start: i, end: i, text: "\\" });
+    }
+  }
+}
+
+function escaped(source: string, index: number): boolean {
+  let backslashes = 0;
+  for (let i = index - 1; i >= 0 && source[i] === "\\"; i--) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+/**
+ * True when the link may stay as written (its children still get escaped); otherwise it is
+ * replaced by text: a disguised link shows its text with the real target beside it.
+ */
+function linkIsSafe(
+  node: Extract<Nodes, { type: "link" | "image" | "linkReference" | "imageReference" }>,
+  ctx: Context,
+): boolean {
+  const form = linkForm(node, ctx.source);
+  if (form === "bare") return true; // a bare URL shows what it opens
+  const url =
+    node.type === "link" || node.type === "image"
+      ? node.url
+      : ctx.definitions.get(node.identifier)?.url;
+  if (url === undefined) return true;
+  const text =
+    (node.type === "image" || node.type === "imageReference" ? node.alt : plainText(node)) ?? "";
+  const words = text.replace(/\s+/g, " ").trim();
+  const start = node.position?.start.offset ?? 0;
+  const end = node.position?.end.offset ?? start;
+  const replace = (replacement: string) => {
+    ctx.edits.push({ start, end, text: replacement });
+    return false;
+  };
+  if (!isSafeLinkTarget(url)) {
+    if (form === "angle") return replace(escapeMarkdown(ctx.source.slice(start, end)));
+    const kind = linkTextKind(words, url);
+    return replace(
+      kind === "same" ? escapeMarkdown(url) : `${escapeMarkdown(words)} (${escapeMarkdown(url)})`,
+    );
+  }
+  // `<url>` could read as Slack's own link syntax, and an image shows as a link to it anyway:
+  // both are written out as a plain Markdown link.
+  if (form === "angle") return replace(markdownLink(url, url));
+  if (node.type === "image" || node.type === "imageReference") {
+    return replace(markdownLink(words || url, url));
+  }
+  if (linkTextKind(words, url) === "other-url") {
+    return replace(`${escapeMarkdown(words)} (${markdownLink(url, url)})`);
+  }
+  return true;
+}
+
+function markdownLink(text: string, url: string): string {
+  return `[${escapeMarkdown(text)}](${url.replace(/[ ()<>]/g, encodeURIComponent)})`;
+}
+
+function apply(source: string, edits: Edit[]): string {
+  edits.sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = "";
+  let at = 0;
+  for (const edit of edits) {
+    if (edit.start < at) continue; // inside a range already replaced
+    out += source.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + source.slice(at);
+}
+
+/**
+ * Where the unsettled end of the last line starts (the whole text when it ends a line): the
+ * first `` ` ``, `[`, `<` or emphasis marker there that is not part of a finished construct.
+ * Holding it back keeps a half-written `**bold` or link from flashing as raw markup.
+ */
+function holdPoint(markdown: string): number {
+  if (markdown === "" || markdown.endsWith("\n")) return markdown.length;
+  const lineStart = markdown.lastIndexOf("\n") + 1;
+  if (!/[`[<!*_~]/.test(markdown.slice(lineStart))) return markdown.length;
+  const settled = settledRanges(parseAnswer(markdown));
+  for (let i = lineStart; i < markdown.length; i++) {
+    if (!mayOpen(markdown, i) || escaped(markdown, i)) continue;
+    if (settled.some(([from, to]) => i >= from && i < to)) continue;
+    return i > 0 && markdown[i - 1] === "!" && markdown[i] === "[" ? i - 1 : i;
+  }
+  // A last "!" may be the start of an image.
+  return markdown.endsWith("!") && !escaped(markdown, markdown.length - 1)
+    ? markdown.length - 1
+    : markdown.length;
+}
+
+/** Whether the character at `i` can start a construct whose end is still to come. */
+function mayOpen(markdown: string, i: number): boolean {
+  const char = markdown[i];
+  if (char === "`" || char === "[" || char === "<") return true;
+  if (char !== "*" && char !== "_" && char !== "~") return false;
+  const next = markdown[i + 1];
+  if (next !== undefined && /\s/.test(next)) return false; // "5 * 3": not a marker
+  // An underscore inside a word (snake_case) never opens emphasis.
+  return !(char === "_" && /[\p{L}\p{N}]/u.test(markdown[i - 1] ?? ""));
+}
+
+/** Source ranges of constructs already complete: their openers are closed. */
+function settledRanges(tree: Root): [number, number][] {
+  const ranges: [number, number][] = [];
+  const visit = (node: Nodes) => {
+    const { type } = node;
+    if (
+      type === "link" ||
+      type === "image" ||
+      type === "linkReference" ||
+      type === "imageReference" ||
+      type === "inlineCode" ||
+      type === "code" ||
+      type === "strong" ||
+      type === "emphasis" ||
+      type === "delete"
+    ) {
+      const start = node.position?.start.offset;
+      const end = node.position?.end.offset;
+      if (start !== undefined && end !== undefined) ranges.push([start, end]);
+      return;
+    }
+    if ("children" in node) for (const child of (node as Parents).children) visit(child);
+  };
+  visit(tree);
+  return ranges;
+}

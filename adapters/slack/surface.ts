@@ -1,0 +1,264 @@
+import type { webApi } from "@slack/bolt";
+import type {
+  CallBudget,
+  MessageRef,
+  MessageSource,
+  NoticeOptions,
+  ReplySurface,
+  SendOptions,
+  SurfaceLimits,
+} from "../../src/bridge/ports.ts";
+import type { Logger } from "../../src/log.ts";
+import { type CallKind, CallTokens } from "./call-tokens.ts";
+import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS } from "./limits.ts";
+import { renderMrkdwn, slackRenderer } from "./render.ts";
+import { settledMarkdown, streamText } from "./stream-markdown.ts";
+import { type SlackThread, StreamUnavailable, ThreadCalls } from "./thread-calls.ts";
+import type { Workspace } from "./workspace.ts";
+
+export type { SlackThread } from "./thread-calls.ts";
+
+export interface SlackSurfaceOptions {
+  client: webApi.WebClient;
+  workspace: Workspace;
+  thread: SlackThread;
+  log: Logger;
+  /** Try chat.startStream first (falls back on its own when Slack says no). */
+  nativeStreaming: boolean;
+  minEditIntervalMs: number;
+  /** A stream older than this is stopped and its message goes on by chat.update. */
+  streamMaxAgeMs: number;
+}
+
+/** One Slack message of an answer, as the surface drives it. */
+interface SlackMessage {
+  /**
+   * pending: nothing on screen yet (the first text is still held back);
+   * status: the assistant status stands in for a placeholder;
+   * plain: a posted message, changed by chat.update;
+   * stream: a native stream, grown by chat.appendStream.
+   */
+  mode: "pending" | "status" | "plain" | "stream";
+  ts?: string;
+  /** plain: it shows a note only (a placeholder, "queued"): a stream may replace it. */
+  noteOnly: boolean;
+  /** plain: the mrkdwn it shows. */
+  shown: string;
+  /** stream: the Markdown appended so far. */
+  streamed: string;
+  startedAt: number;
+  /** stream: chat.stopStream was called (or the stream is known to be over). */
+  stopped: boolean;
+}
+
+const STATUS = "is thinking…";
+
+/**
+ * One answer's thread in Slack. Answers stream natively (`chat.startStream`, then
+ * `chat.appendStream` with what the reply engine added, `chat.stopStream` at the end) where
+ * the workspace allows it, and otherwise as a message posted then edited. A stream that
+ * cannot go on (Slack ended it, a split moved text to the next message, it neared its
+ * 5-minute life, Slack said streaming is unavailable) is stopped and its message set to the
+ * full text by chat.update, so no text is lost or shown twice. Edits and appends draw on the
+ * workspace's shared budgets; a 429 pauses the budget of the method that got it.
+ */
+export class SlackSurface implements ReplySurface {
+  readonly renderer = slackRenderer;
+  readonly limits: SurfaceLimits;
+  readonly budget: CallBudget;
+  readonly #options: SlackSurfaceOptions;
+  readonly #calls: ThreadCalls;
+  readonly #messages: SlackMessage[] = [];
+  #streamingOff: string | undefined;
+
+  constructor(options: SlackSurfaceOptions) {
+    this.#options = options;
+    const tokens = new CallTokens(options.workspace);
+    this.#calls = new ThreadCalls(options.client, options.thread, tokens);
+    this.limits = {
+      maxMessageLength: MAX_MESSAGE_CHARS,
+      minEditIntervalMs: options.minEditIntervalMs,
+    };
+    this.budget = { acquire: (acquire) => tokens.prepay(this.#nextCall(), acquire ?? {}) };
+    if (!options.nativeStreaming) this.#streamingOff = "off by configuration";
+  }
+
+  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
+    const message: SlackMessage = {
+      mode: "pending",
+      noteOnly: false,
+      shown: "",
+      streamed: "",
+      startedAt: 0,
+      stopped: false,
+    };
+    this.#messages.push(message);
+    await this.#show(message, rendered, options);
+    return message;
+  }
+
+  async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
+    await this.#show(ref as SlackMessage, rendered, options);
+  }
+
+  async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
+    if (options.private) await this.#calls.postEphemeral(rendered);
+    else await this.#calls.postMessage(rendered);
+  }
+
+  /** Brings one message to `rendered` (and its stream to the Markdown it came from). */
+  async #show(message: SlackMessage, rendered: string, options: SendOptions): Promise<void> {
+    this.#calls.assertUsable();
+    const { final, source } = options;
+    const answer = source !== undefined && source.markdown !== "" ? source : undefined;
+    // Until the end, a half-written `**bold` or link is left out rather than shown raw.
+    const text = answer && !final ? renderMrkdwn(settledMarkdown(answer.markdown)) : rendered;
+    switch (message.mode) {
+      case "pending":
+      case "status":
+        if (!answer && !final && (await this.#statusInstead(message))) return;
+        if (answer && (await this.#startStream(message, answer, final)) !== "no") return;
+        if (text === "") return; // nothing settled yet: the status, if any, stays
+        message.ts = await this.#calls.postMessage(text);
+        Object.assign(message, { mode: "plain", noteOnly: !answer, shown: text });
+        return;
+      case "plain":
+        if (message.noteOnly && answer) {
+          // A placeholder or "queued" note: a stream takes its place.
+          const placeholder = message.ts;
+          const stream = await this.#startStream(message, answer, final);
+          if (stream === "started" && placeholder) await this.#removePlaceholder(placeholder);
+          if (stream !== "no") return;
+        }
+        if (text === "" || text === message.shown) return;
+        await this.#calls.update(message.ts ?? "", text);
+        message.noteOnly = !answer;
+        message.shown = text;
+        return;
+      case "stream":
+        await this.#appendStream(message, rendered, answer, final);
+        return;
+    }
+  }
+
+  /** The "working" placeholder: in an assistant thread the status says it instead. */
+  async #statusInstead(message: SlackMessage): Promise<boolean> {
+    if (message.mode === "status") return true;
+    if (!this.#options.thread.assistant || !(await this.#calls.setStatus(STATUS))) return false;
+    message.mode = "status";
+    return true;
+  }
+
+  /**
+   * Opens a native stream for the message's first text: "started", "held" (nothing settled
+   * to show yet; a placeholder stays up) or "no" (post it the plain way).
+   */
+  async #startStream(
+    message: SlackMessage,
+    source: MessageSource,
+    final: boolean,
+  ): Promise<"started" | "held" | "no"> {
+    // Text that is complete at its first showing gains nothing from a stream: one call posts it.
+    if (final || !this.#streaming()) return "no";
+    const text = streamText(source, false);
+    if (text === "") return "held";
+    if (text.length > MAX_STREAM_MARKDOWN_CHARS) return "no";
+    let ts: string | undefined;
+    try {
+      ts = await this.#calls.startStream(text);
+    } catch (error) {
+      this.#streamFailed(error);
+      return "no";
+    }
+    if (!ts) return "no";
+    Object.assign(message, {
+      mode: "stream",
+      ts,
+      streamed: text,
+      startedAt: performance.now(),
+      noteOnly: false,
+      stopped: false,
+    });
+    return "started";
+  }
+
+  async #appendStream(
+    message: SlackMessage,
+    rendered: string,
+    source: MessageSource | undefined,
+    final: boolean,
+  ): Promise<void> {
+    const text = source ? streamText(source, final) : undefined;
+    const young = performance.now() - message.startedAt < this.#options.streamMaxAgeMs;
+    if (
+      message.stopped ||
+      text === undefined ||
+      !young ||
+      !text.startsWith(message.streamed) ||
+      text.length > MAX_STREAM_MARKDOWN_CHARS
+    ) {
+      await this.#toPlain(message, rendered);
+      return;
+    }
+    const delta = text.slice(message.streamed.length);
+    if (!final && delta === "") return;
+    try {
+      if (final) await this.#calls.stopStream(message.ts ?? "", delta);
+      else await this.#calls.appendStream(message.ts ?? "", delta);
+      message.streamed = text;
+      message.stopped = final;
+    } catch (error) {
+      this.#streamFailed(error);
+      await this.#toPlain(message, rendered);
+    }
+  }
+
+  /**
+   * The stream cannot take what the message must show: stop it (Slack may have already) and
+   * set the message's whole text with chat.update, from now on the way it changes.
+   */
+  async #toPlain(message: SlackMessage, rendered: string): Promise<void> {
+    if (!message.stopped) {
+      message.stopped = true;
+      await this.#calls.stopQuietly(message.ts ?? "");
+    }
+    message.mode = "plain";
+    message.noteOnly = false;
+    await this.#calls.update(message.ts ?? "", rendered);
+    message.shown = rendered;
+  }
+
+  /** Streaming said no: for this message only, or (by Slack's error) the thread or workspace. */
+  #streamFailed(error: unknown): void {
+    if (!(error instanceof StreamUnavailable)) throw error;
+    if (error.scope === "message") return;
+    this.#streamingOff = error.message;
+    const { workspace, log } = this.#options;
+    if (error.scope === "workspace" && !workspace.streamingOff) {
+      workspace.streamingOff = error.message;
+      log.warn(
+        { reason: error.message },
+        "Slack native streaming is unavailable in this workspace: answers are posted and edited instead",
+      );
+    }
+  }
+
+  async #removePlaceholder(ts: string): Promise<void> {
+    if (!(await this.#calls.delete(ts))) {
+      this.#options.log.warn("could not remove a placeholder message the answer replaced");
+    }
+  }
+
+  #streaming(): boolean {
+    return this.#streamingOff === undefined && this.#options.workspace.streamingOff === undefined;
+  }
+
+  /** The call the next send most likely makes, for the budget token taken ahead of it. */
+  #nextCall(): CallKind {
+    const last = this.#messages.at(-1);
+    if (!last) return "other";
+    if (last.mode === "stream") return last.stopped ? "update" : "append";
+    if (last.mode === "plain") return last.noteOnly && this.#streaming() ? "other" : "update";
+    return "other";
+  }
+}

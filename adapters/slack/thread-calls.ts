@@ -1,0 +1,187 @@
+import type { webApi } from "@slack/bolt";
+import { RateLimitedError } from "../../src/errors.ts";
+import { SlackChannelUnavailableError, streamFailureScope, toBridgeError } from "./api.ts";
+import type { CallKind, CallTokens } from "./call-tokens.ts";
+
+/** The conversation one answer goes to. */
+export interface SlackThread {
+  teamId: string;
+  channel: string;
+  /** The thread's root: the bot always replies inside the thread. */
+  threadTs: string;
+  /** The person who asked: recipient of a native stream, of ephemeral replies. */
+  userId: string;
+  /** The asker's own workspace (another one for a Slack Connect guest). */
+  userTeamId: string;
+  /** An assistant thread (the assistant pane): a status instead of a placeholder. */
+  assistant: boolean;
+}
+
+/**
+ * A streaming call failed for a reason other than a 429 or a channel the bot cannot use:
+ * streaming is unavailable for this message, this thread or the whole workspace.
+ */
+export class StreamUnavailable extends Error {
+  constructor(
+    readonly scope: "message" | "thread" | "workspace",
+    reason: string,
+    cause: unknown,
+  ) {
+    super(reason, { cause });
+  }
+}
+
+/**
+ * The Web API calls of one answer's thread. Each takes its budget token first and turns a
+ * failure into what the reply engine handles: RateLimitedError (and a pause of the budget
+ * the call drew on), MessageGoneError, SlackChannelUnavailableError (after which nothing is
+ * sent here any more), StreamUnavailable for the streaming methods.
+ */
+export class ThreadCalls {
+  readonly #client: webApi.WebClient;
+  readonly #thread: SlackThread;
+  readonly #tokens: CallTokens;
+  #unusable: SlackChannelUnavailableError | undefined;
+
+  constructor(client: webApi.WebClient, thread: SlackThread, tokens: CallTokens) {
+    this.#client = client;
+    this.#thread = thread;
+    this.#tokens = tokens;
+  }
+
+  /** Throws when an earlier call showed the bot cannot use the conversation. */
+  assertUsable(): void {
+    if (this.#unusable) throw this.#unusable;
+  }
+
+  async postMessage(text: string): Promise<string | undefined> {
+    const { channel, threadTs } = this.#thread;
+    const posted = await this.#call("chat.postMessage", "other", () =>
+      this.#client.chat.postMessage({
+        channel,
+        thread_ts: threadTs,
+        text,
+        // Links in answers are not unfurled into previews, and names never become pings.
+        unfurl_links: false,
+        unfurl_media: false,
+        link_names: false,
+      }),
+    );
+    return posted.ts;
+  }
+
+  async update(ts: string, text: string): Promise<void> {
+    await this.#call("chat.update", "update", () =>
+      this.#client.chat.update({ channel: this.#thread.channel, ts, text, link_names: false }),
+    );
+  }
+
+  async postEphemeral(text: string): Promise<void> {
+    const { channel, threadTs, userId } = this.#thread;
+    await this.#call("chat.postEphemeral", "other", () =>
+      this.#client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, text }),
+    );
+  }
+
+  /** Best effort: a message that stays is no worse than a failed answer. */
+  async delete(ts: string): Promise<boolean> {
+    try {
+      await this.#client.chat.delete({ channel: this.#thread.channel, ts });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async setStatus(status: string): Promise<boolean> {
+    try {
+      await this.#client.assistant.threads.setStatus({
+        channel_id: this.#thread.channel,
+        thread_ts: this.#thread.threadTs,
+        status,
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async startStream(markdown: string): Promise<string | undefined> {
+    const { channel, threadTs, userId, userTeamId } = this.#thread;
+    const started = await this.#call(
+      "chat.startStream",
+      "other",
+      () =>
+        this.#client.chat.startStream({
+          channel,
+          thread_ts: threadTs,
+          // Slack requires the recipient outside DMs; sending it everywhere costs nothing.
+          recipient_user_id: userId,
+          recipient_team_id: userTeamId,
+          markdown_text: markdown,
+        }),
+      true,
+    );
+    return started.ts;
+  }
+
+  async appendStream(ts: string, markdown: string): Promise<void> {
+    await this.#call(
+      "chat.appendStream",
+      "append",
+      () =>
+        this.#client.chat.appendStream({
+          channel: this.#thread.channel,
+          ts,
+          markdown_text: markdown,
+        }),
+      true,
+    );
+  }
+
+  async stopStream(ts: string, markdown: string): Promise<void> {
+    await this.#call(
+      "chat.stopStream",
+      "other",
+      () =>
+        this.#client.chat.stopStream({
+          channel: this.#thread.channel,
+          ts,
+          ...(markdown ? { markdown_text: markdown } : {}),
+        }),
+      true,
+    );
+  }
+
+  /** Ends a stream that may be over already; whatever Slack says, the caller moves on. */
+  async stopQuietly(ts: string): Promise<void> {
+    await this.#client.chat
+      .stopStream({ channel: this.#thread.channel, ts })
+      .catch(() => undefined);
+  }
+
+  async #call<T>(
+    method: string,
+    kind: CallKind,
+    run: () => Promise<T>,
+    stream = false,
+  ): Promise<T> {
+    this.assertUsable();
+    await this.#tokens.spend(kind);
+    try {
+      return await run();
+    } catch (error) {
+      const mapped = toBridgeError(method, this.#thread.channel, error);
+      if (mapped instanceof RateLimitedError) {
+        this.#tokens.budgetFor(kind)?.pause(mapped.retryAfterMs);
+        throw mapped;
+      }
+      if (mapped instanceof SlackChannelUnavailableError) {
+        this.#unusable = mapped;
+        throw mapped;
+      }
+      if (stream) throw new StreamUnavailable(streamFailureScope(error), mapped.message, error);
+      throw mapped;
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import { z } from "zod";
+import type { IncomingMessage } from "../../src/bridge/ports.ts";
+import { mentions, slackTextToPlain, startsWithMention } from "./escape.ts";
+import type { SlackThread } from "./surface.ts";
+
+/** The bot as `auth.test` describes it: never configured, always learned. */
+export interface SlackIdentity {
+  userId: string;
+  botId: string;
+  teamId: string;
+}
+
+/**
+ * The fields of `app_mention` and `message` events the bot reads. Anything else a delivery
+ * carries is ignored; a delivery without these is not a message for the bot.
+ * https://docs.slack.dev/reference/events/message
+ */
+const messageEvent = z.looseObject({
+  type: z.enum(["app_mention", "message"]),
+  subtype: z.string().optional(),
+  channel: z.string(),
+  channel_type: z.string().optional(),
+  user: z.string().optional(),
+  bot_id: z.string().optional(),
+  text: z.string().optional(),
+  ts: z.string(),
+  thread_ts: z.string().optional(),
+  team: z.string().optional(),
+  user_team: z.string().optional(),
+});
+
+export type MessageEvent = z.infer<typeof messageEvent>;
+
+/** Subtypes that are still a person writing; every other (edits, joins, bots) is not. */
+const PERSON_SUBTYPES = new Set(["file_share", "thread_broadcast"]);
+
+/**
+ * How the bot takes a message: a mention it must answer, a DM, a message in a channel
+ * thread (answered only where the bot already answers), or nothing for it.
+ */
+export type MessageKind = "mention" | "dm" | "thread";
+
+export interface SlackDelivery {
+  kind: MessageKind;
+  message: IncomingMessage;
+  thread: SlackThread;
+}
+
+/**
+ * Reads an event as a question or command for the bot, or undefined when it is not one:
+ * the bot's own messages and everything its edits cause (`message_changed`, `bot_message`),
+ * other bots, people's edits and deletions, and channel messages without a mention outside
+ * a thread. A mention in a channel also arrives as a `message` event: that copy is left to
+ * `app_mention`, and both carry the message's ts, which keys the delivery anyway.
+ */
+export function toDelivery(
+  raw: unknown,
+  context: {
+    teamId: string | undefined;
+    identity: SlackIdentity;
+    isAdmin(user: string): Promise<boolean>;
+  },
+): SlackDelivery | undefined {
+  const parsed = messageEvent.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const event = parsed.data;
+  const { identity } = context;
+  if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return undefined;
+  if (!event.user || event.bot_id || event.user === identity.userId) return undefined;
+  const text = event.text ?? "";
+  const kind = kindOf(event, text, identity);
+  if (!kind) return undefined;
+
+  const teamId = context.teamId ?? event.team ?? identity.teamId;
+  const threadTs = event.thread_ts ?? event.ts;
+  const user = event.user;
+  return {
+    kind,
+    thread: {
+      teamId,
+      channel: event.channel,
+      threadTs,
+      userId: user,
+      userTeamId: event.user_team ?? event.team ?? teamId,
+      // In the assistant pane every message is a reply in its thread.
+      assistant: kind === "dm" && event.thread_ts !== undefined,
+    },
+    message: {
+      channel: "slack",
+      // The message's own ts: a retry, a replay and the `message` twin of an `app_mention`
+      // all carry it, so each question is answered once.
+      deliveryId: `${teamId}:${event.channel}:${event.ts}`,
+      channelKey: `slack:${teamId}:${event.channel}`,
+      channelId: event.channel,
+      threadKey: threadKeyOf(teamId, event.channel, threadTs),
+      authorId: user,
+      text: slackTextToPlain(text, identity.userId),
+      bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
+      isAdmin: () => context.isAdmin(user),
+    },
+  };
+}
+
+function kindOf(
+  event: MessageEvent,
+  text: string,
+  identity: SlackIdentity,
+): MessageKind | undefined {
+  if (event.type === "app_mention") return "mention";
+  if (event.channel_type === "im") return "dm";
+  // In channels the `app_mention` twin answers mentions; a reply in a thread may continue one.
+  if (mentions(text, identity.userId)) return undefined;
+  if (event.thread_ts !== undefined && event.thread_ts !== event.ts) return "thread";
+  return undefined;
+}
+
+/** One conversation with the chatbot: a thread, by its channel and root message. */
+export function threadKeyOf(teamId: string, channel: string, threadTs: string): string {
+  return `slack:${teamId}:${channel}:${threadTs}`;
+}
+
+/** A slash command's payload, the fields the bot reads. https://docs.slack.dev/interactivity/implementing-slash-commands#app_command_handling */
+const commandPayload = z.looseObject({
+  command: z.string(),
+  text: z.string().default(""),
+  team_id: z.string(),
+  channel_id: z.string(),
+  user_id: z.string(),
+  trigger_id: z.string(),
+  thread_ts: z.string().optional(),
+});
+
+/** Our slash commands and the core command each one is. */
+export const SLASH_COMMANDS: Readonly<Record<string, string>> = {
+  "/language": "language",
+  "/leads": "leads",
+  "/chatbot-help": "help",
+  "/chatbot-new": "new",
+};
+
+export interface CommandDelivery {
+  message: IncomingMessage;
+  /** Set when Slack said which thread the command was typed in. */
+  threadTs: string | undefined;
+  word: string;
+}
+
+/** A slash command as a core message: the same words as the chat commands, with a slash. */
+export function toCommand(
+  raw: unknown,
+  isAdmin: (user: string) => Promise<boolean>,
+): CommandDelivery | undefined {
+  const parsed = commandPayload.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const payload = parsed.data;
+  const word = SLASH_COMMANDS[payload.command];
+  if (!word) return undefined;
+  const threadKey = payload.thread_ts
+    ? threadKeyOf(payload.team_id, payload.channel_id, payload.thread_ts)
+    : `slack:${payload.team_id}:${payload.channel_id}:command`;
+  return {
+    word,
+    threadTs: payload.thread_ts,
+    message: {
+      channel: "slack",
+      deliveryId: `command:${payload.trigger_id}`,
+      channelKey: `slack:${payload.team_id}:${payload.channel_id}`,
+      channelId: payload.channel_id,
+      threadKey,
+      authorId: payload.user_id,
+      text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
+      isAdmin: () => isAdmin(payload.user_id),
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function start(adminUsers: string[] = []): Promise<SlackHarness> {
+  h = await startSlackHarness({ slack: { adminUsers, nativeStreaming: false } });
+  return h;
+}
+
+const languageAsked = (harness: SlackHarness) =>
+  harness.simulator.requests.filter((r) => r.route === "chat").map((r) => r.chat?.language);
+
+describe("commands", () => {
+  it("lets a workspace admin set the language with /language, and refuses anyone else", async () => {
+    const harness = await start();
+    const refused = await harness.sendCommand("/language", "fr", { user: "U1" });
+    const allowed = await harness.sendCommand("/language", "fr", { user: "UADMIN" });
+    await harness.settle();
+
+    // Slash commands are acknowledged at once, with nothing to show; the reply follows.
+    expect([refused.status, allowed.status]).toEqual([200, 200]);
+    expect(refused.ms).toBeLessThan(3_000);
+    expect(harness.fake.responses).toEqual([
+      { type: "ephemeral", text: "Only an admin of this channel can change the answer language." },
+      { type: "in_channel", text: "Answers here are now in French (fr)." },
+    ]);
+    expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["U1", "UADMIN"]);
+
+    await harness.sendEvent(mention("bonjour", { ts: harness.nextTs() }));
+    await harness.settle();
+    expect(languageAsked(harness)).toEqual(["fr"]);
+  });
+
+  it("takes the same words after a mention, replying privately to what only the asker needs", async () => {
+    const harness = await start();
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("language fr", { ts, user: "U1" }));
+    await harness.settle();
+    expect(harness.fake.ephemerals).toEqual([
+      {
+        channel: "C1",
+        user: "U1",
+        threadTs: ts,
+        text: "Only an admin of this channel can change the answer language.",
+      },
+    ]);
+
+    const again = harness.nextTs();
+    await harness.sendEvent(mention("language fr", { ts: again, user: "UADMIN" }));
+    await harness.settle();
+    await harness.sendEvent(mention("language", { ts: harness.nextTs(), user: "U1" }));
+    await harness.settle();
+    expect(harness.fake.thread("C1", again).map((m) => m.text)).toEqual([
+      "Answers here are now in French (fr).",
+    ]);
+    expect(harness.fake.ephemerals.at(-1)?.text).toBe(
+      "Answers here are in French (fr). Admins can change it with /language &lt;code&gt;.",
+    );
+    // Commands never reach the chatbot.
+    expect(languageAsked(harness)).toEqual([]);
+  });
+
+  it("counts SLACK_ADMIN_USERS as admins without asking Slack, and caches what Slack said", async () => {
+    const harness = await start(["U7"]);
+    await harness.sendCommand("/language", "de", { user: "U7" });
+    await harness.sendCommand("/language", "es", { user: "UADMIN" });
+    await harness.sendCommand("/language", "it", { user: "UADMIN" });
+    await harness.settle();
+    expect(harness.fake.responses.map((r) => r.text)).toEqual([
+      "Answers here are now in German (de).",
+      "Answers here are now in Spanish (es).",
+      "Answers here are now in Italian (it).",
+    ]);
+    expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["UADMIN"]);
+  });
+
+  it("lists the commands with /chatbot-help and explains /chatbot-new outside a thread", async () => {
+    const harness = await start();
+    await harness.sendCommand("/chatbot-help", "");
+    await harness.settle();
+    await harness.sendCommand("/chatbot-new", "");
+    await harness.settle();
+    const [help, fresh] = harness.fake.responses;
+    expect(help?.type).toBe("ephemeral");
+    expect(help?.text).toMatch(/^Ask me anything, or use a command:\n\/help/);
+    expect(fresh?.text).toMatch(/^Each thread is its own conversation here/);
+  });
+});

@@ -1,0 +1,62 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { STREAM_DELIMITER } from "../../src/simulator/index.ts";
+import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
+import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
+import { HOSTILE, HOSTILE_LITERALS } from "./samples.ts";
+
+let h: SlackHarness | undefined;
+let backend: RawBackend | undefined;
+afterEach(async () => {
+  await h?.close();
+  await backend?.close();
+  h = undefined;
+  backend = undefined;
+});
+
+const HEADER = JSON.stringify({
+  answer: "",
+  question: "q",
+  related_docs: [],
+  conversation_uid: "conv-hostile",
+  is_qa_mode: false,
+  system_message: "",
+});
+
+/** A backend that streams HOSTILE in small pieces, as a real one would. */
+async function hostileBackend(): Promise<RawBackend> {
+  return startRawBackend(async (ctx) => {
+    ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    await ctx.write(HEADER + STREAM_DELIMITER, 2);
+    for (let i = 0; i < HOSTILE.length; i += 7) await ctx.write(HOSTILE.slice(i, i + 7), 2);
+    ctx.res.end();
+  });
+}
+
+describe("hostile backend text", () => {
+  for (const streaming of [false, true]) {
+    it(`is shown literally ${streaming ? "in a native stream" : "in posted and edited messages"}`, async () => {
+      backend = await hostileBackend();
+      h = await startSlackHarness({
+        backend: { url: backend.url, apiKey: "k", botUid: "b" },
+        slack: { nativeStreaming: streaming },
+      });
+      const ts = h.nextTs();
+      await h.sendEvent(mention("say something nasty", { ts }));
+      await h.settle();
+
+      const [answer, ...others] = h.fake.thread("C1", ts);
+      expect(others).toEqual([]);
+      expect(answer?.format).toBe(streaming ? "markdown" : "mrkdwn");
+      // Every state the message went through, not only the last, is safe.
+      for (const text of answer?.history ?? []) {
+        const view = h.fake.view({ ...(answer as NonNullable<typeof answer>), text });
+        expect(view.pings).toEqual([]);
+        expect(view.disguised).toEqual([]);
+      }
+      const visible = h.fake
+        .view(answer as NonNullable<typeof answer>)
+        .visible.replace(/\u200b/g, "");
+      for (const literal of HOSTILE_LITERALS) expect(visible).toContain(literal);
+    });
+  }
+});

@@ -1,0 +1,144 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_MESSAGE_CHARS } from "../../adapters/slack/limits.ts";
+import { renderMrkdwn } from "../../adapters/slack/render.ts";
+import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
+import { hugeAnswer } from "../../src/simulator/answers.ts";
+import type { FakeMessage } from "../support/fake-slack.ts";
+import {
+  mention,
+  type SlackHarness,
+  type SlackHarnessOptions,
+  startSlackHarness,
+} from "../support/slack-harness.ts";
+import { simulatedAnswer } from "./samples.ts";
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
+  h = await startSlackHarness({
+    ...options,
+    simulator: { chunkDelayMs: [1, 3], ...options.simulator },
+  });
+  return h;
+}
+
+async function ask(harness: SlackHarness, question: string): Promise<FakeMessage[]> {
+  const ts = harness.nextTs();
+  await harness.sendEvent(mention(question, { ts }));
+  await harness.settle();
+  return harness.fake.thread("C1", ts);
+}
+
+const words = (text: string) =>
+  text
+    .replace(/[*_`\\]/g, "")
+    .split(/\s+/)
+    .filter(Boolean);
+
+describe("native streaming", () => {
+  it("streams an answer with appends, ending exactly at the answer's Markdown", async () => {
+    const harness = await start();
+    const [answer, ...others] = await ask(harness, "stream this");
+
+    expect(others).toEqual([]);
+    expect(answer).toMatchObject({ format: "markdown", stream: "stopped", updates: 0 });
+    expect(answer?.text).toBe(safeMarkdown(simulatedAnswer("stream this")));
+    expect(answer?.appends).toBeGreaterThan(1);
+    // The "…" placeholder made way for the stream: posted, then removed.
+    const placeholder = [...harness.fake.messages.values()].find((m) => m.history[0] === "…");
+    expect(placeholder?.deleted).toBe(true);
+    expect(harness.fake.callsTo("chat.update")).toEqual([]);
+    const [opened] = harness.fake.callsTo("chat.startStream");
+    expect(opened?.args).toMatchObject({ recipient_user_id: "U1", recipient_team_id: "T0FAKE" });
+  });
+
+  it("falls back to chat.update mid-answer when Slack ends the stream, losing and doubling nothing", async () => {
+    const harness = await start();
+    harness.fake.failNext("chat.appendStream", "message_not_in_streaming_state");
+    const [answer, ...others] = await ask(harness, "cut my stream");
+
+    expect(others).toEqual([]);
+    // Streamed first (Markdown), then carried on by chat.update (mrkdwn) to the exact end.
+    expect(answer?.history[0]).toMatch(/^Hello! /);
+    expect(answer?.format).toBe("mrkdwn");
+    expect(answer?.text).toBe(renderMrkdwn(simulatedAnswer("cut my stream")));
+    expect(answer?.updates).toBeGreaterThanOrEqual(1);
+
+    // Only that message fell back: the next answer streams again.
+    const [next] = await ask(harness, "and now?");
+    expect(next?.format).toBe("markdown");
+  });
+
+  it("gives up streaming in a workspace where Slack says the feature is off", async () => {
+    const harness = await start({ fake: { streaming: false } });
+    const [first] = await ask(harness, "one");
+    const [second] = await ask(harness, "two");
+
+    expect(first?.text).toBe(renderMrkdwn(simulatedAnswer("one")));
+    expect(second?.text).toBe(renderMrkdwn(simulatedAnswer("two")));
+    expect(harness.fake.callsTo("chat.startStream")).toHaveLength(1);
+    expect(harness.logs.map((l) => l.msg)).toContain(
+      "Slack native streaming is unavailable in this workspace: answers are posted and edited instead",
+    );
+  });
+
+  it("posts and edits in a thread whose asker Slack cannot stream to (Slack Connect)", async () => {
+    const harness = await start();
+    harness.fake.failNext("chat.startStream", "user_not_found");
+    const [answer] = await ask(harness, "from another org");
+    expect(answer?.format).toBe("mrkdwn");
+    expect(answer?.text).toBe(renderMrkdwn(simulatedAnswer("from another org")));
+  });
+
+  it("hands an ageing stream over to chat.update before Slack would end it", async () => {
+    const harness = await start({
+      simulator: { chunkDelayMs: [10, 20] },
+      slack: { streamMaxAgeMs: 250 },
+      fake: { streamLifetimeMs: 500 },
+    });
+    const [answer, ...others] = await ask(harness, "a long-lived one");
+
+    expect(others).toEqual([]);
+    // Streamed while young, then edited: the answer outlived its stream.
+    expect(answer?.appends).toBeGreaterThan(0);
+    expect(answer?.updates).toBeGreaterThan(0);
+    expect(answer?.text).toBe(renderMrkdwn(simulatedAnswer("a long-lived one")));
+    expect(
+      harness.fake.calls.filter((c) => c.outcome === "message_not_in_streaming_state"),
+    ).toEqual([]);
+  });
+
+  it("splits a long answer into messages below Slack's limits, in order, text exact", async () => {
+    const harness = await start({ simulator: { chunkDelayMs: 0, chunkChars: [200, 400] } });
+    const messages = await ask(harness, "a long one #huge=9000");
+
+    expect(messages.length).toBeGreaterThanOrEqual(3);
+    for (const message of messages)
+      expect(message.text.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
+    expect(messages.flatMap((m) => words(m.text))).toEqual(words(hugeAnswer(9000)));
+  });
+
+  it("shows the backend's refusal in the thread", async () => {
+    const harness = await start({ simulator: { paidPlan: false } });
+    const [answer] = await ask(harness, "hello");
+    expect(answer?.text).toBe(
+      "⚠️ the chatbot refused access (HTTP 403): chatting needs a paid subscription on the chatbot account",
+    );
+  });
+
+  it("logs a channel it cannot post in once, with the fix, and stops calling Slack there", async () => {
+    const harness = await start({ fake: { channels: { C1: { type: "channel", member: false } } } });
+    const messages = await ask(harness, "anyone?");
+    expect(messages).toEqual([]);
+    expect(harness.fake.callsTo("chat.postMessage")).toHaveLength(1);
+    const errors = harness.logs.filter((l) => l.level >= 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.err?.message).toMatch(
+      /^slack chat\.postMessage: not_in_channel in C1: invite the bot to the channel \(\/invite @bot\)/,
+    );
+  });
+});

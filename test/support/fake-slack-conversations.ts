@@ -1,0 +1,234 @@
+/** A fake Slack's conversations: the messages the bot posted, edited and streamed. */
+
+/** A message in a conversation, as it stands now. */
+export interface FakeMessage {
+  ts: string;
+  channel: string;
+  threadTs: string | undefined;
+  /** mrkdwn for posted messages; Markdown for streamed ones until a chat.update replaced it. */
+  format: "mrkdwn" | "markdown";
+  text: string;
+  byBot: boolean;
+  deleted: boolean;
+  /** chat.update calls that changed it; chat.appendStream calls that grew it. */
+  updates: number;
+  appends: number;
+  stream: "none" | "streaming" | "stopped";
+  streamStartedAt: number;
+  /** Every text it showed, in order. */
+  history: string[];
+}
+
+export interface Ephemeral {
+  channel: string;
+  user: string;
+  threadTs: string | undefined;
+  text: string;
+}
+
+/** What decides how the streaming methods answer (the fake's options, live). */
+export interface ConversationRules {
+  channels: Record<string, { type: "channel" | "im"; member?: boolean }>;
+  streaming: boolean;
+  streamLifetimeMs: number;
+}
+
+const STREAM_MAX_MARKDOWN = 12_000;
+const MAX_TEXT = 40_000;
+
+/**
+ * The chat.* methods as Slack keeps them: replies in threads, chat.update on the bot's own
+ * messages only (not on a live stream), the streaming methods' recipient rules, states and
+ * lifetime, and the limits on text length.
+ */
+export class FakeConversations {
+  readonly messages = new Map<string, FakeMessage>();
+  readonly ephemerals: Ephemeral[] = [];
+  readonly #options: ConversationRules;
+  readonly #clock = 1_700_000_000;
+  #seq = 0;
+
+  constructor(options: ConversationRules) {
+    this.#options = options;
+  }
+
+  /** Answers a chat.* call, or undefined for another method. */
+  handle(method: string, args: Record<string, unknown>): Record<string, unknown> | undefined {
+    switch (method) {
+      case "chat.postMessage":
+        return this.#post(args);
+      case "chat.update":
+        return this.#update(args);
+      case "chat.delete":
+        return this.#delete(args);
+      case "chat.postEphemeral":
+        return this.#postEphemeral(args);
+      case "chat.startStream":
+        return this.#startStream(args);
+      case "chat.appendStream":
+        return this.#appendStream(args);
+      case "chat.stopStream":
+        return this.#stopStream(args);
+      default:
+        return undefined;
+    }
+  }
+
+  /** The bot's messages in a thread, oldest first, deleted ones left out. */
+  thread(channel: string, threadTs: string): FakeMessage[] {
+    return [...this.messages.values()].filter(
+      (m) => m.channel === channel && m.threadTs === threadTs && m.byBot && !m.deleted,
+    );
+  }
+
+  #channelError(channel: unknown): string | undefined {
+    const known = this.#options.channels[String(channel)];
+    if (!known) return "channel_not_found";
+    if (known.member === false) return "not_in_channel";
+    return undefined;
+  }
+
+  #post(args: Record<string, unknown>): Record<string, unknown> {
+    const error = this.#channelError(args.channel);
+    if (error) return { ok: false, error };
+    const text = String(args.text ?? "");
+    if (!text) return { ok: false, error: "no_text" };
+    if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
+    const message = this.#add(args, "mrkdwn", text);
+    return {
+      ok: true,
+      channel: message.channel,
+      ts: message.ts,
+      message: { text, ts: message.ts },
+    };
+  }
+
+  #update(args: Record<string, unknown>): Record<string, unknown> {
+    const message = this.messages.get(String(args.ts));
+    if (!message || message.deleted || message.channel !== args.channel) {
+      return { ok: false, error: "message_not_found" };
+    }
+    if (!message.byBot) return { ok: false, error: "cant_update_message" };
+    // A live stream belongs to the streaming methods until it is stopped (or expired).
+    if (message.stream === "streaming" && !this.#expired(message)) {
+      return { ok: false, error: "cant_update_message" };
+    }
+    const text = String(args.text ?? "");
+    if (!text) return { ok: false, error: "no_text" };
+    if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
+    message.format = "mrkdwn";
+    message.text = text;
+    message.updates++;
+    message.history.push(text);
+    return { ok: true, channel: message.channel, ts: message.ts, text };
+  }
+
+  #delete(args: Record<string, unknown>): Record<string, unknown> {
+    const message = this.messages.get(String(args.ts));
+    if (!message || message.deleted) return { ok: false, error: "message_not_found" };
+    if (!message.byBot) return { ok: false, error: "cant_delete_message" };
+    message.deleted = true;
+    return { ok: true, channel: message.channel, ts: message.ts };
+  }
+
+  #postEphemeral(args: Record<string, unknown>): Record<string, unknown> {
+    const error = this.#channelError(args.channel);
+    if (error) return { ok: false, error };
+    this.ephemerals.push({
+      channel: String(args.channel),
+      user: String(args.user),
+      threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
+      text: String(args.text ?? ""),
+    });
+    return { ok: true, message_ts: this.#nextTs() };
+  }
+
+  #startStream(args: Record<string, unknown>): Record<string, unknown> {
+    if (!this.#options.streaming) return { ok: false, error: "feature_not_enabled" };
+    const error = this.#channelError(args.channel);
+    if (error) return { ok: false, error };
+    if (args.thread_ts === undefined) return { ok: false, error: "invalid_arguments" };
+    const im = this.#options.channels[String(args.channel)]?.type === "im";
+    // Slack requires both recipients when streaming outside a DM.
+    if (!im && args.recipient_team_id === undefined)
+      return { ok: false, error: "missing_recipient_team_id" };
+    if (!im && args.recipient_user_id === undefined)
+      return { ok: false, error: "missing_recipient_user_id" };
+    const text = String(args.markdown_text ?? "");
+    if (!text && args.chunks === undefined) return { ok: false, error: "invalid_arguments" };
+    if (text.length > STREAM_MAX_MARKDOWN) return { ok: false, error: "msg_too_long" };
+    const message = this.#add(args, "markdown", text);
+    message.stream = "streaming";
+    message.streamStartedAt = performance.now();
+    return { ok: true, channel: message.channel, ts: message.ts };
+  }
+
+  #appendStream(args: Record<string, unknown>): Record<string, unknown> {
+    const message = this.#liveStream(args);
+    if (typeof message === "string") return { ok: false, error: message };
+    const text = String(args.markdown_text ?? "");
+    if (!text) return { ok: false, error: "invalid_arguments" };
+    if (message.text.length + text.length > STREAM_MAX_MARKDOWN)
+      return { ok: false, error: "msg_too_long" };
+    message.text += text;
+    message.appends++;
+    message.history.push(message.text);
+    return { ok: true, channel: message.channel, ts: message.ts };
+  }
+
+  #stopStream(args: Record<string, unknown>): Record<string, unknown> {
+    const message = this.#liveStream(args);
+    if (typeof message === "string") return { ok: false, error: message };
+    const text = String(args.markdown_text ?? "");
+    if (text) {
+      message.text += text;
+      message.history.push(message.text);
+    }
+    message.stream = "stopped";
+    return { ok: true, channel: message.channel, ts: message.ts, message: { text: message.text } };
+  }
+
+  #liveStream(args: Record<string, unknown>): FakeMessage | string {
+    const message = this.messages.get(String(args.ts));
+    if (!message || message.deleted || message.channel !== args.channel) return "message_not_found";
+    if (message.stream !== "streaming" || this.#expired(message)) {
+      message.stream = message.stream === "none" ? "none" : "stopped";
+      return "message_not_in_streaming_state";
+    }
+    return message;
+  }
+
+  #expired(message: FakeMessage): boolean {
+    return performance.now() - message.streamStartedAt > this.#options.streamLifetimeMs;
+  }
+
+  /** A forced message_not_in_streaming_state: the stream is over from now on. */
+  expireStream(args: Record<string, unknown>): void {
+    const message = this.messages.get(String(args.ts));
+    if (message?.stream === "streaming") message.stream = "stopped";
+  }
+
+  #add(args: Record<string, unknown>, format: FakeMessage["format"], text: string): FakeMessage {
+    const message: FakeMessage = {
+      ts: this.#nextTs(),
+      channel: String(args.channel),
+      threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
+      format,
+      text,
+      byBot: true,
+      deleted: false,
+      updates: 0,
+      appends: 0,
+      stream: "none",
+      streamStartedAt: 0,
+      history: [text],
+    };
+    this.messages.set(message.ts, message);
+    return message;
+  }
+
+  #nextTs(): string {
+    this.#seq++;
+    return `${this.#clock}.${String(this.#seq).padStart(6, "0")}`;
+  }
+}

@@ -1,0 +1,330 @@
+import { once } from "node:events";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { parse as parseQuery } from "node:querystring";
+import { type Ephemeral, FakeConversations, type FakeMessage } from "./fake-slack-conversations.ts";
+import { FakeSocketServer } from "./fake-slack-socket.ts";
+
+export type { Ephemeral, FakeMessage } from "./fake-slack-conversations.ts";
+
+import { type View, viewMarkdown, viewMrkdwn } from "./fake-slack-view.ts";
+
+/** A rate tier as Slack applies it: a bucket of `burst` calls refilled at `perMinute`. */
+export interface Tier {
+  perMinute: number;
+  burst: number;
+}
+
+export interface FakeSlackOptions {
+  botToken?: string;
+  appToken?: string;
+  team?: string;
+  botUserId?: string;
+  botId?: string;
+  /** Users and whether they administer the workspace. */
+  users?: Record<string, { isAdmin?: boolean; isOwner?: boolean; team?: string }>;
+  /** Channels the bot may post in, by id; "im" channels are DMs. Unknown ids: channel_not_found. */
+  channels?: Record<string, { type: "channel" | "im"; member?: boolean }>;
+  /** Per-workspace limits by method (chat.update is Tier 3: about 50 a minute). */
+  tiers?: Partial<Record<string, Tier>>;
+  /** false: the streaming methods answer feature_not_enabled. Default true. */
+  streaming?: boolean;
+  /** A stream stops accepting appends this long after it started (Slack: about 5 minutes). */
+  streamLifetimeMs?: number;
+}
+
+/** One Web API call as the fake received it. */
+export interface SlackCall {
+  method: string;
+  args: Record<string, unknown>;
+  at: number;
+  /** "ok", or the error the fake answered ("ratelimited" for a 429). */
+  outcome: string;
+}
+
+/** A forced answer for a coming call: a Slack error, or a 429 with Retry-After seconds. */
+type Fault = { error: string } | { retryAfter: number };
+
+interface Bucket extends Tier {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * A fake Slack Web API on 127.0.0.1 that keeps the rules an app lives by: bot-token auth,
+ * thread replies, chat.update on the bot's own messages only, the streaming methods'
+ * recipient rules, states and lifetime, per-workspace rate tiers answered with 429 and
+ * Retry-After, and Socket Mode (`apps.connections.open` plus a WebSocket). It records every
+ * call and keeps each conversation as a person would see it.
+ */
+export class FakeSlack {
+  readonly calls: SlackCall[] = [];
+  /** Replies sent to a slash command's response_url. */
+  readonly responses: { type: string; text: string }[] = [];
+  readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
+  readonly prompts: { channel: string; threadTs: string; prompts: unknown }[] = [];
+  readonly socket = new FakeSocketServer();
+  readonly options: Required<Omit<FakeSlackOptions, "tiers">> & {
+    tiers: Partial<Record<string, Tier>>;
+  };
+  #server!: Server;
+  readonly #sockets = new Set<Socket>();
+  readonly conversations: FakeConversations;
+  #port = 0;
+  readonly #buckets = new Map<string, Bucket>();
+  readonly #faults = new Map<string, Fault[]>();
+
+  constructor(options: FakeSlackOptions = {}) {
+    this.options = {
+      botToken: options.botToken ?? "xoxb-fake-bot-token",
+      appToken: options.appToken ?? "xapp-fake-app-token",
+      team: options.team ?? "T0FAKE",
+      botUserId: options.botUserId ?? "UBOT",
+      botId: options.botId ?? "BBOT",
+      users: options.users ?? {},
+      channels: options.channels ?? { C1: { type: "channel" }, D1: { type: "im" } },
+      tiers: options.tiers ?? { "chat.update": { perMinute: 50, burst: 5 } },
+      streaming: options.streaming ?? true,
+      streamLifetimeMs: options.streamLifetimeMs ?? 5 * 60_000,
+    };
+    this.conversations = new FakeConversations(this.options);
+  }
+
+  /** Every message the bot posted or streamed, by ts. */
+  get messages(): Map<string, FakeMessage> {
+    return this.conversations.messages;
+  }
+
+  get ephemerals(): Ephemeral[] {
+    return this.conversations.ephemerals;
+  }
+
+  static async start(options: FakeSlackOptions = {}): Promise<FakeSlack> {
+    const fake = new FakeSlack(options);
+    await fake.#listen();
+    return fake;
+  }
+
+  /** The Web API base, ending in /api/ (SLACK_API_URL). */
+  get apiUrl(): string {
+    return `http://127.0.0.1:${this.#port}/api/`;
+  }
+
+  /** A response_url for a slash command. */
+  responseUrl(id = "1"): string {
+    return `http://127.0.0.1:${this.#port}/respond/${id}`;
+  }
+
+  /** The next `times` calls of `method` fail with `error` (e.g. message_not_in_streaming_state). */
+  failNext(method: string, error: string, times = 1): void {
+    this.#queue(
+      method,
+      Array.from({ length: times }, () => ({ error })),
+    );
+  }
+
+  /** The next call of `method` answers 429 with `Retry-After: seconds`. */
+  rateLimitNext(method: string, seconds: number): void {
+    this.#queue(method, [{ retryAfter: seconds }]);
+  }
+
+  setStreaming(on: boolean): void {
+    this.options.streaming = on;
+  }
+
+  /** The bot's messages in a thread, oldest first, deleted ones left out. */
+  thread(channel: string, threadTs: string): FakeMessage[] {
+    return this.conversations.thread(channel, threadTs);
+  }
+
+  /** What a person sees of a message. */
+  view(message: FakeMessage): View {
+    return message.format === "markdown" ? viewMarkdown(message.text) : viewMrkdwn(message.text);
+  }
+
+  callsTo(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  /** Calls Slack refused with a 429. */
+  get rateLimited(): SlackCall[] {
+    return this.calls.filter((c) => c.outcome === "ratelimited");
+  }
+
+  async close(): Promise<void> {
+    this.socket.close();
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  async #listen(): Promise<void> {
+    this.#server = createServer((req, res) => {
+      void this.#handle(req, res);
+    });
+    this.#server.on("connection", (socket) => {
+      this.#sockets.add(socket);
+      socket.on("close", () => this.#sockets.delete(socket));
+    });
+    this.#server.on("upgrade", (req, socket) => this.socket.handleUpgrade(req, socket));
+    this.#server.listen(0, "127.0.0.1");
+    await once(this.#server, "listening");
+    this.#port = (this.#server.address() as AddressInfo).port;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString("utf8");
+    const url = req.url ?? "/";
+    if (url.startsWith("/respond/")) {
+      const body = JSON.parse(raw || "{}") as { response_type?: string; text?: string };
+      this.responses.push({ type: body.response_type ?? "ephemeral", text: body.text ?? "" });
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      return;
+    }
+    const method = url.replace(/^\/api\//, "").split("?")[0] ?? "";
+    const args = parseArgs(raw, req.headers["content-type"]);
+    const token =
+      (req.headers.authorization ?? "").replace(/^Bearer /, "") || String(args.token ?? "");
+    const call: SlackCall = { method, args, at: performance.now(), outcome: "ok" };
+    this.calls.push(call);
+    const reply = (
+      status: number,
+      body: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    const wantApp = method === "apps.connections.open";
+    if (token !== (wantApp ? this.options.appToken : this.options.botToken)) {
+      call.outcome = "invalid_auth";
+      reply(200, { ok: false, error: "invalid_auth" });
+      return;
+    }
+    const limited = this.#limit(method);
+    if (limited !== undefined) {
+      call.outcome = "ratelimited";
+      reply(429, { ok: false, error: "ratelimited" }, { "retry-after": String(limited) });
+      return;
+    }
+    const fault = this.#faults.get(method)?.shift();
+    if (fault) {
+      if ("retryAfter" in fault) {
+        call.outcome = "ratelimited";
+        reply(
+          429,
+          { ok: false, error: "ratelimited" },
+          { "retry-after": String(fault.retryAfter) },
+        );
+      } else {
+        call.outcome = fault.error;
+        if (fault.error === "message_not_in_streaming_state") this.conversations.expireStream(args);
+        reply(200, { ok: false, error: fault.error });
+      }
+      return;
+    }
+    const result = this.#dispatch(method, args);
+    call.outcome = result.ok ? "ok" : String(result.error);
+    reply(200, result);
+  }
+
+  #dispatch(method: string, args: Record<string, unknown>): Record<string, unknown> {
+    switch (method) {
+      case "auth.test":
+        return {
+          ok: true,
+          url: "https://fake.slack.com/",
+          team: "Fake",
+          user: "chatbot",
+          team_id: this.options.team,
+          user_id: this.options.botUserId,
+          bot_id: this.options.botId,
+        };
+      case "apps.connections.open":
+        return { ok: true, url: `ws://127.0.0.1:${this.#port}/socket` };
+      case "users.info":
+        return this.#usersInfo(args);
+      case "assistant.threads.setStatus":
+        this.statuses.push({
+          channel: String(args.channel_id),
+          threadTs: String(args.thread_ts),
+          status: String(args.status ?? ""),
+        });
+        return { ok: true };
+      case "assistant.threads.setSuggestedPrompts":
+        this.prompts.push({
+          channel: String(args.channel_id),
+          threadTs: String(args.thread_ts),
+          prompts: args.prompts,
+        });
+        return { ok: true };
+      default:
+        return this.conversations.handle(method, args) ?? { ok: false, error: "unknown_method" };
+    }
+  }
+
+  #usersInfo(args: Record<string, unknown>): Record<string, unknown> {
+    const id = String(args.user ?? "");
+    const user = this.options.users[id];
+    if (!user) return { ok: false, error: "user_not_found" };
+    return {
+      ok: true,
+      user: {
+        id,
+        team_id: user.team ?? this.options.team,
+        is_admin: Boolean(user.isAdmin),
+        is_owner: Boolean(user.isOwner),
+      },
+    };
+  }
+
+  /** Seconds to wait when `method` is over its tier now, else undefined (and a token is taken). */
+  #limit(method: string): number | undefined {
+    const tier = this.options.tiers[method];
+    if (!tier) return undefined;
+    const now = performance.now();
+    let bucket = this.#buckets.get(method);
+    if (!bucket) {
+      bucket = { ...tier, tokens: tier.burst, at: now };
+      this.#buckets.set(method, bucket);
+    }
+    const perMs = tier.perMinute / 60_000;
+    bucket.tokens = Math.min(tier.burst, bucket.tokens + (now - bucket.at) * perMs);
+    bucket.at = now;
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return undefined;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1_000));
+  }
+
+  #queue(method: string, faults: Fault[]): void {
+    const queue = this.#faults.get(method) ?? [];
+    queue.push(...faults);
+    this.#faults.set(method, queue);
+  }
+}
+
+const JSON_FIELDS = new Set(["chunks", "prompts", "blocks", "attachments", "metadata"]);
+
+/** The Web API takes form-encoded arguments (objects as JSON strings) or a JSON body. */
+function parseArgs(raw: string, contentType: string | undefined): Record<string, unknown> {
+  if (!raw) return {};
+  if (contentType?.includes("application/json")) return JSON.parse(raw) as Record<string, unknown>;
+  const form = parseQuery(raw);
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(form)) {
+    const text = Array.isArray(value) ? value[0] : value;
+    args[key] = text !== undefined && JSON_FIELDS.has(key) ? safeJson(text) : text;
+  }
+  return args;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

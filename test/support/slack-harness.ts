@@ -1,0 +1,296 @@
+import { createHmac, randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { setTimeout as sleep } from "node:timers/promises";
+import { request } from "undici";
+import {
+  createSlackChannel,
+  type SlackChannel,
+  type SlackChannelOptions,
+} from "../../adapters/slack/index.ts";
+import { createBackendClient } from "../../src/backend/client.ts";
+import type { BackendClient } from "../../src/backend/types.ts";
+import { Bridge } from "../../src/bridge/bridge.ts";
+import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
+import { createLogger } from "../../src/log.ts";
+import { Metrics } from "../../src/metrics.ts";
+import {
+  type Simulator,
+  type SimulatorOptions,
+  startSimulator,
+} from "../../src/simulator/index.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
+
+export const SIGNING_SECRET = "fake-signing-secret";
+export const TEAM = "T0FAKE";
+export const BOT = "UBOT";
+
+export interface SlackHarnessOptions {
+  simulator?: SimulatorOptions;
+  /** Another backend than the simulator (a scripted raw backend). */
+  backend?: { url: string; apiKey: string; botUid: string };
+  fake?: FakeSlackOptions;
+  slack?: Partial<SlackChannelOptions>;
+  /** Socket Mode instead of HTTP. */
+  socketMode?: boolean;
+}
+
+/** Log lines (JSON) written while the harness runs, level warn and up. */
+export type LogLines = { level: number; msg: string; err?: { message?: string }; kind?: string }[];
+
+export interface Ack {
+  status: number;
+  /** From sending the request to its complete response. */
+  ms: number;
+  body: string;
+}
+
+export interface SlackHarness {
+  fake: FakeSlack;
+  channel: SlackChannel;
+  http: RunningHttpServer;
+  simulator: Simulator;
+  backend: BackendClient;
+  store: KeyValueStore;
+  eventsUrl: string;
+  logs: LogLines;
+  /** Delivers an Events API envelope (signed HTTP request, or a Socket Mode envelope). */
+  sendEvent(event: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
+  /** Delivers a slash command. */
+  sendCommand(command: string, text: string, options?: CommandOptions): Promise<Ack>;
+  /** Waits until every delivery so far has been handled. */
+  settle(): Promise<void>;
+  nextTs(): string;
+  close(): Promise<void>;
+}
+
+export interface SendOptions {
+  eventId?: string;
+  /** The workspace the event comes from (default TEAM). */
+  team?: string;
+  retryNum?: number;
+  /** Seconds since the epoch in the signature (default: now). */
+  timestamp?: number;
+  /** false: no signature headers; a string: that signature. */
+  signature?: false | string;
+}
+
+export interface CommandOptions {
+  user?: string;
+  channel?: string;
+}
+
+/** The Slack channel for real: Bolt on the shared HTTP server, a fake Slack, the simulator. */
+export async function startSlackHarness(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
+  // Slack's tiers scaled up (Tier 3 is about 50 a minute) so tests run at test speed; tests of
+  // the budget itself set their own.
+  const fake = await FakeSlack.start({
+    users: { U1: {}, UADMIN: { isAdmin: true } },
+    tiers: {
+      "chat.update": { perMinute: 6_000, burst: 10 },
+      "chat.appendStream": { perMinute: 12_000, burst: 10 },
+    },
+    ...options.fake,
+  });
+  const simulator = await startSimulator({ chunkDelayMs: 0, ...options.simulator });
+  const target = options.backend ?? {
+    url: simulator.url,
+    apiKey: simulator.apiKey,
+    botUid: simulator.botUid,
+  };
+  const backend = createBackendClient({
+    baseUrl: target.url,
+    apiKey: target.apiKey,
+    botUid: target.botUid,
+  });
+  const dataDir = await mkdtemp(join(tmpdir(), "slack-test-"));
+  const store = await openStore({ dataDir });
+  const logs: LogLines = [];
+  const log = createLogger({
+    level: "warn",
+    secrets: [],
+    pretty: false,
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString("utf8").split("\n").filter(Boolean))
+          logs.push(JSON.parse(line));
+        done();
+      },
+    }),
+  });
+  const bridge = new Bridge({
+    backend,
+    store,
+    log,
+    defaultLanguage: "auto",
+    guards: {
+      allowedChannels: [],
+      allowedUsers: [],
+      maxQuestionChars: 4_000,
+      rateLimitQuestions: 0,
+      rateLimitWindowSeconds: 60,
+    },
+    maxAnswerChars: 100_000,
+  });
+  const channel = createSlackChannel({
+    botToken: fake.options.botToken,
+    signingSecret: SIGNING_SECRET,
+    appToken: options.socketMode ? fake.options.appToken : undefined,
+    apiUrl: fake.apiUrl,
+    adminUsers: [],
+    bridge,
+    store,
+    log,
+    editIntervalMs: 20,
+    updatesPerMinute: 6_000,
+    appendsPerMinute: 12_000,
+    budgetBurst: 5,
+    ...options.slack,
+  });
+  const http = await startHttpServer({
+    port: 0,
+    host: "127.0.0.1",
+    routes: channel.routes,
+    health: async () => ({ problems: [] }),
+    metrics: new Metrics(),
+    log,
+  });
+  await channel.start();
+  if (options.socketMode) await fake.socket.connected();
+  const eventsUrl = `http://127.0.0.1:${http.port}/slack/events`;
+  let seq = 0;
+
+  const post = async (body: string, contentType: string, send: SendOptions = {}): Promise<Ack> => {
+    const timestamp = send.timestamp ?? Math.floor(Date.now() / 1000);
+    const headers: Record<string, string> = { "content-type": contentType };
+    if (send.signature !== false) {
+      headers["x-slack-request-timestamp"] = String(timestamp);
+      headers["x-slack-signature"] = send.signature ?? sign(timestamp, body);
+    }
+    if (send.retryNum !== undefined) {
+      headers["x-slack-retry-num"] = String(send.retryNum);
+      headers["x-slack-retry-reason"] = "http_timeout";
+    }
+    const started = performance.now();
+    const response = await request(eventsUrl, { method: "POST", headers, body });
+    const text = await response.body.text();
+    return { status: response.statusCode, ms: performance.now() - started, body: text };
+  };
+
+  return {
+    fake,
+    channel,
+    http,
+    simulator,
+    backend,
+    store,
+    eventsUrl,
+    logs,
+    async sendEvent(event, send = {}) {
+      const team = send.team ?? TEAM;
+      const envelope = {
+        token: "legacy-verification-token",
+        team_id: team,
+        api_app_id: "A0FAKE",
+        event,
+        type: "event_callback",
+        event_id: send.eventId ?? `Ev${randomUUID().slice(0, 8)}`,
+        event_time: Math.floor(Date.now() / 1000),
+        authorizations: [
+          { team_id: team, user_id: BOT, is_bot: true, is_enterprise_install: false },
+        ],
+      };
+      if (!options.socketMode) return post(JSON.stringify(envelope), "application/json", send);
+      const started = performance.now();
+      await fake.socket.deliver("events_api", envelope, { retryAttempt: send.retryNum ?? 0 });
+      return { status: 200, ms: performance.now() - started, body: "" };
+    },
+    async sendCommand(command, text, send = {}) {
+      const payload = {
+        command,
+        text,
+        team_id: TEAM,
+        team_domain: "fake",
+        channel_id: send.channel ?? "C1",
+        channel_name: "general",
+        user_id: send.user ?? "U1",
+        user_name: "someone",
+        api_app_id: "A0FAKE",
+        trigger_id: `trigger-${++seq}`,
+        response_url: fake.responseUrl(String(seq)),
+      };
+      if (!options.socketMode) {
+        return post(new URLSearchParams(payload).toString(), "application/x-www-form-urlencoded");
+      }
+      const started = performance.now();
+      await fake.socket.deliver("slash_commands", payload);
+      return { status: 200, ms: performance.now() - started, body: "" };
+    },
+    async settle() {
+      // The listener runs right after the ack: give it a moment to take the delivery.
+      await sleep(30);
+      await channel.idle();
+    },
+    nextTs() {
+      return `1700000100.${String(++seq).padStart(6, "0")}`;
+    },
+    async close() {
+      await channel.stop();
+      await http.close();
+      await fake.close();
+      await backend.close();
+      await simulator.close();
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function sign(timestamp: number, body: string, secret = SIGNING_SECRET): string {
+  return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+}
+
+/** `@bot text` in a channel: the `app_mention` event (its `message` twin: `asMessage`). */
+export function mention(
+  text: string,
+  at: { ts: string; channel?: string; user?: string; threadTs?: string },
+): Record<string, unknown> {
+  return {
+    type: "app_mention",
+    user: at.user ?? "U1",
+    text: `<@${BOT}> ${text}`,
+    ts: at.ts,
+    channel: at.channel ?? "C1",
+    ...(at.threadTs ? { thread_ts: at.threadTs } : {}),
+    team: TEAM,
+    event_ts: at.ts,
+  };
+}
+
+/** The `message` event Slack sends for the same message as an `app_mention`. */
+export function asMessage(event: Record<string, unknown>): Record<string, unknown> {
+  return { ...event, type: "message", channel_type: "channel" };
+}
+
+/** A person's message: in a DM (`channel` D…) or a channel thread. */
+export function message(
+  text: string,
+  at: { ts: string; channel?: string; user?: string; threadTs?: string; im?: boolean },
+): Record<string, unknown> {
+  const im = at.im ?? (at.channel ?? "C1").startsWith("D");
+  return {
+    type: "message",
+    channel_type: im ? "im" : "channel",
+    user: at.user ?? "U1",
+    text,
+    ts: at.ts,
+    channel: at.channel ?? "C1",
+    ...(at.threadTs ? { thread_ts: at.threadTs } : {}),
+    team: TEAM,
+    event_ts: at.ts,
+  };
+}
