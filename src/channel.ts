@@ -1,4 +1,5 @@
 import type { IncomingMessage as HttpRequest, ServerResponse } from "node:http";
+import type { ReopenedMessage } from "./bridge/ports.ts";
 
 /** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */
 export interface HttpRoute {
@@ -22,4 +23,10 @@ export interface Channel {
   stop(): Promise<void>;
   /** Why the channel cannot serve right now, or undefined while it can. */
   unhealthyReason(): string | undefined;
+  /**
+   * Rebuilds a surface and a message ref from what ReplySurface.persistRef saved in an earlier
+   * process, so an answer that process left mid-stream can be finished. Undefined when the
+   * saved value is not this channel's (or from an older shape it no longer reads).
+   */
+  reopen?(saved: unknown): ReopenedMessage | undefined;
 }

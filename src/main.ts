@@ -7,6 +7,7 @@ import { Bridge } from "./bridge/bridge.ts";
 import type { Channel } from "./channel.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { ConfigError } from "./errors.ts";
+import { AnswerJournal } from "./journal/answer-journal.ts";
 import { LeadChannels } from "./leads/lead-channels.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
@@ -52,6 +53,9 @@ async function main(): Promise<number> {
     const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
+    // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
+    const journal = new AnswerJournal({ store, log });
+    cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
     const bridge = new Bridge({
       backend,
@@ -62,6 +66,7 @@ async function main(): Promise<number> {
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
       leads: createLeadsCommands({ backend, channels: leadChannels }),
+      journal,
     });
     const { channels, announcers } = createChannels(config, { bridge, store, log });
     if (channels.length === 0) {
@@ -93,7 +98,8 @@ async function main(): Promise<number> {
         : [];
     await runService({
       channels,
-      background: leadPoll,
+      // Started right after the channels: answers a killed run left are finished first thing.
+      background: [journal.recovery(channels), ...leadPoll],
       bridge,
       store,
       metrics,

@@ -1,3 +1,5 @@
+import { labelDisguisesTarget } from "../../src/reply/link-label.ts";
+
 /**
  * Text to Slack and back. Slack's mrkdwn gives `&`, `<` and `>` a meaning (`<@U1>` pings a
  * person, `<!channel>` a whole channel, `<url|text>` hides a link behind any words), so text
@@ -47,7 +49,7 @@ const URL_LIKE =
 export function linkTextKind(text: string, url: string): "words" | "same" | "other-url" {
   const shown = text.trim();
   if (shown === "" || comparableUrl(shown) === comparableUrl(url)) return "same";
-  return URL_LIKE.test(shown) ? "other-url" : "words";
+  return URL_LIKE.test(shown) || labelDisguisesTarget(shown, url) ? "other-url" : "words";
 }
 
 function comparableUrl(url: string): string {

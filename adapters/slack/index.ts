@@ -20,7 +20,7 @@ import {
   STREAM_MAX_AGE_MS,
 } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
-import { SlackSurface, type SlackThread } from "./surface.ts";
+import { readSavedMessage, SlackSurface, type SlackThread } from "./surface.ts";
 import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
 import { Workspaces } from "./workspace.ts";
 
@@ -238,6 +238,12 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     async stop() {
       stopped = true;
       await receiver.stop();
+    },
+    reopen(saved) {
+      const found = readSavedMessage(saved);
+      if (!found) return undefined;
+      const surface = surfaceFor(found.thread);
+      return { surface, ref: surface.adopt(found) };
     },
     unhealthyReason() {
       if (!app) return "Slack channel not started";

@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import { z } from "zod";
 import type {
   CallBudget,
   MessageRef,
@@ -53,6 +54,28 @@ interface SlackMessage {
 
 const STATUS = "is thinking…";
 
+/** What persistRef saves: the answer's thread, and the message as far as it is on screen. */
+const savedMessage = z.object({
+  thread: z.object({
+    teamId: z.string(),
+    channel: z.string(),
+    threadTs: z.string(),
+    userId: z.string(),
+    userTeamId: z.string(),
+    assistant: z.boolean(),
+  }),
+  ts: z.string().optional(),
+  stream: z.boolean(),
+});
+
+export type SavedSlackMessage = z.infer<typeof savedMessage>;
+
+/** A message an earlier process saved with persistRef; undefined for anything else. */
+export function readSavedMessage(saved: unknown): SavedSlackMessage | undefined {
+  const parsed = savedMessage.safeParse(saved);
+  return parsed.success ? parsed.data : undefined;
+}
+
 /**
  * One answer's thread in Slack. Answers stream natively (`chat.startStream`, then
  * `chat.appendStream` with what the reply engine added, `chat.stopStream` at the end) where
@@ -99,6 +122,33 @@ export class SlackSurface implements ReplySurface {
 
   async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
     await this.#show(ref as SlackMessage, rendered, options);
+  }
+
+  /** The thread, the message's ts (none while only a status shows) and whether it streams. */
+  persistRef(ref: MessageRef): SavedSlackMessage {
+    const message = ref as SlackMessage;
+    return { thread: this.#options.thread, ts: message.ts, stream: message.mode === "stream" };
+  }
+
+  /**
+   * Takes over a message an earlier process left mid-answer (see persistRef), for one final
+   * edit: a stream is stopped and its text set by chat.update (a stream cannot be taken over
+   * by appending, and Slack would refuse chat.update while it is live); a message with no ts
+   * yet (only the assistant status showed) is posted.
+   */
+  adopt(saved: SavedSlackMessage): MessageRef {
+    const message: SlackMessage = {
+      mode: saved.ts === undefined ? "pending" : saved.stream ? "stream" : "plain",
+      ts: saved.ts,
+      noteOnly: false,
+      shown: "",
+      streamed: "",
+      // Older than any stream may be: its next change hands it over to chat.update.
+      startedAt: Number.NEGATIVE_INFINITY,
+      stopped: false,
+    };
+    this.#messages.push(message);
+    return message;
   }
 
   async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {

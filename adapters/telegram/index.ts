@@ -24,7 +24,7 @@ import {
   WEBHOOK_SECRET_PATTERN,
 } from "./limits.ts";
 import { Poller } from "./polling.ts";
-import { TelegramSurface } from "./surface.ts";
+import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
 import { webhookRoute } from "./webhook.ts";
 
@@ -269,6 +269,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     async stop() {
       state = "stopped";
       await poller?.stop();
+    },
+    reopen(saved) {
+      const found = readSavedMessage(saved);
+      return found && { surface: surfaceFor(found.place), ref: found.ref };
     },
     unhealthyReason() {
       if (state === "new") return "Telegram channel not started";

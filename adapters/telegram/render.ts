@@ -9,6 +9,7 @@ import type {
   Table,
 } from "mdast";
 import type { Renderer } from "../../src/bridge/ports.ts";
+import { labelDisguisesTarget } from "../../src/reply/link-label.ts";
 import { parseMarkdown } from "../../src/reply/markdown.ts";
 import { escapeAttribute, escapeHtml, escapeText, measureHtml } from "./escape.ts";
 
@@ -235,13 +236,8 @@ function httpUrl(url: string): string | undefined {
   }
 }
 
-const ADDRESS = /^(?:https?:\/\/)?((?:[a-z0-9-]+\.)+[a-z]{2,})(?:[/:?#]\S*)?$/i;
-
 function looksLikeOtherAddress(label: string, href: string): boolean {
-  const match = ADDRESS.exec(label.trim());
-  if (!match?.[1]) return false;
-  const host = (value: string) => value.toLowerCase().replace(/^www\./, "");
-  return host(match[1]) !== host(new URL(href).hostname);
+  return labelDisguisesTarget(label, href);
 }
 
 /** The text of inline nodes without any markup (table cells, link labels). */

@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import { z } from "zod";
 import type {
   MessageRef,
   ReplySurface,
@@ -16,7 +17,7 @@ import {
   retryAfterMs,
   TelegramApiError,
 } from "./errors.ts";
-import { escapeText, visibleText } from "./escape.ts";
+import { defuseMentions, escapeText, visibleText } from "./escape.ts";
 import { renderStreaming, telegramRenderer } from "./render.ts";
 import type { Place, ReplyChains } from "./to-incoming.ts";
 
@@ -38,6 +39,33 @@ interface TelegramRef {
 }
 
 type ParseMode = "HTML" | undefined;
+
+/** What persistRef saves: the place of the answer and its message (or draft). */
+const savedMessage = z.object({
+  chatId: z.number(),
+  isPrivate: z.boolean(),
+  topicId: z.number().optional(),
+  replyTo: z.number().optional(),
+  threadKey: z.string(),
+  chained: z.boolean(),
+  messageId: z.number().optional(),
+  draftId: z.number().optional(),
+});
+
+/**
+ * A message an earlier process saved with persistRef, as the place to build a surface for and
+ * the ref to finish on it; undefined for anything else.
+ */
+export function readSavedMessage(saved: unknown): { place: Place; ref: MessageRef } | undefined {
+  const parsed = savedMessage.safeParse(saved);
+  if (!parsed.success) return undefined;
+  const { chatId, isPrivate, topicId, replyTo, threadKey, chained, messageId, draftId } =
+    parsed.data;
+  return {
+    place: { chatId, isPrivate, topicId, replyTo, threadKey, chained },
+    ref: { messageId, draftId } satisfies TelegramRef,
+  };
+}
 
 // A notice that meets a 429 waits its turn, but not for ever.
 const NOTICE_ATTEMPTS = 3;
@@ -105,6 +133,16 @@ export class TelegramSurface implements ReplySurface {
         if (!isNotModified(error)) throw error;
       }
     }, text);
+  }
+
+  /**
+   * The place and the message (or draft) of `ref`. A draft does not outlive the process that
+   * streamed it: finishing it later sends the text as a message, as the final edit would have.
+   */
+  persistRef(ref: MessageRef): z.input<typeof savedMessage> {
+    const { messageId, draftId } = ref as TelegramRef;
+    const { chatId, isPrivate, topicId, replyTo, threadKey, chained } = this.#deps.place;
+    return { chatId, isPrivate, topicId, replyTo, threadKey, chained, messageId, draftId };
   }
 
   async notice(rendered: string): Promise<void> {
@@ -205,7 +243,8 @@ export class TelegramSurface implements ReplySurface {
       if (!isParseError(error)) throw this.#translate(error);
       this.#deps.log.warn({ err: error }, "Telegram refused the HTML; sending it as plain text");
       try {
-        return await call(undefined, visibleText(html));
+        // As plain text, `@name` inside what was code would become a live mention.
+        return await call(undefined, defuseMentions(visibleText(html)));
       } catch (plainError) {
         throw this.#translate(plainError);
       }

@@ -88,7 +88,9 @@ export function readMessage(message: Message, me: BotIdentity): Reading {
     const name = command.name === "start" ? "help" : command.name;
     text = `/${name}${text.trimStart().slice(command.length)}`;
   }
-  return { kind: "text", text: text.replace(/[ \t]+/g, " ").trim(), message, authorId };
+  // Only the gap a removed mention leaves inside a line is closed: indentation stays.
+  const tidied = text.replace(/(\S)[ \t]{2,}(?=\S)/g, "$1 ").trim();
+  return { kind: "text", text: tidied, message, authorId };
 }
 
 interface LeadingCommand {

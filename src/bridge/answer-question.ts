@@ -3,6 +3,7 @@ import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, BridgeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
+import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import type { IncomingMessage, ReplySurface } from "./ports.ts";
@@ -82,9 +83,9 @@ export async function answerQuestion(
             deps.log.error({ err: error }, "could not store the thread's conversation"),
           );
         if (header.systemMessage.trim()) {
-          await surface
-            .notice(surface.renderer.note(header.systemMessage.trim()))
-            .catch((error: unknown) => deps.log.warn({ err: error }, "system message not shown"));
+          await sendNotice(surface, header.systemMessage.trim()).catch((error: unknown) =>
+            deps.log.warn({ err: error }, "system message not shown"),
+          );
         }
       } else if (!writer.append(event.text)) {
         stop.abort();

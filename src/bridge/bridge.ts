@@ -1,10 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
 import { AbortedError, BridgeError } from "../errors.ts";
+import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
@@ -23,6 +26,8 @@ export interface BridgeOptions {
   maxAnswerChars: number;
   leads?: LeadsCommands;
   metrics?: Metrics;
+  /** Keeps a record of each answer in flight, so that one cut by a kill is finished on restart. */
+  journal?: AnswerJournal;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
@@ -46,6 +51,8 @@ export class Bridge {
 
   constructor(options: BridgeOptions) {
     this.#options = options;
+    // Every running answer listens for the shutdown: thousands at once are expected.
+    setMaxListeners(0, this.#stopping.signal);
     this.#deliveries = new Deliveries(options.store, randomUUID());
     this.#conversations = new Conversations(options.store);
     this.#commands = new CommandHandler({
@@ -119,7 +126,7 @@ export class Bridge {
       // the operator did not allow.
       const denied = this.#guards.accessRefusal(message);
       if (denied) {
-        await surface.notice(surface.renderer.note(denied), { private: true });
+        await sendNotice(surface, denied, { private: true });
         return;
       }
       const command = parseCommand(message.text, { bare: message.bareCommands });
@@ -129,7 +136,7 @@ export class Bridge {
       }
       const refusal = await this.#guards.questionRefusal(message);
       if (refusal) {
-        await surface.notice(surface.renderer.note(refusal), { private: true });
+        await sendNotice(surface, refusal, { private: true });
         return;
       }
       await this.#answer(message, surface, turn, log, receivedAt);
@@ -156,7 +163,7 @@ export class Bridge {
       turn.leave();
       reply = await run();
     }
-    await surface.notice(surface.renderer.note(reply.text), { private: reply.private });
+    await sendNotice(surface, reply.text, { private: reply.private });
   }
 
   async #answer(
@@ -166,6 +173,39 @@ export class Bridge {
     log: Logger,
     receivedAt: number,
   ): Promise<void> {
+    // From its first message (a "queued" note, a placeholder) to its end, the answer is in
+    // the journal: after a kill, the next start finishes it with the interrupted note.
+    const journaled = this.#options.journal?.track(message.channel, surface);
+    let report: AnswerReport | undefined;
+    try {
+      report = await this.#stream(message, journaled?.surface ?? surface, turn, log, receivedAt);
+    } finally {
+      await journaled?.close();
+    }
+    if (!report) return;
+    this.#record(message.channel, report);
+    log.info(
+      {
+        outcome: report.end,
+        error: report.errorCode,
+        firstTextMs: report.firstTextMs && Math.round(report.firstTextMs),
+        totalMs: Math.round(report.totalMs),
+        messages: report.messages,
+        calls: report.calls,
+      },
+      "question answered",
+    );
+  }
+
+  /** Streams the answer; undefined when it failed before it could take over its queued note. */
+
+  async #stream(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    turn: Turn,
+    log: Logger,
+    receivedAt: number,
+  ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
     const channel = message.channel;
     let placeholder: { ref: MessageRef; rendered: string } | undefined;
@@ -178,6 +218,7 @@ export class Bridge {
         `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
       );
       try {
+        await surface.budget?.acquire();
         placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
         turn.shown();
       } catch (error) {
@@ -208,30 +249,20 @@ export class Bridge {
     } catch (error) {
       // The answer never took over its "queued" message: it shows the error instead.
       if (!placeholder) throw error;
-      const shown = await surface
-        .edit(placeholder.ref, surface.renderer.note(`⚠️ ${readableError(error)}`), {
-          final: true,
-        })
-        .then(
-          () => true,
-          () => false,
-        );
+      const { ref } = placeholder;
+      const note = surface.renderer.note(`⚠️ ${readableError(error)}`);
+      const shown = await (async () => {
+        await surface.budget?.acquire();
+        await surface.edit(ref, note, { final: true });
+      })().then(
+        () => true,
+        () => false,
+      );
       if (!shown) throw error;
       log.error({ err: error }, "message failed");
-      return;
+      return undefined;
     }
-    this.#record(channel, report);
-    log.info(
-      {
-        outcome: report.end,
-        error: report.errorCode,
-        firstTextMs: report.firstTextMs && Math.round(report.firstTextMs),
-        totalMs: Math.round(report.totalMs),
-        messages: report.messages,
-        calls: report.calls,
-      },
-      "question answered",
-    );
+    return report;
   }
 
   #record(channel: string, report: AnswerReport): void {
@@ -250,9 +281,9 @@ export class Bridge {
   async #reportFailure(error: unknown, surface: ReplySurface, log: Logger): Promise<void> {
     const known = error instanceof BridgeError;
     log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
-    await surface
-      .notice(surface.renderer.note(`⚠️ ${readableError(error)}`), { private: true })
-      .catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));
+    await sendNotice(surface, `⚠️ ${readableError(error)}`, { private: true }).catch(
+      (noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"),
+    );
   }
 }
 

@@ -115,4 +115,17 @@ export interface ReplySurface {
    * it get a placeholder message instead, which the answer then replaces.
    */
   showTyping?(): Promise<void>;
+  /**
+   * A JSON-serializable description of a message this surface posted and of where it is,
+   * from which the channel can finish the message after the process died (Channel.reopen).
+   * Called again after edits: a ref may change as the message does (a draft sent for good,
+   * a stream started). Surfaces without it (a terminal) have nothing to finish after a kill.
+   */
+  persistRef?(ref: MessageRef): unknown;
+}
+
+/** A message of an earlier process, reopened on a surface that can edit it now. */
+export interface ReopenedMessage {
+  surface: ReplySurface;
+  ref: MessageRef;
 }

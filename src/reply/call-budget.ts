@@ -59,6 +59,12 @@ export class RateBudget implements CallBudget {
     });
   }
 
+  /** Full again and nobody waiting: the budget can be dropped and made anew when needed. */
+  get idle(): boolean {
+    this.#refill();
+    return this.waiting === 0 && this.#timer === undefined && this.#tokens >= this.#burst;
+  }
+
   /** Answers waiting for a call now: a surface can tell how crowded its budget is. */
   get waiting(): number {
     return this.#urgent.length + this.#routine.length;
@@ -99,18 +105,35 @@ export class RateBudget implements CallBudget {
   }
 }
 
-/** One budget per key (a workspace id, a chat id), made on first use. */
+// How many new keys between two sweeps for idle budgets.
+const SWEEP_EVERY = 1_000;
+
+/**
+ * One budget per key (a workspace id, a chat id), made on first use. Budgets that are full
+ * and unused are dropped from time to time, so a bot that met a million chats does not keep
+ * a million buckets; a dropped one is made anew, full, which is what it was.
+ */
 export class RateBudgets {
   readonly #budgets = new Map<string, RateBudget>();
+  #created = 0;
 
   constructor(readonly options: RateBudgetOptions) {}
 
   for(key: string): RateBudget {
     let budget = this.#budgets.get(key);
     if (!budget) {
+      if (++this.#created % SWEEP_EVERY === 0) this.#sweep();
       budget = new RateBudget(this.options);
       this.#budgets.set(key, budget);
     }
     return budget;
+  }
+
+  get size(): number {
+    return this.#budgets.size;
+  }
+
+  #sweep(): void {
+    for (const [key, budget] of this.#budgets) if (budget.idle) this.#budgets.delete(key);
   }
 }

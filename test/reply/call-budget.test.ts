@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateBudget } from "../../src/reply/call-budget.ts";
+import { RateBudget, RateBudgets } from "../../src/reply/call-budget.ts";
 
 describe("RateBudget", () => {
   it("lets a burst through, then spaces calls at the rate", async () => {
@@ -44,5 +44,19 @@ describe("RateBudget", () => {
     controller.abort(new Error("stop"));
     await expect(waiting).rejects.toThrow("stop");
     expect(budget.waiting).toBe(0);
+  });
+});
+
+describe("RateBudgets", () => {
+  it("drops budgets that are full and unused, and keeps busy ones", async () => {
+    const budgets = new RateBudgets({ perMinute: 60, burst: 1 });
+    const busy = budgets.for("busy");
+    await busy.acquire();
+    for (let i = 0; i < 998; i++) budgets.for(`chat-${i}`);
+    expect(budgets.size).toBe(999);
+    budgets.for("one more");
+    // The 1,000th new key swept the 998 untouched budgets; the one in use stays.
+    expect(budgets.size).toBe(2);
+    expect(budgets.for("busy")).toBe(busy);
   });
 });

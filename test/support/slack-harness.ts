@@ -14,6 +14,7 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
+import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import {
@@ -37,6 +38,8 @@ export interface SlackHarnessOptions {
   slack?: Partial<SlackChannelOptions>;
   /** Socket Mode instead of HTTP. */
   socketMode?: boolean;
+  /** A journal of answers in flight for the bridge, on the harness's store. */
+  journal?: (store: KeyValueStore) => AnswerJournal;
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -135,6 +138,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       rateLimitWindowSeconds: 60,
     },
     maxAnswerChars: 100_000,
+    journal: options.journal?.(store),
   });
   const channel = createSlackChannel({
     botToken: fake.options.botToken,

@@ -1,0 +1,299 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ReplySurface } from "../bridge/ports.ts";
+import type { Channel } from "../channel.ts";
+import type { Logger } from "../log.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import {
+  entryKey,
+  indexKey,
+  type JournalEntry,
+  leaseKey,
+  RUNS_KEY,
+  RUNS_LOCK_KEY,
+  readEntry,
+  readIds,
+  recoveringKey,
+} from "./entry.ts";
+import { finishInterrupted } from "./finish-interrupted.ts";
+import { JournaledAnswer, type PersistingSurface } from "./journaled-answer.ts";
+
+export interface AnswerJournalOptions {
+  store: KeyValueStore;
+  log: Logger;
+  /** This process's id in the journal (default: a fresh UUID). */
+  runId?: string;
+  /** Shortest time between two writes of one answer that only bring its text up to date. */
+  updateIntervalMs?: number;
+  /** Redis: a process whose heartbeat is this old is dead, and its answers are finished. */
+  leaseMs?: number;
+  /** Redis: how often to look for processes that died (default a third of the lease). */
+  sweepIntervalMs?: number;
+  /** How long a record outlives a process that never came back to it. */
+  ttlMs?: number;
+}
+
+/** The channels a recovery can finish answers on: those that can reopen a saved message. */
+export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+// A few seconds of text may be missing after a kill: the recovery note says it was cut.
+const UPDATE_INTERVAL_MS = 3_000;
+const LEASE_MS = 15_000;
+const LOCK_MS = 5_000;
+// Long enough for a few hundred answers to be finished under the platforms' rate limits.
+const RECOVERY_CLAIM_MS = 5 * 60_000;
+const RECOVERY_CONCURRENCY = 8;
+
+/**
+ * The journal of answers in flight, so that an answer left mid-stream by a kill is finished
+ * by the next process: its message shows the text it had and a note that it was interrupted.
+ *
+ * Each answer whose surface can persist its refs keeps one record (JournaledAnswer) from its
+ * first message until it is over. The process lists its answers in its own index key and,
+ * with its first record, lists itself in `journal:runs`, so a later process finds every
+ * record without listing keys. On Redis, where processes run side by side, each keeps a lease
+ * alive; only runs whose lease has lapsed are finished. The embedded store belongs to one
+ * process at a time, so every other run found there is a dead one.
+ *
+ * Cost per answer: one write when its first message is posted (plus a write of the index,
+ * shared by the answers starting at the same time), one when a message is added or its ref
+ * changes, one per `updateIntervalMs` while its text grows, and one delete at the end.
+ */
+export class AnswerJournal {
+  readonly runId: string;
+  readonly #store: KeyValueStore;
+  readonly #log: Logger;
+  readonly #updateIntervalMs: number;
+  readonly #leaseMs: number;
+  readonly #sweepIntervalMs: number;
+  readonly #ttlMs: number;
+  /** Whether other live processes may share the store (Redis). */
+  readonly #shared: boolean;
+  #seq = 0;
+  /** Answers with a record in the store. */
+  readonly #active = new Set<string>();
+  /** The ids the index in the store holds (as last written). */
+  #indexed = new Set<string>();
+  #indexWrite: Promise<void> | undefined;
+  #registration: Promise<void> | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(options: AnswerJournalOptions) {
+    this.runId = options.runId ?? randomUUID();
+    this.#store = options.store;
+    this.#log = options.log.child({ component: "journal" });
+    this.#updateIntervalMs = options.updateIntervalMs ?? UPDATE_INTERVAL_MS;
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
+    this.#ttlMs = options.ttlMs ?? DAY_MS;
+    this.#shared = options.store.kind !== "embedded";
+  }
+
+  /**
+   * Starts the record of one answer on `surface`: the answer must use the returned surface
+   * and close the record when it is over. Undefined when the surface cannot persist its refs
+   * (a terminal): such an answer has nothing to finish after a kill.
+   */
+  track(channel: string, surface: ReplySurface): JournaledAnswer | undefined {
+    if (this.#closed || !canPersist(surface)) return undefined;
+    const id = `${this.runId}:${++this.#seq}`;
+    return new JournaledAnswer(channel, surface, {
+      updateIntervalMs: this.#updateIntervalMs,
+      log: this.#log,
+      save: async (entry) => {
+        this.#active.add(id);
+        await Promise.all([
+          this.#store.set(entryKey(id), entry, this.#ttlMs),
+          this.#ensureIndexed(id),
+        ]);
+      },
+      remove: async () => {
+        this.#active.delete(id);
+        // The index keeps the id until its next write: a missing record is skipped.
+        await this.#store.delete(entryKey(id));
+      },
+    });
+  }
+
+  /**
+   * Finishes the answers of every dead run once: each message left mid-stream gets the text
+   * last journaled and the interrupted note. Resolves with the number of answers finished.
+   */
+  async recover(channels: readonly RecoveryChannel[]): Promise<number> {
+    const runs = readIds(await this.#store.get(RUNS_KEY)).filter((run) => run !== this.runId);
+    if (runs.length === 0) return 0;
+    let dead = runs;
+    if (this.#shared) {
+      const leases = await this.#store.getMany(runs.map(leaseKey));
+      dead = runs.filter((_, i) => leases[i] === undefined);
+    }
+    let finished = 0;
+    for (const run of dead) finished += await this.#recoverRun(run, channels);
+    return finished;
+  }
+
+  /**
+   * A background job that recovers at once and then, on Redis, every few seconds, so a
+   * process that dies while others run has its answers finished by them.
+   */
+  recovery(channels: readonly RecoveryChannel[]): { start(): void; stop(): Promise<void> } {
+    let timer: NodeJS.Timeout | undefined;
+    let sweeping: Promise<void> | undefined;
+    let stopped = false;
+    let first = true;
+    const sweep = () => {
+      sweeping = this.recover(channels)
+        .then(
+          (answers) => {
+            if (first || answers > 0) this.#log.info({ answers }, "interrupted answers finished");
+          },
+          (error: unknown) =>
+            this.#log.warn({ err: error }, "could not finish interrupted answers; will retry"),
+        )
+        .finally(() => {
+          first = false;
+          sweeping = undefined;
+          if (!stopped && this.#shared) timer = setTimeout(sweep, this.#sweepIntervalMs).unref();
+        });
+    };
+    return {
+      start: () => sweep(),
+      stop: async () => {
+        stopped = true;
+        clearTimeout(timer);
+        await sweeping;
+      },
+    };
+  }
+
+  /**
+   * Leaves the journal after the answers are over: the run's index and its place in
+   * `journal:runs` go. Records still open stay for the next process to finish.
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    // A run that never journaled an answer never listed itself.
+    if (!this.#registration) return;
+    try {
+      await this.#registration;
+      await this.#indexWrite?.catch(() => undefined);
+      if (this.#active.size === 0) {
+        await this.#store.delete(indexKey(this.runId));
+        await this.#changeRuns((runs) => runs.filter((run) => run !== this.runId));
+      } else {
+        this.#log.warn(
+          { answers: this.#active.size },
+          "answers left in the journal for next start",
+        );
+      }
+      if (this.#shared) await this.#store.release(leaseKey(this.runId), this.runId);
+    } catch (error) {
+      this.#log.warn({ err: error }, "could not leave the answer journal");
+    }
+  }
+
+  /** Takes the lease (Redis) and lists the run; once, or again after a failure. */
+  #registered(): Promise<void> {
+    this.#registration ??= this.#register().catch((error: unknown) => {
+      this.#registration = undefined;
+      throw error;
+    });
+    return this.#registration;
+  }
+
+  async #register(): Promise<void> {
+    if (this.#shared) {
+      // The lease before the listing: a listed run without a lease counts as dead.
+      await this.#store.claim(leaseKey(this.runId), this.runId, this.#leaseMs);
+      this.#heartbeat ??= setInterval(() => void this.#renewLease(), this.#leaseMs / 3).unref();
+    }
+    await this.#changeRuns((runs) => (runs.includes(this.runId) ? runs : [...runs, this.runId]));
+  }
+
+  async #renewLease(): Promise<void> {
+    try {
+      if (await this.#store.renew(leaseKey(this.runId), this.runId, this.#leaseMs)) return;
+      // The lease lapsed (the store was away): another process may have taken this run for
+      // dead and removed it. Take the lease again and list the run again.
+      this.#log.warn("journal lease lapsed; registering again");
+      this.#registration = undefined;
+      this.#indexed = new Set();
+      await this.#registered();
+    } catch (error) {
+      this.#log.warn({ err: error }, "could not renew the journal lease");
+    }
+  }
+
+  /** Resolves once the index in the store lists `id`. Answers starting together share a write. */
+  async #ensureIndexed(id: string): Promise<void> {
+    await this.#registered();
+    while (!this.#indexed.has(id)) {
+      if (!this.#indexWrite) {
+        const ids = [...this.#active];
+        const write = (async () => {
+          try {
+            await this.#store.set(indexKey(this.runId), ids, this.#ttlMs);
+            this.#indexed = new Set(ids);
+          } finally {
+            this.#indexWrite = undefined;
+          }
+        })();
+        this.#indexWrite = write;
+      }
+      await this.#indexWrite;
+    }
+  }
+
+  /** Changes `journal:runs` under a short lock: processes starting together all stay listed. */
+  async #changeRuns(change: (runs: string[]) => string[]): Promise<void> {
+    const deadline = performance.now() + LOCK_MS + 1_000;
+    while (!(await this.#store.claim(RUNS_LOCK_KEY, this.runId, LOCK_MS))) {
+      if (performance.now() > deadline) throw new Error("journal:runs stayed locked");
+      await sleep(10 + Math.random() * 40);
+    }
+    try {
+      const runs = readIds(await this.#store.get(RUNS_KEY));
+      await this.#store.set(RUNS_KEY, change(runs));
+    } finally {
+      await this.#store.release(RUNS_LOCK_KEY, this.runId);
+    }
+  }
+
+  async #recoverRun(run: string, channels: readonly RecoveryChannel[]): Promise<number> {
+    const claim = recoveringKey(run);
+    // Another live process may be finishing this run right now.
+    if (!(await this.#store.claim(claim, this.runId, RECOVERY_CLAIM_MS))) return 0;
+    try {
+      const ids = readIds(await this.#store.get(indexKey(run)));
+      const values = ids.length > 0 ? await this.#store.getMany(ids.map(entryKey)) : [];
+      const found: { id: string; entry: JournalEntry }[] = [];
+      values.forEach((value, i) => {
+        const entry = readEntry(value);
+        const id = ids[i];
+        if (entry && id !== undefined) found.push({ id, entry });
+      });
+      let next = 0;
+      const worker = async () => {
+        for (let item = found[next++]; item; item = found[next++]) {
+          await finishInterrupted(item.entry, channels, this.#log);
+          // Left behind, it expires; the run's index goes below all the same.
+          await this.#store.delete(entryKey(item.id)).catch(() => false);
+        }
+      };
+      await Promise.all(Array.from({ length: RECOVERY_CONCURRENCY }, worker));
+      await this.#store.delete(indexKey(run));
+      await this.#changeRuns((runs) => runs.filter((r) => r !== run));
+      return found.length;
+    } finally {
+      await this.#store.release(claim, this.runId).catch(() => undefined);
+    }
+  }
+}
+
+function canPersist(surface: ReplySurface): surface is PersistingSurface {
+  return typeof surface.persistRef === "function";
+}

@@ -1,0 +1,92 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MessageSource, ReopenedMessage, ReplySurface } from "../bridge/ports.ts";
+import { AbortedError, MessageGoneError, RateLimitedError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { splitToFit } from "../reply/split.ts";
+import type { RecoveryChannel } from "./answer-journal.ts";
+import type { JournalEntry } from "./entry.ts";
+
+// The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same.
+const INTERRUPTED = new AbortedError().userMessage;
+const CUT_NOTE = `⚠️ answer cut off: ${INTERRUPTED}`;
+const BARE_NOTE = `⚠️ ${INTERRUPTED}`;
+const RATE_LIMIT_ATTEMPTS = 4;
+const MAX_RETRY_WAIT_MS = 30_000;
+
+/**
+ * Finishes one answer a dead process left in flight: every message that was not final yet
+ * shows the text last journaled and the cut note, as a drain would have left it (a Telegram
+ * draft is sent as a message; a Slack stream is stopped and its text set). A message that
+ * cannot be edited gets the note in a message below it; one a person deleted is left alone.
+ * Never throws: what fails is logged, and the record is done with either way.
+ */
+export async function finishInterrupted(
+  entry: JournalEntry,
+  channels: readonly RecoveryChannel[],
+  log: Logger,
+): Promise<void> {
+  const channel = channels.find((c) => c.name === entry.channel);
+  if (!channel?.reopen) {
+    log.warn(
+      { channel: entry.channel },
+      "an interrupted answer cannot be finished: its channel is not running",
+    );
+    return;
+  }
+  for (const saved of entry.messages) {
+    let reopened: ReopenedMessage | undefined;
+    try {
+      reopened = channel.reopen(saved.ref);
+    } catch (error) {
+      log.warn({ err: error, channel: channel.name }, "an interrupted message could not be read");
+    }
+    if (reopened) await finishMessage(reopened, saved.markdown, log);
+  }
+}
+
+async function finishMessage(
+  { surface, ref }: ReopenedMessage,
+  markdown: string,
+  log: Logger,
+): Promise<void> {
+  const { rendered, source } = cutMessage(surface, markdown);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await surface.budget?.acquire({ urgent: true });
+      await surface.edit(ref, rendered, { final: true, source });
+      return;
+    } catch (error) {
+      if (error instanceof RateLimitedError && attempt < RATE_LIMIT_ATTEMPTS) {
+        await sleep(Math.min(error.retryAfterMs, MAX_RETRY_WAIT_MS));
+        continue;
+      }
+      // A person deleted the message: nobody waits on it.
+      if (error instanceof MessageGoneError) return;
+      log.warn({ err: error }, "an interrupted message could not be edited; noting it below");
+      break;
+    }
+  }
+  await surface
+    .notice(surface.renderer.note(source.note ?? BARE_NOTE))
+    .catch((error: unknown) => log.warn({ err: error }, "an interrupted answer stays unfinished"));
+}
+
+/**
+ * The last state of an interrupted message: its text and the cut note, as the reply engine
+ * lays out a final message (the text cut shorter when the note would not fit), or the note
+ * alone for a message that showed no text yet (a placeholder).
+ */
+export function cutMessage(
+  surface: Pick<ReplySurface, "renderer" | "limits">,
+  markdown: string,
+): { rendered: string; source: MessageSource } {
+  const { renderer, limits } = surface;
+  if (!markdown.trim()) {
+    return { rendered: renderer.note(BARE_NOTE), source: { markdown: "", note: BARE_NOTE } };
+  }
+  const suffix = `\n\n${renderer.note(CUT_NOTE)}`;
+  const fits = (head: string) =>
+    renderer.measure(renderer.render(head) + suffix) <= limits.maxMessageLength;
+  const head = splitToFit(markdown, fits)?.head ?? markdown;
+  return { rendered: renderer.render(head) + suffix, source: { markdown: head, note: CUT_NOTE } };
+}

@@ -1,0 +1,170 @@
+// The bridge pipeline under load: the real Bridge with the real backend client over HTTP to
+// a backend in another process (stamp-backend.ts), a real store (embedded or an own
+// redis-server), and an in-memory reply surface. Runs in a process of its own per row.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBackendClient } from "../../src/backend/client.ts";
+import type { BackendClient } from "../../src/backend/types.ts";
+import { Bridge } from "../../src/bridge/bridge.ts";
+import type { SurfaceLimits } from "../../src/bridge/ports.ts";
+import { createLogger } from "../../src/log.ts";
+import { Metrics } from "../../src/metrics.ts";
+import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
+import { instrumentStore } from "../../src/store/instrumented-store.ts";
+import { openRedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { spawnRedisServer } from "../support/redis.ts";
+import { CountingStore } from "./counting-store.ts";
+import { LoopDelayMonitor } from "./loop-delay.ts";
+import { runLoad } from "./pipeline-load.ts";
+import { type PipelineRow, summarize } from "./pipeline-report.ts";
+import { commandsBetween, redisCommandCount } from "./redis-commands.ts";
+import { QUICK, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
+import {
+  backendCpuMs,
+  measureClockOffset,
+  startStampBackendProcess,
+} from "./stamp-backend-process.ts";
+import { StampSurface } from "./stamp-surface.ts";
+import { collectGarbage, cpuMsSince, machineBusyPercentSince, machineCpuMs } from "./stats.ts";
+
+export interface PipelineBenchOptions {
+  store: "embedded" | "redis";
+  concurrency: number;
+  /** Questions per thread; the middle ones are measured (all threads busy). Default 3. */
+  rounds?: number;
+}
+
+/**
+ * A platform-like surface: about one edit per second per message, as Slack's chat.update
+ * and Telegram's editMessageText tolerate; 4,000 characters per message.
+ */
+export const BENCH_LIMITS: SurfaceLimits = { maxMessageLength: 4_000, minEditIntervalMs: 1_000 };
+
+const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
+/** How long one answer streams, on average. */
+const ANSWER_MS = thinkMs + (chunks - 1) * ((intervalMs[0] + intervalMs[1]) / 2);
+
+export async function benchPipeline(options: PipelineBenchOptions): Promise<PipelineRow> {
+  const rounds = options.rounds ?? 3;
+  const backend = await startStampBackendProcess();
+  const cleanups: (() => Promise<unknown>)[] = [() => backend.close()];
+  try {
+    const { url } = backend.info;
+    const clock = await measureClockOffset(url);
+    const { store: inner, redisUrl } = await openBenchStore(options.store, cleanups);
+    const store = new CountingStore(inner);
+    const client = createBackendClient({ baseUrl: url, apiKey: "bench-key", botUid: "bench-bot" });
+    cleanups.unshift(() => client.close());
+    const bridge = newBridge(client, store);
+
+    await warmUp(bridge);
+    store.reset();
+    collectGarbage();
+    const baseline = process.memoryUsage();
+    const commandsBefore = redisUrl ? await redisCommandCount(redisUrl) : undefined;
+    const loopDelay = new LoopDelayMonitor();
+    const backendCpuBefore = await backendCpuMs(url);
+    const cpu = process.cpuUsage();
+    const machine = machineCpuMs();
+    const started = performance.now();
+    loopDelay.resume();
+    const load = await runLoad({
+      bridge,
+      concurrency: options.concurrency,
+      rounds,
+      rampMs: ANSWER_MS,
+      limits: BENCH_LIMITS,
+      clockOffsetMs: clock.offsetMs,
+      loopDelay,
+      // Generous (answers take ANSWER_MS plus up to one edit interval), yet bounded.
+      timeoutMs: 5 * ANSWER_MS * rounds + 30_000,
+    });
+    const delay = loopDelay.result();
+    const wallMs = performance.now() - started;
+    const cpuMs = cpuMsSince(cpu) - (load.liveHeap?.gcCpuMs ?? 0);
+    const machineBusyPercent = machineBusyPercentSince(machine);
+    const backendCpu = (await backendCpuMs(url)) - backendCpuBefore;
+    const redisCommands =
+      redisUrl && commandsBefore
+        ? commandsBetween(commandsBefore, await redisCommandCount(redisUrl))
+        : undefined;
+    return summarize({
+      store: options.store,
+      concurrency: options.concurrency,
+      load,
+      baseline,
+      wallMs,
+      cpuMs,
+      backendCpuMs: backendCpu,
+      machineBusyPercent,
+      loopDelay: delay,
+      storeCounts: store.counts,
+      storeRoundTrips: store.roundTrips,
+      redisCommands,
+      clock,
+    });
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+  }
+}
+
+async function openBenchStore(
+  kind: "embedded" | "redis",
+  cleanups: (() => Promise<unknown>)[],
+): Promise<{ store: KeyValueStore; redisUrl?: string }> {
+  if (kind === "redis") {
+    const server = await spawnRedisServer();
+    cleanups.push(() => server.close());
+    const store = await openRedisStore({ url: server.url, namespace: "bench" });
+    cleanups.unshift(() => store.close());
+    return { store, redisUrl: server.url };
+  }
+  const dir = await mkdtemp(join(tmpdir(), "pipeline-bench-"));
+  cleanups.push(() => rm(dir, { recursive: true, force: true }));
+  const store = await openEmbeddedStore({ dataDir: dir });
+  cleanups.unshift(() => store.close());
+  return { store };
+}
+
+/** Composed as src/main.ts composes it: metrics on, the store timed by them. */
+function newBridge(backend: BackendClient, store: KeyValueStore): Bridge {
+  const metrics = new Metrics();
+  return new Bridge({
+    backend,
+    store: instrumentStore(store, metrics),
+    metrics,
+    // Silent: at info level the bridge writes one log line per answer, not measured here.
+    log: createLogger({ level: "silent", secrets: [] }),
+    defaultLanguage: "auto",
+    guards: {
+      allowedChannels: [],
+      allowedUsers: [],
+      maxQuestionChars: 4_000,
+      rateLimitQuestions: 0,
+      rateLimitWindowSeconds: 60,
+    },
+    maxAnswerChars: 100_000,
+  });
+}
+
+/** JIT, connections and store files warm before anything is measured. */
+async function warmUp(bridge: Bridge): Promise<void> {
+  const questions = Array.from({ length: 100 }, (_, i) =>
+    bridge.handle(
+      {
+        channel: "bench",
+        deliveryId: `warm-${i}`,
+        channelKey: "bench:warm",
+        channelId: "warm",
+        threadKey: `bench:warm:${i}`,
+        authorId: "warm",
+        text: `warm up ${QUICK}`,
+        isAdmin: async () => false,
+      },
+      new StampSurface({ ...BENCH_LIMITS, minEditIntervalMs: 0 }, 0),
+    ),
+  );
+  await Promise.all(questions);
+}

@@ -1,0 +1,218 @@
+// `npm run bench`: figures for speed, memory and cost, printed as tables and written to
+// bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
+// backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
+import { mkdir, writeFile } from "node:fs/promises";
+import { cpus, platform } from "node:os";
+import { join } from "node:path";
+import { hasRedisServerBinary } from "../support/redis.ts";
+import type { PipelineRow } from "./pipeline-report.ts";
+import {
+  CONTENDED_PERCENT,
+  clientTable,
+  clientVerdict,
+  contentionWarning,
+  GOALS,
+  othersPercent,
+  parseTable,
+  pipelineTables,
+  pipelineVerdict,
+  storeOpsLines,
+} from "./report.ts";
+import { runWorker } from "./run-worker.ts";
+import { REPO_ROOT } from "./spawn.ts";
+import { machineBusyPercentSince, machineCpuMs } from "./stats.ts";
+import { formatBenchRows } from "./store-bench.ts";
+
+const CLIENT_STREAMS = 500;
+const CONCURRENCY = [100, 500, GOALS.at] as const;
+const MINUTE = 60_000;
+
+const started = performance.now();
+const results: Record<string, unknown> = {
+  startedAt: new Date().toISOString(),
+  machine: {
+    node: process.version,
+    platform: platform(),
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model,
+  },
+};
+/** Sections that could not be measured: the bench exits 1. */
+const failures: string[] = [];
+/** Goals the figures miss: a finding, reported, not a failure of the bench. */
+const missed: string[] = [];
+/** Pipeline runs measured again because other processes competed; kept in the JSON. */
+const droppedRuns: PipelineRow[] = [];
+const progress = (line: string) => console.error(`  … ${line}`);
+
+console.log(
+  `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
+);
+
+await section("1. Stream parsing: parseChatStream on a 1 MB answer fed from memory", async () => {
+  const rows = await runWorker("parse", {}, 2 * MINUTE);
+  results.parse = rows;
+  return [
+    parseTable(rows),
+    'MB = 10^6 bytes of body; mixed ASCII and 2-4 byte UTF-8. "source alone": the async',
+    "iteration of the same chunks without the parser (the ceiling any consumer of a body has).",
+  ];
+});
+
+await section(
+  `2. Backend client: ${CLIENT_STREAMS} concurrent streams (undici) from the simulator in another process`,
+  async () => {
+    const rows = await runWorker("client", { streams: CLIENT_STREAMS }, 3 * MINUTE);
+    results.client = rows;
+    const verdict = clientVerdict(rows);
+    results.clientVerdict = verdict;
+    if (!verdict.pass) missed.push("client");
+    return [
+      clientTable(rows),
+      "paced: the simulator's default pacing (10–60 ms between chunks of 2–16 characters, 240 ms",
+      "before the first). #fast: no pauses, so each answer arrives in one burst and streams hardly",
+      "overlap: the fixed cost of an answer. CPU and heap are the client process's only; heap per",
+      "open stream: live heap after a full GC while all streams are open, minus before, ÷ streams.",
+      verdict.line,
+    ];
+  },
+);
+
+await section("3. Store: cost of one write and one read per backend (benchStore)", async () => {
+  const rows = await runWorker("store", {}, 4 * MINUTE);
+  results.store = rows;
+  return [
+    formatBenchRows(rows),
+    "µs per awaited call, one at a time; Redis is an own redis-server.",
+  ];
+});
+
+await section(
+  "4. Pipeline: message → Bridge → backend client → stamp backend (another process) → in-memory surface",
+  async () => {
+    const stores = hasRedisServerBinary()
+      ? (["embedded", "redis"] as const)
+      : (["embedded"] as const);
+    const rows: PipelineRow[] = [];
+    for (const store of stores) {
+      for (const concurrency of CONCURRENCY) {
+        progress(`pipeline: ${store} store, ${concurrency} concurrent answers`);
+        rows.push(await measurePipeline(store, concurrency));
+      }
+    }
+    results.pipeline = rows;
+    results.pipelineDroppedRuns = droppedRuns;
+    const verdict = pipelineVerdict(rows);
+    results.pipelineVerdict = verdict;
+    if (!verdict.pass) missed.push("pipeline");
+    const clock = rows.map((r) => Math.abs(r.clock.offsetMs) + r.clock.uncertaintyMs);
+    const contention = contentionWarning(rows);
+    results.contention = contention ?? null;
+    return [
+      pipelineTables(rows),
+      ...storeOpsLines(rows),
+      ...(stores.length === 1 ? ["redis skipped: no redis-server on PATH"] : []),
+      "Bridge composed as src/main.ts does (metrics on, store instrumented), logger silent.",
+      "Each thread asks 3 questions in a row, threads starting evenly over one answer's time;",
+      "latency is that of the middle questions (all threads busy): from the backend writing the",
+      "first answer chunk (stamped with its epoch time) to the surface receiving the edit that",
+      `shows it; the two processes' clocks agree within ${Math.max(...clock).toFixed(2)} ms (corrected).`,
+      "Answers: 100 chunks 10–60 ms apart, 240 ms before the first; surface: 1 edit/s, 4,000",
+      `characters. CPU %: of one core (${cpus().length} cores: ${100 * cpus().length} %); others: the rest of the machine. RSS and heap`,
+      "(with garbage) per answer: median while all threads were busy, minus idle, ÷ active",
+      "answers; live heap: the same after a full GC.",
+      ...(contention ? [contention] : []),
+      verdict.line,
+    ];
+  },
+);
+
+await section(
+  "5. Lead poll: requests per poll as the chatbot's total number of leads grows",
+  async () => {
+    const rows = await runWorker("leads", {}, 3 * MINUTE);
+    results.leads = rows;
+    const header =
+      "total leads  first poll requests  steady poll requests  new leads announced  steady poll ms";
+    const lines = rows.map((r) =>
+      [
+        r.totalLeads.toLocaleString("en-US").padStart(11),
+        String(r.firstPollRequests).padStart(20),
+        String(r.steadyPollRequests).padStart(21),
+        String(r.announced).padStart(20),
+        String(r.steadyPollMs).padStart(15),
+      ].join(" "),
+    );
+    const grows = new Set(rows.map((r) => r.steadyPollRequests)).size > 1;
+    if (grows) missed.push("leads");
+    return [
+      header,
+      ...lines,
+      "20 new leads a day whatever the total (the simulator spreads the total over the days);",
+      "a steady poll reads from the day before the last good poll to tomorrow, page size 100.",
+      grows
+        ? "verdict: FAIL — requests per poll grow with the total"
+        : "verdict: PASS — requests per poll do not grow with the total",
+    ];
+  },
+);
+
+const seconds = (performance.now() - started) / 1000;
+results.durationSeconds = Math.round(seconds);
+results.failures = failures;
+results.goalsMissed = missed;
+const file = join(REPO_ROOT, "bench/results/latest.json");
+await mkdir(join(REPO_ROOT, "bench/results"), { recursive: true });
+await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
+console.log(
+  `\nFigures written to bench/results/latest.json; the bench took ${seconds.toFixed(0)} s.`,
+);
+if (missed.length > 0) console.log(`Goals missed: ${missed.join(", ")} (see the verdicts).`);
+if (failures.length > 0) {
+  console.log(`Sections that failed: ${failures.join(", ")}.`);
+  process.exitCode = 1;
+}
+
+/**
+ * One pipeline row. A row during which other processes competed for the CPU is measured
+ * once more, and the less disturbed of the two kept (the other is reported on stderr).
+ */
+async function measurePipeline(
+  store: PipelineRow["store"],
+  concurrency: number,
+): Promise<PipelineRow> {
+  const first = await runWorker("pipeline", { store, concurrency }, 3 * MINUTE);
+  if (othersPercent(first) <= CONTENDED_PERCENT) return first;
+  progress(`other processes used ${othersPercent(first)} % of a core meanwhile: measuring again`);
+  const second = await runWorker("pipeline", { store, concurrency }, 3 * MINUTE);
+  const [kept, dropped] =
+    othersPercent(second) < othersPercent(first) ? [second, first] : [first, second];
+  progress(
+    `dropped run: first text p99 ${dropped.firstTextMs.p99} ms, others ${othersPercent(dropped)} %`,
+  );
+  droppedRuns.push(dropped);
+  return kept;
+}
+
+/** Runs one section, prints its title and lines; a failure is reported and the bench goes on. */
+async function section(title: string, body: () => Promise<string[]>): Promise<void> {
+  console.log(`\n${title}\n`);
+  const sectionStarted = performance.now();
+  const machine = machineCpuMs();
+  try {
+    const lines = await body();
+    const busy = machineBusyPercentSince(machine);
+    const cores = cpus().length;
+    lines.push(
+      `(machine busy ${busy} % of ${100 * cores} % during this section, the bench included)`,
+    );
+    console.log(lines.join("\n"));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.log(`FAILED: ${message}`);
+    failures.push(title.split(":")[0] ?? title);
+  }
+  progress(
+    `${title.split(":")[0]} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`,
+  );
+}

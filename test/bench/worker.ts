@@ -1,0 +1,41 @@
+// One bench task in a fresh process (started by run.ts with --expose-gc), so each figure
+// has its own heap, RSS and JIT state. Usage: worker.ts <task> '<options as JSON>'.
+// The result goes back to run.ts over the IPC channel.
+
+import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
+import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
+import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
+import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
+import { type BenchOptions, benchStore } from "./store-bench.ts";
+
+export const TASKS = {
+  parse: (options: ParseBenchOptions) => benchParse(options),
+  client: (options: ClientBenchOptions) => benchClient(options),
+  store: (options: BenchOptions) => benchStore({ ...options, log: (l) => console.error(`  ${l}`) }),
+  pipeline: (options: PipelineBenchOptions) => benchPipeline(options),
+  leads: (options: LeadsBenchOptions) => benchLeads(options),
+} as const;
+
+export type TaskName = keyof typeof TASKS;
+export type TaskOptions<T extends TaskName> = Parameters<(typeof TASKS)[T]>[0];
+export type TaskResult<T extends TaskName> = Awaited<ReturnType<(typeof TASKS)[T]>>;
+
+export type WorkerMessage = { ok: true; result: unknown } | { ok: false; error: string };
+
+async function main(): Promise<void> {
+  const [name, json] = process.argv.slice(2);
+  const task = TASKS[name as TaskName] as ((options: unknown) => Promise<unknown>) | undefined;
+  let message: WorkerMessage;
+  try {
+    if (!task) throw new Error(`unknown bench task "${name}"`);
+    message = { ok: true, result: await task(JSON.parse(json ?? "{}")) };
+  } catch (error) {
+    message = {
+      ok: false,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
+  }
+  process.send?.(message, () => process.exit(0));
+}
+
+if (process.send) await main();

@@ -1,0 +1,108 @@
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
+import { journalRuns } from "../support/journal.ts";
+import { botWorkDir, type RunningBot, startBot } from "../support/run-bot.ts";
+
+const CUT = "\n\n⚠️ answer cut off: interrupted";
+
+let fake: FakeTelegram | undefined;
+let simulator: Simulator | undefined;
+let bots: RunningBot[] = [];
+afterEach(async () => {
+  for (const bot of bots) await bot.stop("SIGKILL");
+  bots = [];
+  await fake?.close();
+  await simulator?.close();
+});
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe("a bot killed mid-answer (kill -9)", () => {
+  it("finishes the interrupted answer on its next start, and leaves completed ones alone", async () => {
+    fake = await startFakeTelegram();
+    simulator = await startSimulator({ chunkDelayMs: 0 });
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const group = fake.addChat(
+      { id: -1005, type: "supergroup", title: "Team" },
+      { [alice.id]: "member" },
+    );
+    const cwd = await botWorkDir();
+    const dataDir = join(cwd, "data");
+    const start = () => {
+      const bot = startBot({
+        cwd,
+        env: {
+          TELEGRAM_BOT_TOKEN: fake?.token ?? "",
+          TELEGRAM_API_ROOT: fake?.url ?? "",
+          CHATBOT_BASE_URL: simulator?.url ?? "",
+          CHATBOT_API_KEY: simulator?.apiKey ?? "",
+          CHATBOT_BOT_UID: simulator?.botUid ?? "",
+          DATA_DIR: dataDir,
+          LEADS_POLL_INTERVAL: "0",
+          PORT: "0",
+          LOG_LEVEL: "debug",
+        },
+      });
+      bots.push(bot);
+      return bot;
+    };
+
+    // 1. Half an answer streams as a draft, the backend pauses, and the bot is killed.
+    const first = start();
+    await first.logLine("Telegram long polling started");
+    fake.write({ chat: dm.id, from: alice, text: "tell me everything #pause=30000" });
+    await first.logLine("answer journaled");
+    expect(fake.drafts(dm.id).size).toBe(1);
+    expect(await first.stop("SIGKILL")).toBeNull();
+    expect(fake.botMessages(dm.id)).toHaveLength(0);
+
+    // 2. The next start finishes it: the draft's text is sent for good, with the cut note.
+    const second = start();
+    const recovered = await second.logLine("interrupted answers finished");
+    expect(recovered.answers).toBe(1);
+    const [finished] = fake.botMessages(dm.id);
+    expect(fake.botMessages(dm.id)).toHaveLength(1);
+    expect(finished?.text.endsWith(CUT)).toBe(true);
+    expect(finished?.text.startsWith("Hello!")).toBe(true);
+    // What was journaled last (here the whole first half, sent at once) is what a person saw.
+    const body = finished?.text.slice(0, -CUT.length) ?? "";
+    const lastDraft = [...fake.drafts(dm.id).values()][0]?.at(-1) ?? "";
+    expect(body.length).toBeGreaterThan(40);
+    expect(lastDraft.startsWith(body)).toBe(true);
+
+    // 3. An answer that completes leaves nothing to finish: a kill after it changes nothing.
+    fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot a quick one" });
+    await second.logLine("question answered");
+    const answer = await until("the group answer", () => fake?.botMessages(group.id)[0]);
+    const shown = answer.text;
+    const edits = answer.history.length;
+    expect(shown).not.toContain("⚠️");
+    expect(await second.stop("SIGKILL")).toBeNull();
+    const third = start();
+    expect((await third.logLine("interrupted answers finished")).answers).toBe(0);
+    expect(fake.botMessages(group.id)).toHaveLength(1);
+    expect(answer.text).toBe(shown);
+    expect(answer.history).toHaveLength(edits);
+    expect(await third.stop("SIGTERM")).toBe(0);
+
+    // Nothing is left in the journal for a later start.
+    const store = await openStore({ dataDir });
+    try {
+      expect(await journalRuns(store)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 40_000);
+});

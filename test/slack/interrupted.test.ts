@@ -1,0 +1,119 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSlackChannel } from "../../adapters/slack/index.ts";
+import { renderMrkdwn } from "../../adapters/slack/render.ts";
+import { AnswerJournal } from "../../src/journal/answer-journal.ts";
+import type { JournalEntry } from "../../src/journal/entry.ts";
+import { createLogger } from "../../src/log.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
+import {
+  mention,
+  SIGNING_SECRET,
+  type SlackHarness,
+  startSlackHarness,
+} from "../support/slack-harness.ts";
+
+const CUT = "⚠️ answer cut off: interrupted";
+const silent = createLogger({ level: "silent", secrets: [] });
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  // The abandoned answer ends now; the test has seen what it needed.
+  await harness?.simulator.close();
+  await harness?.settle();
+  await harness?.close();
+  harness = undefined;
+});
+
+/** Waits until the answer is journaled with text, and the text stopped growing. */
+async function journaledText(store: KeyValueStore, runId: string): Promise<JournalEntry> {
+  const deadline = performance.now() + 5_000;
+  let last = "";
+  for (;;) {
+    const [entry] = await journalEntries(store, runId);
+    const now = JSON.stringify(entry);
+    if (entry?.messages.some((m) => m.markdown !== "") && now === last) return entry;
+    if (performance.now() > deadline) throw new Error(`journal never settled: ${now}`);
+    last = now;
+    await sleep(100);
+  }
+}
+
+describe("Slack answers cut by a kill", () => {
+  it.each([
+    { streaming: true, how: "a native stream is stopped and its message set" },
+    { streaming: false, how: "a posted message is updated" },
+  ])("are finished by the next start: $how", async ({ streaming }) => {
+    let journal: AnswerJournal | undefined;
+    harness = await startSlackHarness({
+      simulator: { chunkDelayMs: 2 },
+      fake: { streaming },
+      journal: (store) => {
+        journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+        return journal;
+      },
+    });
+    const { fake, store } = harness;
+    const runId = journal?.runId ?? "";
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("tell me everything #stall", { ts }));
+    await journaledText(store, runId);
+    // The process "dies" here: the answer stops half-way, its stream never stopped.
+    const [before] = fake.thread("C1", ts);
+    expect(before?.stream).toBe(streaming ? "streaming" : "none");
+    expect(before?.text).not.toContain("⚠️");
+
+    const channel = createSlackChannel({
+      botToken: fake.options.botToken,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: fake.apiUrl,
+      bridge: { handle: async () => undefined },
+      store,
+      log: silent,
+    });
+    const reading = recordingReads(store);
+    const next = new AnswerJournal({ store: reading.store, log: silent });
+    expect(await next.recover([channel])).toBe(1);
+    const [entry] = reading.read;
+
+    const [after] = fake.thread("C1", ts);
+    expect(fake.thread("C1", ts)).toHaveLength(1);
+    expect(after?.ts).toBe(before?.ts);
+    if (streaming) expect(after?.stream).toBe("stopped");
+    expect(after?.format).toBe("mrkdwn");
+    const markdown = entry?.messages[0]?.markdown ?? "";
+    expect(markdown).not.toBe("");
+    expect(after?.text).toBe(`${renderMrkdwn(markdown)}\n\n${CUT}`);
+    expect(await journalRuns(store)).not.toContain(runId);
+  });
+
+  it("notes the cut below a message Slack will not let the bot edit", async () => {
+    let journal: AnswerJournal | undefined;
+    harness = await startSlackHarness({
+      simulator: { chunkDelayMs: 2 },
+      fake: { streaming: false },
+      journal: (store) => {
+        journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+        return journal;
+      },
+    });
+    const { fake, store } = harness;
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("tell me everything #stall", { ts }));
+    await journaledText(store, journal?.runId ?? "");
+    fake.failNext("chat.update", "cant_update_message");
+    const channel = createSlackChannel({
+      botToken: fake.options.botToken,
+      signingSecret: SIGNING_SECRET,
+      apiUrl: fake.apiUrl,
+      bridge: { handle: async () => undefined },
+      store,
+      log: silent,
+    });
+    expect(await new AnswerJournal({ store, log: silent }).recover([channel])).toBe(1);
+    const messages = fake.thread("C1", ts);
+    expect(messages).toHaveLength(2);
+    expect(messages[1]?.text).toBe(CUT);
+  });
+});

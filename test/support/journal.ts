@@ -1,0 +1,51 @@
+import {
+  entryKey,
+  indexKey,
+  type JournalEntry,
+  RUNS_KEY,
+  readIds,
+} from "../../src/journal/entry.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+
+/** The records a run keeps in the journal now (its answers in flight). */
+export async function journalEntries(store: KeyValueStore, runId: string): Promise<JournalEntry[]> {
+  const ids = readIds(await store.get(indexKey(runId)));
+  const values = await store.getMany<JournalEntry>(ids.map(entryKey));
+  return values.filter((value): value is JournalEntry => value !== undefined);
+}
+
+/** The runs listed in the journal. */
+export async function journalRuns(store: KeyValueStore): Promise<string[]> {
+  return readIds(await store.get(RUNS_KEY));
+}
+
+/**
+ * The store as a recovering process uses it, keeping every journal record it reads: what
+ * the recovery finished answers from, exactly.
+ */
+export function recordingReads(store: KeyValueStore): {
+  store: KeyValueStore;
+  read: JournalEntry[];
+} {
+  const read: JournalEntry[] = [];
+  const getMany = async <T>(keys: readonly string[]): Promise<(T | undefined)[]> => {
+    const values = await store.getMany<T>(keys);
+    keys.forEach((key, i) => {
+      if (key.startsWith(entryKey(""))) read.push(values[i] as JournalEntry);
+    });
+    return values;
+  };
+  const wrapped: KeyValueStore = {
+    kind: store.kind,
+    get: (key) => store.get(key),
+    getMany,
+    set: (key, value, ttlMs) => store.set(key, value, ttlMs),
+    delete: (key) => store.delete(key),
+    claim: (key, owner, ttlMs) => store.claim(key, owner, ttlMs),
+    renew: (key, owner, ttlMs) => store.renew(key, owner, ttlMs),
+    release: (key, owner) => store.release(key, owner),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
+  return { store: wrapped, read };
+}

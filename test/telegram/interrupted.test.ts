@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTelegramChannel } from "../../adapters/telegram/index.ts";
+import { renderMarkdown, telegramRenderer } from "../../adapters/telegram/render.ts";
+import { AnswerJournal } from "../../src/journal/answer-journal.ts";
+import type { JournalEntry } from "../../src/journal/entry.ts";
+import { createLogger } from "../../src/log.ts";
+import { openStore } from "../../src/store/open-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { type Harness, startHarness } from "../support/bridge-harness.ts";
+import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
+import { type Rig, startRig, until } from "./rig.ts";
+
+const CUT = "⚠️ answer cut off: interrupted";
+const silent = createLogger({ level: "silent", secrets: [] });
+
+let cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.reverse()) await step();
+  cleanup = [];
+});
+
+/** A bot with a journal, answering over the fake Bot API on a store that outlives it. */
+async function startJournaledRig(): Promise<{
+  rig: Rig;
+  harness: Harness;
+  store: KeyValueStore;
+  journal: AnswerJournal;
+}> {
+  const dataDir = await mkdtemp(join(tmpdir(), "journal-telegram-"));
+  const store = await openStore({ dataDir });
+  const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+  const harness = await startHarness({
+    store,
+    simulator: { chunkDelayMs: 2 },
+    bridge: { journal },
+  });
+  const rig = await startRig({ harness });
+  cleanup.push(async () => {
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  cleanup.push(() => harness.close());
+  cleanup.push(async () => {
+    // The abandoned answers end now, on the old bridge; the test has seen what it needed.
+    await harness.simulator.close();
+    await harness.bridge.drain(0);
+    await rig.close();
+  });
+  return { rig, harness, store, journal };
+}
+
+/** Waits until `count` answers are journaled with text, and the text stopped growing. */
+async function journaledText(
+  store: KeyValueStore,
+  runId: string,
+  count: number,
+): Promise<JournalEntry[]> {
+  const deadline = performance.now() + 5_000;
+  let last = "";
+  for (;;) {
+    const entries = await journalEntries(store, runId);
+    const now = JSON.stringify(entries);
+    const withText = entries.filter((e) => e.messages.some((m) => m.markdown !== ""));
+    if (withText.length === count && now === last) return entries;
+    if (performance.now() > deadline) throw new Error(`journal never settled: ${now}`);
+    last = now;
+    await sleep(100);
+  }
+}
+
+describe("Telegram answers cut by a kill", () => {
+  it("are finished by the next start: the message shows the text it had and the cut note", async () => {
+    const { rig, store, journal } = await startJournaledRig();
+    const { fake, alice, bob, dm, group } = rig;
+    // Both answers stop half-way and never finish: then the process "dies".
+    fake.write({ chat: dm.id, from: alice, text: "tell me everything #stall" });
+    fake.write({ chat: group.id, from: bob, text: "@ChatBridgeBot and here? #stall" });
+    await journaledText(store, journal.runId, 2);
+    await rig.channel.stop();
+    // A draft was streaming in the private chat; in the group a sent message was edited.
+    expect(fake.botMessages(dm.id)).toHaveLength(0);
+    expect(fake.drafts(dm.id).size).toBe(1);
+    expect(fake.botMessages(group.id)).toHaveLength(1);
+    expect(fake.botMessages(group.id)[0]?.text).not.toContain("⚠️");
+
+    // The next start, on the same store: a new channel and a new journal finish them.
+    const channel = createTelegramChannel({
+      botToken: fake.token,
+      apiRoot: fake.url,
+      bridge: { handle: async () => undefined },
+      store,
+      log: silent,
+    });
+    const reading = recordingReads(store);
+    const next = new AnswerJournal({ store: reading.store, log: silent });
+    expect(await next.recover([channel])).toBe(2);
+    const entries = reading.read;
+
+    const markdownFor = (chatId: number) => {
+      const entry = entries.find(
+        (e) => (e.messages[0]?.ref as { chatId?: number } | undefined)?.chatId === chatId,
+      );
+      return entry?.messages[0]?.markdown ?? "";
+    };
+    const cutRaw = (markdown: string) =>
+      `${renderMarkdown(markdown)}\n\n${telegramRenderer.note(CUT)}`;
+    expect(markdownFor(dm.id)).not.toBe("");
+    expect(markdownFor(group.id)).not.toBe("");
+    // The draft is sent for good, once, with the note.
+    const [sent] = fake.botMessages(dm.id);
+    expect(fake.botMessages(dm.id)).toHaveLength(1);
+    expect(sent?.raw).toBe(cutRaw(markdownFor(dm.id)));
+    expect(sent?.text.endsWith(`\n\n${CUT}`)).toBe(true);
+    // The group's message is edited in place, still quoting the question.
+    const edited = fake.botMessages(group.id);
+    expect(edited).toHaveLength(1);
+    expect(edited[0]?.raw).toBe(cutRaw(markdownFor(group.id)));
+    expect(edited[0]?.replyTo).toBeDefined();
+
+    // Done once: the dead run's records and its listing are gone.
+    expect(await journalEntries(store, journal.runId)).toEqual([]);
+    expect(await journalRuns(store)).not.toContain(journal.runId);
+    expect(await next.recover([channel])).toBe(0);
+  });
+
+  it("keeps no record of an answer that completed", async () => {
+    const { rig, store, journal } = await startJournaledRig();
+    const { fake, alice, dm } = rig;
+    fake.write({ chat: dm.id, from: alice, text: "a short one" });
+    await until(() => fake.botMessages(dm.id).length === 1, 5_000, "the answer");
+    await rig.channel.settled();
+    expect(fake.botMessages(dm.id)[0]?.text).not.toContain("⚠️");
+    expect(await journalEntries(store, journal.runId)).toEqual([]);
+    // Leaving the journal takes the run off the list: a later start has nothing to look at.
+    expect(await journalRuns(store)).toContain(journal.runId);
+    await journal.close();
+    expect(await journalRuns(store)).toEqual([]);
+  });
+});
