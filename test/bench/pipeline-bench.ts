@@ -14,6 +14,7 @@ import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { instrumentStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
+import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
 import { spawnRedisServer } from "../support/redis.ts";
 import { CountingStore } from "./counting-store.ts";
 import { LoopDelayMonitor } from "./loop-delay.ts";
@@ -137,15 +138,7 @@ function newBridge(backend: BackendClient, store: KeyValueStore): Bridge {
     metrics,
     // Silent: at info level the bridge writes one log line per answer, not measured here.
     log: createLogger({ level: "silent", secrets: [] }),
-    defaultLanguage: "auto",
-    guards: {
-      allowedChannels: [],
-      allowedUsers: [],
-      maxQuestionChars: 4_000,
-      rateLimitQuestions: 0,
-      rateLimitWindowSeconds: 60,
-    },
-    maxAnswerChars: 100_000,
+    ...OPEN_BRIDGE,
   });
 }
 

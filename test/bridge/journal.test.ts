@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
-import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
+import { type Harness, incoming, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
 import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 import { startTestRedis } from "../support/redis.ts";
@@ -47,15 +47,7 @@ function bridgeWith(h: Harness, options: Partial<BridgeOptions>): Bridge {
     backend: h.backend,
     store: h.store,
     log: silent,
-    defaultLanguage: "auto",
-    guards: {
-      allowedChannels: [],
-      allowedUsers: [],
-      maxQuestionChars: 4_000,
-      rateLimitQuestions: 0,
-      rateLimitWindowSeconds: 60,
-    },
-    maxAnswerChars: 100_000,
+    ...OPEN_BRIDGE,
     ...options,
   });
   bridges.push(bridge);

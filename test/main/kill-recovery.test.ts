@@ -4,7 +4,7 @@ import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
-import { botWorkDir, type RunningBot, startBot } from "../support/run-bot.ts";
+import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
@@ -17,16 +17,6 @@ afterEach(async () => {
   await fake?.close();
   await simulator?.close();
 });
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("a bot killed mid-answer (kill -9)", () => {
   it("finishes the interrupted answer on its next start, and leaves completed ones alone", async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
-import { botWorkDir, type RunningBot, startBot } from "../support/run-bot.ts";
+import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
 let fake: FakeTelegram | undefined;
 let simulator: Simulator | undefined;
@@ -11,16 +11,6 @@ afterEach(async () => {
   await fake?.close();
   await simulator?.close();
 });
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = probe();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 describe("npm start with a Telegram token", () => {
   it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops on SIGTERM", async () => {

@@ -36,6 +36,19 @@ export interface HarnessOptions {
   simulatorInstance?: Simulator;
 }
 
+/** Bridge settings with nothing in the way: no allowlists, no rate limit, roomy caps. */
+export const OPEN_BRIDGE: Pick<BridgeOptions, "defaultLanguage" | "guards" | "maxAnswerChars"> = {
+  defaultLanguage: "auto",
+  guards: {
+    allowedChannels: [],
+    allowedUsers: [],
+    maxQuestionChars: 4_000,
+    rateLimitQuestions: 0,
+    rateLimitWindowSeconds: 60,
+  },
+  maxAnswerChars: 100_000,
+};
+
 /** The real pipeline over real HTTP: simulated backend, undici client, a real store. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const simulator =
@@ -51,15 +64,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     backend,
     store,
     log: createLogger({ level: "silent", secrets: [] }),
-    defaultLanguage: "auto",
-    guards: {
-      allowedChannels: [],
-      allowedUsers: [],
-      maxQuestionChars: 4_000,
-      rateLimitQuestions: 0,
-      rateLimitWindowSeconds: 60,
-    },
-    maxAnswerChars: 100_000,
+    ...OPEN_BRIDGE,
     ...options.bridge,
     leads: options.bridge?.leads?.(backend, store),
   });

@@ -115,3 +115,18 @@ export function startBot(options: { env: Record<string, string>; cwd: string }):
     },
   };
 }
+
+/** Polls `probe` until it gives a value (what a fake received, say); fails after the timeout. */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -24,6 +24,7 @@ import {
 } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
+import { OPEN_BRIDGE } from "./bridge-harness.ts";
 import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
 
 export const SIGNING_SECRET = "fake-signing-secret";
@@ -129,15 +130,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     backend,
     store,
     log,
-    defaultLanguage: "auto",
-    guards: {
-      allowedChannels: [],
-      allowedUsers: [],
-      maxQuestionChars: 4_000,
-      rateLimitQuestions: 0,
-      rateLimitWindowSeconds: 60,
-    },
-    maxAnswerChars: 100_000,
+    ...OPEN_BRIDGE,
     journal: options.journal?.(store),
   });
   const channel = createSlackChannel({

@@ -12,7 +12,7 @@ import { createLogger } from "../../src/log.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
-import { type Harness, startHarness } from "../support/bridge-harness.ts";
+import { type Harness, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
 import {
   type Chat,
   type FakeTelegram,
@@ -80,15 +80,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       backend: createBackendClient({ baseUrl: raw.url, apiKey: "key", botUid: "bot" }),
       store: harness.store,
       log: createLogger({ level: "silent", secrets: [] }),
-      defaultLanguage: "auto",
-      guards: {
-        allowedChannels: [],
-        allowedUsers: [],
-        maxQuestionChars: 4_000,
-        rateLimitQuestions: 0,
-        rateLimitWindowSeconds: 60,
-      },
-      maxAnswerChars: 100_000,
+      ...OPEN_BRIDGE,
     });
   }
   const logs: string[] = [];
