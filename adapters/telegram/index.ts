@@ -12,7 +12,12 @@ import { TelegramAdmins } from "./admins.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
 import { DraftSlots } from "./drafts.ts";
-import { installErrorBoundary, TelegramNetworkError } from "./errors.ts";
+import {
+  installErrorBoundary,
+  retryAfterMs,
+  TelegramApiError,
+  TelegramNetworkError,
+} from "./errors.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
   BURST,
@@ -221,19 +226,28 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     );
   }
 
-  async function identify(): Promise<BotIdentity> {
+  /**
+   * A start-up call, tried again while Telegram's trouble is passing (network, 429, 5xx), so
+   * a brief outage does not end the process (and Slack with it) in a crash loop. A 401 or
+   * 404 (a wrong token) fails at once.
+   */
+  async function atStart<T>(what: string, call: () => Promise<T>): Promise<T> {
     const attempts = Math.max(1, options.startAttempts ?? 3);
     for (let attempt = 1; ; attempt++) {
       try {
-        const info = await bot.api.getMe();
-        bot.botInfo = info;
-        return { id: info.id, username: info.username };
+        return await call();
       } catch (error) {
-        if (!(error instanceof TelegramNetworkError) || attempt >= attempts) throw error;
-        log.warn({ err: error }, "Telegram getMe failed; retrying");
-        await sleep(1_000);
+        if (!isPassing(error) || attempt >= attempts) throw error;
+        log.warn({ err: error }, `Telegram ${what} failed; retrying`);
+        await sleep(retryAfterMs(error) ?? 1_000 * attempt);
       }
     }
+  }
+
+  async function identify(): Promise<BotIdentity> {
+    const info = await atStart("getMe", () => bot.api.getMe());
+    bot.botInfo = info;
+    return { id: info.id, username: info.username };
   }
 
   return {
@@ -246,14 +260,19 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     async start() {
       me = await identify();
       if (webhookMode && options.webhookUrl) {
-        await bot.api.setWebhook(options.webhookUrl, {
-          secret_token: options.webhookSecret,
-          allowed_updates: ["message"],
-        });
+        const url = options.webhookUrl;
+        await atStart("setWebhook", () =>
+          bot.api.setWebhook(url, {
+            secret_token: options.webhookSecret,
+            allowed_updates: ["message"],
+          }),
+        );
         log.info({ bot: me.username }, "Telegram webhook registered");
       } else {
         // A webhook left by an earlier webhook deployment would make getUpdates fail (409).
-        await bot.api.deleteWebhook({ drop_pending_updates: false });
+        await atStart("deleteWebhook", () =>
+          bot.api.deleteWebhook({ drop_pending_updates: false }),
+        );
         poller?.start();
         log.info({ bot: me.username }, "Telegram long polling started");
       }
@@ -285,4 +304,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       }
     },
   };
+}
+
+/** Errors that say "later", not "never": the network, a 429, Telegram's own 5xx. */
+function isPassing(error: unknown): boolean {
+  if (error instanceof TelegramNetworkError) return true;
+  return error instanceof TelegramApiError && (error.errorCode === 429 || error.errorCode >= 500);
 }
