@@ -67,6 +67,17 @@ export class Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],
   });
+  readonly leadPolls = new Counter({
+    name: `${PREFIX}lead_polls_total`,
+    help: "Lead polls, by outcome (ok, failed, not-leader)",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly leadsPolled = new Counter({
+    name: `${PREFIX}leads_polled_total`,
+    help: "Leads read from the backend by lead polls",
+    registers: [this.registry],
+  });
   readonly leadsAnnounced = new Counter({
     name: `${PREFIX}leads_announced_total`,
     help: "Lead announcements posted, by channel",

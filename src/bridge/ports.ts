@@ -65,6 +65,8 @@ export interface CallBudget {
   acquire(options?: { urgent?: boolean; signal?: AbortSignal }): Promise<void>;
   /** The platform answered 429 for a call from this budget: hold every caller off for `ms`. */
   pause?(ms: number): void;
+  /** True while a 429's wait is running: nothing at all should go to the platform. */
+  readonly paused?: boolean;
 }
 
 export interface SendOptions {

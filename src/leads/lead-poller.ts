@@ -93,7 +93,10 @@ export class LeadPoller {
   /** One poll: fetch the window, announce what is new. Throws what made it fail. */
   async pollOnce(): Promise<PollReport> {
     const { store, log } = this.#options;
-    if (!(await this.#holdLease())) return { outcome: "not-leader", requests: 0, announced: 0 };
+    if (!(await this.#holdLease())) {
+      this.#options.metrics?.leadPolls.inc({ outcome: "not-leader" });
+      return { outcome: "not-leader", requests: 0, announced: 0 };
+    }
     const now = this.#options.now();
     const fetched = await fetchLeads({
       backend: this.#options.backend,
@@ -102,6 +105,7 @@ export class LeadPoller {
       pageSize: this.#options.pageSize,
       maxPages: this.#options.maxPages,
     });
+    this.#options.metrics?.leadsPolled.inc(fetched.leads.length);
     if (fetched.cappedPageSize !== undefined) {
       log.info({ pageSize: fetched.cappedPageSize }, "the backend caps the leads page size");
     }
@@ -204,11 +208,14 @@ export class LeadPoller {
       const poll = this.pollOnce().then(
         (report) => {
           this.#failures = 0;
+          if (report.outcome !== "not-leader")
+            this.#options.metrics?.leadPolls.inc({ outcome: "ok" });
           if (report.announced > 0)
             this.#options.log.info({ announced: report.announced }, "leads announced");
         },
         (error: unknown) => {
           this.#failures++;
+          this.#options.metrics?.leadPolls.inc({ outcome: "failed" });
           // One line, the failure's kind only: lead data never reaches the log.
           this.#options.log.warn(
             {

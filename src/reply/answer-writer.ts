@@ -282,7 +282,10 @@ export class AnswerWriter {
     const signal = this.#stopTyping.signal;
     void (async () => {
       while (!signal.aborted) {
-        await showTyping().catch(() => undefined);
+        // A typing action is a call too: none while the platform said to wait.
+        const paused =
+          performance.now() < this.#pausedUntil || this.#surface.budget?.paused === true;
+        if (!paused) await showTyping().catch(() => undefined);
         await sleep(interval, undefined, { signal }).catch(() => undefined);
       }
     })();

@@ -59,6 +59,12 @@ export class RateBudget implements CallBudget {
     });
   }
 
+  /** A 429's wait is running (pause() drove the bucket below empty). */
+  get paused(): boolean {
+    this.#refill();
+    return this.#tokens < 0;
+  }
+
   /** Full again and nobody waiting: the budget can be dropped and made anew when needed. */
   get idle(): boolean {
     this.#refill();

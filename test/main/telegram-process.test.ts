@@ -57,6 +57,14 @@ describe("npm start with a Telegram token", () => {
       fake?.botMessages(sales.id).find((m) => m.text.includes("Process Lead")),
     );
     expect(announcement.text.startsWith("New lead\nName: Process Lead")).toBe(true);
+    // The counters move once the post has been recorded as done, just after the fake saw it.
+    let afterPolls = "";
+    for (let i = 0; i < 40 && !afterPolls.includes("leads_announced_total{"); i++) {
+      afterPolls = await (await fetch(`${url}/metrics`)).text();
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(afterPolls).toMatch(/chatbot_bridge_lead_polls_total\{outcome="ok"\} [1-9]/);
+    expect(afterPolls).toMatch(/chatbot_bridge_leads_announced_total\{channel="telegram"\} 1/);
     expect(bot.stderr).not.toContain("Process Lead");
     expect(bot.stderr).not.toContain(fake.token);
 

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { AnswerWriter } from "../../src/reply/answer-writer.ts";
+import { RateBudget } from "../../src/reply/call-budget.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
 const CAP = 100_000;
@@ -183,5 +184,21 @@ describe("AnswerWriter, final states", () => {
       [0, "aaaa bbbb cccc dddd "],
       [1, "eeee ffff"],
     ]);
+  });
+});
+
+describe("AnswerWriter, typing", () => {
+  it("sends no typing action while the platform's wait runs", async () => {
+    const budget = new RateBudget({ perMinute: 600, burst: 2 });
+    budget.pause(150);
+    const surface = new MemorySurface({ typing: true, budget });
+    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP, typingIntervalMs: 20 });
+    writer.start();
+    await sleep(100);
+    expect(surface.typing).toBe(0);
+    await sleep(150);
+    expect(surface.typing).toBeGreaterThan(0);
+    writer.append("done");
+    await writer.finish({ kind: "complete" });
   });
 });
