@@ -62,7 +62,8 @@ export class ThreadQueue {
 
   constructor(options: ThreadQueueOptions) {
     this.#options = options;
-    this.#leaseMs = options.leaseMs ?? 30_000;
+    // Short, renewed every third of it: a dead process holds a thread for seconds, not minutes.
+    this.#leaseMs = options.leaseMs ?? 10_000;
     this.#pollMs = options.pollMs ?? 200;
   }
 
