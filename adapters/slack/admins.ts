@@ -18,9 +18,16 @@ export class SlackAdmins {
   readonly #extra: ReadonlySet<string>;
   readonly #cacheMs: number;
   readonly #cache = new Map<string, Entry>();
+  readonly #ownTeam: () => string | undefined;
 
-  constructor(client: webApi.WebClient, adminUsers: readonly string[], cacheMs: number) {
+  constructor(
+    client: webApi.WebClient,
+    adminUsers: readonly string[],
+    cacheMs: number,
+    ownTeam: () => string | undefined,
+  ) {
     this.#client = client;
+    this.#ownTeam = ownTeam;
     this.#extra = new Set(adminUsers);
     this.#cacheMs = cacheMs;
   }
@@ -40,6 +47,10 @@ export class SlackAdmins {
   async #lookUp(userId: string): Promise<boolean> {
     try {
       const { user } = await this.#client.users.info({ user: userId });
+      // A Slack Connect guest's admin flags describe their own organisation, not this one:
+      // they must not, say, subscribe a shared channel to this company's leads.
+      const team = this.#ownTeam();
+      if (team !== undefined && user?.team_id !== undefined && user.team_id !== team) return false;
       return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
     } catch (error) {
       const mapped = toBridgeError("users.info", "", error);

@@ -110,6 +110,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     client,
     options.adminUsers ?? [],
     options.adminCacheMs ?? ADMIN_CACHE_MS,
+    () => identity?.teamId,
   );
   const greeter = new AssistantGreeter(client, options.store, log, options.assistant);
   const running = new Set<Promise<void>>();

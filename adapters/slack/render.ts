@@ -43,7 +43,8 @@ function block(node: RootContent, ctx: Context): string {
     case "paragraph":
       return inline(node.children, ctx);
     case "heading":
-      return wrap("*", inline(node.children, ctx));
+      // mrkdwn cannot nest bold: the heading is bold as a whole, its own ** markers dropped.
+      return wrap("*", inline(unbolded(node.children), ctx));
     case "thematicBreak":
       return "──────────";
     case "blockquote":
@@ -234,4 +235,9 @@ function source(node: Nodes, ctx: Context): string {
   const start = node.position?.start.offset;
   const end = node.position?.end.offset;
   return start === undefined || end === undefined ? plainText(node) : ctx.source.slice(start, end);
+}
+
+/** Inline content with `strong` nodes replaced by their children. */
+function unbolded(nodes: readonly PhrasingContent[]): PhrasingContent[] {
+  return nodes.flatMap((node) => (node.type === "strong" ? unbolded(node.children) : [node]));
 }

@@ -72,7 +72,16 @@ export class ThreadCalls {
 
   async update(ts: string, text: string): Promise<void> {
     await this.#call("chat.update", "update", () =>
-      this.#client.chat.update({ channel: this.#thread.channel, ts, text, link_names: false }),
+      // `blocks: []`: a streamed message is made of blocks, and chat.update keeps a message's
+      // blocks unless told otherwise, so its text alone would change nothing a person sees.
+      // https://docs.slack.dev/reference/methods/chat.update#arg_blocks
+      this.#client.chat.update({
+        channel: this.#thread.channel,
+        ts,
+        text,
+        blocks: [],
+        link_names: false,
+      }),
     );
   }
 

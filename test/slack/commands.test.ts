@@ -90,4 +90,20 @@ describe("commands", () => {
     expect(help?.text).toMatch(/^Ask me anything, or use a command:\n\/help/);
     expect(fresh?.text).toMatch(/^Each thread is its own conversation here/);
   });
+
+  it("does not count an admin of another organisation (Slack Connect) as an admin here", async () => {
+    h = await startSlackHarness({
+      slack: { nativeStreaming: false },
+      fake: {
+        users: { U1: {}, UADMIN: { isAdmin: true }, UGUEST: { isAdmin: true, team: "T0OTHER" } },
+      },
+    });
+    await h.sendCommand("/language", "de", { user: "UGUEST" });
+    await h.sendCommand("/language", "fr", { user: "UADMIN" });
+    await h.settle();
+    expect(h.fake.responses.map((r) => r.text)).toEqual([
+      "Only an admin of this channel can change the answer language.",
+      "Answers here are now in French (fr).",
+    ]);
+  });
 });

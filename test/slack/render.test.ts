@@ -103,4 +103,8 @@ describe("Markdown to mrkdwn", () => {
       ),
     ).toBe("compare <b> & this (https://x.example) with #general, cc @U2");
   });
+
+  it("keeps a heading with bold words one bold run (mrkdwn cannot nest it)", () => {
+    expect(renderMrkdwn("# **Warning** read this")).toBe("*Warning read this*");
+  });
 });

@@ -116,9 +116,14 @@ export class FakeConversations {
     const text = String(args.text ?? "");
     if (!text) return { ok: false, error: "no_text" };
     if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
+    message.updates++;
+    // As Slack does: without `blocks`, a message made of blocks (a stream) keeps them, and
+    // what a person sees does not change.
+    if (message.format === "markdown" && args.blocks === undefined) {
+      return { ok: true, channel: message.channel, ts: message.ts, text };
+    }
     message.format = "mrkdwn";
     message.text = text;
-    message.updates++;
     message.history.push(text);
     return { ok: true, channel: message.channel, ts: message.ts, text };
   }
