@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { webApi } from "@slack/bolt";
 import type { Lead } from "../../src/backend/types.ts";
 import { RateLimitedError } from "../../src/errors.ts";
@@ -9,15 +8,13 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import { RateBudgets } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, RateBudgets } from "../../src/reply/call-budget.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
 const POSTS_PER_MINUTE = 50;
-// Announcements wait out this many 429s before the poll counts the lead as not posted.
-const MAX_RATE_LIMITED = 5;
 
 /** Text shown as written: no mention, link or formatting of the lead's own can fire. */
 const literal = (text: string) => slackRenderer.note(text);
@@ -57,24 +54,22 @@ export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnounce
   return {
     platform: "slack",
     async announce(channelId, lead) {
-      const budget = budgets.for(channelId);
-      for (let attempt = 0; ; attempt++) {
-        await budget.acquire();
-        try {
-          await client.chat.postMessage({
-            channel: channelId,
-            ...leadMessage(lead),
-            unfurl_links: false,
-            unfurl_media: false,
-          });
-          return;
-        } catch (error) {
-          const failure = toBridgeError("chat.postMessage", channelId, error);
-          if (!(failure instanceof RateLimitedError) || attempt >= MAX_RATE_LIMITED) throw failure;
-          budget.pause(failure.retryAfterMs);
-          await sleep(failure.retryAfterMs);
-        }
-      }
+      await callWithinBudget(
+        budgets.for(channelId),
+        async () => {
+          try {
+            await client.chat.postMessage({
+              channel: channelId,
+              ...leadMessage(lead),
+              unfurl_links: false,
+              unfurl_media: false,
+            });
+          } catch (error) {
+            throw toBridgeError("chat.postMessage", channelId, error);
+          }
+        },
+        (error) => (error instanceof RateLimitedError ? error.retryAfterMs : undefined),
+      );
     },
   };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Api } from "grammy";
 import type { Lead } from "../../src/backend/types.ts";
 import {
@@ -8,12 +7,9 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import type { RateBudgets } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, type RateBudgets } from "../../src/reply/call-budget.ts";
 import { retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
-
-// Announcements wait out this many 429s before the poll counts the lead as not posted.
-const MAX_RATE_LIMITED = 5;
 
 /** A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain. */
 export function renderLeadAnnouncement(lead: Lead): string {
@@ -39,22 +35,15 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
   return {
     platform: "telegram",
     async announce(chatId, lead) {
-      const budget = budgets.for(chatId);
-      for (let attempt = 0; ; attempt++) {
-        await budget.acquire();
-        try {
-          await api.sendMessage(chatId, renderLeadAnnouncement(lead), {
+      await callWithinBudget(
+        budgets.for(chatId),
+        () =>
+          api.sendMessage(chatId, renderLeadAnnouncement(lead), {
             parse_mode: "HTML",
             link_preview_options: { is_disabled: true },
-          });
-          return;
-        } catch (error) {
-          const wait = retryAfterMs(error);
-          if (wait === undefined || attempt >= MAX_RATE_LIMITED) throw error;
-          budget.pause(wait);
-          await sleep(wait);
-        }
-      }
+          }),
+        retryAfterMs,
+      );
     },
   };
 }

@@ -143,3 +143,27 @@ export class RateBudgets {
     for (const [key, budget] of this.#budgets) if (budget.idle) this.#budgets.delete(key);
   }
 }
+
+/**
+ * Makes one call within a budget, waiting out the platform's "retry after" up to `maxWaits`
+ * times: for messages that must arrive, late rather than never (lead announcements).
+ * `retryAfterMs` reads the wait from an error, undefined for any other failure.
+ */
+export async function callWithinBudget<T>(
+  budget: RateBudget,
+  call: () => Promise<T>,
+  retryAfterMs: (error: unknown) => number | undefined,
+  maxWaits = 5,
+): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    await budget.acquire();
+    try {
+      return await call();
+    } catch (error) {
+      const wait = retryAfterMs(error);
+      if (wait === undefined || waits >= maxWaits) throw error;
+      budget.pause(wait);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}

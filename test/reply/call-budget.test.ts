@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RateBudget, RateBudgets } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, RateBudget, RateBudgets } from "../../src/reply/call-budget.ts";
 
 describe("RateBudget", () => {
   it("lets a burst through, then spaces calls at the rate", async () => {
@@ -58,5 +58,32 @@ describe("RateBudgets", () => {
     // The 1,000th new key swept the 998 untouched budgets; the one in use stays.
     expect(budgets.size).toBe(2);
     expect(budgets.for("busy")).toBe(busy);
+  });
+});
+
+describe("callWithinBudget", () => {
+  it("waits out a retry-after and tries again, and gives up on other failures", async () => {
+    const budget = new RateBudget({ perMinute: 6_000, burst: 5 });
+    let calls = 0;
+    const started = performance.now();
+    const result = await callWithinBudget(
+      budget,
+      async () => {
+        if (++calls === 1) throw new Error("429");
+        return "posted";
+      },
+      (error) => (error instanceof Error && error.message === "429" ? 100 : undefined),
+    );
+    expect(result).toBe("posted");
+    expect(calls).toBe(2);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(95);
+
+    await expect(
+      callWithinBudget(
+        budget,
+        () => Promise.reject(new Error("forbidden")),
+        () => undefined,
+      ),
+    ).rejects.toThrow("forbidden");
   });
 });
