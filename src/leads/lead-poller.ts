@@ -29,7 +29,7 @@ export interface LeadPollerOptions {
   postingClaimMs?: number;
   /** Longest wait after failed polls. */
   maxBackoffMs?: number;
-  /** How long the poll lease holds without renewal; default two intervals and a minute. */
+  /** How long the poll lease holds without renewal: a dead poller's lease frees after this. */
   leaseMs?: number;
   now?: () => Date;
 }
@@ -61,6 +61,7 @@ export class LeadPoller {
   readonly #options: Required<Omit<LeadPollerOptions, "metrics">> & { metrics?: Metrics };
   readonly #owner = randomUUID();
   #timer: NodeJS.Timeout | undefined;
+  #leaseRenewal: NodeJS.Timeout | undefined;
   #failures = 0;
   #stopped = false;
   #running: Promise<unknown> | undefined;
@@ -72,7 +73,7 @@ export class LeadPoller {
       maxLookbackDays: 7,
       postingClaimMs: 120_000,
       maxBackoffMs: 30 * 60_000,
-      leaseMs: options.intervalMs * 2 + 60_000,
+      leaseMs: 30_000,
       now: () => new Date(),
       ...options,
     };
@@ -81,11 +82,20 @@ export class LeadPoller {
   start(): void {
     this.#stopped = false;
     this.#schedule(0);
+    // The lease is kept alive between polls (which may be minutes apart), so it can be short:
+    // when this process dies, another takes polling over within the lease, not an interval.
+    const { store, leaseMs } = this.#options;
+    if (store.kind === "embedded") return;
+    this.#leaseRenewal = setInterval(() => {
+      store.renew(KEYS.lease, this.#owner, leaseMs).catch(() => undefined);
+    }, leaseMs / 3);
+    this.#leaseRenewal.unref();
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearInterval(this.#leaseRenewal);
     await this.#running?.catch(() => undefined);
     await this.#options.store.release(KEYS.lease, this.#owner).catch(() => undefined);
   }

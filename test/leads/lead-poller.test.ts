@@ -220,4 +220,34 @@ describe("the lead poller", () => {
       expect(announcer.names("managers").sort()).toEqual([...added].sort());
     },
   );
+
+  it.skipIf(!redis)(
+    "keeps its poll lease alive between polls, and a dead poller's lapses",
+    async () => {
+      await setUp(1);
+      const namespace = `${redis?.namespace}-${randomUUID()}`;
+      const storeA = await openRedisStore({ url: redis?.url ?? "", namespace });
+      const storeB = await openRedisStore({ url: redis?.url ?? "", namespace });
+      cleanup.push(async () => {
+        await storeA.close();
+        await storeB.close();
+      });
+      const announcer = new RecordingAnnouncer("test");
+      const alive = poller(storeA, announcer, { leaseMs: 300, intervalMs: 60_000 });
+      const other = poller(storeB, announcer, { leaseMs: 300, intervalMs: 60_000 });
+      alive.start();
+      cleanup.push(() => alive.stop());
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      // Two leases long after the last poll, the live poller still holds it.
+      expect(await other.pollOnce()).toMatchObject({ outcome: "not-leader" });
+
+      // A poller that dies (no stop, no renewal) loses the lease within one lease.
+      const dead = poller(storeA, announcer, { leaseMs: 300 });
+      await alive.stop();
+      await dead.pollOnce();
+      expect(await other.pollOnce()).toMatchObject({ outcome: "not-leader" });
+      await new Promise((resolve) => setTimeout(resolve, 350));
+      expect((await other.pollOnce()).outcome).not.toBe("not-leader");
+    },
+  );
 });
