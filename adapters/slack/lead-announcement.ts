@@ -1,6 +1,5 @@
 import type { webApi } from "@slack/bolt";
 import type { Lead } from "../../src/backend/types.ts";
-import { RateLimitedError } from "../../src/errors.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
@@ -54,22 +53,18 @@ export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnounce
   return {
     platform: "slack",
     async announce(channelId, lead) {
-      await callWithinBudget(
-        budgets.for(channelId),
-        async () => {
-          try {
-            await client.chat.postMessage({
-              channel: channelId,
-              ...leadMessage(lead),
-              unfurl_links: false,
-              unfurl_media: false,
-            });
-          } catch (error) {
-            throw toBridgeError("chat.postMessage", channelId, error);
-          }
-        },
-        (error) => (error instanceof RateLimitedError ? error.retryAfterMs : undefined),
-      );
+      await callWithinBudget(budgets.for(channelId), async () => {
+        try {
+          await client.chat.postMessage({
+            channel: channelId,
+            ...leadMessage(lead),
+            unfurl_links: false,
+            unfurl_media: false,
+          });
+        } catch (error) {
+          throw toBridgeError("chat.postMessage", channelId, error);
+        }
+      });
     },
   };
 }

@@ -42,7 +42,7 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
             parse_mode: "HTML",
             link_preview_options: { is_disabled: true },
           }),
-        retryAfterMs,
+        { retryAfterMs },
       );
     },
   };

@@ -8,7 +8,7 @@ import type {
 } from "../../src/bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
-import type { RateBudget } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, type RateBudget } from "../../src/reply/call-budget.ts";
 import type { DraftSlots } from "./drafts.ts";
 import {
   isMessageGone,
@@ -146,18 +146,11 @@ export class TelegramSurface implements ReplySurface {
   }
 
   async notice(rendered: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await this.budget.acquire({ urgent: true });
-      try {
-        await this.#send(shown(rendered));
-        return;
-      } catch (error) {
-        const wait = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
-        if (wait === undefined || attempt >= NOTICE_ATTEMPTS || wait > NOTICE_MAX_WAIT_MS)
-          throw error;
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    }
+    await callWithinBudget(this.budget, () => this.#send(shown(rendered)), {
+      maxWaits: NOTICE_ATTEMPTS - 1,
+      maxWaitMs: NOTICE_MAX_WAIT_MS,
+      urgent: true,
+    });
   }
 
   /**

@@ -76,7 +76,8 @@ export class AnswerWriter {
   #failures = 0;
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
-  readonly #stopTyping = new AbortController();
+  // Made only for surfaces that show typing: aborting one costs an exception object per answer.
+  #stopTyping: AbortController | undefined;
 
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
@@ -151,7 +152,7 @@ export class AnswerWriter {
         if (fresh) await this.#send(fresh);
       }
     } finally {
-      this.#stopTyping.abort();
+      this.#stopTyping?.abort();
       this.#options.onFirstPost?.();
     }
   }
@@ -186,7 +187,7 @@ export class AnswerWriter {
       this.#failures = 0;
       if (hasText && !this.#textShown) {
         this.#textShown = true;
-        this.#stopTyping.abort();
+        this.#stopTyping?.abort();
         this.#options.onFirstText?.();
       }
     } catch (error) {
@@ -279,6 +280,7 @@ export class AnswerWriter {
 
   #keepTyping(showTyping: () => Promise<void>): void {
     const interval = this.#options.typingIntervalMs ?? 4_000;
+    this.#stopTyping = new AbortController();
     const signal = this.#stopTyping.signal;
     void (async () => {
       while (!signal.aborted) {

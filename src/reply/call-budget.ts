@@ -1,4 +1,5 @@
 import type { CallBudget } from "../bridge/ports.ts";
+import { RateLimitedError } from "../errors.ts";
 
 export interface RateBudgetOptions {
   /** Calls allowed per minute, on average. */
@@ -144,24 +145,43 @@ export class RateBudgets {
   }
 }
 
+export interface CallWithinBudgetOptions {
+  /** The wait a failure asks for (a 429's retry-after), undefined for any other failure. */
+  retryAfterMs?: (error: unknown) => number | undefined;
+  /** Waits tolerated before the failure is thrown. Default 5. */
+  maxWaits?: number;
+  /** A longer wait than this is not waited out. Default: any. */
+  maxWaitMs?: number;
+  /** Served before routine calls (see RateBudget.acquire). */
+  urgent?: boolean;
+}
+
+/** The wait a RateLimitedError asks for; undefined for any other error. */
+export function rateLimitedWait(error: unknown): number | undefined {
+  return error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+}
+
 /**
- * Makes one call within a budget, waiting out the platform's "retry after" up to `maxWaits`
- * times: for messages that must arrive, late rather than never (lead announcements).
- * `retryAfterMs` reads the wait from an error, undefined for any other failure.
+ * Makes one call within a budget, waiting out the platform's "retry after" a few times: for
+ * messages that must arrive, late rather than never (lead announcements, command replies).
  */
 export async function callWithinBudget<T>(
   budget: RateBudget,
   call: () => Promise<T>,
-  retryAfterMs: (error: unknown) => number | undefined,
-  maxWaits = 5,
+  options: CallWithinBudgetOptions = {},
 ): Promise<T> {
+  const {
+    retryAfterMs = rateLimitedWait,
+    maxWaits = 5,
+    maxWaitMs = Number.POSITIVE_INFINITY,
+  } = options;
   for (let waits = 0; ; waits++) {
-    await budget.acquire();
+    await budget.acquire({ urgent: options.urgent ?? false });
     try {
       return await call();
     } catch (error) {
       const wait = retryAfterMs(error);
-      if (wait === undefined || waits >= maxWaits) throw error;
+      if (wait === undefined || waits >= maxWaits || wait > maxWaitMs) throw error;
       budget.pause(wait);
       await new Promise((resolve) => setTimeout(resolve, wait));
     }

@@ -5,7 +5,7 @@ import { Keyv } from "keyv";
 import { StoreUnavailableError } from "../errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
-import { checkTtl, OperationGuard } from "./operation-guard.ts";
+import { checkTtl, OperationGuard, withDeadline } from "./operation-guard.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
@@ -39,7 +39,12 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   const location = join(options.dataDir, "store");
   const db = new ClassicLevel<string, string>(location, { valueEncoding: "utf8" });
   try {
-    await withDeadline(mkdir(options.dataDir, { recursive: true }), 2_000, "creating the folder");
+    // Node's recursive mkdir can spin forever on some paths (under /proc, seen on Node 20).
+    await withDeadline(
+      mkdir(options.dataDir, { recursive: true }),
+      2_000,
+      () => new Error("creating the folder took longer than 2000 ms"),
+    );
     await db.open();
   } catch (error) {
     throw new StoreUnavailableError("open", describeOpenError(options.dataDir, error));
@@ -135,19 +140,6 @@ export class EmbeddedStore implements KeyValueStore {
     clearInterval(this.#sweepTimer);
     // The guard waits for operations in flight, a running sweep included.
     return this.#guard.close(() => this.#db.close());
-  }
-}
-
-// Node's recursive mkdir can spin forever on some paths (under /proc, seen on Node 20).
-async function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -41,18 +41,29 @@ export class OperationGuard {
   }
 
   async #withDeadline<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new DeadlineError(this.#timeoutMs)), this.#timeoutMs);
-    });
     try {
-      return await Promise.race([fn(), deadline]);
+      return await withDeadline(fn(), this.#timeoutMs, () => new DeadlineError(this.#timeoutMs));
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
       throw new StoreUnavailableError(operation, this.#describe(error));
-    } finally {
-      clearTimeout(timer);
     }
+  }
+}
+
+/** `work`, or `onTimeout()`'s error once `ms` have passed without it settling. */
+export async function withDeadline<T>(
+  work: Promise<T>,
+  ms: number,
+  onTimeout: () => Error,
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

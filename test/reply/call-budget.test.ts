@@ -72,18 +72,19 @@ describe("callWithinBudget", () => {
         if (++calls === 1) throw new Error("429");
         return "posted";
       },
-      (error) => (error instanceof Error && error.message === "429" ? 100 : undefined),
+      {
+        retryAfterMs: (error) =>
+          error instanceof Error && error.message === "429" ? 100 : undefined,
+      },
     );
     expect(result).toBe("posted");
     expect(calls).toBe(2);
     expect(performance.now() - started).toBeGreaterThanOrEqual(95);
 
     await expect(
-      callWithinBudget(
-        budget,
-        () => Promise.reject(new Error("forbidden")),
-        () => undefined,
-      ),
+      callWithinBudget(budget, () => Promise.reject(new Error("forbidden")), {
+        retryAfterMs: () => undefined,
+      }),
     ).rejects.toThrow("forbidden");
   });
 });
