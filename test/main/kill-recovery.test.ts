@@ -1,27 +1,20 @@
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
-import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { botWorkDir, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
-let fake: FakeTelegram | undefined;
-let simulator: Simulator | undefined;
-let bots: RunningBot[] = [];
-afterEach(async () => {
-  for (const bot of bots) await bot.stop("SIGKILL");
-  bots = [];
-  await fake?.close();
-  await simulator?.close();
-});
+const track = cleanupAfterEach();
 
 describe("a bot killed mid-answer (kill -9)", () => {
   it("finishes the interrupted answer on its next start, and leaves completed ones alone", async () => {
-    fake = await startFakeTelegram();
-    simulator = await startSimulator({ chunkDelayMs: 0 });
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
     const group = fake.addChat(
@@ -31,22 +24,13 @@ describe("a bot killed mid-answer (kill -9)", () => {
     const cwd = await botWorkDir();
     const dataDir = join(cwd, "data");
     const start = () => {
-      const bot = startBot({
-        cwd,
-        env: {
-          TELEGRAM_BOT_TOKEN: fake?.token ?? "",
-          TELEGRAM_API_ROOT: fake?.url ?? "",
-          CHATBOT_BASE_URL: simulator?.url ?? "",
-          CHATBOT_API_KEY: simulator?.apiKey ?? "",
-          CHATBOT_BOT_UID: simulator?.botUid ?? "",
-          DATA_DIR: dataDir,
-          LEADS_POLL_INTERVAL: "0",
-          PORT: "0",
-          LOG_LEVEL: "debug",
-        },
-      });
-      bots.push(bot);
-      return bot;
+      const env = {
+        ...telegramBotEnv(fake, simulator),
+        DATA_DIR: dataDir,
+        LEADS_POLL_INTERVAL: "0",
+        LOG_LEVEL: "debug",
+      };
+      return track(startBot({ cwd, env }), (bot) => bot.stop("SIGKILL"));
     };
 
     // 1. Half an answer streams as a draft, the backend pauses, and the bot is killed.
@@ -75,7 +59,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
     // 3. An answer that completes leaves nothing to finish: a kill after it changes nothing.
     fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot a quick one" });
     await second.logLine("question answered");
-    const answer = await until("the group answer", () => fake?.botMessages(group.id)[0]);
+    const answer = await until("the group answer", () => fake.botMessages(group.id)[0]);
     const shown = answer.text;
     const edits = answer.history.length;
     expect(shown).not.toContain("⚠️");

@@ -1,47 +1,39 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
-import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
-import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { botWorkDir, startBot, until } from "../support/run-bot.ts";
 
-let fake: FakeTelegram | undefined;
-let simulator: Simulator | undefined;
-let bot: RunningBot | undefined;
-afterEach(async () => {
-  await bot?.stop("SIGKILL");
-  await fake?.close();
-  await simulator?.close();
-});
+const track = cleanupAfterEach();
 
 describe("npm start with a Telegram token", () => {
   it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops on SIGTERM", async () => {
-    fake = await startFakeTelegram();
-    simulator = await startSimulator({ chunkDelayMs: 0, leads: 3 });
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 3 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
     const sales = fake.addChat(
       { id: -1005, type: "supergroup", title: "Sales" },
       { [alice.id]: "member" },
     );
-    bot = startBot({
-      cwd: await botWorkDir(),
-      env: {
-        TELEGRAM_BOT_TOKEN: fake.token,
-        TELEGRAM_API_ROOT: fake.url,
-        CHATBOT_BASE_URL: simulator.url,
-        CHATBOT_API_KEY: simulator.apiKey,
-        CHATBOT_BOT_UID: simulator.botUid,
-        LEADS_TELEGRAM_CHATS: String(sales.id),
-        LEADS_POLL_INTERVAL: "1",
-        PORT: "0",
-      },
-    });
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: {
+          ...telegramBotEnv(fake, simulator),
+          LEADS_TELEGRAM_CHATS: String(sales.id),
+          LEADS_POLL_INTERVAL: "1",
+        },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
     const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
     const url = `http://127.0.0.1:${port}`;
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
 
     fake.write({ chat: dm.id, from: alice, text: "hello from Telegram" });
     const answer = await until("the answer", () =>
-      fake?.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
+      fake.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
     );
     expect(answer.text).toContain("You asked: “hello from Telegram”");
 
@@ -54,7 +46,7 @@ describe("npm start with a Telegram token", () => {
 
     simulator.addLead({ name: "Process Lead", email: "lead@example.com" });
     const announcement = await until("the lead announcement", () =>
-      fake?.botMessages(sales.id).find((m) => m.text.includes("Process Lead")),
+      fake.botMessages(sales.id).find((m) => m.text.includes("Process Lead")),
     );
     expect(announcement.text.startsWith("New lead\nName: Process Lead")).toBe(true);
     // The counters move once the post has been recorded as done, just after the fake saw it.

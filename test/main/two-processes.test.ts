@@ -1,6 +1,7 @@
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
@@ -12,34 +13,21 @@ if (redis && !ownRedis) console.warn("[two bot processes] skipped: no redis-serv
 
 const SECRET = "two-process-secret";
 
-let fake: FakeTelegram | undefined;
-let simulator: Simulator | undefined;
-let bots: RunningBot[] = [];
-afterEach(async () => {
-  for (const bot of bots) await bot.stop("SIGKILL");
-  bots = [];
-  await fake?.close();
-  await simulator?.close();
-});
+const track = cleanupAfterEach();
 
 /** A bot process in webhook mode on a port of its own; all of them share one Redis. */
-async function startWebhookBot(): Promise<{ bot: RunningBot; webhook: string }> {
-  const bot = startBot({
-    cwd: await botWorkDir(),
-    env: {
-      TELEGRAM_BOT_TOKEN: fake?.token ?? "",
-      TELEGRAM_API_ROOT: fake?.url ?? "",
-      TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
-      TELEGRAM_WEBHOOK_SECRET: SECRET,
-      CHATBOT_BASE_URL: simulator?.url ?? "",
-      CHATBOT_API_KEY: simulator?.apiKey ?? "",
-      CHATBOT_BOT_UID: simulator?.botUid ?? "",
-      STORE_URL: `${redis?.url}/5`,
-      LEADS_POLL_INTERVAL: "0",
-      PORT: "0",
-    },
-  });
-  bots.push(bot);
+async function startWebhookBot(
+  fake: FakeTelegram,
+  simulator: Simulator,
+): Promise<{ bot: RunningBot; webhook: string }> {
+  const env = {
+    ...telegramBotEnv(fake, simulator),
+    TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    STORE_URL: `${redis?.url}/5`,
+    LEADS_POLL_INTERVAL: "0",
+  };
+  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
   await bot.logLine("channel started");
   return { bot, webhook: `http://127.0.0.1:${port}/telegram/webhook` };
@@ -57,11 +45,11 @@ async function deliver(webhook: string, update: Update): Promise<number> {
 
 describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one Redis", () => {
   it("answer a delivery that reached both once, and one thread's questions in order", async () => {
-    fake = await startFakeTelegram();
-    simulator = await startSimulator({ chunkDelayMs: 2 });
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 2 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const [a, b] = [await startWebhookBot(), await startWebhookBot()];
+    const [a, b] = [await startWebhookBot(fake, simulator), await startWebhookBot(fake, simulator)];
 
     // A re-delivery that the load balancer sent to the other process.
     const first = fake.compose({ chat: dm.id, from: alice, text: "first question" });
@@ -72,7 +60,7 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     expect(await deliver(b.webhook, second)).toBe(200);
 
     const answers = await until("both answers", () => {
-      const done = fake?.botMessages(dm.id).filter((m) => m.text.includes("to see more."));
+      const done = fake.botMessages(dm.id).filter((m) => m.text.includes("to see more."));
       return done && done.length >= 2 ? done : undefined;
     });
     await new Promise((resolve) => setTimeout(resolve, 300));

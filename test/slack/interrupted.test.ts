@@ -6,6 +6,7 @@ import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import type { JournalEntry } from "../../src/journal/entry.ts";
 import { createLogger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
+import type { FakeSlack } from "../support/fake-slack.ts";
 import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
 import {
   mention,
@@ -64,14 +65,7 @@ describe("Slack answers cut by a kill", () => {
     expect(before?.stream).toBe(streaming ? "streaming" : "none");
     expect(before?.text).not.toContain("⚠️");
 
-    const channel = createSlackChannel({
-      botToken: fake.options.botToken,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: fake.apiUrl,
-      bridge: { handle: async () => undefined },
-      store,
-      log: silent,
-    });
+    const channel = reopeningChannel(fake, store);
     const reading = recordingReads(store);
     const next = new AnswerJournal({ store: reading.store, log: silent });
     expect(await next.recover([channel])).toBe(1);
@@ -103,17 +97,22 @@ describe("Slack answers cut by a kill", () => {
     await harness.sendEvent(mention("tell me everything #stall", { ts }));
     await journaledText(store, journal?.runId ?? "");
     fake.failNext("chat.update", "cant_update_message");
-    const channel = createSlackChannel({
-      botToken: fake.options.botToken,
-      signingSecret: SIGNING_SECRET,
-      apiUrl: fake.apiUrl,
-      bridge: { handle: async () => undefined },
-      store,
-      log: silent,
-    });
+    const channel = reopeningChannel(fake, store);
     expect(await new AnswerJournal({ store, log: silent }).recover([channel])).toBe(1);
     const messages = fake.thread("C1", ts);
     expect(messages).toHaveLength(2);
     expect(messages[1]?.text).toBe(CUT);
   });
 });
+
+/** The Slack channel a restarted process makes, used here only to finish journaled answers. */
+function reopeningChannel(fake: FakeSlack, store: KeyValueStore) {
+  return createSlackChannel({
+    botToken: fake.options.botToken,
+    signingSecret: SIGNING_SECRET,
+    apiUrl: fake.apiUrl,
+    bridge: { handle: async () => undefined },
+    store,
+    log: silent,
+  });
+}

@@ -1,0 +1,33 @@
+import { afterEach } from "vitest";
+import type { Simulator } from "../../src/simulator/index.ts";
+import type { FakeTelegram } from "./fake-telegram.ts";
+
+/**
+ * Closes what a test started, after each test, last started first. Returns `track`, which
+ * registers a resource with the way to close it and hands the resource back.
+ */
+export function cleanupAfterEach(): <T>(
+  resource: T,
+  close: (resource: T) => Promise<unknown>,
+) => T {
+  const closers: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return (resource, close) => {
+    closers.push(() => close(resource));
+    return resource;
+  };
+}
+
+/** The environment of a bot process that talks to this fake Telegram and this simulator. */
+export function telegramBotEnv(fake: FakeTelegram, simulator: Simulator): Record<string, string> {
+  return {
+    TELEGRAM_BOT_TOKEN: fake.token,
+    TELEGRAM_API_ROOT: fake.url,
+    CHATBOT_BASE_URL: simulator.url,
+    CHATBOT_API_KEY: simulator.apiKey,
+    CHATBOT_BOT_UID: simulator.botUid,
+    PORT: "0",
+  };
+}
