@@ -81,6 +81,7 @@ const envSchema = z
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
     SHUTDOWN_GRACE_MS: integer(10_000, 0),
+    TAKEOVER_MS: integer(15_000, 1_000),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
@@ -168,6 +169,11 @@ export interface Config {
   port: number;
   /** How long running answers may finish after SIGTERM/SIGINT before they are cut. */
   shutdownGraceMs: number;
+  /**
+   * On Redis, how long the leases of a process that died keep holding (its answers in
+   * flight, the Telegram poller role) before another process takes the work over.
+   */
+  takeoverMs: number;
   /** undefined: not set; the process picks `info`, or `warn` in an interactive terminal. */
   logLevel: string | undefined;
 }
@@ -247,6 +253,7 @@ export function loadConfig(env: Env): Config {
     maxAnswerChars: e.MAX_ANSWER_CHARS,
     port: e.PORT,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    takeoverMs: e.TAKEOVER_MS,
     logLevel: e.LOG_LEVEL,
   };
 }

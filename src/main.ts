@@ -54,7 +54,7 @@ async function main(): Promise<number> {
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
-    const journal = new AnswerJournal({ store, log });
+    const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
     const bridge = new Bridge({
