@@ -1,4 +1,4 @@
-import type { RateBudget } from "../../src/reply/call-budget.ts";
+import type { Budget } from "../../src/reply/call-budget.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Which of the workspace's budgets a Web API call draws on. */
@@ -30,7 +30,7 @@ export class CallTokens {
     await this.budgetFor(kind)?.acquire({ urgent: true });
   }
 
-  budgetFor(kind: CallKind): RateBudget | undefined {
+  budgetFor(kind: CallKind): Budget | undefined {
     if (kind === "update") return this.#workspace.updates;
     if (kind === "append") return this.#workspace.appends;
     return undefined;

@@ -101,11 +101,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     timeoutMs: options.apiTimeoutMs ?? API_TIMEOUT_MS,
     logger,
   });
-  const workspaces = new Workspaces({
-    updatesPerMinute: options.updatesPerMinute ?? CHAT_UPDATE_PER_MINUTE,
-    appendsPerMinute: options.appendsPerMinute ?? APPEND_STREAM_PER_MINUTE,
-    burst: options.budgetBurst ?? BUDGET_BURST,
-  });
+  const workspaces = new Workspaces(
+    {
+      updatesPerMinute: options.updatesPerMinute ?? CHAT_UPDATE_PER_MINUTE,
+      appendsPerMinute: options.appendsPerMinute ?? APPEND_STREAM_PER_MINUTE,
+      burst: options.budgetBurst ?? BUDGET_BURST,
+    },
+    options.store,
+  );
   const admins = new SlackAdmins(
     client,
     options.adminUsers ?? [],

@@ -7,7 +7,8 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import { callWithinBudget, RateBudgets } from "../../src/reply/call-budget.ts";
+import { RateBudgets } from "../../src/reply/budgets.ts";
+import { callWithinBudget } from "../../src/reply/call-budget.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 

@@ -1,4 +1,6 @@
-import { RateBudget } from "../../src/reply/call-budget.ts";
+import type { Budget } from "../../src/reply/call-budget.ts";
+import { createRateBudget } from "../../src/reply/shared-budget.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
 
 export interface WorkspaceLimits {
   /** Slack's chat.update allowance for the workspace (Tier 3). */
@@ -13,17 +15,24 @@ export interface WorkspaceLimits {
  * What every answer in one workspace shares: Slack counts a method's calls per workspace,
  * so all answers streaming there draw on one chat.update budget and one chat.appendStream
  * budget (urgent first and final texts go ahead of routine edits), and a workspace where
- * native streaming failed for good stops trying it.
+ * native streaming failed for good stops trying it. On Redis the budgets are shared by every
+ * process serving the workspace.
  */
 export class Workspace {
-  readonly updates: RateBudget;
-  readonly appends: RateBudget;
+  readonly updates: Budget;
+  readonly appends: Budget;
   /** Why native streaming is off here (a Slack error), once it is. */
   streamingOff: string | undefined;
 
-  constructor(limits: WorkspaceLimits) {
-    this.updates = budget(limits.updatesPerMinute, limits.burst);
-    this.appends = budget(limits.appendsPerMinute, limits.burst);
+  constructor(teamId: string, limits: WorkspaceLimits, store: KeyValueStore) {
+    this.updates = budget(limits.updatesPerMinute, limits.burst, {
+      store,
+      key: `budget:slack:${teamId}:chat.update`,
+    });
+    this.appends = budget(limits.appendsPerMinute, limits.burst, {
+      store,
+      key: `budget:slack:${teamId}:chat.appendStream`,
+    });
   }
 }
 
@@ -31,23 +40,29 @@ export class Workspace {
  * A bucket that refills at 90% of Slack's rate and holds `burst` calls: no 60-second window
  * can then exceed the tier, whatever the burst.
  */
-function budget(perMinute: number, burst: number): RateBudget {
+function budget(
+  perMinute: number,
+  burst: number,
+  shared: { store: KeyValueStore; key: string },
+): Budget {
   const rate = Math.max(1, perMinute * 0.9 - burst);
-  return new RateBudget({ perMinute: rate, burst: Math.max(1, burst) });
+  return createRateBudget({ perMinute: rate, burst: Math.max(1, burst) }, shared);
 }
 
 export class Workspaces {
   readonly #limits: WorkspaceLimits;
+  readonly #store: KeyValueStore;
   readonly #all = new Map<string, Workspace>();
 
-  constructor(limits: WorkspaceLimits) {
+  constructor(limits: WorkspaceLimits, store: KeyValueStore) {
     this.#limits = limits;
+    this.#store = store;
   }
 
   for(teamId: string): Workspace {
     let workspace = this.#all.get(teamId);
     if (!workspace) {
-      workspace = new Workspace(this.#limits);
+      workspace = new Workspace(teamId, this.#limits, this.#store);
       this.#all.set(teamId, workspace);
     }
     return workspace;

@@ -6,7 +6,8 @@ import type { Channel, HttpRoute } from "../../src/channel.ts";
 import { ConfigError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
-import { type RateBudgetOptions, RateBudgets } from "../../src/reply/call-budget.ts";
+import { RateBudgets } from "../../src/reply/budgets.ts";
+import type { RateBudgetOptions } from "../../src/reply/call-budget.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { ChatOrder } from "./chat-order.ts";
@@ -120,12 +121,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     options.adminCacheMs ?? 60_000,
   );
   const groupPerMinute = options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE;
+  // A private chat is one thread, answered by one process at a time: its budget needs no
+  // sharing. A group's threads may be answered by several processes at once.
   const privateBudgets = new RateBudgets(
     options.budgets?.private ?? { perMinute: 60, burst: BURST - 1 },
   );
   // Burst plus refill never passes Telegram's per-minute figure within any one minute.
   const groupBudgets = new RateBudgets(
     options.budgets?.group ?? { perMinute: Math.max(1, groupPerMinute - BURST), burst: BURST },
+    { store, prefix: "budget:telegram:group" },
   );
   const limits = {
     private: {

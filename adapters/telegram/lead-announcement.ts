@@ -7,7 +7,8 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import { callWithinBudget, type RateBudgets } from "../../src/reply/call-budget.ts";
+import type { RateBudgets } from "../../src/reply/budgets.ts";
+import { callWithinBudget } from "../../src/reply/call-budget.ts";
 import { retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 

@@ -8,7 +8,7 @@ import type {
 } from "../../src/bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
-import { callWithinBudget, type RateBudget } from "../../src/reply/call-budget.ts";
+import { type Budget, callWithinBudget } from "../../src/reply/call-budget.ts";
 import type { DraftSlots } from "./drafts.ts";
 import {
   isMessageGone,
@@ -27,7 +27,7 @@ export interface SurfaceDeps {
   place: Place;
   limits: SurfaceLimits;
   /** The chat's budget (one per private chat, one per group shared by all its answers). */
-  budget: RateBudget;
+  budget: Budget;
   drafts: DraftSlots;
   chains: ReplyChains;
 }
@@ -84,7 +84,7 @@ const PLACEHOLDER = escapeText("…");
 export class TelegramSurface implements ReplySurface {
   readonly renderer = telegramRenderer;
   readonly limits: SurfaceLimits;
-  readonly budget: RateBudget;
+  readonly budget: Budget;
   readonly #deps: SurfaceDeps;
 
   constructor(deps: SurfaceDeps) {

@@ -8,6 +8,16 @@ export interface RateBudgetOptions {
   burst: number;
 }
 
+/** A budget of calls that answers share, drawn on by acquire and paused by a 429. */
+export interface Budget extends CallBudget {
+  pause(ms: number): void;
+  readonly paused: boolean;
+  /** Callers waiting for a call now: a surface can tell how crowded its budget is. */
+  readonly waiting: number;
+  /** Nobody waiting and nothing owed: the budget can be dropped and made anew when needed. */
+  readonly idle: boolean;
+}
+
 interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
@@ -21,7 +31,7 @@ interface Waiter {
  * among the answers streaming at the moment; urgent calls (an answer's first text, its
  * final text) go ahead of routine edits, so nobody waits long to see an answer start or end.
  */
-export class RateBudget implements CallBudget {
+export class RateBudget implements Budget {
   readonly #intervalMs: number;
   readonly #burst: number;
   #tokens: number;
@@ -112,39 +122,6 @@ export class RateBudget implements CallBudget {
   }
 }
 
-// How many new keys between two sweeps for idle budgets.
-const SWEEP_EVERY = 1_000;
-
-/**
- * One budget per key (a workspace id, a chat id), made on first use. Budgets that are full
- * and unused are dropped from time to time, so a bot that met a million chats does not keep
- * a million buckets; a dropped one is made anew, full, which is what it was.
- */
-export class RateBudgets {
-  readonly #budgets = new Map<string, RateBudget>();
-  #created = 0;
-
-  constructor(readonly options: RateBudgetOptions) {}
-
-  for(key: string): RateBudget {
-    let budget = this.#budgets.get(key);
-    if (!budget) {
-      if (++this.#created % SWEEP_EVERY === 0) this.#sweep();
-      budget = new RateBudget(this.options);
-      this.#budgets.set(key, budget);
-    }
-    return budget;
-  }
-
-  get size(): number {
-    return this.#budgets.size;
-  }
-
-  #sweep(): void {
-    for (const [key, budget] of this.#budgets) if (budget.idle) this.#budgets.delete(key);
-  }
-}
-
 export interface CallWithinBudgetOptions {
   /** The wait a failure asks for (a 429's retry-after), undefined for any other failure. */
   retryAfterMs?: (error: unknown) => number | undefined;
@@ -166,7 +143,7 @@ export function rateLimitedWait(error: unknown): number | undefined {
  * messages that must arrive, late rather than never (lead announcements, command replies).
  */
 export async function callWithinBudget<T>(
-  budget: RateBudget,
+  budget: Budget,
   call: () => Promise<T>,
   options: CallWithinBudgetOptions = {},
 ): Promise<T> {

@@ -6,6 +6,7 @@ import { StoreUnavailableError } from "../errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard, withDeadline } from "./operation-guard.ts";
+import { MemoryBuckets, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
@@ -62,6 +63,8 @@ export class EmbeddedStore implements KeyValueStore {
   // claim/renew/release are read-then-write; this makes each atomic against the others.
   readonly #claims = new KeyedMutex();
   readonly #sweepTimer: NodeJS.Timeout;
+  // Rate budgets matter only while the process runs: they need no disk.
+  readonly #buckets = new MemoryBuckets();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -69,6 +72,7 @@ export class EmbeddedStore implements KeyValueStore {
     this.#keyv = new Keyv(this.#adapter, { useKeyPrefix: false, throwOnErrors: true });
     this.#guard = new OperationGuard(options.timeoutMs ?? 2_000);
     this.#sweepTimer = setInterval(() => {
+      this.#buckets.sweep();
       // A failed sweep is retried at the next tick; expired entries are already invisible.
       this.sweep().catch(() => undefined);
     }, options.sweepIntervalMs ?? 60_000);
@@ -123,6 +127,10 @@ export class EmbeddedStore implements KeyValueStore {
         return this.#keyv.delete(key);
       }),
     );
+  }
+
+  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
+    return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, holdMs));
   }
 
   ping(): Promise<void> {

@@ -7,6 +7,7 @@ import {
   messageOf,
   type RedisClient,
 } from "./redis-connection.ts";
+import { REDIS_DRAW_SCRIPT, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface RedisStoreOptions {
@@ -131,6 +132,16 @@ export class RedisStore implements KeyValueStore {
         arguments: [await this.#encode(owner)],
       });
       return reply === 1;
+    });
+  }
+
+  drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
+    return this.#run("drawToken", async () => {
+      const reply = await this.#client.eval(REDIS_DRAW_SCRIPT, {
+        keys: [this.#key(key)],
+        arguments: [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
+      });
+      return Number(reply);
     });
   }
 

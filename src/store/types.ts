@@ -1,3 +1,5 @@
+import type { TokenBucket } from "./token-bucket.ts";
+
 /**
  * The one storage port of the bridge. Two implementations keep the same contract
  * (test/store/store-contract.ts): an embedded store under DATA_DIR for a single process,
@@ -34,6 +36,14 @@ export interface KeyValueStore {
 
   /** Deletes the claim, only while `key` still holds `owner`. */
   release(key: string, owner: string): Promise<boolean>;
+
+  /**
+   * Draws one token from the bucket at `key`: resolves 0 when one was taken, else the ms
+   * until there will be one (nothing is taken then). With `holdMs` the bucket is emptied
+   * for that long instead (a platform's "retry after"). Atomic across every process sharing
+   * the Redis; in memory for the embedded store, which belongs to one process.
+   */
+  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number>;
 
   /** Resolves when the store answers now; rejects with StoreUnavailableError otherwise (for /healthz). */
   ping(): Promise<void>;

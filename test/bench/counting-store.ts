@@ -1,3 +1,4 @@
+import type { TokenBucket } from "../../src/store/token-bucket.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
 type Operation = Exclude<keyof KeyValueStore, "kind">;
@@ -5,7 +6,7 @@ type Operation = Exclude<keyof KeyValueStore, "kind">;
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
- * one script each).
+ * one script each, drawToken one script).
  */
 export class CountingStore implements KeyValueStore {
   readonly #inner: KeyValueStore;
@@ -65,6 +66,11 @@ export class CountingStore implements KeyValueStore {
   release(key: string, owner: string): Promise<boolean> {
     this.#count("release");
     return this.#inner.release(key, owner);
+  }
+
+  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
+    this.#count("drawToken");
+    return this.#inner.drawToken(key, bucket, holdMs);
   }
 
   ping(): Promise<void> {

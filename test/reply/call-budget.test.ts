@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { callWithinBudget, RateBudget, RateBudgets } from "../../src/reply/call-budget.ts";
+import { RateBudgets } from "../../src/reply/budgets.ts";
+import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
 
 describe("RateBudget", () => {
   it("lets a burst through, then spaces calls at the rate", async () => {

@@ -148,6 +148,35 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(results.every(Boolean)).toBe(true);
     });
 
+    it("drawToken: a full bucket gives its burst at once, then says how long until the next token", async () => {
+      const bucket = { intervalMs: 200, burst: 3 };
+      const draws = await Promise.all(
+        Array.from({ length: 5 }, () => store.drawToken("budget", bucket)),
+      );
+      expect(draws.filter((wait) => wait === 0)).toHaveLength(3);
+      for (const wait of draws.filter((w) => w > 0)) {
+        expect(wait).toBeGreaterThan(150);
+        expect(wait).toBeLessThanOrEqual(200);
+      }
+      // A draw that must wait takes nothing: the token it waited for is there afterwards.
+      await sleep(210);
+      expect(await store.drawToken("budget", bucket)).toBe(0);
+      expect(await store.drawToken("budget", bucket)).toBeGreaterThan(0);
+      // Another key is another bucket.
+      expect(await store.drawToken("other budget", bucket)).toBe(0);
+    });
+
+    it("drawToken with a hold empties the bucket for that long; holds for one moment do not add up", async () => {
+      const bucket = { intervalMs: 100, burst: 5 };
+      expect(await store.drawToken("held", bucket, 400)).toBe(400);
+      expect(await store.drawToken("held", bucket, 400)).toBe(400);
+      const wait = await store.drawToken("held", bucket);
+      expect(wait).toBeGreaterThan(400);
+      expect(wait).toBeLessThanOrEqual(500);
+      await sleep(wait);
+      expect(await store.drawToken("held", bucket)).toBe(0);
+    });
+
     it("ping resolves while the store is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
@@ -162,6 +191,7 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.claim("k", "me", 1_000),
         () => store.renew("k", "me", 1_000),
         () => store.release("k", "me"),
+        () => store.drawToken("k", { intervalMs: 100, burst: 1 }),
         () => store.ping(),
       ]) {
         await expect(operation()).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });

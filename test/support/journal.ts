@@ -44,6 +44,7 @@ export function recordingReads(store: KeyValueStore): {
     claim: (key, owner, ttlMs) => store.claim(key, owner, ttlMs),
     renew: (key, owner, ttlMs) => store.renew(key, owner, ttlMs),
     release: (key, owner) => store.release(key, owner),
+    drawToken: (key, bucket, holdMs) => store.drawToken(key, bucket, holdMs),
     ping: () => store.ping(),
     close: () => store.close(),
   };

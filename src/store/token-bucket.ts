@@ -1,0 +1,94 @@
+/**
+ * A token bucket kept in the store, so that every process drawing on one platform budget
+ * (a Slack workspace's chat.update allowance, a Telegram group's) shares it. Tokens refill
+ * one per `intervalMs` up to `burst`.
+ */
+export interface TokenBucket {
+  intervalMs: number;
+  burst: number;
+}
+
+/** What a bucket holds between two draws. */
+export interface BucketState {
+  tokens: number;
+  /** When `tokens` was computed, in ms on the clock the store uses. */
+  at: number;
+}
+
+/**
+ * One draw at `now`: takes a token when there is one (wait 0), else says how long until
+ * there will be; a draw that waits takes nothing. `holdMs` instead empties the bucket for
+ * that long (a platform's "retry after"): several holds for the same moment make one wait,
+ * not a sum. The Redis store runs the same steps as a script (REDIS_DRAW_SCRIPT).
+ */
+export function drawToken(
+  state: BucketState | undefined,
+  bucket: TokenBucket,
+  now: number,
+  holdMs = 0,
+): { state: BucketState; waitMs: number } {
+  const elapsed = state ? Math.max(0, now - state.at) : 0;
+  let tokens = Math.min(
+    bucket.burst,
+    (state?.tokens ?? bucket.burst) + elapsed / bucket.intervalMs,
+  );
+  let waitMs = 0;
+  if (holdMs > 0) {
+    tokens = Math.min(tokens, -holdMs / bucket.intervalMs);
+    waitMs = holdMs;
+  } else if (tokens >= 1) {
+    tokens -= 1;
+  } else {
+    waitMs = Math.ceil((1 - tokens) * bucket.intervalMs);
+  }
+  return { state: { tokens, at: now }, waitMs };
+}
+
+/** How long a bucket must be kept: until it would be full again. */
+export function refillMs(state: BucketState, bucket: TokenBucket): number {
+  return Math.ceil((bucket.burst - state.tokens) * bucket.intervalMs);
+}
+
+// drawToken on the server, atomically, on the server's clock (processes' clocks may differ).
+// KEYS[1] the bucket; ARGV interval ms, burst, hold ms. Returns the wait in ms.
+export const REDIS_DRAW_SCRIPT = `
+local interval = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local hold = tonumber(ARGV[3])
+local time = redis.call("TIME")
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local saved = redis.call("HMGET", KEYS[1], "tokens", "at")
+local tokens = tonumber(saved[1]) or burst
+local at = tonumber(saved[2]) or now
+tokens = math.min(burst, tokens + math.max(0, now - at) / interval)
+local wait = 0
+if hold > 0 then
+  tokens = math.min(tokens, -hold / interval)
+  wait = hold
+elseif tokens >= 1 then
+  tokens = tokens - 1
+else
+  wait = math.ceil((1 - tokens) * interval)
+end
+redis.call("HSET", KEYS[1], "tokens", tostring(tokens), "at", tostring(now))
+redis.call("PEXPIRE", KEYS[1], math.ceil((burst - tokens) * interval) + 1000)
+return wait
+`;
+
+/** Buckets in this process's memory: the embedded store's, whose data one process owns. */
+export class MemoryBuckets {
+  readonly #buckets = new Map<string, { state: BucketState; fullAt: number }>();
+
+  draw(key: string, bucket: TokenBucket, holdMs = 0): number {
+    const now = performance.now();
+    const drawn = drawToken(this.#buckets.get(key)?.state, bucket, now, holdMs);
+    this.#buckets.set(key, { state: drawn.state, fullAt: now + refillMs(drawn.state, bucket) });
+    return drawn.waitMs;
+  }
+
+  /** Forgets buckets that are full again: a missing bucket reads as full. */
+  sweep(): void {
+    const now = performance.now();
+    for (const [key, { fullAt }] of this.#buckets) if (fullAt <= now) this.#buckets.delete(key);
+  }
+}
