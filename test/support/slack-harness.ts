@@ -188,19 +188,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     eventsUrl,
     logs,
     async sendEvent(event, send = {}) {
-      const team = send.team ?? TEAM;
-      const envelope = {
-        token: "legacy-verification-token",
-        team_id: team,
-        api_app_id: "A0FAKE",
-        event,
-        type: "event_callback",
-        event_id: send.eventId ?? `Ev${randomUUID().slice(0, 8)}`,
-        event_time: Math.floor(Date.now() / 1000),
-        authorizations: [
-          { team_id: team, user_id: BOT, is_bot: true, is_enterprise_install: false },
-        ],
-      };
+      const envelope = eventEnvelope(event, send);
       if (!options.socketMode) return post(JSON.stringify(envelope), "application/json", send);
       const started = performance.now();
       await fake.socket.deliver("events_api", envelope, { retryAttempt: send.retryNum ?? 0 });
@@ -244,6 +232,24 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       await store.close();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** The Events API envelope Slack wraps an event in. */
+export function eventEnvelope(
+  event: Record<string, unknown>,
+  options: { team?: string; eventId?: string } = {},
+): Record<string, unknown> {
+  const team = options.team ?? TEAM;
+  return {
+    token: "legacy-verification-token",
+    team_id: team,
+    api_app_id: "A0FAKE",
+    event,
+    type: "event_callback",
+    event_id: options.eventId ?? `Ev${randomUUID().slice(0, 8)}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: team, user_id: BOT, is_bot: true, is_enterprise_install: false }],
   };
 }
 
