@@ -81,7 +81,7 @@ const envSchema = z
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
     SHUTDOWN_GRACE_MS: integer(10_000, 0),
-    TAKEOVER_MS: integer(15_000, 1_000),
+    TAKEOVER_MS: integer(10_000, 1_000),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
@@ -170,8 +170,9 @@ export interface Config {
   /** How long running answers may finish after SIGTERM/SIGINT before they are cut. */
   shutdownGraceMs: number;
   /**
-   * On Redis, how long the leases of a process that died keep holding (its answers in
-   * flight, the Telegram poller role) before another process takes the work over.
+   * On Redis, how long the leases of a process that died keep holding (its threads' locks,
+   * its answers in flight, the lead poll, the Telegram poller role) before another process
+   * takes the work over.
    */
   takeoverMs: number;
   /** undefined: not set; the process picks `info`, or `warn` in an interactive terminal. */

@@ -67,6 +67,7 @@ async function main(): Promise<number> {
       maxAnswerChars: config.maxAnswerChars,
       leads: createLeadsCommands({ backend, channels: leadChannels }),
       journal,
+      threadLeaseMs: config.takeoverMs,
     });
     const { channels, announcers } = createChannels(config, { bridge, store, log });
     if (channels.length === 0) {
@@ -93,6 +94,7 @@ async function main(): Promise<number> {
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,
+              leaseMs: config.takeoverMs,
             }),
           ]
         : [];

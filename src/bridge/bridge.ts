@@ -61,7 +61,7 @@ export class Bridge {
       defaultLanguage: options.defaultLanguage,
       leads: options.leads,
     });
-    this.#guards = new QuestionGuards(options.guards);
+    this.#guards = new QuestionGuards(options.guards, options.store);
     this.#answerDeps = {
       backend: options.backend,
       store: options.store,

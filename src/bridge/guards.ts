@@ -1,5 +1,6 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { GuardConfig } from "../config.ts";
+import type { TokenBucket } from "../store/token-bucket.ts";
+import type { KeyValueStore } from "../store/types.ts";
 import type { IncomingMessage } from "./ports.ts";
 
 /**
@@ -10,20 +11,22 @@ export class QuestionGuards {
   readonly #config: GuardConfig;
   readonly #allowedChannels: ReadonlySet<string>;
   readonly #allowedUsers: ReadonlySet<string>;
-  // Per process: with several processes a user gets the limit once per process, which
-  // still bounds the cost; the backend's own limits are not published.
-  readonly #limiter: RateLimiterMemory | undefined;
+  readonly #store: KeyValueStore;
+  // A bucket per user in the store: on Redis every process counts the same questions. A
+  // user may ask the whole allowance at once, then one more each window ÷ allowance.
+  readonly #perUser: TokenBucket | undefined;
 
-  constructor(config: GuardConfig) {
+  constructor(config: GuardConfig, store: KeyValueStore) {
     this.#config = config;
     this.#allowedChannels = new Set(config.allowedChannels);
     this.#allowedUsers = new Set(config.allowedUsers);
-    this.#limiter =
+    this.#store = store;
+    this.#perUser =
       config.rateLimitQuestions > 0
-        ? new RateLimiterMemory({
-            points: config.rateLimitQuestions,
-            duration: config.rateLimitWindowSeconds,
-          })
+        ? {
+            intervalMs: (config.rateLimitWindowSeconds * 1000) / config.rateLimitQuestions,
+            burst: config.rateLimitQuestions,
+          }
         : undefined;
   }
 
@@ -48,14 +51,12 @@ export class QuestionGuards {
   }
 
   async #rateLimit(user: string): Promise<string | undefined> {
-    if (!this.#limiter) return undefined;
-    try {
-      await this.#limiter.consume(user);
-      return undefined;
-    } catch (result) {
-      if (!(result instanceof RateLimiterRes)) throw result;
-      const seconds = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-      return `Slow down: you asked ${this.#config.rateLimitQuestions} questions in ${this.#config.rateLimitWindowSeconds} s. Try again in ${seconds} s.`;
-    }
+    if (!this.#perUser) return undefined;
+    // A store that fails lets the question through: the limit guards cost, and the answer
+    // itself then meets the same store.
+    const waitMs = await this.#store.drawToken(`ratelimit:${user}`, this.#perUser).catch(() => 0);
+    if (waitMs === 0) return undefined;
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    return `Slow down: you may ask ${this.#config.rateLimitQuestions} questions in ${this.#config.rateLimitWindowSeconds} s. Try again in ${seconds} s.`;
   }
 }

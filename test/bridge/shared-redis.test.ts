@@ -81,6 +81,35 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     expect(secondAnswerStart).toBeGreaterThan(firstEnd);
   });
 
+  it("counts a person's questions across processes for the rate limit", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 0 });
+    const guards = {
+      allowedChannels: [],
+      allowedUsers: [],
+      maxQuestionChars: 4_000,
+      rateLimitQuestions: 2,
+      rateLimitWindowSeconds: 60,
+    };
+    harnesses = await twoProcesses(simulator, { guards });
+    const [a, b] = harnesses;
+    const surface = new MemorySurface();
+    const ask = (text: string, thread: string) =>
+      incoming(text, { threadKey: `test:channel-1:${thread}` });
+    await a?.bridge.handle(ask("one, on A", "t1"), surface);
+    await b?.bridge.handle(ask("two, on B", "t2"), surface);
+    await a?.bridge.handle(ask("three, on A", "t3"), surface);
+    await b?.bridge.handle(ask("four, on B", "t4"), surface);
+
+    expect(chatRequests()).toHaveLength(2);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      expect.stringMatching(/^Slow down: you may ask 2 questions in 60 s\. Try again in 30 s\.$/),
+      expect.stringMatching(/^Slow down: you may ask 2 questions in 60 s\. Try again in 30 s\.$/),
+    ]);
+    // Another person has an allowance of their own.
+    await b?.bridge.handle(incoming("mine", { authorId: "user-2", threadKey: "t5" }), surface);
+    expect(chatRequests()).toHaveLength(3);
+  });
+
   it("takes over a thread whose lock owner died, once its lease runs out", async () => {
     simulator = await startSimulator({ chunkDelayMs: 0 });
     harnesses = await twoProcesses(simulator, { threadLeaseMs: 400, threadPollMs: 20 });
