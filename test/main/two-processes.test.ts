@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
@@ -12,6 +12,13 @@ const ownRedis = redis?.server !== undefined;
 if (redis && !ownRedis) console.warn("[two bot processes] skipped: no redis-server of its own");
 
 const SECRET = "two-process-secret";
+const CUT = "\n\n⚠️ answer cut off: interrupted";
+
+// Each test its own database: nothing one leaves behind (journal, leases) reaches the next.
+let database = 4;
+beforeEach(() => {
+  database++;
+});
 
 const track = cleanupAfterEach();
 
@@ -19,13 +26,17 @@ const track = cleanupAfterEach();
 async function startWebhookBot(
   fake: FakeTelegram,
   simulator: Simulator,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ bot: RunningBot; webhook: string }> {
   const env = {
     ...telegramBotEnv(fake, simulator),
     TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
     TELEGRAM_WEBHOOK_SECRET: SECRET,
-    STORE_URL: `${redis?.url}/5`,
+    STORE_URL: `${redis?.url}/${database}`,
     LEADS_POLL_INTERVAL: "0",
+    // A dead process's work is taken over after 1.5 s instead of 10 s: the test stays short.
+    TAKEOVER_MS: "1500",
+    ...extraEnv,
   };
   const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
@@ -71,5 +82,75 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     expect(answers[1]?.text).toContain("This is question 2 in our conversation.");
     const chats = simulator.requests.filter((r) => r.route === "chat");
     expect(chats).toHaveLength(2);
+  });
+
+  it("finish the answer of a process killed mid-answer, and go on with its thread", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const debug = { LOG_LEVEL: "debug" };
+    const a = await startWebhookBot(fake, simulator, debug);
+    const b = await startWebhookBot(fake, simulator, debug);
+
+    // Half an answer is on screen (a draft) when its process dies.
+    const question = fake.compose({
+      chat: dm.id,
+      from: alice,
+      text: "tell me everything #pause=30000",
+    });
+    expect(await deliver(a.webhook, question)).toBe(200);
+    await a.bot.logLine("answer journaled");
+    expect(await a.bot.stop("SIGKILL")).toBeNull();
+    const killedAt = performance.now();
+
+    // The other process finishes it once the dead one's lease lapsed: its text and the note.
+    const finished = await until("the interrupted answer finished", () => {
+      const [message] = fake.botMessages(dm.id);
+      return message?.text.endsWith(CUT) ? message : undefined;
+    });
+    expect(performance.now() - killedAt).toBeLessThan(6_000);
+    expect(finished.text.startsWith("Hello!")).toBe(true);
+    expect((await b.bot.logLine("interrupted answers finished")).answers).toBeDefined();
+
+    // The thread the dead process held is not stuck: the next question is answered.
+    const next = fake.compose({ chat: dm.id, from: alice, text: "are you still there?" });
+    expect(await deliver(b.webhook, next)).toBe(200);
+    const answer = await until("the next answer", () =>
+      fake.botMessages(dm.id).find((m) => m.text.includes("to see more.")),
+    );
+    expect(answer.text).toContain("You asked: “are you still there?”");
+    expect(fake.botMessages(dm.id)).toHaveLength(2);
+  });
+
+  it("announce each new lead once, and go on announcing when the polling process dies", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ leads: 3 }), (s) => s.close());
+    const sales = fake.addChat({ id: -1009, type: "supergroup", title: "Sales" });
+    const leadsEnv = { LEADS_POLL_INTERVAL: "1", LEADS_TELEGRAM_CHATS: String(sales.id) };
+    const a = await startWebhookBot(fake, simulator, leadsEnv);
+    await a.bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    const b = await startWebhookBot(fake, simulator, leadsEnv);
+
+    for (const name of ["Lead One", "Lead Two"]) {
+      simulator.addLead({ name, email: "one@example.com", remark: "from the test" });
+    }
+    await until("two announcements", () =>
+      fake.botMessages(sales.id).length >= 2 ? true : undefined,
+    );
+    // Both processes poll every second: a few more rounds change nothing.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const names = () => fake.botMessages(sales.id).map((m) => m.text.split("\n")[1]);
+    expect(names()).toEqual(["Name: Lead One", "Name: Lead Two"]);
+
+    // Whichever process held the poll dies; the other one takes the poll over.
+    expect(await a.bot.stop("SIGKILL")).toBeNull();
+    simulator.addLead({ name: "Lead Three", phone: "+1 555 0100", remark: "after the kill" });
+    await until("the third announcement", () =>
+      fake.botMessages(sales.id).length >= 3 ? true : undefined,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(names()).toEqual(["Name: Lead One", "Name: Lead Two", "Name: Lead Three"]);
+    expect(b.bot.stderr).not.toContain("Lead Three");
   });
 });
