@@ -8,9 +8,15 @@ import { DRAFT_LIFETIME_MS } from "./limits.ts";
  * is not there, every answer falls back to send + edit.
  */
 export class DraftSlots {
+  /** How long a draft stays unchanged before it is shown again, so it never lapses. */
+  readonly refreshMs: number;
   #available = true;
   readonly #held = new Map<number, { owner: object; touched: number }>();
   #nextId = randomInt(1, 2 ** 30);
+
+  constructor(options: { refreshMs?: number } = {}) {
+    this.refreshMs = options.refreshMs ?? DRAFT_LIFETIME_MS - 10_000;
+  }
 
   get available(): boolean {
     return this.#available;

@@ -70,6 +70,8 @@ export interface TelegramChannelOptions {
   };
   /** How long a getChatMember answer is trusted. Default 60 s. */
   adminCacheMs?: number;
+  /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
+  draftRefreshMs?: number;
   /** getMe attempts at start before giving up. Default 3, a second apart. */
   startAttempts?: number;
 }
@@ -114,7 +116,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   installErrorBoundary(bot.api);
   const store = options.store;
   const chains = new ReplyChains(store);
-  const drafts = new DraftSlots();
+  const drafts = new DraftSlots({ refreshMs: options.draftRefreshMs });
   const admins = new TelegramAdmins(
     bot.api,
     options.adminUsers ?? [],

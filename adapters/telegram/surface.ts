@@ -21,6 +21,9 @@ import { defuseMentions, escapeText, visibleText } from "./escape.ts";
 import { renderStreaming, telegramRenderer } from "./render.ts";
 import type { Place, ReplyChains } from "./to-incoming.ts";
 
+// Refreshes of one unchanged draft: with the default 20 s, over three minutes of silence.
+const MAX_DRAFT_REFRESHES = 10;
+
 export interface SurfaceDeps {
   api: Api;
   log: Logger;
@@ -86,6 +89,12 @@ export class TelegramSurface implements ReplySurface {
   readonly limits: SurfaceLimits;
   readonly budget: Budget;
   readonly #deps: SurfaceDeps;
+  // A draft is a 30-second preview: one the backend leaves unchanged that long (a long
+  // pause) would vanish mid-answer, so it is shown again before then. Each draft shown or
+  // message sent makes a pending refresh stale.
+  #draftVersion = 0;
+  #refreshTimer: NodeJS.Timeout | undefined;
+  #refreshing: Promise<void> = Promise.resolve();
 
   constructor(deps: SurfaceDeps) {
     this.#deps = deps;
@@ -118,6 +127,8 @@ export class TelegramSurface implements ReplySurface {
         return;
       }
       // The draft's last state (or drafts stopped working): sent for good, exactly once.
+      await this.#refreshing;
+      this.#forgetDraft();
       message.messageId = await this.#send(text);
       message.draftId = undefined;
       drafts.release(place.chatId, this);
@@ -191,16 +202,13 @@ export class TelegramSurface implements ReplySurface {
 
   /** Shows a draft; false when drafts cannot be used here (the caller sends instead). */
   async #draft(draftId: number, text: string): Promise<boolean> {
-    const { place, api, drafts, log } = this.#deps;
+    const { drafts, log } = this.#deps;
+    // A refresh under way lands first: it must never arrive after, and hide, newer text.
+    await this.#refreshing;
+    this.#forgetDraft();
     try {
-      await this.#attempt(
-        (parseMode, body) =>
-          api.sendMessageDraft(place.chatId, draftId, body, {
-            parse_mode: parseMode,
-            ...topicOf(place),
-          }),
-        text,
-      );
+      await this.#showDraft(draftId, text);
+      this.#keepDraft(draftId, text, 0);
       return true;
     } catch (error) {
       if (!(error instanceof TelegramApiError)) throw error;
@@ -219,6 +227,40 @@ export class TelegramSurface implements ReplySurface {
       }
       return false;
     }
+  }
+
+  #showDraft(draftId: number, text: string): Promise<unknown> {
+    const { place, api } = this.#deps;
+    return this.#attempt(
+      (parseMode, body) =>
+        api.sendMessageDraft(place.chatId, draftId, body, {
+          parse_mode: parseMode,
+          ...topicOf(place),
+        }),
+      text,
+    );
+  }
+
+  /** Shows the draft again before it lapses, while nothing newer was shown. */
+  #keepDraft(draftId: number, text: string, refreshes: number): void {
+    const { drafts, log } = this.#deps;
+    // A bound, in case an answer is never finished: the backend's idle timeout ends it first.
+    if (refreshes >= MAX_DRAFT_REFRESHES) return;
+    const version = this.#draftVersion;
+    this.#refreshTimer = setTimeout(() => {
+      this.#refreshing = (async () => {
+        await this.budget.acquire();
+        if (version !== this.#draftVersion) return;
+        await this.#showDraft(draftId, text);
+        drafts.touch(this.#deps.place.chatId, this);
+        this.#keepDraft(draftId, text, refreshes + 1);
+      })().catch((error: unknown) => log.warn({ err: error }, "could not refresh a draft"));
+    }, drafts.refreshMs).unref();
+  }
+
+  #forgetDraft(): void {
+    this.#draftVersion++;
+    clearTimeout(this.#refreshTimer);
   }
 
   /**

@@ -38,6 +38,34 @@ describe("Telegram private chats", () => {
     expect(fake.floodErrors).toBe(0);
   });
 
+  it("shows a draft again while the backend pauses, so the half-written answer never lapses", async () => {
+    // Telegram drops a draft after 30 s; here the refresh comes every 150 ms instead of 20 s.
+    rig = await startRig({
+      simulator: { chunkDelayMs: 2, chunkChars: [20, 40] },
+      channel: { draftRefreshMs: 150 },
+    });
+    const { fake, alice, dm } = rig;
+    const update = fake.write({ chat: dm.id, from: alice, text: "think hard #pause=1000" });
+    await answered(rig, update);
+
+    const drafts = fake.callsTo("sendMessageDraft", dm.id);
+    const sent = fake.callsTo("sendMessage", dm.id).filter((c) => c.ok);
+    expect(sent).toHaveLength(1);
+    // During the pause the same half-answer was shown again, at least every refresh interval.
+    const gaps = drafts.slice(1).map((call, i) => call.at - (drafts[i]?.at ?? 0));
+    expect(Math.max(...gaps)).toBeLessThan(400);
+    const repeats = drafts.filter(
+      (call, i) => i > 0 && call.params.text === drafts[i - 1]?.params.text,
+    );
+    expect(repeats.length).toBeGreaterThanOrEqual(4);
+    // Nothing of the draft after the message was sent for good.
+    expect(drafts.every((call) => call.at < (sent[0]?.at ?? 0))).toBe(true);
+    const [message] = fake.botMessages(dm.id);
+    expect(message?.text).toContain("think hard");
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(fake.callsTo("sendMessageDraft", dm.id)).toHaveLength(drafts.length);
+  });
+
   it("falls back to send + edit when sendMessageDraft is not there", async () => {
     rig = await startRig({
       fake: { draftsAvailable: false },
