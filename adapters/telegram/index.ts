@@ -34,6 +34,9 @@ import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
 import { webhookRoute } from "./webhook.ts";
 
+// Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
+const MAX_UPDATES_IN_FLIGHT = 1_000;
+
 /** What the channel needs of the bridge: one call per delivery. */
 export interface MessageHandler {
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void>;
@@ -68,6 +71,11 @@ export interface TelegramChannelOptions {
     stallAfterMs?: number;
     concurrency?: number;
   };
+  /**
+   * Updates handled at once (default 1,000): past that, polling waits and the webhook answers
+   * 503 so Telegram delivers the update again later (to another process, behind a balancer).
+   */
+  maxUpdatesInFlight?: number;
   /** How long a getChatMember answer is trusted. Default 60 s. */
   adminCacheMs?: number;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
@@ -206,6 +214,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   bot.on("message", (ctx) => onMessage(ctx.message));
   bot.catch((error) => log.error({ err: error.error }, "Telegram update failed"));
 
+  const maxInFlight = options.maxUpdatesInFlight ?? MAX_UPDATES_IN_FLIGHT;
   const poller = webhookMode
     ? undefined
     : new Poller({
@@ -215,7 +224,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         timeoutSeconds: pollTimeoutSeconds,
         backoff: options.polling?.backoff ?? { initialMs: 1_000, maxMs: 30_000 },
         stallAfterMs: options.polling?.stallAfterMs ?? 30_000,
-        concurrency: options.polling?.concurrency ?? 500,
+        concurrency: options.polling?.concurrency ?? maxInFlight,
       });
 
   const routes: HttpRoute[] = [];
@@ -225,6 +234,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         secret: options.webhookSecret,
         log,
         accepting: () => state === "running",
+        busy: () => inFlight.size >= maxInFlight,
         dispatch: (update) => {
           void track(bot.handleUpdate(update));
         },

@@ -18,6 +18,8 @@ export interface WebhookOptions {
   log: Logger;
   /** False before start and after stop: Telegram is told to try again later (503). */
   accepting: () => boolean;
+  /** True while as many updates are being handled as the process takes at once. */
+  busy: () => boolean;
   /** Takes an update; must not wait for its answer. */
   dispatch: (update: Update) => void;
 }
@@ -30,6 +32,13 @@ export interface WebhookOptions {
  */
 export function webhookRoute(options: WebhookOptions): HttpRoute {
   const expected = digest(options.secret);
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  // One line a minute at most: a flood must not become a flood of log lines too.
+  const warnBusy = () => {
+    if (performance.now() - warnedAt < 60_000) return;
+    warnedAt = performance.now();
+    options.log.warn("Telegram webhook busy: updates refused with 503, Telegram will re-send them");
+  };
   return {
     method: "POST",
     path: WEBHOOK_PATH,
@@ -42,6 +51,11 @@ export function webhookRoute(options: WebhookOptions): HttpRoute {
       if (!options.accepting()) {
         request.resume();
         return reply(response, 503, "not ready");
+      }
+      if (options.busy()) {
+        request.resume();
+        warnBusy();
+        return reply(response, 503, "busy");
       }
       const body = await readBody(request);
       if (body === undefined) return reply(response, 413, "too large");

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createTelegramChannel } from "../../adapters/telegram/index.ts";
+import {
+  createTelegramChannel,
+  type TelegramChannelOptions,
+} from "../../adapters/telegram/index.ts";
 import { ConfigError } from "../../src/errors.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/log.ts";
@@ -21,11 +24,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function startWebhookRig(): Promise<{
+async function startWebhookRig(channel: Partial<TelegramChannelOptions> = {}): Promise<{
   rig: Rig;
   post: (update: Update, secret?: string) => Promise<{ status: number; ms: number }>;
 }> {
-  rig = await startRig({ channel: { webhookUrl: WEBHOOK_URL, webhookSecret: SECRET } });
+  rig = await startRig({
+    channel: { webhookUrl: WEBHOOK_URL, webhookSecret: SECRET, ...channel },
+  });
   server = await startHttpServer({
     port: 0,
     host: "127.0.0.1",
@@ -94,6 +99,24 @@ describe("Telegram webhook mode", () => {
       fake.calls.filter((c) => c.method === "sendMessage" || c.method === "sendMessageDraft"),
     ).toHaveLength(0);
     expect(rig.harness.simulator.requests.filter((r) => r.route === "chat")).toHaveLength(0);
+  });
+
+  it("past its updates in flight, answers 503 so Telegram re-sends, and takes the update later", async () => {
+    const { rig, post } = await startWebhookRig({ maxUpdatesInFlight: 2 });
+    const { fake, alice, group } = rig;
+    const ask = (text: string) =>
+      fake.compose({ chat: group.id, from: alice, text: `@ChatBridgeBot ${text} #pause=300` });
+    expect((await post(ask("one"), SECRET)).status).toBe(200);
+    expect((await post(ask("two"), SECRET)).status).toBe(200);
+    const third = ask("three");
+    expect((await post(third, SECRET)).status).toBe(503);
+    await rig.channel.settled();
+    // Telegram's re-delivery, once the first two are answered.
+    expect((await post(third, SECRET)).status).toBe(200);
+    await rig.channel.settled();
+    const asked = rig.harness.simulator.requests.filter((r) => r.route === "chat");
+    expect(asked).toHaveLength(3);
+    expect(fake.botMessages(group.id)).toHaveLength(3);
   });
 
   it("answers a re-sent update once", async () => {
