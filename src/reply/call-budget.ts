@@ -1,5 +1,6 @@
 import type { CallBudget } from "../bridge/ports.ts";
 import { RateLimitedError } from "../errors.ts";
+import { type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 export interface RateBudgetOptions {
   /** Calls allowed per minute, on average. */
@@ -18,13 +19,6 @@ export interface Budget extends CallBudget {
   readonly idle: boolean;
 }
 
-interface Waiter {
-  resolve: () => void;
-  reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
-
 /**
  * A token bucket shared by every answer that draws on one platform budget (one Slack
  * workspace, one Telegram group). Waiters are served in order, so the budget is divided
@@ -36,8 +30,7 @@ export class RateBudget implements Budget {
   readonly #burst: number;
   #tokens: number;
   #refilledAt = performance.now();
-  readonly #urgent: Waiter[] = [];
-  readonly #routine: Waiter[] = [];
+  readonly #queue = new WaitQueue();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: RateBudgetOptions) {
@@ -46,28 +39,15 @@ export class RateBudget implements Budget {
     this.#tokens = options.burst;
   }
 
-  acquire(options: { urgent?: boolean; signal?: AbortSignal } = {}): Promise<void> {
+  acquire(options: WaitOptions = {}): Promise<void> {
     this.#refill();
-    if (this.#tokens >= 1 && this.#urgent.length + this.#routine.length === 0) {
+    if (this.#tokens >= 1 && this.#queue.size === 0) {
       this.#tokens--;
       return Promise.resolve();
     }
-    return new Promise<void>((resolve, reject) => {
-      const { signal } = options;
-      const queue = options.urgent ? this.#urgent : this.#routine;
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          queue.splice(queue.indexOf(waiter), 1);
-          reject(signal?.reason);
-        },
-      };
-      signal?.addEventListener("abort", waiter.onAbort, { once: true });
-      queue.push(waiter);
-      this.#schedule();
-    });
+    const served = this.#queue.wait(options);
+    this.#schedule();
+    return served;
   }
 
   /** A 429's wait is running (pause() drove the bucket below empty). */
@@ -84,7 +64,7 @@ export class RateBudget implements Budget {
 
   /** Answers waiting for a call now: a surface can tell how crowded its budget is. */
   get waiting(): number {
-    return this.#urgent.length + this.#routine.length;
+    return this.#queue.size;
   }
 
   /** The platform said to wait: no call from this budget until then. */
@@ -110,13 +90,7 @@ export class RateBudget implements Budget {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       this.#refill();
-      while (this.#tokens >= 1) {
-        const next = this.#urgent.shift() ?? this.#routine.shift();
-        if (!next) break;
-        this.#tokens--;
-        next.signal?.removeEventListener("abort", next.onAbort);
-        next.resolve();
-      }
+      while (this.#tokens >= 1 && this.#queue.serveNext()) this.#tokens--;
       this.#schedule();
     }, Math.ceil(wait));
   }

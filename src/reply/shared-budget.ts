@@ -2,13 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { type Budget, RateBudget, type RateBudgetOptions } from "./call-budget.ts";
-
-interface Waiter {
-  resolve: () => void;
-  reject: (reason: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: () => void;
-}
+import { type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 // After the store failed, this long on this process's own bucket before asking it again,
 // so an outage costs one timeout, not one per call.
@@ -27,8 +21,7 @@ export class SharedRateBudget implements Budget {
   readonly #key: string;
   readonly #bucket: TokenBucket;
   readonly #fallback: RateBudget;
-  readonly #urgent: Waiter[] = [];
-  readonly #routine: Waiter[] = [];
+  readonly #queue = new WaitQueue();
   #drawing = false;
   #pausedUntil = 0;
   #storeFailedAt = Number.NEGATIVE_INFINITY;
@@ -40,27 +33,10 @@ export class SharedRateBudget implements Budget {
     this.#fallback = new RateBudget(options);
   }
 
-  acquire(options: { urgent?: boolean; signal?: AbortSignal } = {}): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      const { signal } = options;
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const queue = options.urgent ? this.#urgent : this.#routine;
-      const waiter: Waiter = {
-        resolve,
-        reject,
-        signal,
-        onAbort: () => {
-          queue.splice(queue.indexOf(waiter), 1);
-          reject(signal?.reason);
-        },
-      };
-      signal?.addEventListener("abort", waiter.onAbort, { once: true });
-      queue.push(waiter);
-      void this.#serve();
-    });
+  acquire(options: WaitOptions = {}): Promise<void> {
+    const served = this.#queue.wait(options);
+    void this.#serve();
+    return served;
   }
 
   /** A 429's wait is running, here or (as the last draw told) in another process. */
@@ -69,7 +45,7 @@ export class SharedRateBudget implements Budget {
   }
 
   get waiting(): number {
-    return this.#urgent.length + this.#routine.length;
+    return this.#queue.size;
   }
 
   get idle(): boolean {
@@ -90,9 +66,7 @@ export class SharedRateBudget implements Budget {
       while (this.waiting > 0) {
         const waitMs = await this.#draw();
         if (waitMs === 0) {
-          const next = this.#urgent.shift() ?? this.#routine.shift();
-          next?.signal?.removeEventListener("abort", next.onAbort);
-          next?.resolve();
+          this.#queue.serveNext();
           continue;
         }
         // Longer than one refill: the bucket is held for a 429, perhaps by another process.

@@ -6,7 +6,12 @@ import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, startBot, until } from "../support/run-bot.ts";
-import { eventEnvelope, mention, SIGNING_SECRET, sign } from "../support/slack-harness.ts";
+import {
+  eventEnvelope,
+  mention,
+  SIGNING_SECRET,
+  signedJsonHeaders,
+} from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("Slack budget shared by two processes");
 afterAll(() => redis?.close());
@@ -48,16 +53,7 @@ async function startSlackBot(fake: FakeSlack, simulator: Simulator, storeUrl: st
 
 async function deliver(events: string, event: Record<string, unknown>): Promise<void> {
   const body = JSON.stringify(eventEnvelope(event));
-  const timestamp = Math.floor(Date.now() / 1000);
-  const response = await fetch(events, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-slack-request-timestamp": String(timestamp),
-      "x-slack-signature": sign(timestamp, body),
-    },
-    body,
-  });
+  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
   await response.arrayBuffer();
   expect(response.status).toBe(200);
 }

@@ -253,6 +253,18 @@ export function eventEnvelope(
   };
 }
 
+/** The headers of a JSON request Slack signed now (or at `timestamp`, seconds). */
+export function signedJsonHeaders(
+  body: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "x-slack-request-timestamp": String(timestamp),
+    "x-slack-signature": sign(timestamp, body),
+  };
+}
+
 export function sign(timestamp: number, body: string, secret = SIGNING_SECRET): string {
   return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
