@@ -133,7 +133,11 @@ function createChannels(
   const channels: Channel[] = [];
   const announcers: LeadAnnouncer[] = [];
   if (config.telegram) {
-    const telegram = createTelegramChannel({ ...config.telegram, ...deps });
+    const telegram = createTelegramChannel({
+      ...config.telegram,
+      ...deps,
+      takeoverMs: config.takeoverMs,
+    });
     channels.push(telegram);
     announcers.push(telegram.leadAnnouncer);
   }

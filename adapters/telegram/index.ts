@@ -13,6 +13,7 @@ import { TelegramAdmins } from "./admins.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
 import { DraftSlots } from "./drafts.ts";
+import { ElectedPolling } from "./elected-polling.ts";
 import {
   installErrorBoundary,
   retryAfterMs,
@@ -82,6 +83,8 @@ export interface TelegramChannelOptions {
   draftRefreshMs?: number;
   /** getMe attempts at start before giving up. Default 3, a second apart. */
   startAttempts?: number;
+  /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. Default 10 s. */
+  takeoverMs?: number;
 }
 
 /** The Telegram channel, plus what tests and a drain need to see. */
@@ -226,6 +229,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         stallAfterMs: options.polling?.stallAfterMs ?? 30_000,
         concurrency: options.polling?.concurrency ?? maxInFlight,
       });
+  const polling =
+    poller && new ElectedPolling({ poller, store, log, takeoverMs: options.takeoverMs });
 
   const routes: HttpRoute[] = [];
   if (webhookMode && options.webhookSecret) {
@@ -289,8 +294,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await atStart("deleteWebhook", () =>
           bot.api.deleteWebhook({ drop_pending_updates: false }),
         );
-        poller?.start();
-        log.info({ bot: me.username }, "Telegram long polling started");
+        await polling?.start(me);
       }
       state = "running";
       // In the background: the bot answers before the menu is registered.
@@ -303,7 +307,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     },
     async stop() {
       state = "stopped";
-      await poller?.stop();
+      await polling?.stop();
     },
     reopen(saved) {
       const found = readSavedMessage(saved);
@@ -312,7 +316,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     unhealthyReason() {
       if (state === "new") return "Telegram channel not started";
       if (state === "stopped") return "Telegram channel stopped";
-      return poller?.unhealthyReason();
+      return polling?.unhealthyReason();
     },
     async settled() {
       while (inFlight.size > 0 || order.pending().length > 0) {

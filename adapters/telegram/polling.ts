@@ -32,6 +32,7 @@ type Problem = "conflict" | "unauthorized" | "failing";
 
 // Failures in a row before polling counts as down for /healthz.
 const FAILURES_BEFORE_UNHEALTHY = 3;
+const CONFIRM_TIMEOUT_MS = 5_000;
 
 /**
  * Long polling with @grammyjs/runner: updates of different chats are handled concurrently,
@@ -63,6 +64,10 @@ export class Poller {
       async (error) => log.error({ err: error }, "Telegram update failed"),
       { concurrency },
     );
+    // A poller that stood down and polls again starts afresh. Its offset may be behind one that
+    // another process confirmed since: harmless, Telegram has forgotten those updates.
+    this.#problem = undefined;
+    this.#failures = 0;
     this.#lastSettled = performance.now();
     this.#runner = createRunner(source, sink);
     this.#runner.start();
@@ -71,9 +76,25 @@ export class Poller {
       ?.catch((error: unknown) => log.error({ err: error }, "Telegram polling stopped"));
   }
 
-  async stop(): Promise<void> {
-    await this.#runner?.stop();
+  /**
+   * Stops polling. With `confirmOffset`, one last getUpdates tells Telegram which updates were
+   * taken, so the next poller (this process restarted, or another) does not get them again.
+   * Without it (another process polls already), that call would cut the other's long poll.
+   */
+  async stop({ confirmOffset }: { confirmOffset: boolean }): Promise<void> {
+    const running = this.#runner;
     this.#runner = undefined;
+    await running?.stop();
+    if (!running || !confirmOffset || this.#offset === 0) return;
+    await this.#options.bot.api
+      .getUpdates(
+        { offset: this.#offset, limit: 1, timeout: 0 },
+        // Bounded: the next poller waits for this call (the lease is released after it).
+        AbortSignal.timeout(CONFIRM_TIMEOUT_MS) as unknown as RunnerSignal,
+      )
+      .catch((error: unknown) =>
+        this.#options.log.warn({ err: error }, "Telegram: could not confirm the last updates"),
+      );
   }
 
   unhealthyReason(): string | undefined {

@@ -75,6 +75,8 @@ export interface StoredMessage {
 
 export interface RecordedCall {
   method: string;
+  /** Which bot process called, when it was given `apiRootFor(caller)`. */
+  caller: string | undefined;
   params: Record<string, unknown>;
   /** performance.now() when the request arrived. */
   at: number;
@@ -94,6 +96,8 @@ export interface InjectedError {
 export interface FakeTelegram {
   /** The apiRoot to give grammY (no trailing slash). */
   readonly url: string;
+  /** An apiRoot whose calls are recorded with `caller`, to tell bot processes apart. */
+  apiRootFor(caller: string): string;
   readonly token: string;
   readonly bot: User;
   readonly calls: readonly RecordedCall[];
@@ -180,7 +184,7 @@ interface Poll {
   timer: NodeJS.Timeout | undefined;
 }
 
-class TokenBucket {
+export class TokenBucket {
   #tokens: number;
   #at = performance.now();
   constructor(readonly bucket: Bucket) {
@@ -549,18 +553,18 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://fake.invalid");
-    const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
+    const match = /^(?:\/([\w-]+))?\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const send = (status: number, body: unknown) => {
       if (res.destroyed) return;
       res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
     };
-    if (!match || match[1] !== token) {
+    if (!match || match[2] !== token) {
       send(401, { ok: false, error_code: 401, description: "Unauthorized" });
       return;
     }
-    const method = match[2] as string;
+    const method = match[3] as string;
     let params: Record<string, unknown> = Object.fromEntries(url.searchParams);
     const body = Buffer.concat(chunks).toString("utf8");
     if (body) {
@@ -571,7 +575,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         return;
       }
     }
-    const call: RecordedCall = { method, params, at: performance.now(), ok: false };
+    const call: RecordedCall = {
+      method,
+      caller: match[1],
+      params,
+      at: performance.now(),
+      ok: false,
+    };
     const gone = new AbortController();
     res.on("close", () => gone.abort());
     calls.push(call);
@@ -668,6 +678,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   return {
     url: `http://127.0.0.1:${port}`,
+    apiRootFor: (caller) => `http://127.0.0.1:${port}/${caller}`,
     token,
     bot,
     calls,
