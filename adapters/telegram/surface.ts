@@ -94,6 +94,7 @@ export class TelegramSurface implements ReplySurface {
   // message sent makes a pending refresh stale.
   #draftVersion = 0;
   #refreshTimer: NodeJS.Timeout | undefined;
+  #refreshWait: AbortController | undefined;
   #refreshing: Promise<void> = Promise.resolve();
 
   constructor(deps: SurfaceDeps) {
@@ -127,8 +128,8 @@ export class TelegramSurface implements ReplySurface {
         return;
       }
       // The draft's last state (or drafts stopped working): sent for good, exactly once.
-      await this.#refreshing;
       this.#forgetDraft();
+      await this.#refreshing;
       message.messageId = await this.#send(text);
       message.draftId = undefined;
       drafts.release(place.chatId, this);
@@ -203,9 +204,10 @@ export class TelegramSurface implements ReplySurface {
   /** Shows a draft; false when drafts cannot be used here (the caller sends instead). */
   async #draft(draftId: number, text: string): Promise<boolean> {
     const { drafts, log } = this.#deps;
-    // A refresh under way lands first: it must never arrive after, and hide, newer text.
-    await this.#refreshing;
+    // A refresh still waiting for the budget is dropped; one under way lands first: it must
+    // never arrive after, and hide, newer text.
     this.#forgetDraft();
+    await this.#refreshing;
     try {
       await this.#showDraft(draftId, text);
       this.#keepDraft(draftId, text, 0);
@@ -248,19 +250,24 @@ export class TelegramSurface implements ReplySurface {
     if (refreshes >= MAX_DRAFT_REFRESHES) return;
     const version = this.#draftVersion;
     this.#refreshTimer = setTimeout(() => {
+      const wait = new AbortController();
+      this.#refreshWait = wait;
       this.#refreshing = (async () => {
-        await this.budget.acquire();
+        await this.budget.acquire({ signal: wait.signal });
         if (version !== this.#draftVersion) return;
         await this.#showDraft(draftId, text);
         drafts.touch(this.#deps.place.chatId, this);
         this.#keepDraft(draftId, text, refreshes + 1);
-      })().catch((error: unknown) => log.warn({ err: error }, "could not refresh a draft"));
+      })().catch((error: unknown) => {
+        if (!wait.signal.aborted) log.warn({ err: error }, "could not refresh a draft");
+      });
     }, drafts.refreshMs).unref();
   }
 
   #forgetDraft(): void {
     this.#draftVersion++;
     clearTimeout(this.#refreshTimer);
+    this.#refreshWait?.abort();
   }
 
   /**

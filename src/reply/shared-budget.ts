@@ -66,6 +66,8 @@ export class SharedRateBudget implements Budget {
       while (this.waiting > 0) {
         const waitMs = await this.#draw();
         if (waitMs === 0) {
+          // Nobody left (the waiters gave up during the draw): the token is spent unused,
+          // which errs on the side of the platform's limit.
           this.#queue.serveNext();
           continue;
         }
@@ -76,7 +78,7 @@ export class SharedRateBudget implements Budget {
             performance.now() + waitMs - this.#bucket.intervalMs,
           );
         }
-        // Unref'd: a wait must not keep a stopping process alive (its waiters are aborted).
+        // Unref'd: a budget's wait alone must not keep a stopping process alive.
         await sleep(waitMs, undefined, { ref: false });
       }
     } finally {

@@ -45,6 +45,7 @@ export class LeaderElection {
   #leading = false;
   #waiting = false;
   #storeFailing = false;
+  #leaving = false;
   /** Lead and step-down calls, one after the other. */
   #roleChange: Promise<void> = Promise.resolve();
   #beforeLapse: NodeJS.Timeout | undefined;
@@ -72,9 +73,12 @@ export class LeaderElection {
 
   /** Stops the role if it runs, then frees the lease so another process takes over at once. */
   async stop(): Promise<void> {
+    // The lease is still renewed while the work stops (a poller confirming its last offset
+    // can take seconds): nobody may start before this process is done.
+    this.#leaving = true;
+    await this.#stepDown(true);
     this.#stopping.abort();
     await this.#loop;
-    await this.#stepDown(true);
     if (this.#options.store.kind === "embedded") return;
     await this.#options.store.release(this.#options.key, this.#owner).catch(() => undefined);
   }
@@ -97,14 +101,14 @@ export class LeaderElection {
       // while the store was away: nobody else can have led in between.
       held =
         (await store.renew(key, this.#owner, leaseMs)) ||
-        (!this.#leading && (await store.claim(key, this.#owner, leaseMs)));
+        (!this.#leading && !this.#leaving && (await store.claim(key, this.#owner, leaseMs)));
     } catch (error) {
       if (!this.#storeFailing) log.warn({ err: error, lease: key }, "lease: the store failed");
       this.#storeFailing = true;
       return;
     }
     this.#storeFailing = false;
-    if (this.#stopping.signal.aborted) return;
+    if (this.#leaving) return;
     if (held) {
       // Counted from before the call: Redis started the new TTL no earlier than that.
       const stepDownIn = sentAt + leaseMs - leaseMs / 6 - performance.now();

@@ -4,7 +4,7 @@ import { createRateBudget, SharedRateBudget } from "../../src/reply/shared-budge
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir } from "../support/run-bot.ts";
+import { botWorkDir, until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("shared rate budgets");
 afterAll(() => redis?.close());
@@ -60,14 +60,14 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
     const inA = new SharedRateBudget(a, "budget:group", OPTIONS);
     const inB = new SharedRateBudget(b, "budget:group", OPTIONS);
     await inA.acquire();
-    inA.pause(300);
+    inA.pause(600);
     expect(inA.paused).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The hold goes to Redis in the background: give it time to land.
+    await new Promise((resolve) => setTimeout(resolve, 100));
     const started = performance.now();
     const waited = inB.acquire().then(() => performance.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(inB.paused).toBe(true);
-    expect(await waited).toBeGreaterThanOrEqual(200);
+    await until("B to learn of the hold", () => (inB.paused ? true : undefined), 400);
+    expect(await waited).toBeGreaterThanOrEqual(350);
     expect(inB.paused).toBe(false);
   });
 

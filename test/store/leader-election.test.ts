@@ -9,7 +9,7 @@ import { sleep, startTestRedis } from "../support/redis.ts";
 const redis = await startTestRedis("leader election");
 afterAll(() => redis?.close());
 
-const LEASE_MS = 600;
+const LEASE_MS = 1_500;
 const log = createLogger({
   level: "silent",
   secrets: [],

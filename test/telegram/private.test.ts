@@ -54,6 +54,9 @@ describe("Telegram private chats", () => {
     // During the pause the same half-answer was shown again, at least every refresh interval.
     const gaps = drafts.slice(1).map((call, i) => call.at - (drafts[i]?.at ?? 0));
     expect(Math.max(...gaps)).toBeLessThan(400);
+    // Never an older text after a newer one.
+    const lengths = drafts.map((call) => String(call.params.text).length);
+    expect(lengths).toEqual([...lengths].sort((x, y) => x - y));
     const repeats = drafts.filter(
       (call, i) => i > 0 && call.params.text === drafts[i - 1]?.params.text,
     );
