@@ -46,4 +46,10 @@ export function startChildServer<Info>(
   });
 }
 
+/** For servers that print `{"url": …}` on a line of its own once they listen. */
+export function printedUrl(stdout: string): { url: string } | undefined {
+  const line = stdout.split("\n").find((l) => l.startsWith("{"));
+  return line ? (JSON.parse(line) as { url: string }) : undefined;
+}
+
 export type { ChildProcess };

@@ -1,10 +1,14 @@
 // `npm run bench`: figures for speed, memory and cost, printed as tables and written to
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
+// `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
+// pipeline, leads, bot) and writes bench/results/latest-only-<names>.json instead.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
+import { botNotes, botTables, botVerdict } from "./bot-report.ts";
+import type { BotRow } from "./bot-summary.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
   CONTENDED_PERCENT,
@@ -24,6 +28,8 @@ import { machineBusyPercentSince, machineCpuMs } from "./stats.ts";
 import { formatBenchRows } from "./store-bench.ts";
 
 const CLIENT_STREAMS = 500;
+/** The Slack ack figure: events a second delivered while this many answers stream. */
+const SLACK_ACK = { concurrency: 500, perSecond: 200 };
 const CONCURRENCY = [100, 500, GOALS.at] as const;
 const MINUTE = 60_000;
 
@@ -44,22 +50,29 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
+const SECTIONS = ["parse", "client", "store", "pipeline", "leads", "bot"] as const;
+const only = onlySections(process.argv.slice(2));
 
 console.log(
   `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
 );
 
-await section("1. Stream parsing: parseChatStream on a 1 MB answer fed from memory", async () => {
-  const rows = await runWorker("parse", {}, 2 * MINUTE);
-  results.parse = rows;
-  return [
-    parseTable(rows),
-    'MB = 10^6 bytes of body; mixed ASCII and 2-4 byte UTF-8. "source alone": the async',
-    "iteration of the same chunks without the parser (the ceiling any consumer of a body has).",
-  ];
-});
+await section(
+  "parse",
+  "1. Stream parsing: parseChatStream on a 1 MB answer fed from memory",
+  async () => {
+    const rows = await runWorker("parse", {}, 2 * MINUTE);
+    results.parse = rows;
+    return [
+      parseTable(rows),
+      'MB = 10^6 bytes of body; mixed ASCII and 2-4 byte UTF-8. "source alone": the async',
+      "iteration of the same chunks without the parser (the ceiling any consumer of a body has).",
+    ];
+  },
+);
 
 await section(
+  "client",
   `2. Backend client: ${CLIENT_STREAMS} concurrent streams (undici) from the simulator in another process`,
   async () => {
     const rows = await runWorker("client", { streams: CLIENT_STREAMS }, 3 * MINUTE);
@@ -78,16 +91,21 @@ await section(
   },
 );
 
-await section("3. Store: cost of one write and one read per backend (benchStore)", async () => {
-  const rows = await runWorker("store", {}, 4 * MINUTE);
-  results.store = rows;
-  return [
-    formatBenchRows(rows),
-    "µs per awaited call, one at a time; Redis is an own redis-server.",
-  ];
-});
+await section(
+  "store",
+  "3. Store: cost of one write and one read per backend (benchStore)",
+  async () => {
+    const rows = await runWorker("store", {}, 4 * MINUTE);
+    results.store = rows;
+    return [
+      formatBenchRows(rows),
+      "µs per awaited call, one at a time; Redis is an own redis-server.",
+    ];
+  },
+);
 
 await section(
+  "pipeline",
   "4. Pipeline: message → Bridge → backend client → stamp backend (another process) → in-memory surface",
   async () => {
     const stores = hasRedisServerBinary()
@@ -128,6 +146,7 @@ await section(
 );
 
 await section(
+  "leads",
   "5. Lead poll: requests per poll as the chatbot's total number of leads grows",
   async () => {
     const rows = await runWorker("leads", {}, 3 * MINUTE);
@@ -157,16 +176,42 @@ await section(
   },
 );
 
+await section(
+  "bot",
+  "6. Whole bot: src/main.ts (Slack and Telegram) → fake platforms in another process, stamp backend in a third",
+  async () => {
+    const rows: BotRow[] = [];
+    for (const concurrency of CONCURRENCY) {
+      progress(`whole bot: ${concurrency} concurrent answers`);
+      rows.push(await runWorker("bot", { concurrency }, 4 * MINUTE));
+    }
+    progress(
+      `whole bot: ${SLACK_ACK.concurrency} answers and ${SLACK_ACK.perSecond} Slack events/s`,
+    );
+    rows.push(
+      await runWorker(
+        "bot",
+        { concurrency: SLACK_ACK.concurrency, ackEventsPerSecond: SLACK_ACK.perSecond },
+        4 * MINUTE,
+      ),
+    );
+    results.bot = rows;
+    const verdict = botVerdict(rows);
+    results.botVerdict = verdict;
+    if (!verdict.pass) missed.push("bot");
+    return [botTables(rows), ...botNotes(rows), verdict.line];
+  },
+);
+
 const seconds = (performance.now() - started) / 1000;
 results.durationSeconds = Math.round(seconds);
 results.failures = failures;
 results.goalsMissed = missed;
-const file = join(REPO_ROOT, "bench/results/latest.json");
+// A partial run must not replace the figures of a whole one.
+const name = only ? `latest-only-${[...only].join("-")}.json` : "latest.json";
 await mkdir(join(REPO_ROOT, "bench/results"), { recursive: true });
-await writeFile(file, `${JSON.stringify(results, null, 2)}\n`);
-console.log(
-  `\nFigures written to bench/results/latest.json; the bench took ${seconds.toFixed(0)} s.`,
-);
+await writeFile(join(REPO_ROOT, "bench/results", name), `${JSON.stringify(results, null, 2)}\n`);
+console.log(`\nFigures written to bench/results/${name}; the bench took ${seconds.toFixed(0)} s.`);
 if (missed.length > 0) console.log(`Goals missed: ${missed.join(", ")} (see the verdicts).`);
 if (failures.length > 0) {
   console.log(`Sections that failed: ${failures.join(", ")}.`);
@@ -195,7 +240,12 @@ async function measurePipeline(
 }
 
 /** Runs one section, prints its title and lines; a failure is reported and the bench goes on. */
-async function section(title: string, body: () => Promise<string[]>): Promise<void> {
+async function section(
+  name: (typeof SECTIONS)[number],
+  title: string,
+  body: () => Promise<string[]>,
+): Promise<void> {
+  if (only && !only.has(name)) return;
   console.log(`\n${title}\n`);
   const sectionStarted = performance.now();
   const machine = machineCpuMs();
@@ -215,4 +265,17 @@ async function section(title: string, body: () => Promise<string[]>): Promise<vo
   progress(
     `${title.split(":")[0]} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`,
   );
+}
+
+/** The sections `--only a,b` names; undefined without the flag. Exits on an unknown name. */
+function onlySections(args: readonly string[]): Set<string> | undefined {
+  const at = args.indexOf("--only");
+  if (at === -1) return undefined;
+  const names = new Set((args[at + 1] ?? "").split(",").filter(Boolean));
+  const unknown = [...names].filter((n) => !(SECTIONS as readonly string[]).includes(n));
+  if (names.size === 0 || unknown.length > 0) {
+    console.error(`--only takes section names, comma-separated: ${SECTIONS.join(", ")}`);
+    process.exit(2);
+  }
+  return names;
 }

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -11,10 +11,21 @@ export const TSX_LOADER = pathToFileURL(join(REPO_ROOT, "node_modules/tsx/dist/l
 export interface SpawnTsOptions {
   args?: readonly string[];
   env?: Record<string, string>;
+  /** false: the child sees `env` and PATH only, nothing of this process's environment. */
+  inheritEnv?: boolean;
+  /** Default: the repository root. */
+  cwd?: string;
   /** Flags for node itself, e.g. --expose-gc. */
   nodeFlags?: readonly string[];
-  stdio?: "pipe-stdout" | "ipc";
+  /** "pipe": stdout and stderr both piped (to read a child's log lines). */
+  stdio?: "pipe-stdout" | "pipe" | "ipc";
 }
+
+const STDIO: Record<NonNullable<SpawnTsOptions["stdio"]>, StdioOptions> = {
+  "pipe-stdout": ["ignore", "pipe", "inherit"],
+  pipe: ["ignore", "pipe", "pipe"],
+  ipc: ["ignore", "inherit", "inherit", "ipc"],
+};
 
 const children = new Set<ChildProcess>();
 // A bench that crashes or is stopped must not leave servers behind. SIGTERM, not SIGKILL:
@@ -27,7 +38,8 @@ process.once("SIGINT", () => process.exit(130));
 
 /**
  * Runs a TypeScript file of this repository in a new node process. stderr is shared with
- * this process; stdout is piped (to read a server's URL) or shared beside an IPC channel.
+ * this process (or piped); stdout is piped (to read a server's URL) or shared beside an IPC
+ * channel.
  */
 export function spawnTs(script: string, options: SpawnTsOptions = {}): ChildProcess {
   const child = spawn(
@@ -40,12 +52,12 @@ export function spawnTs(script: string, options: SpawnTsOptions = {}): ChildProc
       ...(options.args ?? []),
     ],
     {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...options.env },
-      stdio:
-        options.stdio === "ipc"
-          ? ["ignore", "inherit", "inherit", "ipc"]
-          : ["ignore", "pipe", "inherit"],
+      cwd: options.cwd ?? REPO_ROOT,
+      env:
+        options.inheritEnv === false
+          ? { PATH: process.env.PATH ?? "", ...options.env }
+          : { ...process.env, ...options.env },
+      stdio: STDIO[options.stdio ?? "pipe-stdout"],
     },
   );
   children.add(child);

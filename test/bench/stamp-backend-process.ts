@@ -1,5 +1,5 @@
 import { request } from "undici";
-import { type ChildServer, startChildServer } from "./child-server.ts";
+import { type ChildServer, printedUrl, startChildServer } from "./child-server.ts";
 import type { StampBackendOptions } from "./stamp-backend.ts";
 import { epochMs, round } from "./stats.ts";
 
@@ -10,10 +10,7 @@ export function startStampBackendProcess(
   return startChildServer(
     "test/bench/stamp-backend.ts",
     { STAMP_BACKEND_OPTIONS: JSON.stringify(options) },
-    (stdout) => {
-      const line = stdout.split("\n").find((l) => l.startsWith("{"));
-      return line ? (JSON.parse(line) as { url: string }) : undefined;
-    },
+    printedUrl,
   );
 }
 

@@ -8,9 +8,9 @@
 // same machine clock (performance.timeOrigin + performance.now(), sub-millisecond).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { pathToFileURL } from "node:url";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { type LoopbackServer, listenOnLoopback } from "./loopback-server.ts";
 import { epochMs } from "./stats.ts";
 
 export interface StampBackendOptions {
@@ -22,6 +22,12 @@ export interface StampBackendOptions {
   thinkMs: number;
   /** Characters of each chunk after the first, drawn per chunk. */
   chunkChars: readonly [number, number];
+  /**
+   * The last chunk is `e=<epoch ms>;`, written together with the end of the body, so the
+   * process that shows the answer can tell how long the final text took after the stream
+   * ended. Default false.
+   */
+  stampEnd?: boolean;
 }
 
 /** Pacing of the simulator's defaults (src/simulator/options.ts), with 100 chunks. */
@@ -39,12 +45,13 @@ const QUICK_ANSWER: Partial<StampBackendOptions> = { chunks: 5, intervalMs: [0, 
 /** The stamp in a first chunk: `t=1732250000123.456;`. */
 export const STAMP = /t=(\d+\.\d+);/;
 
+/** The stamp in the last chunk with `stampEnd`: `e=1732250000123.456;`. */
+export const END_STAMP = /e=(\d+\.\d+);/;
+
 const CHAT_PATH = /^\/api\/v1\/backend\/chatbot\/[^/]+\/chat$/;
 const FILLER = "streaming answers grow in place while the backend is still writing them ";
 
-export async function startStampBackend(
-  options: StampBackendOptions,
-): Promise<{ url: string; close(): Promise<void> }> {
+export function startStampBackend(options: StampBackendOptions): Promise<LoopbackServer> {
   const server = createServer({ noDelay: true }, (req, res) => {
     if (req.method === "GET" && req.url === "/clock") return sendText(res, String(epochMs()));
     if (req.method === "GET" && req.url === "/stats") {
@@ -58,16 +65,7 @@ export async function startStampBackend(
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }
 
 function sendText(res: ServerResponse, text: string): void {
@@ -103,6 +101,10 @@ async function streamAnswer(
     if (res.destroyed) return;
     if (sent === options.chunks) {
       res.end();
+      return;
+    }
+    if (options.stampEnd && sent > 0 && sent === options.chunks - 1) {
+      res.end(` e=${epochMs().toFixed(3)};`);
       return;
     }
     // The stamp is taken as the chunk is handed to the socket: the backend's "write".

@@ -2,6 +2,7 @@
 // has its own heap, RSS and JIT state. Usage: worker.ts <task> '<options as JSON>'.
 // The result goes back to run.ts over the IPC channel.
 
+import { type BotBenchOptions, benchBot } from "./bot-bench.ts";
 import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
 import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
@@ -14,6 +15,7 @@ export const TASKS = {
   store: (options: BenchOptions) => benchStore({ ...options, log: (l) => console.error(`  ${l}`) }),
   pipeline: (options: PipelineBenchOptions) => benchPipeline(options),
   leads: (options: LeadsBenchOptions) => benchLeads(options),
+  bot: (options: BotBenchOptions) => benchBot(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,0 +1,181 @@
+// The whole bot under load: src/main.ts in a process of its own, with its Slack (HTTP
+// Events API) and Telegram (webhook) channels talking to fake platforms in a second process
+// and the stamp backend in a third. This process delivers the questions, as the platforms
+// would, and reads the bot's figures from its /metrics and /proc. One row per process.
+import { setTimeout as sleep } from "node:timers/promises";
+import { BENCH_SLACK_TOKEN } from "./bench-slack-api.ts";
+import { BENCH_TELEGRAM_TOKEN } from "./bench-telegram-api.ts";
+import { BENCH_SIGNING_SECRET, BENCH_WEBHOOK_SECRET, BotDeliveries } from "./bot-deliveries.ts";
+import { runBotLoad } from "./bot-load.ts";
+import { grew, scrapeMetrics } from "./bot-metrics.ts";
+import { startBotProcess } from "./bot-process.ts";
+import { type BotRow, summarizeBot } from "./bot-summary.ts";
+import { startFakePlatformsProcess } from "./fake-platforms-process.ts";
+import { type AckProbe, probeSlackAcks } from "./slack-ack-probe.ts";
+import { QUICK, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
+import {
+  backendCpuMs,
+  measureClockOffset,
+  startStampBackendProcess,
+} from "./stamp-backend-process.ts";
+import { cpuMsSince, machineBusyPercentSince, machineCpuMs } from "./stats.ts";
+
+export interface BotBenchOptions {
+  concurrency: number;
+  /** Slack events a second delivered while every conversation is busy; 0 (default): none. */
+  ackEventsPerSecond?: number;
+  /** How long those events are delivered. Default 5 s. */
+  ackSeconds?: number;
+  /** Questions per conversation; the middle ones are measured. Default 3. */
+  rounds?: number;
+}
+
+const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
+/** How long one answer streams, on average. */
+const ANSWER_MS = thinkMs + (chunks - 1) * ((intervalMs[0] + intervalMs[1]) / 2);
+/** An answer not closed by then has failed (it would normally close within ~5 s). */
+const ANSWER_TIMEOUT_MS = 60_000;
+const WARM_UP = { conversations: 40, firstSlot: 1_000_000 };
+/**
+ * prom-client's event-loop monitor (perf_hooks.monitorEventLoopDelay) runs a timer every
+ * 10 ms and records the whole interval: an idle loop shows ~10 ms. Taken off, the figure is
+ * how late the loop ran, as the pipeline section's own monitor reports it.
+ */
+const LOOP_MONITOR_RESOLUTION_MS = 10;
+
+export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  try {
+    const [backend, platforms] = await Promise.all([
+      startStampBackendProcess({ stampEnd: true }),
+      startFakePlatformsProcess(),
+    ]);
+    cleanups.push(
+      () => backend.close(),
+      () => platforms.close(),
+    );
+    const bot = await startBotProcess(botEnv(backend.info.url, platforms.url));
+    cleanups.unshift(() => bot.close());
+    const deliveries = new BotDeliveries(bot.url);
+    cleanups.unshift(() => deliveries.close());
+    const clock = {
+      backend: await measureClockOffset(backend.info.url),
+      platforms: await measureClockOffset(platforms.url),
+    };
+
+    // JIT, connections and the store warm: two quick answers in each of a few conversations.
+    await runBotLoad({
+      deliveries,
+      platforms,
+      concurrency: WARM_UP.conversations,
+      rounds: 2,
+      rampMs: 0,
+      answerTimeoutMs: ANSWER_TIMEOUT_MS,
+      firstSlot: WARM_UP.firstSlot,
+      question: () => `warm up ${QUICK}`,
+      botRss: () => 0,
+    });
+    await platforms.reset();
+    await sleep(1_000);
+
+    const rssIdleBytes = bot.rssBytes();
+    // This scrape also starts the bot's event-loop delay histogram anew.
+    const before = await scrapeMetrics(bot.url);
+    const platformsCpuBefore = (await platforms.report()).cpuMs;
+    const backendCpuBefore = await backendCpuMs(backend.info.url);
+    const machine = machineCpuMs();
+    const benchCpu = process.cpuUsage();
+    const started = performance.now();
+    const ackRate = options.ackEventsPerSecond ?? 0;
+    let ack: Promise<AckProbe> | undefined;
+    const load = await runBotLoad({
+      deliveries,
+      platforms,
+      concurrency: options.concurrency,
+      rounds: options.rounds ?? 3,
+      rampMs: ANSWER_MS,
+      answerTimeoutMs: ANSWER_TIMEOUT_MS,
+      question: (slot, round) => `Question ${round + 1} of conversation ${slot}: how does it work?`,
+      botRss: () => bot.rssBytes(),
+      onFull: () => {
+        if (ackRate > 0) ack = probeWhileBusy(bot.url, ackRate, options.ackSeconds ?? 5);
+      },
+    });
+    const ackProbe = await ack;
+    const wallMs = performance.now() - started;
+    const benchCpuMs = cpuMsSince(benchCpu);
+    const after = await scrapeMetrics(bot.url);
+    const machineBusyPercent = machineBusyPercentSince(machine);
+    const report = await platforms.report();
+    const backendCpu = (await backendCpuMs(backend.info.url)) - backendCpuBefore;
+    return summarizeBot({
+      concurrency: options.concurrency,
+      ackEventsPerSecond: ackRate,
+      load,
+      platforms: report,
+      ack: ackProbe,
+      rssIdleBytes,
+      bot: {
+        cpuMs: grew(before, after, "process_cpu_seconds_total") * 1000,
+        edits: grew(before, after, "edits_total"),
+        rateLimited: grew(before, after, "rate_limited_total"),
+        storeOps: grew(before, after, "store_seconds_count"),
+        loopP99Ms: loopDelayMs(after.get("nodejs_eventloop_lag_p99_seconds")),
+        loopMaxMs: loopDelayMs(after.get("nodejs_eventloop_lag_max_seconds")),
+      },
+      platformsCpuMs: report.cpuMs - platformsCpuBefore,
+      backendCpuMs: backendCpu,
+      benchCpuMs,
+      machineBusyPercent,
+      botLog: bot.logSummary(),
+      clock,
+      wallMs,
+    });
+  } finally {
+    for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+  }
+}
+
+/**
+ * The bot's environment: both channels on, over HTTP (Slack's Events API, Telegram's
+ * webhook: deliveries the bench can time), the stamp backend, no lead poll and no per-user
+ * question limit (the bench's people ask more than a person would).
+ */
+function botEnv(backendUrl: string, platformsUrl: string): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: BENCH_SLACK_TOKEN,
+    SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
+    SLACK_API_URL: `${platformsUrl}/api/`,
+    TELEGRAM_BOT_TOKEN: BENCH_TELEGRAM_TOKEN,
+    TELEGRAM_API_ROOT: platformsUrl,
+    TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+    TELEGRAM_WEBHOOK_SECRET: BENCH_WEBHOOK_SECRET,
+    CHATBOT_BASE_URL: backendUrl,
+    CHATBOT_API_KEY: "bench-key",
+    CHATBOT_BOT_UID: "bench-bot",
+    LEADS_POLL_INTERVAL: "0",
+    RATE_LIMIT_QUESTIONS: "0",
+    SHUTDOWN_GRACE_MS: "1000",
+  };
+}
+
+function loopDelayMs(seconds: number | undefined): number {
+  return seconds === undefined
+    ? Number.NaN
+    : Math.max(0, seconds * 1000 - LOOP_MONITOR_RESOLUTION_MS);
+}
+
+/**
+ * The ack probe, half a second after every conversation is busy. Slack sends each delivery
+ * on its own, not queued behind a slow one: a connection per delivery in flight, so the time
+ * measured is the bot's alone.
+ */
+async function probeWhileBusy(botUrl: string, perSecond: number, seconds: number) {
+  await sleep(500);
+  const probe = new BotDeliveries(botUrl, null);
+  try {
+    return await probeSlackAcks(probe, perSecond, seconds);
+  } finally {
+    await probe.close();
+  }
+}

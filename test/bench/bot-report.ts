@@ -1,0 +1,125 @@
+import { SLACK_ANSWERS_PER_WORKSPACE } from "./bot-bench-chats.ts";
+import type { BotRow } from "./bot-summary.ts";
+import { GOALS, type Verdict } from "./report.ts";
+import { formatTable } from "./table.ts";
+
+const label = (r: BotRow) =>
+  r.ackEventsPerSecond > 0
+    ? `${r.concurrency.toLocaleString("en-US")} + ${r.ackEventsPerSecond} Slack events/s`
+    : r.concurrency.toLocaleString("en-US");
+
+export function botTables(rows: readonly BotRow[]): string {
+  const latency = formatTable(
+    [
+      { heading: "concurrent", cell: (r: BotRow) => label(r) },
+      { heading: "answers", cell: (r) => r.answers },
+      { heading: "failed", cell: (r) => r.failures },
+      { heading: "added p50 ms", cell: (r) => r.addedLatencyMs.p50 },
+      { heading: "p95 ms", cell: (r) => r.addedLatencyMs.p95 },
+      { heading: "p99 ms", cell: (r) => r.addedLatencyMs.p99 },
+      { heading: "max ms", cell: (r) => r.addedLatencyMs.max },
+      { heading: "msg→text p50 ms", cell: (r) => r.firstTextMs.p50 },
+      { heading: "p99 ms", cell: (r) => r.firstTextMs.p99 },
+      { heading: "final delay p50 ms", cell: (r) => r.finalDelayMs.p50 },
+      { heading: "p99 ms", cell: (r) => r.finalDelayMs.p99 },
+      { heading: "loop delay p99 ms", cell: (r) => r.eventLoopDelayMs.p99 },
+      { heading: "Slack ack p99 ms", cell: (r) => r.ack?.p99 ?? null },
+      { heading: "acks late", cell: (r) => (r.ack ? `${r.ack.late}/${r.ack.events}` : null) },
+    ],
+    rows,
+  );
+  const cost = formatTable(
+    [
+      { heading: "concurrent", cell: (r: BotRow) => label(r) },
+      { heading: "edits/answer", cell: (r) => r.editsPerAnswer },
+      { heading: "429s", cell: (r) => total(r.rateLimited) },
+      { heading: "CPU ms/answer", cell: (r) => r.cpuMsPerAnswer },
+      { heading: "bot CPU %", cell: (r) => r.botCpuPercent },
+      { heading: "fakes CPU %", cell: (r) => r.platformsCpuPercent },
+      { heading: "backend CPU %", cell: (r) => r.backendCpuPercent },
+      { heading: "bench CPU %", cell: (r) => r.benchCpuPercent },
+      { heading: "others CPU %", cell: (r) => r.othersCpuPercent },
+      { heading: "active answers", cell: (r) => r.activeAnswers },
+      { heading: "RSS idle MB", cell: (r) => r.rssIdleMb },
+      { heading: "RSS KB/answer", cell: (r) => r.rssKbPerAnswer },
+      { heading: "store trips/msg", cell: (r) => r.storeRoundTripsPerMessage },
+      { heading: "wall s", cell: (r) => r.wallMs / 1000 },
+    ],
+    rows,
+  );
+  return `${latency}\n\n${cost}`;
+}
+
+/** The goals at 1,000 concurrent answers: p99 added latency and RSS per active answer. */
+export function botVerdict(rows: readonly BotRow[]): Verdict {
+  const row = rows.find((r) => r.concurrency === GOALS.at && r.ackEventsPerSecond === 0);
+  if (!row) return { pass: false, line: `no whole-bot figures at ${GOALS.at} concurrent answers` };
+  const limited = rows.reduce((sum, r) => sum + total(r.rateLimited), 0);
+  const checks = [
+    [
+      row.addedLatencyMs.p99 <= GOALS.addedLatencyP99Ms,
+      `p99 added latency ≤ ${GOALS.addedLatencyP99Ms} ms (${row.addedLatencyMs.p99} ms)`,
+    ],
+    [
+      row.rssKbPerAnswer <= GOALS.kbPerAnswer,
+      `≤ ${GOALS.kbPerAnswer} KB RSS per active answer (${row.rssKbPerAnswer} KB)`,
+    ],
+    [limited === 0, `no 429s in any row (${limited})`],
+    [row.failures === 0, `no failed answers (${row.failures})`],
+  ] as const;
+  const pass = checks.every(([ok]) => ok);
+  const parts = checks.map(([ok, text]) => `${ok ? "ok" : "MISSED"}: ${text}`);
+  return {
+    pass,
+    line: `verdict at ${GOALS.at.toLocaleString("en-US")} concurrent answers: ${pass ? "PASS" : "FAIL"} — ${parts.join("; ")}`,
+  };
+}
+
+function total(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}
+
+/** Above this share of a core used by other work, a row's latency says more about it. */
+const CONTENDED_PERCENT = 30;
+
+/** How the figures were taken, and what in them needs a second look. */
+export function botNotes(rows: readonly BotRow[]): string[] {
+  const notes = [
+    "Processes: the bot (src/main.ts as `npm start` runs it: Slack over the HTTP Events API,",
+    "Telegram by webhook, embedded store, LOG_LEVEL=warn); fake Slack and Telegram in one other",
+    "process (they answer at once, keep timings only, and refuse with 429 what the platforms",
+    "would: Slack chat.update 50 and chat.appendStream 100 a minute per workspace, 1 post/s per",
+    "channel; Telegram 1 message/s per chat, bursts of 3); the stamp backend in a third. This",
+    "process delivers the questions (webhook updates, signed Events API deliveries).",
+    `Conversations: half Telegram private chats, half Slack DMs, ${SLACK_ANSWERS_PER_WORKSPACE} per workspace (Slack's edit budgets`,
+    "are per workspace: in one, a thousand answers would share ~100 appends a minute). Each asks",
+    "3 questions in a row, conversations starting evenly over one answer's time; latencies are",
+    "those of the middle questions (every conversation busy). Answers: 100 chunks 10–60 ms apart.",
+    "added: the backend writes the first chunk (stamped) → the fake receives the call showing it",
+    "(chat.startStream, sendMessageDraft). msg→text: the question's delivery → that call (the",
+    "backend's 240 ms think time included). final delay: the backend ends the stream (last chunk",
+    "stamped) → the call that leaves the answer complete (chat.stopStream, sendMessage).",
+    "edits/answer: calls showing text, at the fakes. CPU, RSS, loop delay, store trips: the bot's",
+    "own, from its /metrics (loop delay: nodejs_eventloop_lag less the monitor's 10 ms period)",
+    "and /proc; RSS per answer: median while all were busy, minus idle after warm-up, ÷ active.",
+    "Slack ack: Events API deliveries of channel chatter (not for the bot: verified, acknowledged,",
+    "dropped) while the answers stream, each on a connection of its own; time to the bot's HTTP",
+    "response; late: after Slack's 3 s, or no connection at all (Slack would retry them).",
+  ];
+  const peak = Math.max(...rows.map((r) => r.peakTelegramSendsPerSecond));
+  notes.push(
+    `Telegram: the bot sent up to ${peak} messages a second in all (Telegram's FAQ asks bulk senders to stay near 30/s; the fake does not enforce it).`,
+  );
+  const contended = rows.filter((r) => r.othersCpuPercent > CONTENDED_PERCENT);
+  if (contended.length > 0) {
+    notes.push(
+      `WARNING: other work used more than ${CONTENDED_PERCENT} % of a core during ${contended.map(label).join(", ")}: rerun on a quiet machine for representative latency.`,
+    );
+  }
+  for (const row of rows.filter((r) => r.botLog.lines > 0)) {
+    notes.push(
+      `The bot logged ${row.botLog.lines} warnings or errors at ${label(row)}, e.g.: ${row.botLog.first.join(" | ")}`,
+    );
+  }
+  return notes;
+}
