@@ -58,7 +58,10 @@ export async function withDeadline<T>(
 ): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
+    // Timers run before I/O in each turn of the event loop: after a busy spell, a deadline
+    // would fire ahead of an answer that is already in. setImmediate runs after the I/O, so
+    // only a store that really did not answer fails.
+    timer = setTimeout(() => setImmediate(() => reject(onTimeout())), ms);
   });
   try {
     return await Promise.race([work, deadline]);
