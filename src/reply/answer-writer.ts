@@ -76,6 +76,11 @@ export class AnswerWriter {
   #failures = 0;
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
+  // Rendering is most of an answer's CPU: the layout is redone only when the text or the end
+  // changed, and a Markdown string is rendered once however often it is measured.
+  #version = 0;
+  #laidOutVersion = -1;
+  #rendered: { markdown: string; output: string } | undefined;
   // Made only for surfaces that show typing: aborting one costs an exception object per answer.
   #stopTyping: AbortController | undefined;
 
@@ -117,6 +122,7 @@ export class AnswerWriter {
     } else {
       this.#text += text;
     }
+    this.#version++;
     this.#wake?.();
     return !this.#truncated;
   }
@@ -124,6 +130,7 @@ export class AnswerWriter {
   /** The answer is over: sends what remains and resolves once the platform shows it. */
   async finish(end: AnswerEnd): Promise<AnswerSummary> {
     this.#end = end;
+    this.#version++;
     this.#wake?.();
     if (!this.#loop) this.start();
     await this.#loop;
@@ -137,8 +144,7 @@ export class AnswerWriter {
   async #run(): Promise<void> {
     try {
       for (;;) {
-        const pending = this.#nextPending();
-        if (!pending) {
+        if (this.#laidOutVersion === this.#version && !this.#pending()) {
           if (this.#end) return;
           await new Promise<void>((resolve) => {
             this.#wake = resolve;
@@ -146,10 +152,15 @@ export class AnswerWriter {
           this.#wake = undefined;
           continue;
         }
-        await this.#gate();
-        // Text may have grown while waiting: send the freshest state.
-        const fresh = this.#nextPending();
-        if (fresh) await this.#send(fresh);
+        // Laid out after the wait, not before: text that came meanwhile is rendered once.
+        const urgent = await this.#waitTurn();
+        let pending = this.#nextPending();
+        if (!pending) continue;
+        const version = this.#version;
+        await this.#surface.budget?.acquire({ urgent });
+        // Text may have grown while the budget was busy: send the freshest state.
+        if (this.#version !== version) pending = this.#nextPending();
+        if (pending) await this.#send(pending);
       }
     } finally {
       this.#stopTyping?.abort();
@@ -157,15 +168,18 @@ export class AnswerWriter {
     }
   }
 
-  /** Waits out a rate-limit pause, the surface's edit interval and the shared budget. */
-  async #gate(): Promise<void> {
+  /**
+   * Waits out a rate-limit pause and the surface's edit interval. True when the coming call
+   * is urgent for the shared budget: the first text or the final one.
+   */
+  async #waitTurn(): Promise<boolean> {
     // The first text goes out at once, unless a failed call asks for a pause first.
     const leading = !this.#textShown && this.#hasText() && this.#failures === 0;
     const intervalEnd = leading ? 0 : this.#lastCallAt + this.#surface.limits.minEditIntervalMs;
     const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
     // Timers fire on whole milliseconds: round up so the call never lands early.
     if (wait > 0) await sleep(Math.ceil(wait) + 1);
-    await this.#surface.budget?.acquire({ urgent: leading || this.#end !== undefined });
+    return leading || this.#end !== undefined;
   }
 
   async #send(message: OutgoingMessage): Promise<void> {
@@ -210,7 +224,15 @@ export class AnswerWriter {
 
   /** Recomputes what each message should show and returns the first that differs. */
   #nextPending(): OutgoingMessage | undefined {
-    this.#layout();
+    if (this.#laidOutVersion !== this.#version) {
+      this.#laidOutVersion = this.#version;
+      this.#layout();
+    }
+    return this.#pending();
+  }
+
+  /** The first message whose platform state differs from what it should show. */
+  #pending(): OutgoingMessage | undefined {
     return this.#messages.find(
       (m) => m.wanted !== undefined && (m.wanted !== m.shown || (this.#isFinal(m) && !m.finalized)),
     );
@@ -227,7 +249,7 @@ export class AnswerWriter {
     const suffix =
       note === undefined ? "" : `${this.#hasText() ? "\n\n" : ""}${renderer.note(note)}`;
     const fits = (markdown: string, withSuffix: boolean) =>
-      renderer.measure(renderer.render(markdown) + (withSuffix ? suffix : "")) <=
+      renderer.measure(this.#render(markdown) + (withSuffix ? suffix : "")) <=
       limits.maxMessageLength;
     let markdown = this.#tailPrefix + this.#text.slice(this.#tailStart);
     if (!this.#hasText() && note === undefined) return;
@@ -235,7 +257,7 @@ export class AnswerWriter {
     for (;;) {
       const split = splitToFit(markdown, (head) => fits(head, final));
       if (!split) break;
-      this.#current().wanted = renderer.render(split.head);
+      this.#current().wanted = this.#render(split.head);
       this.#current().source = { markdown: split.head };
       this.#current().frozen = true;
       this.#messages.push({ frozen: false });
@@ -244,7 +266,7 @@ export class AnswerWriter {
       markdown = split.tail;
     }
     const current = this.#current();
-    const body = markdown.trim() ? renderer.render(markdown) : "";
+    const body = markdown.trim() ? this.#render(markdown) : "";
     const ending = final && note !== undefined ? renderer.note(note) : "";
     const wanted = body.trim() ? body + (ending && suffix) : ending;
     // A platform refuses an empty message: whitespace waits for text, or for the end.
@@ -254,6 +276,13 @@ export class AnswerWriter {
     }
     current.wanted = wanted;
     current.source = ending ? { markdown: body ? markdown : "", note } : { markdown };
+  }
+
+  #render(markdown: string): string {
+    if (this.#rendered?.markdown !== markdown) {
+      this.#rendered = { markdown, output: this.#surface.renderer.render(markdown) };
+    }
+    return this.#rendered.output;
   }
 
   /** Whether the answer has anything to show beyond white space. */
