@@ -57,8 +57,15 @@ export function renderStreaming(markdown: string): string {
   const tree = parseMarkdown(markdown);
   let last: Nodes | undefined = tree;
   while (last && "children" in last && last.children.length > 0) last = last.children.at(-1);
-  if (last?.type === "text") last.value = last.value.replace(OPENER, "$1");
-  return renderTree(tree);
+  if (last?.type !== "text") return renderTree(tree);
+  // The tree is shared (parses are kept): changed for this render only.
+  const whole = last.value;
+  last.value = whole.replace(OPENER, "$1");
+  try {
+    return renderTree(tree);
+  } finally {
+    last.value = whole;
+  }
 }
 
 function renderTree(tree: Root): string {
