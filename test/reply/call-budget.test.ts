@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateBudgets } from "../../src/reply/budgets.ts";
 import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
+import { serviceOrder } from "../support/budget-order.ts";
 
 describe("RateBudget", () => {
   it("lets a burst through, then spaces calls at the rate", async () => {
@@ -19,14 +20,7 @@ describe("RateBudget", () => {
 
   it("serves urgent calls (first and final texts) before routine edits", async () => {
     const budget = new RateBudget({ perMinute: 1200, burst: 1 });
-    await budget.acquire();
-    const order: string[] = [];
-    await Promise.all([
-      budget.acquire().then(() => order.push("edit 1")),
-      budget.acquire().then(() => order.push("edit 2")),
-      budget.acquire({ urgent: true }).then(() => order.push("final")),
-    ]);
-    expect(order).toEqual(["final", "edit 1", "edit 2"]);
+    expect(await serviceOrder(budget)).toEqual(["final", "edit 1", "edit 2"]);
   });
 
   it("holds every caller off after a 429", async () => {

@@ -3,6 +3,7 @@ import { RateBudget } from "../../src/reply/call-budget.ts";
 import { createRateBudget, SharedRateBudget } from "../../src/reply/shared-budget.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
+import { serviceOrder } from "../support/budget-order.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, until } from "../support/run-bot.ts";
 
@@ -74,14 +75,7 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
   it("serves this process's urgent calls before its routine edits", async () => {
     const [a] = await twoProcesses();
     const budget = new SharedRateBudget(a, "budget:urgent", { perMinute: 3_000, burst: 1 });
-    await budget.acquire();
-    const order: string[] = [];
-    await Promise.all([
-      budget.acquire().then(() => order.push("edit 1")),
-      budget.acquire().then(() => order.push("edit 2")),
-      budget.acquire({ urgent: true }).then(() => order.push("final")),
-    ]);
-    expect(order).toEqual(["final", "edit 1", "edit 2"]);
+    expect(await serviceOrder(budget)).toEqual(["final", "edit 1", "edit 2"]);
     expect(budget.idle).toBe(true);
   });
 
