@@ -102,7 +102,9 @@ export class SlackSurface implements ReplySurface {
       maxMessageLength: MAX_MESSAGE_CHARS,
       minEditIntervalMs: options.minEditIntervalMs,
     };
-    this.budget = { acquire: (acquire) => tokens.prepay(this.#nextCall(), acquire ?? {}) };
+    this.budget = {
+      acquire: (acquire) => tokens.prepay(this.#nextCall(acquire?.final === true), acquire ?? {}),
+    };
     if (!options.nativeStreaming) this.#streamingOff = "off by configuration";
   }
 
@@ -304,10 +306,12 @@ export class SlackSurface implements ReplySurface {
   }
 
   /** The call the next send most likely makes, for the budget token taken ahead of it. */
-  #nextCall(): CallKind {
+  #nextCall(final: boolean): CallKind {
     const last = this.#messages.at(-1);
     if (!last) return "other";
-    if (last.mode === "stream") return last.stopped ? "update" : "append";
+    // A live stream's last text goes with chat.stopStream, which draws on no append budget:
+    // an answer's end never waits behind the workspace's other answers' appends.
+    if (last.mode === "stream") return last.stopped ? "update" : final ? "other" : "append";
     if (last.mode === "plain") return last.noteOnly && this.#streaming() ? "other" : "update";
     return "other";
   }

@@ -61,8 +61,11 @@ export interface SurfaceLimits {
  * group). `acquire` resolves when one more call may be made.
  */
 export interface CallBudget {
-  /** `urgent`: an answer's first or final text, served before routine edits. */
-  acquire(options?: { urgent?: boolean; signal?: AbortSignal }): Promise<void>;
+  /**
+   * `urgent`: an answer's first or final text, served before routine edits. `final`: the
+   * call will carry a message's last state (a platform may end a stream with another method).
+   */
+  acquire(options?: { urgent?: boolean; final?: boolean; signal?: AbortSignal }): Promise<void>;
   /** The platform answered 429 for a call from this budget: hold every caller off for `ms`. */
   pause?(ms: number): void;
   /** True while a 429's wait is running: nothing at all should go to the platform. */

@@ -81,6 +81,7 @@ export class AnswerWriter {
   #version = 0;
   #laidOutVersion = -1;
   #rendered: { markdown: string; output: string } | undefined;
+  #budgetWait: AbortController | undefined;
   // Made only for surfaces that show typing: aborting one costs an exception object per answer.
   #stopTyping: AbortController | undefined;
 
@@ -131,6 +132,7 @@ export class AnswerWriter {
   async finish(end: AnswerEnd): Promise<AnswerSummary> {
     this.#end = end;
     this.#version++;
+    this.#budgetWait?.abort();
     this.#wake?.();
     if (!this.#loop) this.start();
     await this.#loop;
@@ -157,7 +159,7 @@ export class AnswerWriter {
         let pending = this.#nextPending();
         if (!pending) continue;
         const version = this.#version;
-        await this.#surface.budget?.acquire({ urgent });
+        if (!(await this.#acquire(urgent, this.#isFinal(pending)))) continue;
         // Text may have grown while the budget was busy: send the freshest state.
         if (this.#version !== version) pending = this.#nextPending();
         if (pending) await this.#send(pending);
@@ -165,6 +167,31 @@ export class AnswerWriter {
     } finally {
       this.#stopTyping?.abort();
       this.#options.onFirstPost?.();
+    }
+  }
+
+  /**
+   * Takes the budget's token for the next call. False when the answer ended meanwhile: its
+   * last text is urgent, and may go by another method (Slack's chat.stopStream), so the
+   * token is asked for again rather than waited for behind the other answers' edits.
+   */
+  async #acquire(urgent: boolean, final: boolean): Promise<boolean> {
+    const budget = this.#surface.budget;
+    if (!budget) return true;
+    if (final) {
+      await budget.acquire({ urgent, final });
+      return true;
+    }
+    const ended = new AbortController();
+    this.#budgetWait = ended;
+    try {
+      await budget.acquire({ urgent, final, signal: ended.signal });
+      return true;
+    } catch (error) {
+      if (ended.signal.aborted) return false;
+      throw error;
+    } finally {
+      this.#budgetWait = undefined;
     }
   }
 

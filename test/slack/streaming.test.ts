@@ -56,6 +56,22 @@ describe("native streaming", () => {
     expect(opened?.args).toMatchObject({ recipient_user_id: "U1", recipient_team_id: "T0FAKE" });
   });
 
+  it("ends a stream at once when the answer ends, though the workspace's appends are spent", async () => {
+    // One append every ~14 s after the first: the rest of the answer cannot go by appends.
+    const harness = await start({
+      simulator: { chunkDelayMs: [15, 25] },
+      slack: { appendsPerMinute: 6, budgetBurst: 1, editIntervalMs: 50 },
+    });
+    const started = performance.now();
+    const [answer] = await ask(harness, "stream this");
+
+    // Its end goes by chat.stopStream, which waits for no append token.
+    expect(performance.now() - started).toBeLessThan(6_000);
+    expect(answer?.stream).toBe("stopped");
+    expect(answer?.appends).toBeLessThanOrEqual(1);
+    expect(answer?.text).toBe(safeMarkdown(simulatedAnswer("stream this")));
+  });
+
   it("falls back to chat.update mid-answer when Slack ends the stream, losing and doubling nothing", async () => {
     const harness = await start();
     harness.fake.failNext("chat.appendStream", "message_not_in_streaming_state");

@@ -105,7 +105,7 @@ describe("Telegram webhook mode", () => {
     const { rig, post } = await startWebhookRig({ maxUpdatesInFlight: 2 });
     const { fake, alice, group } = rig;
     const ask = (text: string) =>
-      fake.compose({ chat: group.id, from: alice, text: `@ChatBridgeBot ${text} #pause=300` });
+      fake.compose({ chat: group.id, from: alice, text: `@ChatBridgeBot ${text} #pause=1500` });
     expect((await post(ask("one"), SECRET)).status).toBe(200);
     expect((await post(ask("two"), SECRET)).status).toBe(200);
     const third = ask("three");
