@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { CallBudget } from "../bridge/ports.ts";
 import { RateLimitedError } from "../errors.ts";
+import { LocalBucket, type TokenBucket } from "../store/token-bucket.ts";
 import { type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 export interface RateBudgetOptions {
@@ -20,79 +22,91 @@ export interface Budget extends CallBudget {
 }
 
 /**
- * A token bucket shared by every answer that draws on one platform budget (one Slack
- * workspace, one Telegram group). Waiters are served in order, so the budget is divided
- * among the answers streaming at the moment; urgent calls (an answer's first text, its
- * final text) go ahead of routine edits, so nobody waits long to see an answer start or end.
+ * Where a budget's tokens come from: a bucket in this process (LocalBucket) or one in the
+ * store that every process draws on (see shared-budget.ts).
+ */
+export interface TokenSource {
+  readonly bucket: TokenBucket;
+  /** 0 when a token was taken, else the ms until there is one. `holdMs`: a 429's wait. */
+  draw(holdMs?: number): number | Promise<number>;
+  /** Nothing owed: the source can be dropped and made anew, full. */
+  readonly full: boolean;
+}
+
+/** The token bucket a budget of `options` keeps. */
+export function bucketOf(options: RateBudgetOptions): TokenBucket {
+  return { intervalMs: 60_000 / options.perMinute, burst: options.burst };
+}
+
+/**
+ * A platform budget shared by every answer that draws on it (one Slack workspace, one
+ * Telegram group). Waiters are served in order, so the budget is divided among the answers
+ * streaming at the moment; urgent calls (an answer's first text, its final text) go ahead of
+ * routine edits, so nobody waits long to see an answer start or end. One draw at a time is
+ * made from the source, however many answers wait.
  */
 export class RateBudget implements Budget {
-  readonly #intervalMs: number;
-  readonly #burst: number;
-  #tokens: number;
-  #refilledAt = performance.now();
+  readonly #source: TokenSource;
   readonly #queue = new WaitQueue();
-  #timer: NodeJS.Timeout | undefined;
+  #drawing = false;
+  #pausedUntil = 0;
 
-  constructor(options: RateBudgetOptions) {
-    this.#intervalMs = 60_000 / options.perMinute;
-    this.#burst = options.burst;
-    this.#tokens = options.burst;
+  constructor(
+    options: RateBudgetOptions,
+    source: TokenSource = new LocalBucket(bucketOf(options)),
+  ) {
+    this.#source = source;
   }
 
   acquire(options: WaitOptions = {}): Promise<void> {
-    this.#refill();
-    if (this.#tokens >= 1 && this.#queue.size === 0) {
-      this.#tokens--;
-      return Promise.resolve();
-    }
     const served = this.#queue.wait(options);
-    this.#schedule();
+    void this.#serve();
     return served;
   }
 
-  /** A 429's wait is running (pause() drove the bucket below empty). */
+  /** A 429's wait is running, here or (as the last draw told) in another process. */
   get paused(): boolean {
-    this.#refill();
-    return this.#tokens < 0;
+    return performance.now() < this.#pausedUntil;
   }
 
-  /** Full again and nobody waiting: the budget can be dropped and made anew when needed. */
   get idle(): boolean {
-    this.#refill();
-    return this.waiting === 0 && this.#timer === undefined && this.#tokens >= this.#burst;
+    return this.waiting === 0 && !this.#drawing && !this.paused && this.#source.full;
   }
 
-  /** Answers waiting for a call now: a surface can tell how crowded its budget is. */
   get waiting(): number {
     return this.#queue.size;
   }
 
-  /** The platform said to wait: no call from this budget until then. */
+  /** The platform said to wait: no call from this budget (in any process) until then. */
   pause(ms: number): void {
-    this.#refill();
+    this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
     // Several 429s for the same moment (answers sharing the budget) mean one wait, not a sum.
-    this.#tokens = Math.min(this.#tokens, -ms / this.#intervalMs);
-    this.#schedule();
+    Promise.resolve(this.#source.draw(ms)).catch(() => undefined);
   }
 
-  #refill(): void {
-    const now = performance.now();
-    this.#tokens = Math.min(
-      this.#burst,
-      this.#tokens + (now - this.#refilledAt) / this.#intervalMs,
-    );
-    this.#refilledAt = now;
-  }
-
-  #schedule(): void {
-    if (this.#timer || this.waiting === 0) return;
-    const wait = Math.max(0, (1 - this.#tokens) * this.#intervalMs);
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      this.#refill();
-      while (this.#tokens >= 1 && this.#queue.serveNext()) this.#tokens--;
-      this.#schedule();
-    }, Math.ceil(wait));
+  async #serve(): Promise<void> {
+    if (this.#drawing) return;
+    this.#drawing = true;
+    try {
+      while (this.waiting > 0) {
+        const waitMs = await this.#source.draw();
+        if (waitMs === 0) {
+          // Nobody left (the waiters gave up during the draw): the token is spent unused,
+          // which errs on the side of the platform's limit.
+          this.#queue.serveNext();
+          continue;
+        }
+        // Longer than one refill: the bucket is held for a 429, perhaps by another process.
+        const { intervalMs } = this.#source.bucket;
+        if (waitMs > intervalMs) {
+          this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + waitMs - intervalMs);
+        }
+        // Unref'd: a budget's wait alone must not keep a stopping process alive.
+        await sleep(waitMs, undefined, { ref: false });
+      }
+    } finally {
+      this.#drawing = false;
+    }
   }
 }
 

@@ -1,101 +1,52 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { TokenBucket } from "../store/token-bucket.ts";
+import { LocalBucket, type TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { type Budget, RateBudget, type RateBudgetOptions } from "./call-budget.ts";
-import { type WaitOptions, WaitQueue } from "./wait-queue.ts";
+import {
+  type Budget,
+  bucketOf,
+  RateBudget,
+  type RateBudgetOptions,
+  type TokenSource,
+} from "./call-budget.ts";
 
 // After the store failed, this long on this process's own bucket before asking it again,
 // so an outage costs one timeout, not one per call.
 const STORE_RETRY_MS = 5_000;
 
 /**
- * A platform budget shared by every process on one Redis (a Slack workspace's chat.update
- * allowance is the workspace's, whichever process makes the call). The tokens are a bucket
- * in the store, drawn atomically; this process keeps its own queue, so its urgent calls
- * still go ahead of its routine edits, and only one draw per budget is in flight at a time.
- * When the store fails, the process keeps to the budget on its own rather than stop
+ * A bucket in the store, drawn atomically by every process on one Redis (a Slack
+ * workspace's chat.update allowance is the workspace's, whichever process makes the call).
+ * When the store fails, this process keeps to the budget on its own rather than stop
  * answering.
  */
-export class SharedRateBudget implements Budget {
+export class StoreBucket implements TokenSource {
+  readonly bucket: TokenBucket;
   readonly #store: KeyValueStore;
   readonly #key: string;
-  readonly #bucket: TokenBucket;
-  readonly #fallback: RateBudget;
-  readonly #queue = new WaitQueue();
-  #drawing = false;
-  #pausedUntil = 0;
+  readonly #fallback: LocalBucket;
   #storeFailedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(store: KeyValueStore, key: string, options: RateBudgetOptions) {
+  constructor(store: KeyValueStore, key: string, bucket: TokenBucket) {
+    this.bucket = bucket;
     this.#store = store;
     this.#key = key;
-    this.#bucket = { intervalMs: 60_000 / options.perMinute, burst: options.burst };
-    this.#fallback = new RateBudget(options);
+    this.#fallback = new LocalBucket(bucket);
   }
 
-  acquire(options: WaitOptions = {}): Promise<void> {
-    const served = this.#queue.wait(options);
-    void this.#serve();
-    return served;
-  }
-
-  /** A 429's wait is running, here or (as the last draw told) in another process. */
-  get paused(): boolean {
-    return performance.now() < this.#pausedUntil;
-  }
-
-  get waiting(): number {
-    return this.#queue.size;
-  }
-
-  get idle(): boolean {
-    return this.waiting === 0 && !this.#drawing && !this.paused && this.#fallback.idle;
-  }
-
-  pause(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
-    this.#fallback.pause(ms);
-    // Every process then waits: the platform counts the budget, not this process's share.
-    this.#store.drawToken(this.#key, this.#bucket, ms).catch(() => undefined);
-  }
-
-  async #serve(): Promise<void> {
-    if (this.#drawing) return;
-    this.#drawing = true;
-    try {
-      while (this.waiting > 0) {
-        const waitMs = await this.#draw();
-        if (waitMs === 0) {
-          // Nobody left (the waiters gave up during the draw): the token is spent unused,
-          // which errs on the side of the platform's limit.
-          this.#queue.serveNext();
-          continue;
-        }
-        // Longer than one refill: the bucket is held for a 429, perhaps by another process.
-        if (waitMs > this.#bucket.intervalMs) {
-          this.#pausedUntil = Math.max(
-            this.#pausedUntil,
-            performance.now() + waitMs - this.#bucket.intervalMs,
-          );
-        }
-        // Unref'd: a budget's wait alone must not keep a stopping process alive.
-        await sleep(waitMs, undefined, { ref: false });
-      }
-    } finally {
-      this.#drawing = false;
-    }
-  }
-
-  async #draw(): Promise<number> {
+  async draw(holdMs = 0): Promise<number> {
+    if (holdMs > 0) this.#fallback.draw(holdMs);
     if (performance.now() - this.#storeFailedAt >= STORE_RETRY_MS) {
       try {
-        return await this.#store.drawToken(this.#key, this.#bucket);
+        return await this.#store.drawToken(this.#key, this.bucket, holdMs);
       } catch {
         this.#storeFailedAt = performance.now();
       }
     }
-    await this.#fallback.acquire();
-    return 0;
+    return holdMs > 0 ? holdMs : this.#fallback.draw();
+  }
+
+  /** The shared bucket lives on in the store; only the fallback's state is this process's. */
+  get full(): boolean {
+    return this.#fallback.full;
   }
 }
 
@@ -108,6 +59,6 @@ export function createRateBudget(
   shared?: { store: KeyValueStore; key: string },
 ): Budget {
   return shared?.store.kind === "redis"
-    ? new SharedRateBudget(shared.store, shared.key, options)
+    ? new RateBudget(options, new StoreBucket(shared.store, shared.key, bucketOf(options)))
     : new RateBudget(options);
 }

@@ -75,20 +75,49 @@ redis.call("PEXPIRE", KEYS[1], math.ceil((burst - tokens) * interval) + 1000)
 return wait
 `;
 
-/** Buckets in this process's memory: the embedded store's, whose data one process owns. */
-export class MemoryBuckets {
-  readonly #buckets = new Map<string, { state: BucketState; fullAt: number }>();
+/**
+ * One bucket in this process's memory: a budget that only this process draws on, or the
+ * embedded store's (whose data one process owns).
+ */
+export class LocalBucket {
+  readonly bucket: TokenBucket;
+  #state: BucketState | undefined;
+  #fullAt = Number.NEGATIVE_INFINITY;
 
-  draw(key: string, bucket: TokenBucket, holdMs = 0): number {
+  constructor(bucket: TokenBucket) {
+    this.bucket = bucket;
+  }
+
+  /** drawToken on this bucket, now. */
+  draw(holdMs = 0): number {
     const now = performance.now();
-    const drawn = drawToken(this.#buckets.get(key)?.state, bucket, now, holdMs);
-    this.#buckets.set(key, { state: drawn.state, fullAt: now + refillMs(drawn.state, bucket) });
+    const drawn = drawToken(this.#state, this.bucket, now, holdMs);
+    this.#state = drawn.state;
+    this.#fullAt = now + refillMs(drawn.state, this.bucket);
     return drawn.waitMs;
   }
 
-  /** Forgets buckets that are full again: a missing bucket reads as full. */
+  /** Full again: forgetting the bucket loses nothing, since a new one starts full. */
+  get full(): boolean {
+    return performance.now() >= this.#fullAt;
+  }
+}
+
+/** Buckets by key in this process's memory: the embedded store's. */
+export class MemoryBuckets {
+  readonly #buckets = new Map<string, LocalBucket>();
+
+  draw(key: string, bucket: TokenBucket, holdMs = 0): number {
+    let local = this.#buckets.get(key);
+    if (!local) {
+      local = new LocalBucket(bucket);
+      this.#buckets.set(key, local);
+    }
+    return local.draw(holdMs);
+  }
+
+  /** Forgets buckets that are full again. */
   sweep(): void {
-    const now = performance.now();
-    for (const [key, { fullAt }] of this.#buckets) if (fullAt <= now) this.#buckets.delete(key);
+    for (const [key, local] of this.#buckets) if (local.full) this.#buckets.delete(key);
   }
 }

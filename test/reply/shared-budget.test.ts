@@ -1,8 +1,9 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { RateBudget } from "../../src/reply/call-budget.ts";
-import { createRateBudget, SharedRateBudget } from "../../src/reply/shared-budget.ts";
+import { type Budget, RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
+import { createRateBudget } from "../../src/reply/shared-budget.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
 import { serviceOrder } from "../support/budget-order.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, until } from "../support/run-bot.ts";
@@ -27,8 +28,13 @@ async function twoProcesses(): Promise<[RedisStore, RedisStore]> {
   return [pair[0], pair[1]];
 }
 
+/** The budget a process on `store` keeps for the allowance at `key`. */
+function shared(store: KeyValueStore, key: string, options: RateBudgetOptions): Budget {
+  return createRateBudget(options, { store, key });
+}
+
 /** When each of `count` acquires was granted, in ms from the start. */
-async function grants(budget: SharedRateBudget, count: number, started: number): Promise<number[]> {
+async function grants(budget: Budget, count: number, started: number): Promise<number[]> {
   return Promise.all(
     Array.from({ length: count }, () => budget.acquire().then(() => performance.now() - started)),
   );
@@ -40,8 +46,8 @@ const OPTIONS = { perMinute: 3_000, burst: 2 };
 describe.skipIf(!redis)("a rate budget shared through Redis", () => {
   it("holds two processes together to the one budget", async () => {
     const [a, b] = await twoProcesses();
-    const inA = new SharedRateBudget(a, "budget:workspace", OPTIONS);
-    const inB = new SharedRateBudget(b, "budget:workspace", OPTIONS);
+    const inA = shared(a, "budget:workspace", OPTIONS);
+    const inB = shared(b, "budget:workspace", OPTIONS);
     const started = performance.now();
     const times = (await Promise.all([grants(inA, 10, started), grants(inB, 10, started)]))
       .flat()
@@ -58,8 +64,8 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
 
   it("a 429 in one process holds the other off too", async () => {
     const [a, b] = await twoProcesses();
-    const inA = new SharedRateBudget(a, "budget:group", OPTIONS);
-    const inB = new SharedRateBudget(b, "budget:group", OPTIONS);
+    const inA = shared(a, "budget:group", OPTIONS);
+    const inB = shared(b, "budget:group", OPTIONS);
     await inA.acquire();
     inA.pause(600);
     expect(inA.paused).toBe(true);
@@ -74,14 +80,14 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
 
   it("serves this process's urgent calls before its routine edits", async () => {
     const [a] = await twoProcesses();
-    const budget = new SharedRateBudget(a, "budget:urgent", { perMinute: 3_000, burst: 1 });
+    const budget = shared(a, "budget:urgent", { perMinute: 3_000, burst: 1 });
     expect(await serviceOrder(budget)).toEqual(["final", "edit 1", "edit 2"]);
     expect(budget.idle).toBe(true);
   });
 
   it("gives up a wait when its signal aborts", async () => {
     const [a] = await twoProcesses();
-    const budget = new SharedRateBudget(a, "budget:abort", { perMinute: 60, burst: 1 });
+    const budget = shared(a, "budget:abort", { perMinute: 60, burst: 1 });
     await budget.acquire();
     const controller = new AbortController();
     const waiting = budget.acquire({ signal: controller.signal });
@@ -92,7 +98,7 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
 
   it("keeps to the budget on its own when Redis fails, instead of stopping the answers", async () => {
     const [a] = await twoProcesses();
-    const budget = new SharedRateBudget(a, "budget:outage", { perMinute: 600, burst: 2 });
+    const budget = shared(a, "budget:outage", { perMinute: 600, burst: 2 });
     await a.close();
     const started = performance.now();
     await Promise.all(Array.from({ length: 4 }, () => budget.acquire()));
