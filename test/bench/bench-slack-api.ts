@@ -1,6 +1,6 @@
+import { type Bucket, FloodLimits } from "../support/flood-limits.ts";
 import type { AnswerLog } from "./answer-log.ts";
 import { slackKey, slackTeamOf } from "./bot-bench-chats.ts";
-import { type Bucket, FloodLimits } from "./flood-limits.ts";
 import { STAMP } from "./stamp-backend.ts";
 
 /** What a fake answers: an HTTP status, a JSON body, extra headers. */

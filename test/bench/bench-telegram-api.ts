@@ -1,7 +1,7 @@
+import { type Bucket, FloodLimits } from "../support/flood-limits.ts";
 import type { AnswerLog } from "./answer-log.ts";
 import type { FakeReply } from "./bench-slack-api.ts";
 import { telegramKey } from "./bot-bench-chats.ts";
-import { type Bucket, FloodLimits } from "./flood-limits.ts";
 import { STAMP } from "./stamp-backend.ts";
 
 export const BENCH_TELEGRAM_TOKEN = "123456:bench-telegram-token";

@@ -4,16 +4,14 @@ import type { AddressInfo, Socket } from "node:net";
 import { parse as parseQuery } from "node:querystring";
 import { type Ephemeral, FakeConversations, type FakeMessage } from "./fake-slack-conversations.ts";
 import { FakeSocketServer } from "./fake-slack-socket.ts";
+import { type Bucket, FloodLimits } from "./flood-limits.ts";
 
 export type { Ephemeral, FakeMessage } from "./fake-slack-conversations.ts";
 
 import { type View, viewMarkdown, viewMrkdwn } from "./fake-slack-view.ts";
 
 /** A rate tier as Slack applies it: a bucket of `burst` calls refilled at `perMinute`. */
-export interface Tier {
-  perMinute: number;
-  burst: number;
-}
+export type Tier = Bucket;
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -45,11 +43,6 @@ export interface SlackCall {
 /** A forced answer for a coming call: a Slack error, or a 429 with Retry-After seconds. */
 type Fault = { error: string } | { retryAfter: number };
 
-interface Bucket extends Tier {
-  tokens: number;
-  at: number;
-}
-
 /**
  * A fake Slack Web API on 127.0.0.1 that keeps the rules an app lives by: bot-token auth,
  * thread replies, chat.update on the bot's own messages only, the streaming methods'
@@ -71,7 +64,7 @@ export class FakeSlack {
   readonly #sockets = new Set<Socket>();
   readonly conversations: FakeConversations;
   #port = 0;
-  readonly #buckets = new Map<string, Bucket>();
+  readonly #floodLimits = new FloodLimits();
   readonly #faults = new Map<string, Fault[]>();
 
   constructor(options: FakeSlackOptions = {}) {
@@ -283,20 +276,8 @@ export class FakeSlack {
   #limit(method: string): number | undefined {
     const tier = this.options.tiers[method];
     if (!tier) return undefined;
-    const now = performance.now();
-    let bucket = this.#buckets.get(method);
-    if (!bucket) {
-      bucket = { ...tier, tokens: tier.burst, at: now };
-      this.#buckets.set(method, bucket);
-    }
-    const perMs = tier.perMinute / 60_000;
-    bucket.tokens = Math.min(tier.burst, bucket.tokens + (now - bucket.at) * perMs);
-    bucket.at = now;
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return undefined;
-    }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / perMs / 1_000));
+    const waitMs = this.#floodLimits.take(method, tier);
+    return waitMs === 0 ? undefined : Math.max(1, Math.ceil(waitMs / 1_000));
   }
 
   #queue(method: string, faults: Fault[]): void {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { type Bucket, FloodLimits } from "./flood-limits.ts";
 import {
   EntityParseError,
   hasLoneSurrogate,
@@ -16,12 +17,7 @@ import {
  * and keeps each chat's messages as a person would see them.
  */
 
-export interface Bucket {
-  /** Calls per minute, refilled continuously. */
-  perMinute: number;
-  /** Calls allowed at once after a quiet spell. */
-  burst: number;
-}
+export type { Bucket } from "./flood-limits.ts";
 
 export interface FakeTelegramOptions {
   token?: string;
@@ -184,26 +180,6 @@ interface Poll {
   timer: NodeJS.Timeout | undefined;
 }
 
-export class TokenBucket {
-  #tokens: number;
-  #at = performance.now();
-  constructor(readonly bucket: Bucket) {
-    this.#tokens = bucket.burst;
-  }
-  /** Takes a token, or says how many ms until one is there. */
-  take(): number {
-    const now = performance.now();
-    const perMs = this.bucket.perMinute / 60_000;
-    this.#tokens = Math.min(this.bucket.burst, this.#tokens + (now - this.#at) * perMs);
-    this.#at = now;
-    if (this.#tokens >= 1) {
-      this.#tokens -= 1;
-      return 0;
-    }
-    return (1 - this.#tokens) / perMs;
-  }
-}
-
 export async function startFakeTelegram(options: FakeTelegramOptions = {}): Promise<FakeTelegram> {
   const token = options.token ?? "123456789:AAFakeTokenThatMustNeverBeLogged_xyz";
   const bot: User = {
@@ -223,8 +199,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const queue: Update[] = [];
   const injected: InjectedError[] = [];
   const commands = new Map<string, { command: string; description: string }[]>();
-  const chatBuckets = new Map<number, TokenBucket>();
-  const groupBuckets = new Map<number, TokenBucket>();
+  const floodLimits = new FloodLimits();
   const blockedUntil = new Map<number, number>();
   let webhook: { url: string; secret: string | undefined } | undefined;
   let nextUpdateId = 1_000;
@@ -271,22 +246,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       violations++;
       throw tooMany(blocked - now);
     }
-    let wait = bucket(chatBuckets, chat.id, chatLimit).take();
+    let wait = floodLimits.take(`chat ${chat.id}`, chatLimit);
     if (wait === 0 && chat.type !== "private")
-      wait = bucket(groupBuckets, chat.id, groupLimit).take();
+      wait = floodLimits.take(`group ${chat.id}`, groupLimit);
     if (wait > 0) {
       blockedUntil.set(chat.id, now + retrySeconds(wait) * 1000);
       throw tooMany(wait);
     }
-  }
-
-  function bucket(map: Map<number, TokenBucket>, id: number, limit: Bucket): TokenBucket {
-    let found = map.get(id);
-    if (!found) {
-      found = new TokenBucket(limit);
-      map.set(id, found);
-    }
-    return found;
   }
 
   function retrySeconds(waitMs: number): number {
