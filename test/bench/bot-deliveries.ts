@@ -1,5 +1,5 @@
-import { createHmac } from "node:crypto";
 import { Pool } from "undici";
+import { eventEnvelope, signedJsonHeaders } from "../support/slack-events.ts";
 import { BENCH_SLACK_BOT } from "./bench-slack-api.ts";
 import type { BenchChat } from "./bot-bench-chats.ts";
 
@@ -70,23 +70,17 @@ export class BotDeliveries {
     const seq = ++this.#seq;
     const now = Math.floor(Date.now() / 1000);
     const ts = `${now}.${String(seq).padStart(6, "0")}`;
-    const body = JSON.stringify({
-      token: "legacy-verification-token",
-      team_id: team,
-      api_app_id: "ABENCH",
-      type: "event_callback",
-      event_id: `Ev${seq}`,
-      event_time: now,
-      event: { ...event, ts, event_ts: ts, team },
-      authorizations: [{ team_id: team, user_id: BENCH_SLACK_BOT.userId, is_bot: true }],
-    });
-    const signature = createHmac("sha256", BENCH_SIGNING_SECRET)
-      .update(`v0:${now}:${body}`)
-      .digest("hex");
-    return this.#post("/slack/events", body, {
-      "x-slack-request-timestamp": String(now),
-      "x-slack-signature": `v0=${signature}`,
-    });
+    const body = JSON.stringify(
+      eventEnvelope(
+        { ...event, ts, event_ts: ts, team },
+        { team, eventId: `Ev${seq}`, botUserId: BENCH_SLACK_BOT.userId },
+      ),
+    );
+    return this.#post(
+      "/slack/events",
+      body,
+      signedJsonHeaders(body, { secret: BENCH_SIGNING_SECRET }),
+    );
   }
 
   close(): Promise<void> {

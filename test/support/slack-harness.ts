@@ -1,4 +1,3 @@
-import { createHmac, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,10 +25,16 @@ import { openStore } from "../../src/store/open-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { OPEN_BRIDGE } from "./bridge-harness.ts";
 import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
+import { BOT, eventEnvelope, SIGNING_SECRET, sign, TEAM } from "./slack-events.ts";
 
-export const SIGNING_SECRET = "fake-signing-secret";
-export const TEAM = "T0FAKE";
-export const BOT = "UBOT";
+export {
+  BOT,
+  eventEnvelope,
+  SIGNING_SECRET,
+  sign,
+  signedJsonHeaders,
+  TEAM,
+} from "./slack-events.ts";
 
 export interface SlackHarnessOptions {
   simulator?: SimulatorOptions;
@@ -233,40 +238,6 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       await rm(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** The Events API envelope Slack wraps an event in. */
-export function eventEnvelope(
-  event: Record<string, unknown>,
-  options: { team?: string; eventId?: string } = {},
-): Record<string, unknown> {
-  const team = options.team ?? TEAM;
-  return {
-    token: "legacy-verification-token",
-    team_id: team,
-    api_app_id: "A0FAKE",
-    event,
-    type: "event_callback",
-    event_id: options.eventId ?? `Ev${randomUUID().slice(0, 8)}`,
-    event_time: Math.floor(Date.now() / 1000),
-    authorizations: [{ team_id: team, user_id: BOT, is_bot: true, is_enterprise_install: false }],
-  };
-}
-
-/** The headers of a JSON request Slack signed now (or at `timestamp`, seconds). */
-export function signedJsonHeaders(
-  body: string,
-  timestamp = Math.floor(Date.now() / 1000),
-): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    "x-slack-request-timestamp": String(timestamp),
-    "x-slack-signature": sign(timestamp, body),
-  };
-}
-
-export function sign(timestamp: number, body: string, secret = SIGNING_SECRET): string {
-  return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
 
 /** `@bot text` in a channel: the `app_mention` event (its `message` twin: `asMessage`). */
