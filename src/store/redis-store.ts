@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
@@ -27,6 +28,17 @@ export const DEFAULT_NAMESPACE = "chatbot-bridge";
 // another process is never extended or deleted by its previous owner.
 const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
 const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
+
+const digests = new Map<string, string>();
+
+function scriptDigest(script: string): string {
+  let digest = digests.get(script);
+  if (!digest) {
+    digest = createHash("sha1").update(script).digest("hex");
+    digests.set(script, digest);
+  }
+  return digest;
+}
 
 /**
  * Opens the Redis store. Waits up to `connectTimeoutMs` for the first connection. Rejects
@@ -117,30 +129,33 @@ export class RedisStore implements KeyValueStore {
   async renew(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs) ?? 0;
     return this.#run("renew", async () => {
-      const reply = await this.#client.eval(RENEW_SCRIPT, {
-        keys: [this.#key(key)],
-        arguments: [await this.#encode(owner), String(ttl)],
-      });
+      const reply = await this.#script(
+        RENEW_SCRIPT,
+        [this.#key(key)],
+        [await this.#encode(owner), String(ttl)],
+      );
       return reply === 1;
     });
   }
 
   release(key: string, owner: string): Promise<boolean> {
     return this.#run("release", async () => {
-      const reply = await this.#client.eval(RELEASE_SCRIPT, {
-        keys: [this.#key(key)],
-        arguments: [await this.#encode(owner)],
-      });
+      const reply = await this.#script(
+        RELEASE_SCRIPT,
+        [this.#key(key)],
+        [await this.#encode(owner)],
+      );
       return reply === 1;
     });
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
     return this.#run("drawToken", async () => {
-      const reply = await this.#client.eval(REDIS_DRAW_SCRIPT, {
-        keys: [this.#key(key)],
-        arguments: [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
-      });
+      const reply = await this.#script(
+        REDIS_DRAW_SCRIPT,
+        [this.#key(key)],
+        [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
+      );
       return Number(reply);
     });
   }
@@ -165,6 +180,20 @@ export class RedisStore implements KeyValueStore {
       if (!this.#client.isReady) throw new Error("not connected");
       return fn();
     });
+  }
+
+  /**
+   * Runs a script by its digest (EVALSHA), so the hot ones (a budget draw per platform call)
+   * do not send their text each time; the text goes once, when Redis does not know it yet.
+   */
+  async #script(script: string, keys: string[], args: string[]): Promise<unknown> {
+    const options = { keys, arguments: args };
+    try {
+      return await this.#client.evalSha(scriptDigest(script), options);
+    } catch (error) {
+      if (!messageOf(error).startsWith("NOSCRIPT")) throw error;
+      return this.#client.eval(script, options);
+    }
   }
 
   #key(key: string): string {

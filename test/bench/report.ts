@@ -86,7 +86,7 @@ export function storeOpsLines(rows: readonly PipelineRow[]): string[] {
     if (!row) continue;
     let line = `${store}: store calls per message ${list(row.storeOpsPerMessage)}`;
     if (row.redisCommandsPerMessage) {
-      line += `; redis-server commands per message ${list(row.redisCommandsPerMessage)}, those inside Lua scripts (release: EVAL → GET + DEL) included`;
+      line += `; redis-server commands per message ${list(row.redisCommandsPerMessage)}, those inside Lua scripts (release: EVALSHA → GET + DEL) included`;
     }
     lines.push(line);
   }

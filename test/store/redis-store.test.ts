@@ -53,6 +53,32 @@ describe.skipIf(!redis)("redis store", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("runs its scripts by digest, and sends their text again when Redis lost them", async () => {
+    const store = await openRedisStore({ url, namespace });
+    const raw = createClient({ url });
+    await raw.connect();
+    try {
+      const bucket = { intervalMs: 1_000, burst: 1 };
+      const calls = async (command: string) => {
+        const stats = await raw.info("commandstats");
+        return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      };
+      const evalShaBefore = await calls("evalsha");
+      expect(await store.drawToken("scripted", bucket)).toBe(0);
+      expect(await store.drawToken("scripted", bucket)).toBeGreaterThan(0);
+      expect((await calls("evalsha")) - evalShaBefore).toBeGreaterThanOrEqual(2);
+      // A restarted Redis (or SCRIPT FLUSH) knows no scripts: they are loaded again.
+      await raw.scriptFlush();
+      expect(await store.drawToken("scripted", bucket)).toBeGreaterThan(0);
+      expect(await store.claim("lease", "me", 5_000)).toBe(true);
+      expect(await store.renew("lease", "me", 5_000)).toBe(true);
+      expect(await store.release("lease", "me")).toBe(true);
+    } finally {
+      raw.destroy();
+      await store.close();
+    }
+  });
+
   it("keeps keys under its namespace", async () => {
     const store = await openRedisStore({ url, namespace });
     await store.set("plain", { v: 1 });
