@@ -25,41 +25,29 @@ export function botWorkDir(): Promise<string> {
  * from `input` and only the given environment plus PATH, so no setting leaks in from the
  * machine running the tests.
  */
-export function runBot(options: {
+export async function runBot(options: {
   input: string;
   env?: Record<string, string>;
   cwd: string;
   timeoutMs?: number;
 }): Promise<BotRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
-      cwd: options.cwd,
-      env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "warn", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding("utf8").on("data", (d: string) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(
-        new Error(
-          `bot did not exit within ${options.timeoutMs ?? 15_000} ms:\n${stdout}\n${stderr}`,
-        ),
-      );
-    }, options.timeoutMs ?? 15_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input);
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const bot = startBot({
+    cwd: options.cwd,
+    env: { LOG_LEVEL: "warn", ...options.env },
+    input: options.input,
   });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    bot.child.kill("SIGKILL");
+  }, timeoutMs);
+  const code = await bot.exited;
+  clearTimeout(timer);
+  if (timedOut) {
+    throw new Error(`bot did not exit within ${timeoutMs} ms:\n${bot.stdout}\n${bot.stderr}`);
+  }
+  return { code, stdout: bot.stdout, stderr: bot.stderr };
 }
 
 /** A bot process that keeps running (platform channels): its output so far, and a stop. */
@@ -71,14 +59,22 @@ export interface RunningBot {
   logLine(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Resolves with the exit code once the process has ended. */
+  readonly exited: Promise<number | null>;
 }
 
-export function startBot(options: { env: Record<string, string>; cwd: string }): RunningBot {
+/** Starts `src/main.ts`; with `input`, that text is its stdin (then closed). */
+export function startBot(options: {
+  env: Record<string, string>;
+  cwd: string;
+  input?: string;
+}): RunningBot {
   const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (d: string) => {
@@ -90,6 +86,7 @@ export function startBot(options: { env: Record<string, string>; cwd: string }):
   const exited = new Promise<number | null>((resolvePromise) => child.on("close", resolvePromise));
   return {
     child,
+    exited,
     get stdout() {
       return stdout;
     },
