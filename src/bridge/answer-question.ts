@@ -76,12 +76,18 @@ export async function answerQuestion(
     })) {
       if (event.type === "header") {
         header = event.header;
-        // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-        saving = deps.conversations
-          .save(message.threadKey, header.conversationUid)
-          .catch((error: unknown) =>
-            deps.log.error({ err: error }, "could not store the thread's conversation"),
+        if (header.conversationUid === undefined) {
+          deps.log.warn(
+            "the chatbot's answer named no conversation: the thread keeps its previous one",
           );
+        } else {
+          // Saved at once, not after the answer: a cut answer still keeps the thread's context.
+          saving = deps.conversations
+            .save(message.threadKey, header.conversationUid)
+            .catch((error: unknown) =>
+              deps.log.error({ err: error }, "could not store the thread's conversation"),
+            );
+        }
         if (header.systemMessage.trim()) {
           await sendNotice(surface, header.systemMessage.trim()).catch((error: unknown) =>
             deps.log.warn({ err: error }, "system message not shown"),
