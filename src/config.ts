@@ -47,6 +47,7 @@ const envSchema = z
     CHATBOT_BOT_UID: optionalText,
     CHATBOT_TIMEOUT_MS: integer(30_000, 1),
     CHATBOT_IDLE_TIMEOUT_MS: integer(60_000, 1),
+    CHATBOT_ANSWER_TIMEOUT_MS: integer(300_000, 1),
     STORE_URL: optionalText.pipe(
       z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
     ),
@@ -129,6 +130,8 @@ export interface Config {
   backend: BackendConfig | undefined;
   backendTimeoutMs: number;
   backendIdleTimeoutMs: number;
+  /** Longest whole answer; past it the answer ends with the cut note. */
+  backendAnswerTimeoutMs: number;
   storeUrl: string | undefined;
   dataDir: string;
   defaultLanguage: LanguageCode;
@@ -211,6 +214,7 @@ export function loadConfig(env: Env): Config {
         : undefined,
     backendTimeoutMs: e.CHATBOT_TIMEOUT_MS,
     backendIdleTimeoutMs: e.CHATBOT_IDLE_TIMEOUT_MS,
+    backendAnswerTimeoutMs: e.CHATBOT_ANSWER_TIMEOUT_MS,
     storeUrl: e.STORE_URL,
     dataDir: e.DATA_DIR,
     defaultLanguage: e.DEFAULT_LANGUAGE,

@@ -82,28 +82,43 @@ export class ProtocolError extends BridgeError {
   }
 }
 
-/** No response headers within CHATBOT_TIMEOUT_MS, or silence mid-stream past CHATBOT_IDLE_TIMEOUT_MS. */
+/**
+ * No response headers within CHATBOT_TIMEOUT_MS ("headers"), silence mid-stream past
+ * CHATBOT_IDLE_TIMEOUT_MS ("idle"), or a whole answer longer than CHATBOT_ANSWER_TIMEOUT_MS
+ * ("answer").
+ */
 export class TimeoutError extends BridgeError {
   readonly code = "BACKEND_TIMEOUT";
   constructor(
     path: string,
-    readonly phase: "headers" | "idle",
+    readonly phase: "headers" | "idle" | "answer",
     readonly timeoutMs: number,
     cause?: unknown,
   ) {
-    super(
-      phase === "headers"
-        ? `backend ${path}: no response within ${timeoutMs} ms`
-        : `backend ${path}: stream silent for ${timeoutMs} ms`,
-      {
-        userMessage:
-          phase === "headers"
-            ? "the chatbot did not respond in time"
-            : "the chatbot stopped sending",
-        cause,
+    const { message, userMessage } = {
+      headers: {
+        message: `no response within ${timeoutMs} ms`,
+        userMessage: "the chatbot did not respond in time",
       },
-    );
+      idle: {
+        message: `stream silent for ${timeoutMs} ms`,
+        userMessage: "the chatbot stopped sending",
+      },
+      answer: {
+        message: `answer longer than ${timeoutMs} ms`,
+        userMessage: `the chatbot took longer than ${describeDuration(timeoutMs)}`,
+      },
+    }[phase];
+    super(`backend ${path}: ${message}`, { userMessage, cause });
   }
+}
+
+/** "5 minutes", "90 seconds", "300 ms": a duration as a person would say it. */
+function describeDuration(ms: number): string {
+  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? "" : "s"}`;
+  if (ms % 60_000 === 0) return unit(ms / 60_000, "minute");
+  if (ms % 1_000 === 0) return unit(ms / 1_000, "second");
+  return `${ms} ms`;
 }
 
 /** The connection failed or dropped. `beforeRequestSent` tells whether a retry is safe. */

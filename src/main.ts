@@ -47,6 +47,7 @@ async function main(): Promise<number> {
       ...backendConfig,
       timeoutMs: config.backendTimeoutMs,
       idleTimeoutMs: config.backendIdleTimeoutMs,
+      answerTimeoutMs: config.backendAnswerTimeoutMs,
     });
     cleanup.unshift(() => backend.close());
     const metrics = new Metrics();

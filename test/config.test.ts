@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig, secretsOf } from "../src/config.ts";
-import { ConfigError } from "../src/errors.ts";
+import { ConfigError, TimeoutError } from "../src/errors.ts";
 
 function problemsOf(env: Record<string, string>): readonly string[] {
   try {
@@ -22,9 +22,22 @@ describe("loadConfig", () => {
     expect(config.telegram).toBeUndefined();
     expect(config.backendTimeoutMs).toBe(30_000);
     expect(config.backendIdleTimeoutMs).toBe(60_000);
+    expect(config.backendAnswerTimeoutMs).toBe(300_000);
     expect(config.leads.pollIntervalSeconds).toBe(300);
     expect(config.port).toBe(3000);
     expect(config.defaultLanguage).toBe("auto");
+  });
+
+  it("cuts answers after CHATBOT_ANSWER_TIMEOUT_MS, said in minutes or seconds", () => {
+    const cut = (ms: number) => new TimeoutError("/chat", "answer", ms).userMessage;
+    expect(cut(loadConfig({}).backendAnswerTimeoutMs)).toBe(
+      "the chatbot took longer than 5 minutes",
+    );
+    const config = loadConfig({ CHATBOT_ANSWER_TIMEOUT_MS: "90000" });
+    expect(cut(config.backendAnswerTimeoutMs)).toBe("the chatbot took longer than 90 seconds");
+    expect(problemsOf({ CHATBOT_ANSWER_TIMEOUT_MS: "5m" })).toEqual([
+      "CHATBOT_ANSWER_TIMEOUT_MS must be a number",
+    ]);
   });
 
   it("treats empty values as unset and splits ID lists", () => {

@@ -7,6 +7,7 @@ import {
   ServerError,
   TimeoutError,
 } from "../errors.ts";
+import { startDeadline } from "./deadline.ts";
 import { isLanguageCode, LANGUAGE_CODES } from "./languages.ts";
 import { parseRetryAfter, type RetryOptions, withRetry } from "./retry.ts";
 import {
@@ -36,6 +37,11 @@ export interface BackendClientOptions {
   timeoutMs?: number | undefined;
   /** Longest silence inside a response body (CHATBOT_IDLE_TIMEOUT_MS). Default 60000. */
   idleTimeoutMs?: number | undefined;
+  /**
+   * Longest whole chat answer, from sending the question to its last byte
+   * (CHATBOT_ANSWER_TIMEOUT_MS). Past it the request is closed. Default: no limit.
+   */
+  answerTimeoutMs?: number | undefined;
   /** Longest wait for the TCP/TLS connection. Default the smaller of timeoutMs and 10000. */
   connectTimeoutMs?: number | undefined;
   /** Largest response header section accepted (undici's maxHeaderSize). */
@@ -93,34 +99,44 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
   };
 
   // The question goes out at most once: only a connection that was never made is retried.
-  const sendQuestion = (request: ChatRequest, stream: boolean) => {
+  const sendQuestion = (request: ChatRequest, stream: boolean, signal: AbortSignal | undefined) => {
     const json = chatBody(request, stream);
     return withRetry(
       retry,
       {
         retryable: (e) => e instanceof NetworkError && e.beforeRequestSent && !transport.closed,
-        signal: request.signal,
+        signal,
       },
-      () => transport.send({ method: "POST", path: chatPath, json, signal: request.signal }),
+      () => transport.send({ method: "POST", path: chatPath, json, signal }),
     );
   };
 
+  const answerDeadline = (request: ChatRequest) =>
+    startDeadline(request.signal, options.answerTimeoutMs);
+  const answerTimeout = () => new TimeoutError(chatPath, "answer", options.answerTimeoutMs ?? 0);
+
   return {
     async chat(request) {
-      const response = await sendQuestion(request, false);
+      const deadline = answerDeadline(request);
       try {
+        const response = await sendQuestion(request, false, deadline.signal);
         const data = await readData(response, chatPath);
         return decodeWith(chatAnswerSchema, data, chatPath, "chat answer");
       } catch (error) {
+        if (deadline.expired) throw answerTimeout();
         throw transport.toBridgeError(error, chatPath, request.signal);
+      } finally {
+        deadline.clear();
       }
     },
 
     async *chatStream(request) {
-      const response = await sendQuestion(request, true);
+      const deadline = answerDeadline(request);
+      let response: HttpResponse | undefined;
       let headerSeen = false;
       let ended = false;
       try {
+        response = await sendQuestion(request, true, deadline.signal);
         const failure = statusError(chatPath, response.status);
         if (failure) {
           await discardBody(response);
@@ -136,11 +152,14 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         }
         ended = true;
       } catch (error) {
-        const reason = transport.toBridgeError(error, chatPath, request.signal);
+        const reason = deadline.expired
+          ? answerTimeout()
+          : transport.toBridgeError(error, chatPath, request.signal);
         throw headerSeen ? new AnswerCutError(reason) : reason;
       } finally {
+        deadline.clear();
         // Reached on errors and on a consumer that stopped early (break, return()).
-        if (!ended && !response.body.destroyed) response.body.destroy();
+        if (response && !ended && !response.body.destroyed) response.body.destroy();
       }
     },
 

@@ -35,6 +35,9 @@ const userText = z
   .catch(undefined)
   .transform((v) => (v === undefined || v === null ? "" : String(v)));
 const conversationUid = z.string().min(1, { error: "must be a non-empty string" });
+// A stream header without a usable conversation_uid still opens an answer worth showing:
+// the uid is then absent, and the thread keeps the conversation it had.
+const conversationUidIfAny = conversationUid.optional().catch(undefined);
 
 export const leadSchema = z
   .object({
@@ -90,7 +93,7 @@ export const chatAnswerSchema = z
 
 export const streamHeaderSchema = z
   .object({
-    conversation_uid: conversationUid,
+    conversation_uid: conversationUidIfAny,
     question: textOrEmpty,
     is_qa_mode: flagOrFalse,
     system_message: textOrEmpty,

@@ -13,7 +13,8 @@ export interface ChatRequest {
 
 /** The JSON part that opens a streamed answer. */
 export interface StreamHeader {
-  conversationUid: string;
+  /** Undefined when the header held no usable one (absent, null, not a non-empty string). */
+  conversationUid: string | undefined;
   question: string;
   isQaMode: boolean;
   /** Empty when the backend has no notification to show. */

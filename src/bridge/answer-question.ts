@@ -3,6 +3,7 @@ import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, BridgeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
+import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -76,14 +77,21 @@ export async function answerQuestion(
     })) {
       if (event.type === "header") {
         header = event.header;
-        // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-        saving = deps.conversations
-          .save(message.threadKey, header.conversationUid)
-          .catch((error: unknown) =>
-            deps.log.error({ err: error }, "could not store the thread's conversation"),
+        if (header.conversationUid === undefined) {
+          deps.log.warn(
+            "the chatbot's answer named no conversation: the thread keeps its previous one",
           );
-        if (header.systemMessage.trim()) {
-          await sendNotice(surface, header.systemMessage.trim()).catch((error: unknown) =>
+        } else {
+          // Saved at once, not after the answer: a cut answer still keeps the thread's context.
+          saving = deps.conversations
+            .save(message.threadKey, header.conversationUid)
+            .catch((error: unknown) =>
+              deps.log.error({ err: error }, "could not store the thread's conversation"),
+            );
+        }
+        const systemMessage = stripInvisible(header.systemMessage).trim();
+        if (systemMessage) {
+          await sendNotice(surface, systemMessage).catch((error: unknown) =>
             deps.log.warn({ err: error }, "system message not shown"),
           );
         }

@@ -27,7 +27,12 @@ export const COMMAND_HELP: readonly (readonly [string, string])[] = [
 const DEFAULT_LEAD_DAYS = 7;
 const MAX_LEAD_DAYS = 90;
 
-const leadDays = z.coerce.number().int().min(1).max(MAX_LEAD_DAYS);
+// Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
+const leadDays = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .pipe(z.number().min(1).max(MAX_LEAD_DAYS));
 
 const COMMAND_WORDS = new Set(["help", "new", "language", "leads"]);
 

@@ -1,13 +1,8 @@
 import type { Lead } from "../backend/types.ts";
+import { stripInvisible } from "../reply/invisible-chars.ts";
 
 // Lengths a person can read in a chat; the API publishes none.
 const MAX_LENGTH = { name: 200, phone: 60, email: 254, remark: 1_000 } as const;
-
-// Control characters and the Unicode bidi controls that could reorder what a reader sees
-// (a phone number shown backwards, a spoofed e-mail address).
-const UNSAFE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** A lead's person-given fields, made safe to show: no controls, capped in length. */
 export function cleanLead(lead: Lead): Lead {
@@ -21,7 +16,8 @@ export function cleanLead(lead: Lead): Lead {
 }
 
 function clean(text: string, max: number): string {
-  const safe = text.replace(UNSAFE, "").replace(/\s+/g, " ").trim();
+  // No hidden characters: a phone number shown backwards, a spoofed e-mail address.
+  const safe = stripInvisible(text).replace(/\s+/g, " ").trim();
   const chars = [...safe];
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : safe;
 }

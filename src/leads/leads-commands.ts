@@ -44,11 +44,28 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
         .filter((lead) => Date.parse(lead.createdAt) >= since.getTime())
         .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
       const span = days === 1 ? "the last day" : `the last ${days} days`;
-      if (leads.length === 0) return `No leads in ${span}.`;
+      // Past maxPages the rest is unread (the API has no count for a date range: its `total`
+      // counts every lead of the bot), so the count is a floor, said as one.
+      if (leads.length === 0) {
+        return fetched.incomplete
+          ? `Too many leads to count: the bot reads at most ${number(fetched.leads.length)} at a time, and those it read are all older than ${span}.`
+          : `No leads in ${span}.`;
+      }
       const shown = leads.slice(0, maxLines).map((lead) => leadLine(cleanLead(lead)));
-      const more = leads.length > maxLines ? [`…and ${leads.length - maxLines} older ones.`] : [];
-      const count = leads.length === 1 ? "1 lead" : `${leads.length} leads`;
-      return [`${count} in ${span}, newest first:`, ...shown, ...more].join("\n");
+      const rest = leads.length - maxLines;
+      const more =
+        rest <= 0
+          ? []
+          : [
+              fetched.incomplete
+                ? `…and at least ${number(rest)} more.`
+                : `…and ${number(rest)} older ones.`,
+            ];
+      const count = leads.length === 1 ? "1 lead" : `${number(leads.length)} leads`;
+      const title = fetched.incomplete
+        ? `At least ${count} in ${span} (more than the bot reads at once), newest first:`
+        : `${count} in ${span}, newest first:`;
+      return [title, ...shown, ...more].join("\n");
     },
 
     async subscribe(message, on) {
@@ -69,4 +86,9 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
         : "This channel was not getting lead announcements.";
     },
   };
+}
+
+/** 2000 as "2,000": counts a person reads at a glance. */
+function number(count: number): string {
+  return count.toLocaleString("en-US");
 }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MessageRef, MessageSource, ReplySurface } from "../bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../errors.ts";
+import { InvisibleCharFilter } from "./invisible-chars.ts";
 import { splitToFit } from "./split.ts";
 
 export interface AnswerWriterOptions {
@@ -63,6 +64,8 @@ export class AnswerWriter {
   readonly #surface: ReplySurface;
   readonly #options: AnswerWriterOptions;
   readonly #messages: OutgoingMessage[] = [];
+  // The backend's text is made safe as it arrives, so every platform shows the same text.
+  readonly #invisible = new InvisibleCharFilter();
   #text = "";
   #truncated = false;
   #end: AnswerEnd | undefined;
@@ -113,9 +116,13 @@ export class AnswerWriter {
     this.#loop.catch(() => undefined);
   }
 
-  /** Adds streamed text. Returns false once the answer reached its cap: stop reading. */
-  append(text: string): boolean {
+  /**
+   * Adds streamed text, without the characters that would hide or reorder what a reader sees.
+   * Returns false once the answer reached its cap: stop reading.
+   */
+  append(piece: string): boolean {
     if (this.#truncated || this.#end) return false;
+    const text = this.#invisible.push(piece);
     const room = this.#options.maxAnswerChars - this.#text.length;
     if (text.length > room) {
       this.#text += text.slice(0, graphemeCut(text, room));

@@ -2,7 +2,15 @@ import { describe, it } from "vitest";
 import type { BackendClientOptions } from "../../src/backend/client.ts";
 import { AnswerCutError, ServerError, TimeoutError } from "../../src/errors.ts";
 import { type Script, startRawBackend } from "../support/raw-backend.ts";
-import { BOT_PATH, collect, failure, HEADER_JSON, streamBody, testClient } from "./fixtures.ts";
+import {
+  BOT_PATH,
+  collect,
+  failure,
+  HEADER_JSON,
+  streamBody,
+  testClient,
+  within,
+} from "./fixtures.ts";
 
 const CHAT = `${BOT_PATH}/chat`;
 
@@ -62,6 +70,65 @@ describe.concurrent("timeouts and waits", () => {
     expect((result.error as AnswerCutError).reason).toBeInstanceOf(TimeoutError);
     expect(result.error?.message).toBe(`answer cut off: backend ${CHAT}: stream silent for 200 ms`);
     expect(result.error?.userMessage).toBe("answer cut off: the chatbot stopped sending");
+  });
+
+  it("cuts an answer that drips past the answer deadline and closes the connection", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    let closed: Promise<void> = Promise.resolve();
+    // One byte every 20 ms: never silent long enough for the idle timeout, never done.
+    const script: Script = async (ctx) => {
+      closed = ctx.closedPromise;
+      ctx.res.writeHead(200);
+      await ctx.write(streamBody(HEADER_JSON, "Le train"));
+      for (let i = 0; i < 100 && !ctx.closed; i++) await ctx.write(".", 20);
+      ctx.res.end();
+    };
+    const { client } = await setup(
+      script,
+      { idleTimeoutMs: 2_000, answerTimeoutMs: 400 },
+      onTestFinished,
+    );
+    const result = await within(
+      collect(client.chatStream({ question: "hi" })),
+      4_000,
+      "the answer deadline",
+    );
+    expect(result.text).toMatch(/^Le train\.*$/);
+    expect(result.error).toBeInstanceOf(AnswerCutError);
+    const reason = (result.error as AnswerCutError).reason;
+    expect(reason).toBeInstanceOf(TimeoutError);
+    expect((reason as TimeoutError).phase).toBe("answer");
+    expect(result.error?.message).toBe(
+      `answer cut off: backend ${CHAT}: answer longer than 400 ms`,
+    );
+    expect(result.error?.userMessage).toBe("answer cut off: the chatbot took longer than 400 ms");
+    await within(closed, 2_000, "the backend connection to close");
+  });
+
+  it("gives up before the header once the answer deadline passes", async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const script: Script = async (ctx) => {
+      ctx.res.writeHead(200);
+      for (let i = 0; i < 100 && !ctx.closed; i++) await ctx.write(" ", 20);
+      ctx.res.end();
+    };
+    const { client } = await setup(
+      script,
+      { idleTimeoutMs: 2_000, answerTimeoutMs: 300 },
+      onTestFinished,
+    );
+    const result = await within(
+      collect(client.chatStream({ question: "hi" })),
+      4_000,
+      "the answer deadline",
+    );
+    expect(result.error).toBeInstanceOf(TimeoutError);
+    expect((result.error as TimeoutError).phase).toBe("answer");
+    expect(result.events).toEqual([]);
   });
 
   it("retries leads after a headers timeout", async ({ expect, onTestFinished }) => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { createLeadsCommands } from "../../src/leads/leads-commands.ts";
+import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
@@ -15,9 +16,9 @@ const member = { isAdmin: async () => false };
 const salesChannel = { channelId: "sales", channelKey: "test:sales", threadKey: "test:sales:t" };
 
 /** The pipeline with the leads feature on: "sales" is a configured lead channel. */
-async function start(): Promise<Harness> {
+async function start(simulator: SimulatorOptions = { leads: 0 }): Promise<Harness> {
   harness = await startHarness({
-    simulator: { leads: 0 },
+    simulator,
     bridge: {
       leads: (backend, store) =>
         createLeadsCommands({
@@ -70,11 +71,42 @@ describe("/leads", () => {
     );
   });
 
-  it("says what it expects for a bad argument", async () => {
-    const h = await start();
+  it.each(["yesterday", "0x10", "1e1", "5.0", "+5", "0", "91", " 7 8"])(
+    "says what it expects for %j instead of a plain number of days from 1 to 90",
+    async (days) => {
+      const h = await start();
+      const surface = new MemorySurface();
+      await h.bridge.handle(incoming(`/leads ${days}`, salesChannel), surface);
+      expect(surface.notices[0]?.text).toBe(
+        "expected `/leads`, `/leads <days>` (1 to 90), `/leads subscribe` or `/leads unsubscribe`",
+      );
+      expect(h.simulator.requests.filter((r) => r.route === "leads")).toEqual([]);
+    },
+  );
+
+  it("says 'at least' when there are more leads than one reply reads", async () => {
+    // 3,000 leads a day, listed newest first: the last day holds more than the bot reads.
+    const h = await start({ leads: 9_000, leadsSpanDays: 3 });
     const surface = new MemorySurface();
-    await h.bridge.handle(incoming("/leads yesterday", salesChannel), surface);
-    expect(surface.notices[0]?.text).toMatch(/^expected `\/leads`, `\/leads <days>`/);
+    await h.bridge.handle(incoming("/leads 1", salesChannel), surface);
+    const lines = surface.notices
+      .map((n) => n.text)
+      .join("\n")
+      .split("\n");
+    expect(lines[0]).toBe(
+      "At least 2,000 leads in the last day (more than the bot reads at once), newest first:",
+    );
+    expect(lines.at(-1)).toBe("…and at least 1,975 more.");
+  });
+
+  it("never says 'no leads' when the leads it could read were all older", async () => {
+    // Listed oldest first, the first 2,000 of the widened window all come before the last day.
+    const h = await start({ leads: 9_000, leadsSpanDays: 3, leadsOrder: "oldest-first" });
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads 1", salesChannel), surface);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      "Too many leads to count: the bot reads at most 2,000 at a time, and those it read are all older than the last day.",
+    ]);
   });
 
   it("subscribes and unsubscribes a channel, for admins only", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { STREAM_DELIMITER } from "../../src/simulator/index.ts";
+import { HIDDEN_CHARACTER, INVISIBLE_ANSWER, KEPT_SEQUENCES } from "../support/invisible-text.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
 import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 import { HOSTILE, HOSTILE_LITERALS } from "./samples.ts";
@@ -22,12 +23,16 @@ const HEADER = JSON.stringify({
   system_message: "",
 });
 
-/** A backend that streams HOSTILE in small pieces, as a real one would. */
-async function hostileBackend(): Promise<RawBackend> {
+/** A backend that streams `answer` (HOSTILE by default) in small pieces, as a real one would. */
+async function hostileBackend(answer = HOSTILE): Promise<RawBackend> {
   return startRawBackend(async (ctx) => {
     ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
     await ctx.write(HEADER + STREAM_DELIMITER, 2);
-    for (let i = 0; i < HOSTILE.length; i += 7) await ctx.write(HOSTILE.slice(i, i + 7), 2);
+    // Whole characters: a piece must not end inside an emoji's surrogate pair.
+    const characters = Array.from(answer);
+    for (let i = 0; i < characters.length; i += 7) {
+      await ctx.write(characters.slice(i, i + 7).join(""), 2);
+    }
     ctx.res.end();
   });
 }
@@ -57,6 +62,27 @@ describe("hostile backend text", () => {
         .view(answer as NonNullable<typeof answer>)
         .visible.replace(/\u200b/g, "");
       for (const literal of HOSTILE_LITERALS) expect(visible).toContain(literal);
+    });
+  }
+
+  for (const streaming of [false, true]) {
+    it(`loses its invisible characters but keeps emoji and Persian joiners ${streaming ? "in a native stream" : "in posted and edited messages"}`, async () => {
+      backend = await hostileBackend(INVISIBLE_ANSWER);
+      h = await startSlackHarness({
+        backend: { url: backend.url, apiKey: "k", botUid: "b" },
+        slack: { nativeStreaming: streaming },
+      });
+      const ts = h.nextTs();
+      await h.sendEvent(mention("pay whom?", { ts }));
+      await h.settle();
+
+      const [answer, ...others] = h.fake.thread("C1", ts);
+      expect(others).toEqual([]);
+      const text = answer?.text ?? "";
+      expect(text).toContain("0130 0099 only.");
+      expect(text).toContain('const role = "user\\u202E \\u2066// admin\\u2069";');
+      expect(HIDDEN_CHARACTER.exec(text)).toBeNull();
+      for (const sequence of KEPT_SEQUENCES) expect(text).toContain(sequence);
     });
   }
 });

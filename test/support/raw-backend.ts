@@ -137,7 +137,10 @@ const closings = new WeakMap<Socket, Promise<void>>();
 function socketClosed(socket: Socket): Promise<void> {
   let closing = closings.get(socket);
   if (!closing) {
-    closing = socket.destroyed ? Promise.resolve() : once(socket, "close").then(() => {});
+    // Not events.once: it rejects on the "error" (ECONNRESET) of a client that hung up hard.
+    closing = socket.destroyed
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => socket.once("close", () => resolve()));
     closings.set(socket, closing);
   }
   return closing;

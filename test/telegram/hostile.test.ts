@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../adapters/telegram/render.ts";
+import { HIDDEN_CHARACTER, INVISIBLE_ANSWER, KEPT_SEQUENCES } from "../support/invisible-text.ts";
 import { hasLoneSurrogate, parseTelegramHtml } from "../support/telegram-html.ts";
 import { answered, type Rig, startRig } from "./rig.ts";
 
@@ -52,5 +53,18 @@ describe("Telegram with hostile text", () => {
     const [answer] = fake.botMessages(group.id);
     expect(answer?.text).toContain("You asked: “<b>hi</b> & <i> **half @\u2060bob_example”");
     expect(answer?.raw).toContain("&lt;b&gt;hi&lt;/b&gt; &amp; &lt;i&gt; **half");
+  });
+
+  it("loses its invisible characters but keeps emoji and Persian joiners", async () => {
+    rig = await startRig({ answer: INVISIBLE_ANSWER });
+    const { fake, alice, dm } = rig;
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "pay whom?" }));
+    const [answer, ...others] = fake.botMessages(dm.id);
+    expect(others).toEqual([]);
+    const text = answer?.text ?? "";
+    expect(text).toContain("0130 0099 only.");
+    expect(text).toContain('const role = "user\\u202E \\u2066// admin\\u2069";');
+    expect(HIDDEN_CHARACTER.exec(text)).toBeNull();
+    for (const sequence of KEPT_SEQUENCES) expect(text).toContain(sequence);
   });
 });

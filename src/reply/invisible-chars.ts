@@ -1,0 +1,74 @@
+// Characters a reader cannot see that change what they read: control characters (a terminal
+// escape, a carriage return that writes over a line), the bidi controls that reorder text (a
+// phone number or a file name shown backwards, the "Trojan Source" trick in code), and the
+// zero-width ones that split or glue words unseen. Not among them: ZWNJ (U+200C) and ZWJ
+// (U+200D), which Persian words and emoji sequences (👨‍👩‍👧) need, nor tab and newline.
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+
+/** `text` without the characters that would hide or reorder what a reader sees. */
+export function stripInvisible(text: string): string {
+  return text.replace(INVISIBLE, "");
+}
+
+/**
+ * `text` with each such character written out as `\u202E`: in code, a hidden character is a
+ * bug the reader should see, and most languages read that escape in a string as the same
+ * character. A carriage return is only a line ending there, and goes.
+ */
+function showInvisible(text: string): string {
+  return text.replace(INVISIBLE, (char) =>
+    char === "\r" ? "" : `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}`,
+  );
+}
+
+interface Fence {
+  char: string;
+  length: number;
+}
+
+// Quote markers and list markers before a fence: a code block in a numbered step is common.
+const CONTAINERS = /^(?:[ \t]*(?:>|[-*+][ \t]|\d{1,9}[.)][ \t]))*[ \t]*/;
+const FENCE = /^(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Makes a Markdown answer safe to show while it streams in: invisible characters are dropped
+ * from the text and written out inside fenced code blocks. Whether a line is code is settled
+ * at the line's start, so the output for more text always extends the output for less, and
+ * a growing answer never changes what it already showed.
+ *
+ * Only fences are recognised as code: the extent of an inline code span is not known until it
+ * closes, so its characters are dropped like the text's. A fence the scan misreads (deep in
+ * nested containers) errs safe either way: its characters are dropped or shown, never kept.
+ */
+export class InvisibleCharFilter {
+  #line = "";
+  #fence: Fence | undefined;
+
+  /** The next piece of the answer, made safe. */
+  push(text: string): string {
+    let out = "";
+    for (const piece of text.split(/(?<=\n)/)) {
+      const shown = this.#fence ? showInvisible(piece) : stripInvisible(piece);
+      out += shown;
+      this.#line += shown;
+      if (shown.endsWith("\n")) this.#endLine(this.#line.slice(0, -1));
+    }
+    return out;
+  }
+
+  #endLine(line: string): void {
+    this.#line = "";
+    const match = FENCE.exec(line.replace(CONTAINERS, ""));
+    const run = match?.[1];
+    const rest = match?.[2] ?? "";
+    if (this.#fence) {
+      const { char, length } = this.#fence;
+      if (run?.[0] === char && run.length >= length && rest.trim() === "") this.#fence = undefined;
+    } else if (run && !(run[0] === "`" && rest.includes("`"))) {
+      // A backtick fence's info string has no backtick (CommonMark): "```a```" is inline code.
+      this.#fence = { char: run[0] ?? "`", length: run.length };
+    }
+  }
+}
