@@ -27,7 +27,12 @@ describe("parseCommand", () => {
     expect(parseCommand("/leads 3")).toEqual({ name: "leads", action: "list", days: 3 });
     expect(parseCommand("/leads subscribe")).toEqual({ name: "leads", action: "subscribe" });
     expect(parseCommand("what language do you speak?")).toBeUndefined();
-    expect(parseCommand("/unknown thing")).toBeUndefined();
+    expect(parseCommand("/unknown thing")).toEqual({ name: "unknown", word: "/unknown" });
+    // A path or a lone slash is not a command: that is a question.
+    expect(parseCommand("/etc/hosts: what is it for?")).toBeUndefined();
+    expect(parseCommand("/ divided by zero?")).toBeUndefined();
+    // Without a slash only the bot's own words count: anything else is a question.
+    expect(parseCommand("random 20 30", { bare: true })).toBeUndefined();
     expect(parseCommand("language fr", { bare: true })).toEqual({ name: "language", code: "fr" });
   });
 
@@ -109,6 +114,20 @@ describe("commands through the pipeline", () => {
     expect(uids[1]).toEqual(expect.any(String));
     expect(uids[2]).toBeUndefined();
     expect(surface.messages[2]).toContain("This is the first question in our conversation.");
+  });
+
+  it("an unknown command is answered as one, with the list, and never reaches the chatbot", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/bogus"), surface);
+    await h.bridge.handle(incoming("/random 20 30"), surface);
+    expect(chatRequests(h)).toEqual([]);
+    expect(surface.messages).toEqual([]);
+    const [bogus, random] = surface.notices;
+    expect(bogus?.private).toBe(true);
+    expect(bogus?.text).toMatch(/^Unknown command \/bogus\.\nAsk me anything, or use a command:\n/);
+    expect(bogus?.text).toContain("/language <code>");
+    expect(random?.text).toMatch(/^Unknown command \/random\./);
   });
 
   it("/help lists every command, privately", async () => {
