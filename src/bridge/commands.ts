@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../backend/languages.ts";
+import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "../backend/languages.ts";
 
 /** A command the bot itself answers, parsed and validated. */
 export type Command =
@@ -71,9 +71,10 @@ export function parseCommand(
 }
 
 function parseLanguage(args: string[]): Command | CommandProblem {
-  const [code, extra] = args;
-  if (code === undefined) return { name: "language" };
-  if (extra !== undefined || !isLanguageCode(code)) {
+  const [typed, extra] = args;
+  if (typed === undefined) return { name: "language" };
+  const code = extra === undefined ? readLanguageCode(typed) : undefined;
+  if (!code) {
     return {
       name: "language",
       problem: `unknown language code. Valid codes: ${LANGUAGE_CODES.join(", ")}`,

@@ -36,6 +36,28 @@ describe("parseCommand", () => {
     expect(parseCommand("language fr", { bare: true })).toEqual({ name: "language", code: "fr" });
   });
 
+  it("reads language codes in any letter case and by the codes people use", () => {
+    const code = (text: string) => (parseCommand(`/language ${text}`) as { code?: string }).code;
+    expect(code("FR")).toBe("fr");
+    expect(code("AUTO")).toBe("auto");
+    expect(code("ja")).toBe("jp");
+    expect(code("ja-JP")).toBe("jp");
+    expect(code("zh")).toBe("zh-Hans");
+    expect(code("zh-hans")).toBe("zh-Hans");
+    expect(code("zh-CN")).toBe("zh-Hans");
+    expect(code("zh-SG")).toBe("zh-Hans");
+    expect(code("zh-TW")).toBe("zh-Hant");
+    expect(code("zh-HK")).toBe("zh-Hant");
+    expect(code("zh_Hant_TW")).toBe("zh-Hant");
+    expect(code("en-GB")).toBe("en");
+    expect(code("pt-BR")).toBe("pt");
+    expect(code("German")).toBe("de");
+    expect(code("japanese")).toBe("jp");
+    for (const unknown of ["xx", "english-please", "e", "zh-XX-YY-ZZ-WW-VV-UU-TT-SS"]) {
+      expect(parseCommand(`/language ${unknown}`)).toMatchObject({ problem: expect.any(String) });
+    }
+  });
+
   it("says what it expects when the arguments are wrong", () => {
     expect(parseCommand("/leads soon")).toMatchObject({
       name: "leads",
@@ -90,6 +112,19 @@ describe("commands through the pipeline", () => {
     );
     await h.bridge.handle(incoming("hello"), surface);
     expect(chatRequests(h)[0]?.chat?.language).toBe("auto");
+  });
+
+  it("/language ja sets Japanese and says so by name and code", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language ja"), surface);
+    await h.bridge.handle(incoming("/language ZH-tw"), surface);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      "Answers here are now in Japanese (jp).",
+      "Answers here are now in Traditional Chinese (zh-Hant).",
+    ]);
+    await h.bridge.handle(incoming("hello"), surface);
+    expect(chatRequests(h)[0]?.chat?.language).toBe("zh-Hant");
   });
 
   it("/language auto resets to the default", async () => {
