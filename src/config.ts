@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "./backend/languages.ts";
+import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "./backend/languages.ts";
 import { ConfigError } from "./errors.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,8 +53,10 @@ const envSchema = z
     ),
     DATA_DIR: optionalText.transform((v) => v ?? "./data"),
     DEFAULT_LANGUAGE: optionalText
-      .transform((v) => v ?? "auto")
-      .refine(isLanguageCode, { error: `must be one of ${LANGUAGE_CODES.join(", ")}` }),
+      .transform((v) => readLanguageCode(v ?? "auto"))
+      .refine((code) => code !== undefined, {
+        error: `must be one of ${LANGUAGE_CODES.join(", ")} (any letter case; ja, zh, zh-TW and the like work too)`,
+      }),
     SLACK_BOT_TOKEN: optionalText,
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: optionalText,

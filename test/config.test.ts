@@ -40,6 +40,15 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("takes DEFAULT_LANGUAGE in any letter case and by the codes people use", () => {
+    const language = (value: string) => loadConfig({ DEFAULT_LANGUAGE: value }).defaultLanguage;
+    expect(language("FR")).toBe("fr");
+    expect(language("ja")).toBe("jp");
+    expect(language("zh-TW")).toBe("zh-Hant");
+    expect(language("zh_cn")).toBe("zh-Hans");
+    expect(language("pt-BR")).toBe("pt");
+  });
+
   it("treats empty values as unset and splits ID lists", () => {
     const config = loadConfig({
       PORT: "",

@@ -22,6 +22,7 @@ const messageEvent = z.looseObject({
   channel_type: z.string().optional(),
   user: z.string().optional(),
   bot_id: z.string().optional(),
+  bot_profile: z.unknown().optional(),
   text: z.string().optional(),
   ts: z.string(),
   thread_ts: z.string().optional(),
@@ -33,6 +34,13 @@ export type MessageEvent = z.infer<typeof messageEvent>;
 
 /** Subtypes that are still a person writing; every other (edits, joins, bots) is not. */
 const PERSON_SUBTYPES = new Set(["file_share", "thread_broadcast"]);
+
+/**
+ * Slackbot's user id. Its notices ("You have been removed from #… by …", reminders) come as
+ * plain messages with no bot_id, in the bot's DM too: Slackbot has no bot id and is known
+ * only by this user id (https://twitter.com/SlackAPI/status/938378388871499776).
+ */
+const SLACKBOT = "USLACKBOT";
 
 /**
  * How the bot takes a message: a mention it must answer, a DM, a message in a channel
@@ -49,9 +57,9 @@ export interface SlackDelivery {
 /**
  * Reads an event as a question or command for the bot, or undefined when it is not one:
  * the bot's own messages and everything its edits cause (`message_changed`, `bot_message`),
- * other bots, people's edits and deletions, and channel messages without a mention outside
- * a thread. A mention in a channel also arrives as a `message` event: that copy is left to
- * `app_mention`, and both carry the message's ts, which keys the delivery anyway.
+ * other bots, Slackbot, people's edits and deletions, and channel messages without a mention
+ * outside a thread. A mention in a channel also arrives as a `message` event: that copy is
+ * left to `app_mention`, and both carry the message's ts, which keys the delivery anyway.
  */
 export function toDelivery(
   raw: unknown,
@@ -66,7 +74,7 @@ export function toDelivery(
   const event = parsed.data;
   const { identity } = context;
   if (event.subtype !== undefined && !PERSON_SUBTYPES.has(event.subtype)) return undefined;
-  if (!event.user || event.bot_id || event.user === identity.userId) return undefined;
+  if (!event.user || !writtenByPerson(event, identity)) return undefined;
   const text = event.text ?? "";
   const kind = kindOf(event, text, identity);
   if (!kind) return undefined;
@@ -99,6 +107,12 @@ export function toDelivery(
       isAdmin: () => context.isAdmin(user),
     },
   };
+}
+
+/** Not the bot itself, another app or bot, or Slackbot: answering those talks to a machine. */
+function writtenByPerson(event: MessageEvent, identity: SlackIdentity): boolean {
+  if (event.user === identity.userId || event.user === SLACKBOT) return false;
+  return event.bot_id === undefined && event.bot_profile === undefined;
 }
 
 function kindOf(

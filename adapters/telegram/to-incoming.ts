@@ -60,11 +60,8 @@ const UNREADABLE = [
  * `/cmd@ThisBot` written as `/cmd`; undefined for messages to leave alone.
  */
 export function readMessage(message: Message, me: BotIdentity): Reading {
-  if (message.is_automatic_forward || message.chat.type === "channel") return undefined;
-  const anonymousAdmin =
-    message.from?.id === ANONYMOUS_ADMIN_BOT_ID && message.sender_chat?.id === message.chat.id;
-  if (!message.from || (message.from.is_bot && !anonymousAdmin)) return undefined;
-  const authorId = String(anonymousAdmin ? message.chat.id : message.from.id);
+  if (!message.from || !writtenByPerson(message)) return undefined;
+  const authorId = String(isAnonymousAdmin(message) ? message.chat.id : message.from.id);
   const raw = message.text ?? message.caption;
   const entities = message.entities ?? message.caption_entities ?? [];
   const isPrivate = message.chat.type === "private";
@@ -91,6 +88,22 @@ export function readMessage(message: Message, me: BotIdentity): Reading {
   // Only the gap a removed mention leaves inside a line is closed: indentation stays.
   const tidied = text.replace(/(\S)[ \t]{2,}(?=\S)/g, "$1 ").trim();
   return { kind: "text", text: tidied, message, authorId };
+}
+
+/**
+ * Whether a person wrote the message: not a bot (the bot itself, another bot, a channel
+ * speaking through "Channel_Bot"), not an inline bot's result a person picked (`via_bot`:
+ * the bot wrote the words), not a channel post or its automatic copy in the discussion group.
+ * An anonymous admin (GroupAnonymousBot on behalf of the group itself) is a person.
+ */
+function writtenByPerson(message: Message): boolean {
+  if (message.is_automatic_forward || message.chat.type === "channel") return false;
+  if (message.via_bot !== undefined) return false;
+  return message.from?.is_bot !== true || isAnonymousAdmin(message);
+}
+
+function isAnonymousAdmin(message: Message): boolean {
+  return message.from?.id === ANONYMOUS_ADMIN_BOT_ID && message.sender_chat?.id === message.chat.id;
 }
 
 interface LeadingCommand {

@@ -35,6 +35,8 @@ export class CommandHandler {
     switch (command.name) {
       case "help":
         return { text: helpText(), private: true };
+      case "unknown":
+        return { text: `Unknown command ${command.word}.\n${helpText()}`, private: true };
       case "new":
         await this.#options.conversations.forget(message.threadKey);
         return {

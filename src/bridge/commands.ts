@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isLanguageCode, LANGUAGE_CODES, type LanguageCode } from "../backend/languages.ts";
+import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "../backend/languages.ts";
 
 /** A command the bot itself answers, parsed and validated. */
 export type Command =
@@ -7,7 +7,9 @@ export type Command =
   | { name: "new" }
   | { name: "language"; code?: LanguageCode }
   | { name: "leads"; action: "list"; days: number }
-  | { name: "leads"; action: "subscribe" | "unsubscribe" };
+  | { name: "leads"; action: "subscribe" | "unsubscribe" }
+  /** A command addressed to the bot that it does not have (`/bogus`). */
+  | { name: "unknown"; word: string };
 
 /** A command word the bot knows, with arguments it cannot accept. */
 export interface CommandProblem {
@@ -37,8 +39,17 @@ const leadDays = z
 const COMMAND_WORDS = new Set(["help", "new", "language", "leads"]);
 
 /**
+ * A command as people type one: a slash and one word, as Telegram defines them (up to 32
+ * letters, digits and underscores). `/etc/hosts` or a lone `/` starts a question instead.
+ * https://core.telegram.org/bots/features#commands
+ */
+const SLASH_WORD = /^\/([A-Za-z0-9_]{1,32})$/;
+
+/**
  * Reads a command from a message. Returns undefined for anything that is a question for
- * the chatbot. With `bare`, the first word counts as a command without its slash.
+ * the chatbot. With `bare`, the first word counts as a command without its slash (only the
+ * bot's own words: anything else is a question). Adapters hand over only commands addressed
+ * to this bot, so a slash command the bot does not have is `unknown`, not a question.
  */
 export function parseCommand(
   text: string,
@@ -46,12 +57,11 @@ export function parseCommand(
 ): Command | CommandProblem | undefined {
   const words = text.trim().split(/\s+/);
   const first = words[0] ?? "";
-  const word = first.startsWith("/")
-    ? first.slice(1).toLowerCase()
-    : options.bare
-      ? first.toLowerCase()
-      : "";
-  if (!COMMAND_WORDS.has(word)) return undefined;
+  const slashed = SLASH_WORD.exec(first)?.[1];
+  const word = (slashed ?? (options.bare ? first : "")).toLowerCase();
+  if (!COMMAND_WORDS.has(word)) {
+    return slashed === undefined ? undefined : { name: "unknown", word: `/${slashed}` };
+  }
   const args = words.slice(1).filter(Boolean);
   switch (word) {
     case "help":
@@ -66,9 +76,10 @@ export function parseCommand(
 }
 
 function parseLanguage(args: string[]): Command | CommandProblem {
-  const [code, extra] = args;
-  if (code === undefined) return { name: "language" };
-  if (extra !== undefined || !isLanguageCode(code)) {
+  const [typed, extra] = args;
+  if (typed === undefined) return { name: "language" };
+  const code = extra === undefined ? readLanguageCode(typed) : undefined;
+  if (!code) {
     return {
       name: "language",
       problem: `unknown language code. Valid codes: ${LANGUAGE_CODES.join(", ")}`,

@@ -27,8 +27,35 @@ describe("parseCommand", () => {
     expect(parseCommand("/leads 3")).toEqual({ name: "leads", action: "list", days: 3 });
     expect(parseCommand("/leads subscribe")).toEqual({ name: "leads", action: "subscribe" });
     expect(parseCommand("what language do you speak?")).toBeUndefined();
-    expect(parseCommand("/unknown thing")).toBeUndefined();
+    expect(parseCommand("/unknown thing")).toEqual({ name: "unknown", word: "/unknown" });
+    // A path or a lone slash is not a command: that is a question.
+    expect(parseCommand("/etc/hosts: what is it for?")).toBeUndefined();
+    expect(parseCommand("/ divided by zero?")).toBeUndefined();
+    // Without a slash only the bot's own words count: anything else is a question.
+    expect(parseCommand("random 20 30", { bare: true })).toBeUndefined();
     expect(parseCommand("language fr", { bare: true })).toEqual({ name: "language", code: "fr" });
+  });
+
+  it("reads language codes in any letter case and by the codes people use", () => {
+    const code = (text: string) => (parseCommand(`/language ${text}`) as { code?: string }).code;
+    expect(code("FR")).toBe("fr");
+    expect(code("AUTO")).toBe("auto");
+    expect(code("ja")).toBe("jp");
+    expect(code("ja-JP")).toBe("jp");
+    expect(code("zh")).toBe("zh-Hans");
+    expect(code("zh-hans")).toBe("zh-Hans");
+    expect(code("zh-CN")).toBe("zh-Hans");
+    expect(code("zh-SG")).toBe("zh-Hans");
+    expect(code("zh-TW")).toBe("zh-Hant");
+    expect(code("zh-HK")).toBe("zh-Hant");
+    expect(code("zh_Hant_TW")).toBe("zh-Hant");
+    expect(code("en-GB")).toBe("en");
+    expect(code("pt-BR")).toBe("pt");
+    expect(code("German")).toBe("de");
+    expect(code("japanese")).toBe("jp");
+    for (const unknown of ["xx", "english-please", "e", "zh-XX-YY-ZZ-WW-VV-UU-TT-SS"]) {
+      expect(parseCommand(`/language ${unknown}`)).toMatchObject({ problem: expect.any(String) });
+    }
   });
 
   it("says what it expects when the arguments are wrong", () => {
@@ -87,6 +114,19 @@ describe("commands through the pipeline", () => {
     expect(chatRequests(h)[0]?.chat?.language).toBe("auto");
   });
 
+  it("/language ja sets Japanese and says so by name and code", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/language ja"), surface);
+    await h.bridge.handle(incoming("/language ZH-tw"), surface);
+    expect(surface.notices.map((n) => n.text)).toEqual([
+      "Answers here are now in Japanese (jp).",
+      "Answers here are now in Traditional Chinese (zh-Hant).",
+    ]);
+    await h.bridge.handle(incoming("hello"), surface);
+    expect(chatRequests(h)[0]?.chat?.language).toBe("zh-Hant");
+  });
+
   it("/language auto resets to the default", async () => {
     const h = await start();
     const surface = new MemorySurface();
@@ -109,6 +149,20 @@ describe("commands through the pipeline", () => {
     expect(uids[1]).toEqual(expect.any(String));
     expect(uids[2]).toBeUndefined();
     expect(surface.messages[2]).toContain("This is the first question in our conversation.");
+  });
+
+  it("an unknown command is answered as one, with the list, and never reaches the chatbot", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/bogus"), surface);
+    await h.bridge.handle(incoming("/random 20 30"), surface);
+    expect(chatRequests(h)).toEqual([]);
+    expect(surface.messages).toEqual([]);
+    const [bogus, random] = surface.notices;
+    expect(bogus?.private).toBe(true);
+    expect(bogus?.text).toMatch(/^Unknown command \/bogus\.\nAsk me anything, or use a command:\n/);
+    expect(bogus?.text).toContain("/language <code>");
+    expect(random?.text).toMatch(/^Unknown command \/random\./);
   });
 
   it("/help lists every command, privately", async () => {

@@ -79,6 +79,18 @@ describe("commands", () => {
     expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["UADMIN"]);
   });
 
+  it("tells a person who writes a command it does not know after a mention so, privately", async () => {
+    const harness = await start();
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("/bogus now", { ts, user: "U1" }));
+    await harness.settle();
+    expect(harness.fake.ephemerals.map((e) => e.text)).toEqual([
+      expect.stringMatching(/^Unknown command \/bogus\.\nAsk me anything, or use a command:/),
+    ]);
+    expect(harness.fake.thread("C1", ts)).toEqual([]);
+    expect(languageAsked(harness)).toEqual([]);
+  });
+
   it("lists the commands with /chatbot-help and explains /chatbot-new outside a thread", async () => {
     const harness = await start();
     await harness.sendCommand("/chatbot-help", "");

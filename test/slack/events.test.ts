@@ -234,4 +234,35 @@ describe("Slack over HTTP: receiving", () => {
     expect(chats(harness)).toHaveLength(1);
     expect(harness.fake.thread("C1", root)).toHaveLength(1);
   });
+
+  it("ignores Slackbot's notices and app messages that carry only a bot profile", async () => {
+    const harness = await start();
+    const root = harness.nextTs();
+    await harness.sendEvent(mention("start a thread", { ts: root }));
+    await harness.settle();
+    const notice = harness.nextTs();
+    const noise = [
+      // Slackbot tells the bot it was removed from a channel: in its DM, no bot_id.
+      {
+        ...message("You have been removed from #sales by <@U1>", { ts: notice, channel: "D1" }),
+        user: "USLACKBOT",
+      },
+      // Slackbot in a thread the bot answers in (a reminder, a notice).
+      {
+        ...message("Reminder: stand-up", { ts: harness.nextTs(), threadTs: root }),
+        user: "USLACKBOT",
+      },
+      // An app's message whose bot id is only in its profile.
+      {
+        ...message("beep", { ts: harness.nextTs(), threadTs: root }),
+        user: "U9",
+        bot_profile: { id: "BOTHER", app_id: "AOTHER", name: "other" },
+      },
+    ];
+    for (const event of noise) await harness.sendEvent(event);
+    await harness.settle();
+    expect(chats(harness)).toHaveLength(1);
+    expect(harness.fake.thread("D1", notice)).toEqual([]);
+    expect(harness.fake.thread("C1", root)).toHaveLength(1);
+  });
 });

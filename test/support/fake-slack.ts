@@ -103,9 +103,14 @@ export class FakeSlack {
     return `http://127.0.0.1:${this.#port}/api/`;
   }
 
+  /** Where the fake listens, without a path: what stands for `https://hooks.slack.com`. */
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.#port}`;
+  }
+
   /** A response_url for a slash command. */
   responseUrl(id = "1"): string {
-    return `http://127.0.0.1:${this.#port}/respond/${id}`;
+    return `${this.baseUrl}/respond/${id}`;
   }
 
   /** The next `times` calls of `method` fail with `error` (e.g. message_not_in_streaming_state). */
@@ -169,7 +174,8 @@ export class FakeSlack {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString("utf8");
     const url = req.url ?? "/";
-    if (url.startsWith("/respond/")) {
+    // Slack's own response_urls are hooks.slack.com/commands/… and /actions/….
+    if (RESPONSE_URL_PATHS.some((path) => url.startsWith(path))) {
       const body = JSON.parse(raw || "{}") as { response_type?: string; text?: string };
       this.responses.push({ type: body.response_type ?? "ephemeral", text: body.text ?? "" });
       res.writeHead(200, { "content-type": "text/plain" }).end("ok");
@@ -286,6 +292,8 @@ export class FakeSlack {
     this.#faults.set(method, queue);
   }
 }
+
+const RESPONSE_URL_PATHS = ["/respond/", "/commands/", "/actions/"];
 
 const JSON_FIELDS = new Set(["chunks", "prompts", "blocks", "attachments", "metadata"]);
 

@@ -116,6 +116,11 @@ export interface FakeTelegram {
   /** An update as it would be queued, without queueing it (for webhook deliveries). */
   compose(input: WriteInput): Update;
   enqueue(update: Update): void;
+  /**
+   * An update that reaches the bot without the fake composing it (a recorded one): its chat
+   * and its message now exist, as they would on Telegram, so the bot can reply to it.
+   */
+  receive(update: Record<string, unknown>): void;
   /** A person deletes a message. */
   deleteMessage(chatId: number, messageId: number): void;
   message(chatId: number, messageId: number): StoredMessage | undefined;
@@ -605,6 +610,39 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
 
+  function addChat(chat: Chat, initial: Record<number, MemberStatus> = {}): Chat {
+    chats.set(chat.id, chat);
+    members.set(chat.id, new Map(Object.entries(initial).map(([k, v]) => [Number(k), v])));
+    return chat;
+  }
+
+  /** Keeps a message a person sent (as the update shows it); later ids come after it. */
+  function remember(chat: Chat, json: Record<string, unknown>): void {
+    const id = json.message_id as number;
+    nextMessageId.set(chat.id, Math.max(nextMessageId.get(chat.id) ?? 1, id + 1));
+    const text = typeof json.text === "string" ? json.text : "";
+    const topicCreated = json.forum_topic_created as { name: string } | undefined;
+    const thread = typeof json.message_thread_id === "number" ? json.message_thread_id : undefined;
+    const replied = json.reply_to_message as { message_id?: number } | undefined;
+    store(chat.id).set(id, {
+      message_id: id,
+      chat,
+      // Anonymous posts and some service messages have no author.
+      from: (json.from as User | undefined) ?? { id: chat.id, is_bot: false, first_name: "" },
+      text,
+      raw: text,
+      parseMode: undefined,
+      entities: [],
+      threadId: json.is_topic_message === true || topicCreated ? thread : undefined,
+      replyThreadId: json.is_topic_message === true ? undefined : thread,
+      replyTo: replied?.message_id,
+      date: typeof json.date === "number" ? json.date : 0,
+      history: [text],
+      deleted: false,
+      ...(topicCreated ? { forumTopicCreated: { name: topicCreated.name } } : {}),
+    });
+  }
+
   function compose(input: WriteInput): Update {
     const chat = chatOf(input.chat);
     const from = input.anonymousAdmin ? ANONYMOUS_ADMIN : input.from;
@@ -688,11 +726,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       first_name: firstName,
       ...(username ? { username } : {}),
     }),
-    addChat(chat, initial = {}) {
-      chats.set(chat.id, chat);
-      members.set(chat.id, new Map(Object.entries(initial).map(([k, v]) => [Number(k), v])));
-      return chat;
-    },
+    addChat,
     setMember(chatId, userId, status) {
       members.get(chatId)?.set(userId, status);
     },
@@ -727,6 +761,13 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     enqueue(update) {
       queue.push(update);
       wakePolls();
+    },
+    receive(update) {
+      const message = update.message as Record<string, unknown> | undefined;
+      const chat = message?.chat as Chat | undefined;
+      if (!message || !chat || typeof message.message_id !== "number") return;
+      if (!chats.has(chat.id)) addChat(chat);
+      remember(chat, message);
     },
     deleteMessage(chatId, messageId) {
       const message = store(chatId).get(messageId);

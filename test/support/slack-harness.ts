@@ -69,6 +69,8 @@ export interface SlackHarness {
   logs: LogLines;
   /** Delivers an Events API envelope (signed HTTP request, or a Socket Mode envelope). */
   sendEvent(event: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
+  /** POSTs a body exactly as given (a recorded envelope, a form), signed unless told not to. */
+  sendRaw(body: string, contentType: string, options?: SendOptions): Promise<Ack>;
   /** Delivers a slash command. */
   sendCommand(command: string, text: string, options?: CommandOptions): Promise<Ack>;
   /** Waits until every delivery so far has been handled. */
@@ -199,6 +201,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       await fake.socket.deliver("events_api", envelope, { retryAttempt: send.retryNum ?? 0 });
       return { status: 200, ms: performance.now() - started, body: "" };
     },
+    sendRaw: post,
     async sendCommand(command, text, send = {}) {
       const payload = {
         command,

@@ -83,6 +83,40 @@ describe("Telegram commands and admins", () => {
     expect(messages[0]?.text).toContain("/language <code>");
   });
 
+  it("answers a command addressed to it that it does not know, and leaves bare ones to other bots", async () => {
+    rig = await startRig();
+    const { fake, alice, group, dm } = rig;
+    const addressed = fake.write({
+      chat: group.id,
+      from: alice,
+      text: "/random@ChatBridgeBot 20 30",
+    });
+    await answered(rig, addressed);
+    const mentioned = fake.write({ chat: group.id, from: alice, text: "/test @ChatBridgeBot" });
+    await answered(rig, mentioned);
+    await answered(rig, fake.write({ chat: group.id, from: alice, text: "/random 1 5000" }));
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "/bogus" }));
+
+    expect(rig.harness.simulator.requests.filter((r) => r.route === "chat")).toEqual([]);
+    const [random, test, ...others] = fake.botMessages(group.id);
+    expect(others).toEqual([]);
+    expect(random?.replyTo).toBe(addressed.message.message_id);
+    expect(random?.text).toMatch(/^Unknown command \/random\.\nAsk me anything, or use a command:/);
+    expect(test?.replyTo).toBe(mentioned.message.message_id);
+    expect(test?.text).toMatch(/^Unknown command \/test\./);
+    expect(texts(rig, dm.id)).toEqual([expect.stringMatching(/^Unknown command \/bogus\./)]);
+  });
+
+  it("answers /start with a deep-link payload with the help, asking the chatbot nothing", async () => {
+    rig = await startRig();
+    const { fake, alice, dm } = rig;
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "/start YnZiMTIz" }));
+    expect(texts(rig, dm.id)).toEqual([
+      expect.stringMatching(/^Ask me anything, or use a command:/),
+    ]);
+    expect(rig.harness.simulator.requests.filter((r) => r.route === "chat")).toEqual([]);
+  });
+
   it("registers the command menu per scope once, and not again after a restart", async () => {
     rig = await startRig();
     await rig.channel.settled();

@@ -64,6 +64,38 @@ describe("Telegram groups without topics: reply chains", () => {
     expect(fake.calls.filter((c) => c.errorCode !== undefined)).toEqual([]);
   });
 
+  it("ignores what no person wrote, even when it mentions the bot", async () => {
+    rig = await startRig();
+    const { fake, alice, group } = rig;
+    const otherBot = {
+      id: 5_950_953_118,
+      is_bot: true,
+      first_name: "Other",
+      username: "other_bot",
+    };
+    const channel = { id: -100_777, type: "channel", title: "News" };
+    const written = (edit: Record<string, unknown>) => {
+      const update = fake.compose({ chat: group.id, from: alice, text: "@ChatBridgeBot hello" });
+      Object.assign(update.message, edit);
+      fake.enqueue(update);
+      return update;
+    };
+    const updates = [
+      // Another bot.
+      written({ from: otherBot }),
+      // A result a person picked from an inline bot: the other bot wrote the words.
+      written({ via_bot: otherBot }),
+      // A channel speaking in the group (Telegram's "Channel" bot with sender_chat).
+      written({
+        from: { id: 136_817_688, is_bot: true, first_name: "Channel", username: "Channel_Bot" },
+        sender_chat: channel,
+      }),
+    ];
+    for (const update of updates) await answered(rig, update);
+    expect(chatRequests(rig)).toHaveLength(0);
+    expect(fake.botMessages(group.id)).toEqual([]);
+  });
+
   it("streams three answers at once in one group within its budget, without a 429", async () => {
     rig = await startRig({ simulator: { chunkDelayMs: 4, chunkChars: [3, 9] } });
     const { fake, alice, bob, carol, group } = rig;

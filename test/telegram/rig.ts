@@ -58,6 +58,8 @@ export interface RigOptions {
   harness?: Harness;
   /** Every question gets exactly this Markdown answer, streamed by a scripted backend. */
   answer?: string;
+  /** Another backend than the simulator (a scripted raw backend). */
+  backend?: { url: string; apiKey: string; botUid: string };
 }
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
@@ -72,17 +74,19 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const harness =
     options.harness ??
     (await startHarness({ simulator: { chunkDelayMs: 0, ...options.simulator } }));
-  let raw: RawBackend | undefined;
-  let bridge = harness.bridge;
-  if (options.answer !== undefined) {
-    raw = await scriptedBackend(options.answer);
-    bridge = new Bridge({
-      backend: createBackendClient({ baseUrl: raw.url, apiKey: "key", botUid: "bot" }),
-      store: harness.store,
-      log: createLogger({ level: "silent", secrets: [] }),
-      ...OPEN_BRIDGE,
-    });
-  }
+  const raw = options.answer === undefined ? undefined : await scriptedBackend(options.answer);
+  const target = options.backend ?? (raw && { url: raw.url, apiKey: "key", botUid: "bot" });
+  const backend =
+    target &&
+    createBackendClient({ baseUrl: target.url, apiKey: target.apiKey, botUid: target.botUid });
+  const bridge = backend
+    ? new Bridge({
+        backend,
+        store: harness.store,
+        log: createLogger({ level: "silent", secrets: [] }),
+        ...OPEN_BRIDGE,
+      })
+    : harness.bridge;
   const logs: string[] = [];
   const log = createLogger({
     level: "debug",
@@ -141,6 +145,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await channel.stop();
       await channel.settled();
       await fake.close();
+      await backend?.close();
       await raw?.close();
       if (!options.harness) await harness.close();
     },
