@@ -17,13 +17,13 @@ import {
   installsDependencies,
   lineage,
   of,
+  parseComposeFile,
   parseDockerfile,
   programOf,
   REAL,
   read,
   SECRET_NAME,
   words,
-  type Yaml,
   yamlMap,
 } from "./deploy-files.ts";
 
@@ -380,6 +380,10 @@ const CONTRACT: Record<string, Part> = {
       const command = words(redis.command);
       expect(hasPair(command, "--appendonly", "yes"), command.join(" ")).toBe(true);
       expect(hasPair(command, "--maxmemory-policy", "noeviction"), command.join(" ")).toBe(true);
+      // Without a bound Redis grows until the host kills it; with one, noeviction makes a
+      // full Redis refuse writes (the bot reports them) instead of dropping conversations.
+      const maxmemory = command[command.indexOf("--maxmemory") + 1] ?? "";
+      expect(command.includes("--maxmemory") && /^[1-9]\d*(kb|mb|gb)$/i.test(maxmemory)).toBe(true);
       expect(words(redis.volumes).some((v) => v.split(":")[1] === "/data")).toBe(true);
       const test = words(yamlMap(redis.healthcheck, "redis healthcheck").test);
       expect(test).toEqual(expect.arrayContaining(["redis-cli", "ping"]));
@@ -387,6 +391,8 @@ const CONTRACT: Record<string, Part> = {
     brokenBy: {
       "appendonly no": edit("compose", /"--appendonly", "yes"/, '"--appendonly", "no"'),
       "allkeys-lru": edit("compose", /"noeviction"/, '"allkeys-lru"'),
+      "no maxmemory": edit("compose", /"--maxmemory", "\w+", /, ""),
+      "maxmemory 0 (unbounded)": edit("compose", /"--maxmemory", "\w+"/, '"--maxmemory", "0"'),
       "no volume": edit("compose", /redis-data:\/data/, "redis-data:/elsewhere"),
     },
   },
@@ -401,9 +407,13 @@ const CONTRACT: Record<string, Part> = {
       expect(store.password).toBe("");
       const dependsOn = yamlMap(yamlMap(bot.depends_on, "depends_on")[redisName], redisName);
       expect(dependsOn.condition).toBe("service_healthy");
+      // .env is read when it is there; a first `docker compose up` works without one.
       const envFiles = Array.isArray(bot.env_file) ? bot.env_file : [bot.env_file ?? ""];
-      const envPath = (f: Yaml) => (typeof f === "string" ? f : String(yamlMap(f, "env").path));
-      expect(envFiles.map(envPath)).toContain(".env");
+      const dotEnv = envFiles
+        .map((f) => (typeof f === "string" ? { path: f } : yamlMap(f, "env_file")))
+        .find((f) => f.path === ".env");
+      expect(dotEnv, "env_file names no .env").toBeDefined();
+      expect(dotEnv?.required, ".env is required").toBe("false");
       expect(bot.restart).toBe("unless-stopped");
       const containerPort = (p: string) =>
         p
@@ -417,8 +427,45 @@ const CONTRACT: Record<string, Part> = {
     },
     brokenBy: {
       "STORE_URL at localhost": edit("compose", /redis:\/\/redis:/, "redis://localhost:"),
+      ".env required": edit("compose", /required: false/, "required: true"),
+      ".env as a plain path": edit("compose", /- path: \.env\n\s+required: false/, "- .env"),
       "Redis only started": edit("compose", /service_healthy/, "service_started"),
       "a token inline": edit("compose", /^(\s+)STORE_URL: .*$/m, "$&\n$1SLACK_BOT_TOKEN: xoxb-1"),
+    },
+  },
+
+  "compose: the bot's port is published on the host's loopback only": {
+    check: (files) => {
+      const { bot } = composeServices(files);
+      const published = words(bot.ports);
+      expect(published.length).toBeGreaterThan(0);
+      // host_ip:host_port:container_port; without host_ip Docker listens on every interface
+      // (and its iptables rules pass a host firewall by). A proxy exposes the webhook paths.
+      for (const port of published) expect(port, port).toMatch(/^127\.0\.0\.1:\d+:\d+(\/tcp)?$/);
+    },
+    brokenBy: {
+      "every interface": edit("compose", /"127\.0\.0\.1:(\d+:\d+)"/, '"$1"'),
+      "0.0.0.0": edit("compose", /"127\.0\.0\.1:/, '"0.0.0.0:'),
+    },
+  },
+
+  "compose: every service's logs rotate": {
+    check: (files) => {
+      const services = yamlMap(yamlMap(parseComposeFile(files), "the file").services, "services");
+      for (const [name, service] of Object.entries(services)) {
+        const logging = yamlMap(yamlMap(service, name).logging, `${name} logging`);
+        expect(["json-file", "local"], name).toContain(logging.driver);
+        const options = yamlMap(logging.options, `${name} logging options`);
+        expect(String(options["max-size"]), name).toMatch(/^\d+[kmg]$/);
+        expect(Number(options["max-file"]), name).toBeGreaterThanOrEqual(1);
+      }
+    },
+    brokenBy: {
+      "no max-size": edit("compose", /^\s+max-size: .*$/m, ""),
+      "no logging for redis": (f) => ({
+        ...f,
+        compose: f.compose.replace(/(\n {2}redis:[\s\S]*?)\n {4}logging:(\n {6}.*)+/, "$1"),
+      }),
     },
   },
 
