@@ -43,14 +43,15 @@ async function main(): Promise<number> {
     const greeting = config.backend
       ? undefined
       : "(Answers come from the built-in simulated chatbot: set CHATBOT_BASE_URL, CHATBOT_API_KEY and CHATBOT_BOT_UID to use yours.)";
+    const metrics = new Metrics();
     const backend = createBackendClient({
       ...backendConfig,
       timeoutMs: config.backendTimeoutMs,
       idleTimeoutMs: config.backendIdleTimeoutMs,
       answerTimeoutMs: config.backendAnswerTimeoutMs,
+      onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
     });
     cleanup.unshift(() => backend.close());
-    const metrics = new Metrics();
     const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
@@ -70,7 +71,7 @@ async function main(): Promise<number> {
       journal,
       threadLeaseMs: config.takeoverMs,
     });
-    const { channels, announcers } = createChannels(config, { bridge, store, log });
+    const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
     if (channels.length === 0) {
       // In a terminal a stop cuts the answer being shown at once, with its note.
       void stopRequested.then(() => bridge.drain(0));
@@ -124,6 +125,7 @@ interface ChannelDeps {
   bridge: Bridge;
   store: KeyValueStore;
   log: Logger;
+  metrics: Metrics;
 }
 
 /** The platform channels the configuration turns on, and how each posts leads. */

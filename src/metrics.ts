@@ -1,17 +1,57 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import packageJson from "../package.json" with { type: "json" };
 
 const PREFIX = "chatbot_bridge_";
 
-// Seconds from a message's arrival: first visible text is expected well under a second,
-// a whole answer within tens of seconds.
-const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+// Seconds from a message's arrival: first visible text is expected well under a second, a
+// whole answer within tens of seconds, and the longest last as long as Slack lets one
+// stream run (about 5 minutes: https://docs.slack.dev/reference/methods/chat.appendStream).
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180, 300];
+
+// The label values known in advance: their series start at 0, so a dashboard's rate() and
+// "no errors yet" read as 0 instead of "no data". The console serves no /metrics.
+const CHANNELS = ["slack", "telegram"] as const;
+const OUTCOMES = ["complete", "cut", "error"] as const;
+const LEAD_POLL_OUTCOMES = ["ok", "failed", "not-leader"] as const;
+const BACKEND_ERROR_KINDS = [
+  "BACKEND_NETWORK",
+  "BACKEND_TIMEOUT",
+  "BACKEND_SERVER",
+  "BACKEND_API",
+  "BACKEND_PROTOCOL",
+  "BACKEND_AUTHENTICATION",
+  "BACKEND_PERMISSION",
+  "BACKEND_NOT_FOUND",
+] as const;
+
+/**
+ * How a platform API call ended, as a label: `ok`; `429` (told to slow down); `4xx` (the
+ * platform refused the call, Slack's `ok: false` answers included); `5xx`; `network` (no
+ * HTTP answer: refused, reset, timed out).
+ */
+export type CallStatus = "ok" | "429" | "4xx" | "5xx" | "network";
+
+/** The label of a failed call from its HTTP status (undefined: no answer came). */
+export function callStatusOf(httpStatus: number | undefined): Exclude<CallStatus, "ok"> {
+  if (httpStatus === undefined) return "network";
+  if (httpStatus === 429) return "429";
+  return httpStatus >= 500 ? "5xx" : "4xx";
+}
 
 /**
  * The process's Prometheus metrics (DESIGN.md, operations contract). Labels carry only
- * channel kinds, outcomes and error codes: never text, ids of people or lead data.
+ * channel kinds, outcomes, API method names and error codes: never text, ids of people or
+ * lead data. Node's default metrics keep their usual names (`process_cpu_seconds_total`,
+ * `nodejs_…`), so stock dashboards and alerts read them as they are.
  */
 export class Metrics {
   readonly registry = new Registry();
+  readonly buildInfo = new Gauge({
+    name: `${PREFIX}build_info`,
+    help: "Always 1: the bot's version and the Node.js version it runs on",
+    labelNames: ["version", "node"] as const,
+    registers: [this.registry],
+  });
   readonly questions = new Counter({
     name: `${PREFIX}questions_total`,
     help: "Questions handled, by channel and outcome",
@@ -32,6 +72,12 @@ export class Metrics {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
+  readonly backendFirstByte = new Histogram({
+    name: `${PREFIX}backend_first_byte_seconds`,
+    help: "From a question sent to the chatbot backend to the first byte of its streamed answer",
+    buckets: LATENCY_BUCKETS,
+    registers: [this.registry],
+  });
   readonly edits = new Counter({
     name: `${PREFIX}edits_total`,
     help: "Messages posted or edited to show answers",
@@ -42,6 +88,12 @@ export class Metrics {
     name: `${PREFIX}rate_limited_total`,
     help: "Platform answers that said to slow down (429)",
     labelNames: ["channel"] as const,
+    registers: [this.registry],
+  });
+  readonly platformCalls = new Counter({
+    name: `${PREFIX}platform_calls_total`,
+    help: "Slack and Telegram API calls, by platform, API method and status (ok, 429, 4xx, 5xx, network)",
+    labelNames: ["platform", "method", "status"] as const,
     registers: [this.registry],
   });
   readonly backendErrors = new Counter({
@@ -69,13 +121,13 @@ export class Metrics {
   });
   readonly leadPolls = new Counter({
     name: `${PREFIX}lead_polls_total`,
-    help: "Lead polls, by outcome (ok, failed, not-leader)",
+    help: "Lead polls run, by outcome (ok, failed, not-leader)",
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
-  readonly leadsPolled = new Counter({
-    name: `${PREFIX}leads_polled_total`,
-    help: "Leads read from the backend by lead polls",
+  readonly leadsFetched = new Counter({
+    name: `${PREFIX}leads_fetched_total`,
+    help: "Lead records read from the backend by lead polls (a lead is read again by every poll whose window holds it)",
     registers: [this.registry],
   });
   readonly leadsAnnounced = new Counter({
@@ -86,6 +138,22 @@ export class Metrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    collectDefaultMetrics({ register: this.registry });
+    this.buildInfo.set({ version: packageJson.version, node: process.version }, 1);
+    for (const channel of CHANNELS) {
+      for (const outcome of OUTCOMES) this.questions.inc({ channel, outcome }, 0);
+      this.firstText.zero({ channel });
+      this.answer.zero({ channel });
+      this.edits.inc({ channel }, 0);
+      this.rateLimited.inc({ channel }, 0);
+      this.leadsAnnounced.inc({ channel }, 0);
+    }
+    for (const kind of BACKEND_ERROR_KINDS) this.backendErrors.inc({ kind }, 0);
+    for (const outcome of LEAD_POLL_OUTCOMES) this.leadPolls.inc({ outcome }, 0);
+  }
+
+  /** Counts one Slack or Telegram API call (`method`: the API's method name, never an id). */
+  countPlatformCall(platform: "slack" | "telegram", method: string, status: CallStatus): void {
+    this.platformCalls.inc({ platform, method, status });
   }
 }

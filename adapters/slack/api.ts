@@ -1,5 +1,9 @@
 import { webApi } from "@slack/bolt";
 import { BridgeError, MessageGoneError, RateLimitedError } from "../../src/errors.ts";
+import { type CallStatus, callStatusOf } from "../../src/metrics.ts";
+
+/** Told of every Web API call this client made and how it ended (for the metrics). */
+export type CallObserver = (method: string, status: CallStatus) => void;
 
 /**
  * The Web API client set up for streaming answers: no retry queue (Slack's default retries
@@ -13,15 +17,58 @@ export function createWebClient(
     apiUrl?: string | undefined;
     timeoutMs: number;
     logger: webApi.WebClientOptions["logger"];
+    onCall?: CallObserver | undefined;
   },
 ): webApi.WebClient {
-  return new webApi.WebClient(token, {
+  return new ObservedWebClient(options.onCall, token, {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: options.timeoutMs,
     logger: options.logger,
   });
+}
+
+/** Every method of the WebClient (chat.postMessage, auth.test, …) goes through `apiCall`. */
+class ObservedWebClient extends webApi.WebClient {
+  readonly #onCall: CallObserver | undefined;
+
+  constructor(
+    onCall: CallObserver | undefined,
+    ...args: ConstructorParameters<typeof webApi.WebClient>
+  ) {
+    super(...args);
+    this.#onCall = onCall;
+  }
+
+  override async apiCall(
+    method: string,
+    options?: Record<string, unknown>,
+  ): Promise<webApi.WebAPICallResult> {
+    try {
+      const result = await super.apiCall(method, options);
+      this.#onCall?.(method, "ok");
+      return result;
+    } catch (error) {
+      this.#onCall?.(method, callStatusOfSlack(error));
+      throw error;
+    }
+  }
+}
+
+/** A failed call's status: Slack answers its refusals (`ok: false`) with HTTP 200. */
+function callStatusOfSlack(error: unknown): Exclude<CallStatus, "ok"> {
+  const coded = error as { code?: string; statusCode?: number };
+  switch (coded?.code) {
+    case webApi.ErrorCode.RateLimitedError:
+      return "429";
+    case webApi.ErrorCode.PlatformError:
+      return "4xx";
+    case webApi.ErrorCode.HTTPError:
+      return callStatusOf(coded.statusCode);
+    default:
+      return "network";
+  }
 }
 
 /** Slack said no to a call (a platform error), or the call did not complete. */

@@ -3,6 +3,7 @@ import type { Bridge } from "../../src/bridge/bridge.ts";
 import type { Channel, HttpRoute } from "../../src/channel.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
+import type { Metrics } from "../../src/metrics.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { SlackAdmins } from "./admins.ts";
 import { createWebClient } from "./api.ts";
@@ -41,6 +42,8 @@ export interface SlackChannelOptions {
   /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
   store: KeyValueStore;
   log: Logger;
+  /** Counts every Web API call, by method and status. */
+  metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
   /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. Default 1000. */
   editIntervalMs?: number;
   /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). Default 50. */
@@ -100,6 +103,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     apiUrl: options.apiUrl,
     timeoutMs: options.apiTimeoutMs ?? API_TIMEOUT_MS,
     logger,
+    onCall: (method, status) => options.metrics?.countPlatformCall("slack", method, status),
   });
   const workspaces = new Workspaces(
     {

@@ -6,10 +6,12 @@ import type { Channel, HttpRoute } from "../../src/channel.ts";
 import { ConfigError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
+import type { Metrics } from "../../src/metrics.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
 import type { RateBudgetOptions } from "../../src/reply/call-budget.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
+import { installCallMetrics } from "./call-metrics.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
 import { DraftSlots } from "./drafts.ts";
@@ -57,6 +59,8 @@ export interface TelegramChannelOptions {
   bridge: MessageHandler;
   store: KeyValueStore;
   log: Logger;
+  /** Counts every Bot API call, by method and status. */
+  metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
   /** TELEGRAM_EDIT_INTERVAL_MS: shortest time between two edits of an answer in a private chat. */
   privateEditIntervalMs?: number;
   /** TELEGRAM_GROUP_EDIT_INTERVAL_MS: the same in groups and forum topics. */
@@ -124,6 +128,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       timeoutSeconds: pollTimeoutSeconds + 30,
     },
   });
+  // Installed first, so it runs inside the error boundary and sees Telegram's own answer.
+  if (options.metrics) installCallMetrics(bot.api, options.metrics);
   installErrorBoundary(bot.api);
   const store = options.store;
   const chains = new ReplyChains(store);

@@ -52,6 +52,8 @@ export interface BackendClientOptions {
   maxResponseBytes?: number | undefined;
   /** Retries of `leads`, and of chat requests that certainly never left this process. */
   retry?: RetryOptions | undefined;
+  /** Told, per streamed answer, the seconds from sending the question to its first byte. */
+  onFirstByte?: ((seconds: number) => void) | undefined;
 }
 
 // Retry-After of a 429/503, kept beside the error so the error itself stays the public shape.
@@ -132,6 +134,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
     async *chatStream(request) {
       const deadline = answerDeadline(request);
+      const sentAt = performance.now();
       let response: HttpResponse | undefined;
       let headerSeen = false;
       let ended = false;
@@ -142,7 +145,10 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           await discardBody(response);
           throw failure;
         }
-        const events = parseChatStream(response.body, {
+        const body = options.onFirstByte
+          ? timeFirstChunk(response.body, sentAt, options.onFirstByte)
+          : response.body;
+        const events = parseChatStream(body, {
           path: chatPath,
           maxHeaderBytes: options.maxStreamHeaderBytes,
         });
@@ -191,6 +197,25 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
     close: () => transport.close(),
   };
+}
+
+/**
+ * The body, telling `onFirst` when its first chunk came: the backend's own time to answer,
+ * apart from the queue before it and the platform calls after it.
+ */
+async function* timeFirstChunk(
+  body: AsyncIterable<Uint8Array>,
+  since: number,
+  onFirst: (seconds: number) => void,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  let first = true;
+  for await (const chunk of body) {
+    if (first) {
+      first = false;
+      onFirst((performance.now() - since) / 1000);
+    }
+    yield chunk;
+  }
 }
 
 function isTransient(error: BridgeError): boolean {

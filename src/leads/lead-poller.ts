@@ -115,7 +115,7 @@ export class LeadPoller {
       pageSize: this.#options.pageSize,
       maxPages: this.#options.maxPages,
     });
-    this.#options.metrics?.leadsPolled.inc(fetched.leads.length);
+    this.#options.metrics?.leadsFetched.inc(fetched.leads.length);
     if (fetched.cappedPageSize !== undefined) {
       log.info({ pageSize: fetched.cappedPageSize }, "the backend caps the leads page size");
     }

@@ -269,8 +269,10 @@ export function durationMs(value: Yaml | undefined): number {
   return ((h * 60 + min) * 60 + s) * 1000 + ms;
 }
 
+export const parseComposeFile = (files: DeployFiles) => parseYaml(files.compose);
+
 export function composeServices(files: DeployFiles) {
-  const services = yamlMap(yamlMap(parseYaml(files.compose), "the file").services, "services");
+  const services = yamlMap(yamlMap(parseComposeFile(files), "the file").services, "services");
   const service = (name: string) => yamlMap(services[name], `service ${name}`);
   const names = Object.keys(services);
   const redisName = names.find((n) => String(service(n).image ?? "").startsWith("redis:"));

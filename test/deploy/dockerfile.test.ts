@@ -17,13 +17,13 @@ import {
   installsDependencies,
   lineage,
   of,
+  parseComposeFile,
   parseDockerfile,
   programOf,
   REAL,
   read,
   SECRET_NAME,
   words,
-  type Yaml,
   yamlMap,
 } from "./deploy-files.ts";
 
@@ -38,10 +38,63 @@ interface Part {
   brokenBy: Record<string, Mutate>;
 }
 
+interface PackageJson {
+  scripts: Record<string, string>;
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+}
+const packageOf = (files: DeployFiles) => JSON.parse(files.packageJson) as PackageJson;
+
 const entryFile = (files: DeployFiles) =>
-  (JSON.parse(files.packageJson) as { scripts: { start: string } }).scripts.start
-    .split(/\s+/)
+  packageOf(files)
+    .scripts.start?.split(/\s+/)
     .find((word) => /\.[cm]?[jt]s$/.test(word)) ?? "";
+
+/**
+ * What `npm run build` compiles: the tsconfig it names, that file's outDir and rootDir, and
+ * where the entry of `npm start` lands (src/main.ts → dist/src/main.js).
+ */
+function buildOutput(files: DeployFiles) {
+  const script = packageOf(files).scripts.build ?? "";
+  expect(script, "package.json has no build script").toMatch(/^tsc\s/);
+  const config = /(?:^|\s)(?:-p|--project)\s+(\S+)/.exec(script)?.[1] ?? "tsconfig.json";
+  const { compilerOptions = {} } = JSON.parse(read(config)) as {
+    compilerOptions?: { outDir?: string; rootDir?: string; noEmit?: boolean };
+  };
+  expect(compilerOptions.noEmit, `${config} emits nothing`).not.toBe(true);
+  const outDir = posix.normalize(compilerOptions.outDir ?? "");
+  expect(outDir, `${config} has no outDir`).not.toBe(".");
+  const fromRoot = posix.relative(compilerOptions.rootDir ?? ".", entryFile(files));
+  const entry = posix.join(outDir, fromRoot.replace(/\.([cm]?)ts$/, ".$1js"));
+  return { config, outDir, entry };
+}
+
+/** The stage that runs `npm run build`, and the final stage's command line. */
+function buildAndRun(files: DeployFiles) {
+  const { stages, index, final } = finalStage(files);
+  const builds = stages.findIndex((stage) =>
+    of(stage.instructions, "RUN").some((r) => /\bnpm\s+run(-script)?\s+build\b/.test(r.args)),
+  );
+  expect(builds, "no stage runs npm run build").toBeGreaterThanOrEqual(0);
+  expect(builds, "the final stage builds (and so holds the build tools)").not.toBe(index);
+  const entrypoint = of(final, "ENTRYPOINT").at(-1);
+  const cmd = of(final, "CMD").at(-1);
+  const argv = [entrypoint, cmd].flatMap((i) => (i ? commandOf(i.args).argv : []));
+  return {
+    stages,
+    final,
+    build: stages[builds],
+    /** The build stage's instructions, with those of the stages it is built FROM. */
+    buildStages: lineage(stages, builds).flatMap((s) => s.instructions),
+    // Shell form would make /bin/sh PID 1, and sh does not pass SIGTERM on to node.
+    exec: commandOf((entrypoint ?? cmd)?.args ?? "").exec,
+    argv,
+  };
+}
+
+/** The major of the oldest Node package.json allows: the one the tests and CI run on. */
+const testedNodeMajor = (files: DeployFiles) =>
+  Number(/^>=\s*(\d+)/.exec(packageOf(files).engines?.node ?? "")?.[1]);
 
 const CONTRACT: Record<string, Part> = {
   "builds in stages: the final stage takes its files from an earlier one": {
@@ -60,19 +113,25 @@ const CONTRACT: Record<string, Part> = {
     },
   },
 
-  "runs on a current Node LTS slim image": {
+  "runs the Node major the tests run on, slim, the same image in every stage": {
     check: (files) => {
-      const { stages, index } = finalStage(files);
-      const image = imageOf(stages, index);
-      const match = /^node:(\d+)(?:\.\d+)*-(?:[a-z]+-)?slim(?:@sha256:[0-9a-f]{64})?$/.exec(image);
-      expect(match, image).not.toBeNull();
-      // Even majors are the LTS lines; 20 reached its end of life in April 2026.
-      expect(Number(match?.[1]) % 2, image).toBe(0);
-      expect(Number(match?.[1]), image).toBeGreaterThanOrEqual(22);
+      const { stages } = finalStage(files);
+      const tested = testedNodeMajor(files);
+      expect(tested, "package.json's engines.node names no minimum").toBeGreaterThanOrEqual(20);
+      for (const [index, stage] of stages.entries()) {
+        const image = imageOf(stages, index);
+        const match = /^node:(\d+)(?:\.\d+)*-(?:[a-z]+-)?slim(?:@sha256:[0-9a-f]{64})?$/.exec(
+          image,
+        );
+        expect(match, `${stage.name ?? index}: ${image}`).not.toBeNull();
+        expect(Number(match?.[1]), `${stage.name ?? index}: ${image}`).toBe(tested);
+      }
     },
     brokenBy: {
       "the full image": edit("dockerfile", /^(FROM\s+node:\d+)-slim/gm, "$1"),
-      "Node 20": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/gm, "$<from>20"),
+      "Node 24, untested": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/gm, "$<from>24"),
+      "one stage on another major": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/m, "$<from>22"),
+      "engines raised past the image": edit("packageJson", /"node": ">=20"/, '"node": ">=22"'),
     },
   },
 
@@ -104,57 +163,99 @@ const CONTRACT: Record<string, Part> = {
     },
   },
 
-  "starts node itself (not npm) on the entry file of `npm start`": {
+  "starts node itself (not npm, not tsx) on the compiled entry of `npm start`": {
     check: (files) => {
-      const pkg = JSON.parse(files.packageJson) as {
-        scripts: { start: string };
-        dependencies?: Record<string, string>;
-      };
-      const entry = entryFile(files);
-      expect(entry, pkg.scripts.start).not.toBe("");
-      const { final } = finalStage(files);
-      const entrypoint = of(final, "ENTRYPOINT").at(-1);
-      const cmd = of(final, "CMD").at(-1);
-      // Shell form would make /bin/sh PID 1, and sh does not pass SIGTERM on to node.
-      expect(commandOf((entrypoint ?? cmd)?.args ?? "").exec).toBe(true);
-      const argv = [entrypoint, cmd].flatMap((i) => (i ? commandOf(i.args).argv : []));
+      const { entry } = buildOutput(files);
+      const { exec, argv } = buildAndRun(files);
+      expect(exec).toBe(true);
       expect(posix.basename(argv[0] ?? "")).toBe("node");
       expect(argv).toContain(entry);
-      if (pkg.scripts.start.startsWith("tsx ")) {
-        expect(argv.join(" ")).toMatch(/--import[= ]tsx(\s|$)/);
-        // The image has no dev dependencies: tsx must be a production one.
-        expect(pkg.dependencies ?? {}).toHaveProperty("tsx");
-      }
+      // tsx compiles into a cache folder at start: a read-only root file system stops it.
+      expect(argv.filter((word) => /tsx|\.ts$/.test(word))).toEqual([]);
     },
     brokenBy: {
       "npm start": edit("dockerfile", /^CMD .*$/m, 'CMD ["npm", "start"]'),
-      "shell form": edit("dockerfile", /^CMD .*$/m, "CMD node --import tsx src/main.ts"),
-      "another entry": edit("dockerfile", /^CMD (.*)src\/main\.ts/m, "CMD $1src/simulator/cli.ts"),
-      "no tsx": edit("dockerfile", /^CMD .*$/m, 'CMD ["node", "src/main.ts"]'),
-      "tsx a dev dependency": edit("packageJson", /"tsx":/, '"tsx-moved":'),
+      "shell form": edit("dockerfile", /^CMD .*$/m, "CMD node dist/src/main.js"),
+      "another entry": edit(
+        "dockerfile",
+        /^CMD (.*)dist\/src\/main\.js/m,
+        "CMD $1dist/src/simulator/cli.js",
+      ),
+      "the sources through tsx": edit(
+        "dockerfile",
+        /^CMD .*$/m,
+        'CMD ["node", "--import", "tsx", "src/main.ts"]',
+      ),
+      "no build script": edit("packageJson", /"build":/, '"compile":'),
     },
   },
 
-  "copies in package.json, the entry file and every folder it imports": {
+  "compiles in a build stage from the sources, and the final stage takes only the output": {
     check: (files) => {
+      const { config, outDir } = buildOutput(files);
+      const { build, buildStages, final } = buildAndRun(files);
       const entry = entryFile(files);
       const imports = [...read(entry).matchAll(/from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) =>
         posix.normalize(posix.join(posix.dirname(entry), m[1] ?? "")),
       );
-      const copied = of(finalStage(files).final, "COPY")
+      const copied = of(buildStages, "COPY")
         .map((c) => copyOf(c.args))
         .filter((c) => c.from === undefined)
         .flatMap((c) => c.sources);
       const isCopied = (path: string) =>
         copied.some((s) => s === "." || path === s || path.startsWith(`${s}/`));
-      for (const path of ["package.json", entry, ...imports]) {
-        expect(isCopied(path), path).toBe(true);
+      for (const path of ["package.json", "package-lock.json", config, entry, ...imports]) {
+        expect(isCopied(path), `${path} not copied into the build stage`).toBe(true);
         expect(ignoredBy(files.dockerignore, path), `${path} is in .dockerignore`).toBe(false);
       }
+      const taken = of(final, "COPY").map((c) => copyOf(c.args));
+      const workdir = of(buildStages, "WORKDIR").at(-1)?.args ?? "/";
+      const output = taken.filter(
+        (c) =>
+          c.from === build?.name &&
+          c.sources.some(
+            (source) => posix.relative(workdir, posix.resolve(workdir, source)) === outDir,
+          ),
+      );
+      expect(output, `the final stage does not take ${outDir}/ from the build stage`).toHaveLength(
+        1,
+      );
+      // The sources stay behind: the image runs the JavaScript only.
+      const sources = taken.filter((c) => c.from === undefined).flatMap((c) => c.sources);
+      expect(sources.filter((s) => !/^package(-lock)?\.json$/.test(s))).toEqual([]);
     },
     brokenBy: {
       "adapters/ left out": edit("dockerfile", /^COPY adapters .*$/m, ""),
       "src/ ignored": edit("dockerignore", /$/, "\nsrc\n"),
+      "the build config ignored": edit("dockerignore", /$/, "\ntsconfig.*.json\n"),
+      "dist not taken": edit("dockerfile", /^COPY --from=build .*dist.*$/m, ""),
+      "built in the final stage": (f) => ({
+        ...f,
+        dockerfile: f.dockerfile
+          .replace(/^RUN npm run build.*$/m, "")
+          .replace(/^USER /m, "RUN npm run build\nUSER "),
+      }),
+      "sources in the image": edit("dockerfile", /^USER /m, "COPY src ./src\nUSER "),
+    },
+  },
+
+  "keeps build tools and type packages out of the runtime dependencies": {
+    check: (files) => {
+      const runtime = Object.keys(packageOf(files).dependencies ?? {});
+      const buildOnly = /^(@types\/|typescript$|tsx$|vitest$|@biomejs\/)/;
+      expect(runtime.filter((name) => buildOnly.test(name))).toEqual([]);
+    },
+    brokenBy: {
+      "tsx at run time": edit(
+        "packageJson",
+        /"dependencies": \{/,
+        '"dependencies": {\n    "tsx": "^4.23.15",',
+      ),
+      "a type package at run time": edit(
+        "packageJson",
+        /"dependencies": \{/,
+        '"dependencies": {\n    "@types/mdast": "^4.0.4",',
+      ),
     },
   },
 
@@ -174,15 +275,21 @@ const CONTRACT: Record<string, Part> = {
       }
       const npmInstalls = installs.filter(installsDependencies);
       expect(npmInstalls.length).toBeGreaterThan(0);
-      for (const run of npmInstalls) {
-        expect(run.args).toMatch(/--omit[= ]dev(\s|$)/);
-        // package.json's allowScripts denies them; an npm that does not read it would run them.
+      for (const run of npmInstalls) expect(run.args).toMatch(/--omit[= ]dev(\s|$)/);
+      // package.json's allowScripts denies them; an npm that does not read it would run them.
+      // In the build stage too: what an install script did there could reach the output.
+      for (const run of parseDockerfile(files.dockerfile).all.filter(installsDependencies)) {
         expect(run.args).toMatch(/--ignore-scripts(\s|$)/);
       }
     },
     brokenBy: {
       "dev dependencies too": edit("dockerfile", /--omit=dev /g, ""),
-      "install scripts run": edit("dockerfile", /--ignore-scripts /g, ""),
+      "install scripts run": edit("dockerfile", /--omit=dev --ignore-scripts /g, "--omit=dev "),
+      "install scripts run in the build stage": edit(
+        "dockerfile",
+        /npm ci --ignore-scripts /,
+        "npm ci ",
+      ),
       "node_modules from the context": edit("dockerfile", /--from=\S+ \/app\//, ""),
     },
   },
@@ -204,12 +311,26 @@ const CONTRACT: Record<string, Part> = {
         final.some((i) => chowned(i) && i.args.includes(user)),
         dataDir,
       ).toBe(true);
-      const exposed = of(final, "EXPOSE").flatMap((e) => e.args.split(/\s+/));
-      expect(exposed).toContain(env.get("PORT") ?? "3000");
     },
     brokenBy: {
       "no VOLUME": edit("dockerfile", /^VOLUME .*$/m, ""),
       "owned by root": edit("dockerfile", /chown node:node /g, ""),
+    },
+  },
+
+  "listens on every interface of the container (HOST=0.0.0.0), on the PORT it exposes": {
+    check: (files) => {
+      const { final } = finalStage(files);
+      const env = envOf(final);
+      // Only all interfaces can be reached through a published port, whatever the bot's default.
+      expect(env.get("HOST")).toBe("0.0.0.0");
+      const exposed = of(final, "EXPOSE").flatMap((e) => e.args.split(/\s+/));
+      expect(exposed).toContain(env.get("PORT") ?? "3000");
+    },
+    brokenBy: {
+      "no HOST": edit("dockerfile", /^\s+HOST=0\.0\.0\.0 \\\n/m, ""),
+      "the loopback": edit("dockerfile", /^(\s+HOST=)0\.0\.0\.0/m, "$1127.0.0.1"),
+      "another port exposed": edit("dockerfile", /^EXPOSE 3000$/m, "EXPOSE 8080"),
     },
   },
 
@@ -238,6 +359,8 @@ const CONTRACT: Record<string, Part> = {
     check: (files) => {
       const out = [".env", ".env.local", "node_modules", "node_modules/zod/index.js", "data"];
       out.push("data/CURRENT", ".git", "test/config.test.ts", "bench/results/latest.json");
+      // A local build must not stand in for the one the image makes.
+      out.push("dist", "dist/src/main.js");
       for (const path of out) expect(ignoredBy(files.dockerignore, path), path).toBe(true);
       for (const path of ["package.json", "package-lock.json", "src/main.ts"]) {
         expect(ignoredBy(files.dockerignore, path), path).toBe(false);
@@ -247,6 +370,7 @@ const CONTRACT: Record<string, Part> = {
       ".env not ignored": edit("dockerignore", /^\.env$/m, ""),
       ".env let in again": edit("dockerignore", /$/, "\n!.env\n"),
       "data not ignored": edit("dockerignore", /^data$/m, ""),
+      "dist not ignored": edit("dockerignore", /^dist$/m, ""),
     },
   },
 
@@ -256,6 +380,10 @@ const CONTRACT: Record<string, Part> = {
       const command = words(redis.command);
       expect(hasPair(command, "--appendonly", "yes"), command.join(" ")).toBe(true);
       expect(hasPair(command, "--maxmemory-policy", "noeviction"), command.join(" ")).toBe(true);
+      // Without a bound Redis grows until the host kills it; with one, noeviction makes a
+      // full Redis refuse writes (the bot reports them) instead of dropping conversations.
+      const maxmemory = command[command.indexOf("--maxmemory") + 1] ?? "";
+      expect(command.includes("--maxmemory") && /^[1-9]\d*(kb|mb|gb)$/i.test(maxmemory)).toBe(true);
       expect(words(redis.volumes).some((v) => v.split(":")[1] === "/data")).toBe(true);
       const test = words(yamlMap(redis.healthcheck, "redis healthcheck").test);
       expect(test).toEqual(expect.arrayContaining(["redis-cli", "ping"]));
@@ -263,6 +391,8 @@ const CONTRACT: Record<string, Part> = {
     brokenBy: {
       "appendonly no": edit("compose", /"--appendonly", "yes"/, '"--appendonly", "no"'),
       "allkeys-lru": edit("compose", /"noeviction"/, '"allkeys-lru"'),
+      "no maxmemory": edit("compose", /"--maxmemory", "\w+", /, ""),
+      "maxmemory 0 (unbounded)": edit("compose", /"--maxmemory", "\w+"/, '"--maxmemory", "0"'),
       "no volume": edit("compose", /redis-data:\/data/, "redis-data:/elsewhere"),
     },
   },
@@ -277,9 +407,13 @@ const CONTRACT: Record<string, Part> = {
       expect(store.password).toBe("");
       const dependsOn = yamlMap(yamlMap(bot.depends_on, "depends_on")[redisName], redisName);
       expect(dependsOn.condition).toBe("service_healthy");
+      // .env is read when it is there; a first `docker compose up` works without one.
       const envFiles = Array.isArray(bot.env_file) ? bot.env_file : [bot.env_file ?? ""];
-      const envPath = (f: Yaml) => (typeof f === "string" ? f : String(yamlMap(f, "env").path));
-      expect(envFiles.map(envPath)).toContain(".env");
+      const dotEnv = envFiles
+        .map((f) => (typeof f === "string" ? { path: f } : yamlMap(f, "env_file")))
+        .find((f) => f.path === ".env");
+      expect(dotEnv, "env_file names no .env").toBeDefined();
+      expect(dotEnv?.required, ".env is required").toBe("false");
       expect(bot.restart).toBe("unless-stopped");
       const containerPort = (p: string) =>
         p
@@ -293,8 +427,45 @@ const CONTRACT: Record<string, Part> = {
     },
     brokenBy: {
       "STORE_URL at localhost": edit("compose", /redis:\/\/redis:/, "redis://localhost:"),
+      ".env required": edit("compose", /required: false/, "required: true"),
+      ".env as a plain path": edit("compose", /- path: \.env\n\s+required: false/, "- .env"),
       "Redis only started": edit("compose", /service_healthy/, "service_started"),
       "a token inline": edit("compose", /^(\s+)STORE_URL: .*$/m, "$&\n$1SLACK_BOT_TOKEN: xoxb-1"),
+    },
+  },
+
+  "compose: the bot's port is published on the host's loopback only": {
+    check: (files) => {
+      const { bot } = composeServices(files);
+      const published = words(bot.ports);
+      expect(published.length).toBeGreaterThan(0);
+      // host_ip:host_port:container_port; without host_ip Docker listens on every interface
+      // (and its iptables rules pass a host firewall by). A proxy exposes the webhook paths.
+      for (const port of published) expect(port, port).toMatch(/^127\.0\.0\.1:\d+:\d+(\/tcp)?$/);
+    },
+    brokenBy: {
+      "every interface": edit("compose", /"127\.0\.0\.1:(\d+:\d+)"/, '"$1"'),
+      "0.0.0.0": edit("compose", /"127\.0\.0\.1:/, '"0.0.0.0:'),
+    },
+  },
+
+  "compose: every service's logs rotate": {
+    check: (files) => {
+      const services = yamlMap(yamlMap(parseComposeFile(files), "the file").services, "services");
+      for (const [name, service] of Object.entries(services)) {
+        const logging = yamlMap(yamlMap(service, name).logging, `${name} logging`);
+        expect(["json-file", "local"], name).toContain(logging.driver);
+        const options = yamlMap(logging.options, `${name} logging options`);
+        expect(String(options["max-size"]), name).toMatch(/^\d+[kmg]$/);
+        expect(Number(options["max-file"]), name).toBeGreaterThanOrEqual(1);
+      }
+    },
+    brokenBy: {
+      "no max-size": edit("compose", /^\s+max-size: .*$/m, ""),
+      "no logging for redis": (f) => ({
+        ...f,
+        compose: f.compose.replace(/(\n {2}redis:[\s\S]*?)\n {4}logging:(\n {6}.*)+/, "$1"),
+      }),
     },
   },
 

@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { request } from "undici";
+import { afterEach, describe, expect, it } from "vitest";
+import { type SlackHarness, sign, startSlackHarness } from "../support/slack-harness.ts";
+
+// The README's Slack walkthrough, held to what Slack and the bot do: a newcomer follows it
+// in order, so each step must be possible when it is reached.
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const README = readFileSync(resolve(ROOT, "README.md"), "utf8");
+const MANIFEST = readFileSync(resolve(ROOT, "adapters/slack/manifest.yml"), "utf8");
+
+const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+
+/** The README's text under a `###` heading, up to the next heading. */
+function section(heading: string): string {
+  const start = README.indexOf(`\n### ${heading}\n`);
+  expect(start, `README has no "### ${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = README.indexOf("\n#", start + heading.length + 5);
+  return README.slice(start, end < 0 ? undefined : end);
+}
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("the Slack setup a newcomer follows", () => {
+  it("recommends Socket Mode first, and its manifest edit leaves no request URL behind", () => {
+    expect(README.indexOf("### First try: Socket Mode")).toBeGreaterThanOrEqual(0);
+    expect(README.indexOf("### First try: Socket Mode")).toBeLessThan(
+      README.indexOf("### Over HTTP"),
+    );
+    const urlLine = /^\s*(request_url|url):/;
+    const lines = MANIFEST.split("\n");
+    const removed = lines.filter((line) => urlLine.test(line));
+    const edited = lines
+      .filter((line) => !urlLine.test(line))
+      .map((line) => line.replace("socket_mode_enabled: false", "socket_mode_enabled: true"));
+    const settings = edited.filter((line) => !line.trimStart().startsWith("#"));
+    expect(settings.filter((line) => line.includes("bot.example.com"))).toEqual([]);
+    expect(settings).toContain("  socket_mode_enabled: true");
+    // A count in the instructions must be the true one ("three" when there were five).
+    const comments = lines.filter((line) => line.trimStart().startsWith("#")).join(" ");
+    for (const [, count = ""] of comments.matchAll(/\b(\w+) (?:request )?URL lines\b/gi)) {
+      const said = NUMBERS.indexOf(count.toLowerCase());
+      expect(said >= 0 ? said : Number(count), `the manifest says "${count}"`).toBe(removed.length);
+    }
+  });
+
+  it("orders Slack over HTTP as Slack allows: create, install, start the bot, then verify the URL", () => {
+    const http = section("Over HTTP");
+    const steps = ["**Create**", "Install to Workspace", "npm start", "**Retry**"].map((step) => {
+      const at = http.indexOf(step);
+      expect(at, step).toBeGreaterThanOrEqual(0);
+      return at;
+    });
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+  });
+
+  it("answers Slack's URL verification challenge once running: what Retry in Event Subscriptions sends", async () => {
+    h = await startSlackHarness();
+    const body = JSON.stringify({
+      token: "legacy-verification-token",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+      type: "url_verification",
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const response = await request(h.eventsUrl, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-slack-request-timestamp": String(timestamp),
+        "x-slack-signature": sign(timestamp, body),
+      },
+      body,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.text()).toContain(
+      "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    );
+  });
+});
