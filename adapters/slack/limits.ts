@@ -47,6 +47,16 @@ export const BUDGET_BURST = 3;
 export const MIN_EDIT_INTERVAL_MS = 1_000;
 
 /**
+ * Most of an answer's last line shown late because an opener in it (`[`, `` ` ``, `*`, `_`,
+ * `~`, `<`) has not closed yet: held back, a half-written link or `**bold` does not flash as
+ * raw markup. Ours: links and emphasis mostly close within a few dozen characters, while a
+ * paragraph of a language model's answer is one line of hundreds, so an opener that never
+ * closes must not freeze it to its end. Past this the opener shows as written (a stream
+ * escapes it, since what it sent stays) and the text goes on.
+ */
+export const MAX_HELD_CHARS = 80;
+
+/**
  * Slack ends a native stream about 5 minutes after it starts, and after long gaps between
  * appends ("message_not_in_streaming_state"); we leave it a minute earlier and go on with
  * chat.update. Undocumented, reported by others: https://github.com/vercel/chat/issues/607
@@ -58,6 +68,13 @@ export const STREAM_MAX_AGE_MS = 4 * 60_000;
  * times, with `X-Slack-Retry-Num`). https://docs.slack.dev/apis/events-api/#responding
  */
 export const ACK_DEADLINE_MS = 3_000;
+
+/**
+ * The app's loading status under a thread ("is thinking…") goes when the app replies there,
+ * or two minutes after it was set without a reply; a silence that long sets it again after
+ * this. https://docs.slack.dev/reference/methods/assistant.threads.setStatus (`status`)
+ */
+export const STATUS_REFRESH_MS = 90_000;
 
 /** Slack shows at most 4 suggested prompts. https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts */
 export const MAX_SUGGESTED_PROMPTS = 4;

@@ -1,19 +1,63 @@
 import type { Definition, Nodes, Parents, Root } from "mdast";
 import type { MessageSource } from "../../src/bridge/ports.ts";
 import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
+import { MAX_HELD_CHARS } from "./limits.ts";
 import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";
 
 /**
- * What a native stream carries. `chat.startStream`/`appendStream` take Markdown, which Slack
- * renders itself, and only ever append: so the stream gets the chatbot's own Markdown with
- * the same safety the mrkdwn renderer gives (backslashes before `<`, `>` and `&` in text,
- * disguised and unsafe links turned into text), as small edits of the source, so that the
- * text for a longer prefix of an answer extends the text for a shorter one.
+ * One native stream's Markdown as its answer grows. `chat.startStream`/`appendStream` take
+ * Markdown, which Slack renders itself, and only ever append: so the stream gets the
+ * chatbot's own Markdown with the same safety the mrkdwn renderer gives (backslashes before
+ * `<`, `>` and `&` in text, disguised and unsafe links turned into text), as small edits of
+ * the source, and each text extends the one before. The end of the last line is held back
+ * from an opener that has not closed yet, but never more than MAX_HELD_CHARS: an opener held
+ * that long is escaped, shown as the literal character it is, and stays so, even if a closer
+ * comes later (what was sent cannot change).
  */
-export function streamText(source: MessageSource, final: boolean): string {
-  const body = final ? safeMarkdown(source.markdown) : safeMarkdownSoFar(source.markdown);
-  if (!final || source.note === undefined) return body;
-  return `${body}${source.markdown ? "\n\n" : ""}${escapeMarkdown(source.note)}`;
+export class MarkdownStream {
+  /** Source offsets of the openers shown as literal text, ascending. */
+  readonly #literal: number[] = [];
+
+  /** The safe Markdown to show for `source` now; `final`: all of it, with its note. */
+  text(source: MessageSource, final: boolean): string {
+    const markdown = final
+      ? this.#withLiterals(source.markdown).markdown
+      : this.#settled(source.markdown);
+    const body = safeMarkdown(markdown);
+    if (!final || source.note === undefined) return body;
+    return `${body}${source.markdown ? "\n\n" : ""}${escapeMarkdown(source.note)}`;
+  }
+
+  /** The source up to its held end, with the openers held too long escaped. */
+  #settled(source: string): string {
+    for (;;) {
+      const { markdown, escapes } = this.#withLiterals(source);
+      const held = heldEnd(markdown, 0);
+      if (!held || markdown.length - held.start <= MAX_HELD_CHARS) {
+        return markdown.slice(0, held?.start);
+      }
+      // Held too long: from now on the opener is a literal character.
+      this.#literal.push(held.opener - escapes.filter((at) => at < held.opener).length);
+      this.#literal.sort((a, b) => a - b);
+    }
+  }
+
+  /** The source with a backslash before each opener shown as literal, and where those went. */
+  #withLiterals(source: string): { markdown: string; escapes: number[] } {
+    let markdown = "";
+    let at = 0;
+    const escapes: number[] = [];
+    for (const offset of this.#literal) {
+      if (offset >= source.length) break;
+      // A source that changed under the stream (cut by a split) keeps what still applies.
+      if (!OPENERS.includes(source[offset] ?? "")) continue;
+      markdown += source.slice(at, offset);
+      escapes.push(markdown.length);
+      markdown += "\\";
+      at = offset;
+    }
+    return { markdown: markdown + source.slice(at), escapes };
+  }
 }
 
 /** The whole Markdown made safe for Slack. */
@@ -25,17 +69,12 @@ export function safeMarkdown(markdown: string): string {
 }
 
 /**
- * The part of a growing answer that is safe to append now: everything but the end of the
- * last line from an opener (`` ` ``, `[`, `<`, `*`, `_`, `~`) that does not close yet, since
- * its closer may change how the text after it must be escaped or shown.
+ * A growing answer without the unsettled end of its last line, for a message that is posted
+ * and then edited: the first opener of the last MAX_HELD_CHARS characters that does not close
+ * yet and what follows it (an older one shows as written; the next edit replaces it all).
  */
-export function safeMarkdownSoFar(markdown: string): string {
-  return safeMarkdown(settledMarkdown(markdown));
-}
-
-/** A growing answer without the unsettled end of its last line (see holdPoint). */
 export function settledMarkdown(markdown: string): string {
-  return markdown.slice(0, holdPoint(markdown));
+  return markdown.slice(0, heldEnd(markdown, markdown.length - MAX_HELD_CHARS)?.start);
 }
 
 interface Edit {
@@ -159,31 +198,39 @@ function apply(source: string, edits: Edit[]): string {
   return out + source.slice(at);
 }
 
+const OPENERS = "`[<*_~";
+
 /**
- * Where the unsettled end of the last line starts (the whole text when it ends a line): the
- * first `` ` ``, `[`, `<` or emphasis marker there that is not part of a finished construct.
- * Holding it back keeps a half-written `**bold` or link from flashing as raw markup.
+ * Where the unsettled end of the last line starts, from `from` on (nothing when the text ends
+ * a line): the first `` ` ``, `[`, `<` or emphasis marker there that is not part of a
+ * finished construct (`start` takes in a `!` before a `[`: an image), or a last `!`, which
+ * may start an image. Holding it back keeps a half-written `**bold` or link from flashing as
+ * raw markup.
  */
-function holdPoint(markdown: string): number {
-  if (markdown === "" || markdown.endsWith("\n")) return markdown.length;
-  const lineStart = markdown.lastIndexOf("\n") + 1;
-  if (!/[`[<!*_~]/.test(markdown.slice(lineStart))) return markdown.length;
+function heldEnd(markdown: string, from: number): { start: number; opener: number } | undefined {
+  if (markdown === "" || markdown.endsWith("\n")) return undefined;
+  const lineStart = Math.max(markdown.lastIndexOf("\n") + 1, from);
+  if (!/[`[<!*_~]/.test(markdown.slice(lineStart))) return undefined;
   const settled = settledRanges(parseAnswer(markdown));
   for (let i = lineStart; i < markdown.length; i++) {
     if (!mayOpen(markdown, i) || escaped(markdown, i)) continue;
-    if (settled.some(([from, to]) => i >= from && i < to)) continue;
-    return i > 0 && markdown[i - 1] === "!" && markdown[i] === "[" ? i - 1 : i;
+    if (settled.some(([start, end]) => i >= start && i < end)) continue;
+    const image = markdown[i] === "[" && markdown[i - 1] === "!" && !escaped(markdown, i - 1);
+    return { start: image ? i - 1 : i, opener: i };
   }
-  // A last "!" may be the start of an image.
-  return markdown.endsWith("!") && !escaped(markdown, markdown.length - 1)
-    ? markdown.length - 1
-    : markdown.length;
+  const last = markdown.length - 1;
+  return markdown.endsWith("!") && !escaped(markdown, last)
+    ? { start: last, opener: last }
+    : undefined;
 }
 
 /** Whether the character at `i` can start a construct whose end is still to come. */
 function mayOpen(markdown: string, i: number): boolean {
   const char = markdown[i];
-  if (char === "`" || char === "[" || char === "<") return true;
+  if (char === "`" || char === "[") return true;
+  // `<` starts a link only as `<url>` or `<address>`, which hold no space, `<` or `>`: once
+  // one of those follows, the `<` is text for good ("if a < b", "<!channel>").
+  if (char === "<") return !/[\s<>]/.test(markdown.slice(i + 1));
   if (char !== "*" && char !== "_" && char !== "~") return false;
   const next = markdown[i + 1];
   if (next !== undefined && /\s/.test(next)) return false; // "5 * 3": not a marker

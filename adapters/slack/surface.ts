@@ -11,9 +11,9 @@ import type {
 } from "../../src/bridge/ports.ts";
 import type { Logger } from "../../src/log.ts";
 import { type CallKind, CallTokens } from "./call-tokens.ts";
-import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS } from "./limits.ts";
+import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS, STATUS_REFRESH_MS } from "./limits.ts";
 import { renderMrkdwn, slackRenderer } from "./render.ts";
-import { settledMarkdown, streamText } from "./stream-markdown.ts";
+import { MarkdownStream, settledMarkdown } from "./stream-markdown.ts";
 import { type SlackThread, StreamUnavailable, ThreadCalls } from "./thread-calls.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -35,16 +35,15 @@ export interface SlackSurfaceOptions {
 interface SlackMessage {
   /**
    * pending: nothing on screen yet (the first text is still held back);
-   * status: the assistant status stands in for a placeholder;
    * plain: a posted message, changed by chat.update;
    * stream: a native stream, grown by chat.appendStream.
    */
-  mode: "pending" | "status" | "plain" | "stream";
+  mode: "pending" | "plain" | "stream";
   ts?: string;
-  /** plain: it shows a note only (a placeholder, "queued"): a stream may replace it. */
-  noteOnly: boolean;
   /** plain: the mrkdwn it shows. */
   shown: string;
+  /** What a stream of this message sends: each text extends the one before. */
+  markdownStream: MarkdownStream;
   /** stream: the Markdown appended so far. */
   streamed: string;
   startedAt: number;
@@ -77,13 +76,17 @@ export function readSavedMessage(saved: unknown): SavedSlackMessage | undefined 
 }
 
 /**
- * One answer's thread in Slack. Answers stream natively (`chat.startStream`, then
- * `chat.appendStream` with what the reply engine added, `chat.stopStream` at the end) where
- * the workspace allows it, and otherwise as a message posted then edited. A stream that
- * cannot go on (Slack ended it, a split moved text to the next message, it neared its
- * 5-minute life, Slack said streaming is unavailable) is stopped and its message set to the
- * full text by chat.update, so no text is lost or shown twice. Edits and appends draw on the
- * workspace's shared budgets; a 429 pauses the budget of the method that got it.
+ * One answer's thread in Slack. While the backend is silent, Slack's loading status under the
+ * thread says the bot is working, at the cost of no message. Answers stream natively
+ * (`chat.startStream`, then `chat.appendStream` with what the reply engine added,
+ * `chat.stopStream` at the end) where the workspace allows it, and otherwise as a message
+ * posted then edited; an answer that waited its turn grows by chat.update in the "queued"
+ * notice it was given, since a stream can only be a new message. Nothing is posted only to
+ * be deleted. A stream that cannot go on (Slack ended it, a split moved text to the next
+ * message, it neared its 5-minute life, Slack said streaming is unavailable) is stopped and
+ * its message set to the full text by chat.update, so no text is lost or shown twice. Edits
+ * and appends draw on the workspace's shared budgets; a 429 pauses the budget of the method
+ * that got it.
  */
 export class SlackSurface implements ReplySurface {
   readonly renderer = slackRenderer;
@@ -93,6 +96,8 @@ export class SlackSurface implements ReplySurface {
   readonly #calls: ThreadCalls;
   readonly #messages: SlackMessage[] = [];
   #streamingOff: string | undefined;
+  /** When the loading status was set, and how many replies the thread had then. */
+  #status: { at: number; replies: number } | undefined;
 
   constructor(options: SlackSurfaceOptions) {
     this.#options = options;
@@ -111,8 +116,8 @@ export class SlackSurface implements ReplySurface {
   async post(rendered: string, options: SendOptions): Promise<MessageRef> {
     const message: SlackMessage = {
       mode: "pending",
-      noteOnly: false,
       shown: "",
+      markdownStream: new MarkdownStream(),
       streamed: "",
       startedAt: 0,
       stopped: false,
@@ -126,7 +131,7 @@ export class SlackSurface implements ReplySurface {
     await this.#show(ref as SlackMessage, rendered, options);
   }
 
-  /** The thread, the message's ts (none while only a status shows) and whether it streams. */
+  /** The thread, the message's ts (none while its first text is held back), whether it streams. */
   persistRef(ref: MessageRef): SavedSlackMessage {
     const message = ref as SlackMessage;
     return { thread: this.#options.thread, ts: message.ts, stream: message.mode === "stream" };
@@ -136,14 +141,14 @@ export class SlackSurface implements ReplySurface {
    * Takes over a message an earlier process left mid-answer (see persistRef), for one final
    * edit: a stream is stopped and its text set by chat.update (a stream cannot be taken over
    * by appending, and Slack would refuse chat.update while it is live); a message with no ts
-   * yet (only the assistant status showed) is posted.
+   * yet (its first text was still held back) is posted.
    */
   adopt(saved: SavedSlackMessage): MessageRef {
     const message: SlackMessage = {
       mode: saved.ts === undefined ? "pending" : saved.stream ? "stream" : "plain",
       ts: saved.ts,
-      noteOnly: false,
       shown: "",
+      markdownStream: new MarkdownStream(),
       streamed: "",
       // Older than any stream may be: its next change hands it over to chat.update.
       startedAt: Number.NEGATIVE_INFINITY,
@@ -158,6 +163,27 @@ export class SlackSurface implements ReplySurface {
     else await this.#calls.postMessage(rendered);
   }
 
+  /**
+   * Slack's loading status under the thread: a sign of work that costs no message. Slack
+   * takes it down with the app's next reply there (so the answer's first text clears it),
+   * and two minutes after it was set without one: the engine asks again every few seconds,
+   * and it is set again only after a reply (a system notice) or a long silence.
+   */
+  async showTyping(): Promise<void> {
+    const status = this.#status;
+    const replies = this.#calls.replies;
+    const now = performance.now();
+    if (status && status.replies === replies && now - status.at < STATUS_REFRESH_MS) return;
+    if (await this.#calls.setStatus(STATUS)) this.#status = { at: now, replies };
+  }
+
+  /** The answer is over: a status no reply took down (nothing could be posted) goes now. */
+  async stopTyping(): Promise<void> {
+    const status = this.#status;
+    this.#status = undefined;
+    if (status && status.replies === this.#calls.replies) await this.#calls.setStatus("");
+  }
+
   /** Brings one message to `rendered` (and its stream to the Markdown it came from). */
   async #show(message: SlackMessage, rendered: string, options: SendOptions): Promise<void> {
     this.#calls.assertUsable();
@@ -167,24 +193,16 @@ export class SlackSurface implements ReplySurface {
     const text = answer && !final ? renderMrkdwn(settledMarkdown(answer.markdown)) : rendered;
     switch (message.mode) {
       case "pending":
-      case "status":
-        if (!answer && !final && (await this.#statusInstead(message))) return;
         if (answer && (await this.#startStream(message, answer, final)) !== "no") return;
         if (text === "") return; // nothing settled yet: the status, if any, stays
         message.ts = await this.#calls.postMessage(text);
-        Object.assign(message, { mode: "plain", noteOnly: !answer, shown: text });
+        Object.assign(message, { mode: "plain", shown: text });
         return;
       case "plain":
-        if (message.noteOnly && answer) {
-          // A placeholder or "queued" note: a stream takes its place.
-          const placeholder = message.ts;
-          const stream = await this.#startStream(message, answer, final);
-          if (stream === "started" && placeholder) await this.#removePlaceholder(placeholder);
-          if (stream !== "no") return;
-        }
+        // A "queued" notice too: the answer grows in it by chat.update, so nothing the person
+        // saw is deleted (a stream can only be a new message).
         if (text === "" || text === message.shown) return;
         await this.#calls.update(message.ts ?? "", text);
-        message.noteOnly = !answer;
         message.shown = text;
         return;
       case "stream":
@@ -193,17 +211,9 @@ export class SlackSurface implements ReplySurface {
     }
   }
 
-  /** The "working" placeholder: in an assistant thread the status says it instead. */
-  async #statusInstead(message: SlackMessage): Promise<boolean> {
-    if (message.mode === "status") return true;
-    if (!this.#options.thread.assistant || !(await this.#calls.setStatus(STATUS))) return false;
-    message.mode = "status";
-    return true;
-  }
-
   /**
    * Opens a native stream for the message's first text: "started", "held" (nothing settled
-   * to show yet; a placeholder stays up) or "no" (post it the plain way).
+   * to show yet; the status stays up) or "no" (post it the plain way).
    */
   async #startStream(
     message: SlackMessage,
@@ -212,7 +222,7 @@ export class SlackSurface implements ReplySurface {
   ): Promise<"started" | "held" | "no"> {
     // Text that is complete at its first showing gains nothing from a stream: one call posts it.
     if (final || !this.#streaming()) return "no";
-    const text = streamText(source, false);
+    const text = message.markdownStream.text(source, false);
     if (text === "") return "held";
     if (text.length > MAX_STREAM_MARKDOWN_CHARS) return "no";
     let ts: string | undefined;
@@ -228,7 +238,6 @@ export class SlackSurface implements ReplySurface {
       ts,
       streamed: text,
       startedAt: performance.now(),
-      noteOnly: false,
       stopped: false,
     });
     return "started";
@@ -240,7 +249,7 @@ export class SlackSurface implements ReplySurface {
     source: MessageSource | undefined,
     final: boolean,
   ): Promise<void> {
-    const text = source ? streamText(source, final) : undefined;
+    const text = source ? message.markdownStream.text(source, final) : undefined;
     const young = performance.now() - message.startedAt < this.#options.streamMaxAgeMs;
     if (
       message.stopped ||
@@ -275,7 +284,6 @@ export class SlackSurface implements ReplySurface {
       await this.#calls.stopQuietly(message.ts ?? "");
     }
     message.mode = "plain";
-    message.noteOnly = false;
     await this.#calls.update(message.ts ?? "", rendered);
     message.shown = rendered;
   }
@@ -295,12 +303,6 @@ export class SlackSurface implements ReplySurface {
     }
   }
 
-  async #removePlaceholder(ts: string): Promise<void> {
-    if (!(await this.#calls.delete(ts))) {
-      this.#options.log.warn("could not remove a placeholder message the answer replaced");
-    }
-  }
-
   #streaming(): boolean {
     return this.#streamingOff === undefined && this.#options.workspace.streamingOff === undefined;
   }
@@ -312,7 +314,6 @@ export class SlackSurface implements ReplySurface {
     // A live stream's last text goes with chat.stopStream, which draws on no append budget:
     // an answer's end never waits behind the workspace's other answers' appends.
     if (last.mode === "stream") return last.stopped ? "update" : final ? "other" : "append";
-    if (last.mode === "plain") return last.noteOnly && this.#streaming() ? "other" : "update";
-    return "other";
+    return last.mode === "plain" ? "update" : "other";
   }
 }

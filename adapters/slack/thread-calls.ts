@@ -13,7 +13,7 @@ export interface SlackThread {
   userId: string;
   /** The asker's own workspace (another one for a Slack Connect guest). */
   userTeamId: string;
-  /** An assistant thread (the assistant pane): a status instead of a placeholder. */
+  /** An assistant thread (the assistant pane). */
   assistant: boolean;
 }
 
@@ -42,11 +42,18 @@ export class ThreadCalls {
   readonly #thread: SlackThread;
   readonly #tokens: CallTokens;
   #unusable: SlackChannelUnavailableError | undefined;
+  #replies = 0;
+  #settingStatus: Promise<boolean> | undefined;
 
   constructor(client: webApi.WebClient, thread: SlackThread, tokens: CallTokens) {
     this.#client = client;
     this.#thread = thread;
     this.#tokens = tokens;
+  }
+
+  /** Messages these calls put in the thread so far. */
+  get replies(): number {
+    return this.#replies;
   }
 
   /** Throws when an earlier call showed the bot cannot use the conversation. */
@@ -56,7 +63,7 @@ export class ThreadCalls {
 
   async postMessage(text: string): Promise<string | undefined> {
     const { channel, threadTs } = this.#thread;
-    const posted = await this.#call("chat.postMessage", "other", () =>
+    const posted = await this.#reply("chat.postMessage", "other", () =>
       this.#client.chat.postMessage({
         channel,
         thread_ts: threadTs,
@@ -92,32 +99,25 @@ export class ThreadCalls {
     );
   }
 
-  /** Best effort: a message that stays is no worse than a failed answer. */
-  async delete(ts: string): Promise<boolean> {
-    try {
-      await this.#client.chat.delete({ channel: this.#thread.channel, ts });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
+  /**
+   * The app's loading status under the thread ("" takes it down). Best effort, and drawing on
+   * no budget of the answer's: it only says the bot is working.
+   */
   async setStatus(status: string): Promise<boolean> {
-    try {
-      await this.#client.assistant.threads.setStatus({
-        channel_id: this.#thread.channel,
-        thread_ts: this.#thread.threadTs,
-        status,
-      });
-      return true;
-    } catch {
-      return false;
-    }
+    if (this.#unusable) return false;
+    const setting = this.#client.assistant.threads
+      .setStatus({ channel_id: this.#thread.channel, thread_ts: this.#thread.threadTs, status })
+      .then(
+        () => true,
+        () => false,
+      );
+    this.#settingStatus = setting;
+    return setting;
   }
 
   async startStream(markdown: string): Promise<string | undefined> {
     const { channel, threadTs, userId, userTeamId } = this.#thread;
-    const started = await this.#call(
+    const started = await this.#reply(
       "chat.startStream",
       "other",
       () =>
@@ -167,6 +167,22 @@ export class ThreadCalls {
     await this.#client.chat
       .stopStream({ channel: this.#thread.channel, ts })
       .catch(() => undefined);
+  }
+
+  /**
+   * A call that puts a message in the thread, which takes the loading status down: it goes
+   * after a status still on its way, which would otherwise land after it and stay up.
+   */
+  async #reply<T>(
+    method: string,
+    kind: CallKind,
+    run: () => Promise<T>,
+    stream = false,
+  ): Promise<T> {
+    await this.#settingStatus;
+    const result = await this.#call(method, kind, run, stream);
+    this.#replies++;
+    return result;
   }
 
   async #call<T>(

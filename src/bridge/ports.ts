@@ -116,10 +116,16 @@ export interface ReplySurface {
   /** A short message apart from the answer (command replies, system messages). */
   notice(rendered: string, options?: NoticeOptions): Promise<void>;
   /**
-   * Shows a "working" indicator that needs no message (a typing action). Surfaces without
-   * it get a placeholder message instead, which the answer then replaces.
+   * Shows a "working" sign that needs no message (Telegram's typing action, Slack's loading
+   * status), asked again every few seconds until the first text shows. Surfaces without it
+   * get a placeholder message instead, which the answer then replaces.
    */
   showTyping?(): Promise<void>;
+  /**
+   * The answer whose silence showTyping covered is over: a sign that would outlast it (one no
+   * reply took down, when nothing could be posted) goes now.
+   */
+  stopTyping?(): Promise<void>;
   /**
    * A JSON-serializable description of a message this surface posted and of where it is,
    * from which the channel can finish the message after the process died (Channel.reopen).

@@ -72,6 +72,7 @@ export class JournaledAnswer {
       persistRef: (ref) => inner.persistRef(ref),
     };
     if (inner.showTyping) journaled.showTyping = () => inner.showTyping?.() ?? Promise.resolve();
+    if (inner.stopTyping) journaled.stopTyping = () => inner.stopTyping?.() ?? Promise.resolve();
     this.surface = journaled;
   }
 

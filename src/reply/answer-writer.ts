@@ -174,6 +174,7 @@ export class AnswerWriter {
     } finally {
       this.#stopTyping?.abort();
       this.#options.onFirstPost?.();
+      if (this.#stopTyping) await this.#surface.stopTyping?.().catch(() => undefined);
     }
   }
 

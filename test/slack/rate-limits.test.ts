@@ -58,14 +58,15 @@ describe("Slack's rate limits", () => {
 
   it("without the shared budget the same load meets 429s, and the answers still end right", async () => {
     // The control: each answer only keeps its own pace, as if the workspace were its alone.
+    // (Answers that grow for a while: each is posted, then edited a few times.)
     const harness = await start({
-      simulator: { chunkDelayMs: 0 },
+      simulator: { chunkDelayMs: [1, 2] },
       slack: { updatesPerMinute: 1_000_000, budgetBurst: 1_000 },
     });
-    const answers = await askTen(harness, 400);
+    const answers = await askTen(harness, 1500);
 
     expect(harness.fake.rateLimited.length).toBeGreaterThan(0);
-    for (const answer of answers) expect(answer).toBe(renderMrkdwn(hugeAnswer(400)));
+    for (const answer of answers) expect(answer).toBe(renderMrkdwn(hugeAnswer(1500)));
   });
 
   it("honours Retry-After for the workspace that got the 429, while another goes on", async () => {

@@ -27,6 +27,35 @@ export const HOSTILE_LITERALS = [
   "1 < 2 > 0 & more",
 ];
 
+const ON_AND_ON =
+  "and then some more words to keep this line going for a good while, well past anything a " +
+  "stream may hold back, with no full stop and no line break for a long time to come, " +
+  "because answers from a language model are often single long lines like this one";
+
+/**
+ * Hostile or awkward text as a stream meets it: mentions, disguised links, lone openers that
+ * never close (or close too late), unbalanced fences, each on one long line. (HOSTILE itself
+ * is one of SAMPLES.)
+ */
+export const HOSTILE_STREAMS: readonly string[] = [
+  `<!channel> heads-up: the first words of this line must not wait for its end, ${ON_AND_ON}`,
+  `Ping <@U123> and <@U123|boss> and <!here> about it, ${ON_AND_ON}`,
+  `Look: [https://good.example](https://evil.example) and [docs](https://evil.example) ${ON_AND_ON}`,
+  `Compare values: if a < b then swap them, and [see the docs later ${ON_AND_ON}](https://example.com/docs) and so on.`,
+  `[https://good.example ${ON_AND_ON}](https://evil.example)`,
+  `Angle <https://example.com/${"a".repeat(150)}> and <https://evil.example|bank> ${ON_AND_ON}`,
+  `a lone < here ${ON_AND_ON}`,
+  `a lone [ here ${ON_AND_ON}`,
+  `a lone *star ${ON_AND_ON}`,
+  `a lone **strong ${ON_AND_ON}`,
+  `a lone _underscore ${ON_AND_ON}`,
+  `a lone ~~strike ${ON_AND_ON}`,
+  `a lone \`code <!channel> ${ON_AND_ON}\` and after`,
+  `![image text ${ON_AND_ON}](https://evil.example/i.png)`,
+  `Intro <!channel>.\n\n\`\`\`js\nconst ok = a < b && [x] * 2; // ${ON_AND_ON}\nno closing fence`,
+  `Text \`\`\` not a fence <!here> ${ON_AND_ON}\n\`\`\`\nopened, never closed ${ON_AND_ON}`,
+];
+
 /** Real-looking answers covering what a renderer meets: nesting, code, links, tables. */
 export const SAMPLES: readonly string[] = [
   simulatedAnswer("What can you do?"),

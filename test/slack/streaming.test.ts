@@ -3,7 +3,9 @@ import { MAX_MESSAGE_CHARS } from "../../adapters/slack/limits.ts";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { STREAM_DELIMITER } from "../../src/simulator/index.ts";
 import type { FakeMessage } from "../support/fake-slack.ts";
+import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
 import {
   mention,
   type SlackHarness,
@@ -13,9 +15,12 @@ import {
 import { simulatedAnswer } from "./samples.ts";
 
 let h: SlackHarness | undefined;
+let backend: RawBackend | undefined;
 afterEach(async () => {
   await h?.close();
+  await backend?.close();
   h = undefined;
+  backend = undefined;
 });
 
 async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
@@ -39,7 +44,103 @@ const words = (text: string) =>
     .split(/\s+/)
     .filter(Boolean);
 
+const HEADER = JSON.stringify({
+  answer: "",
+  question: "q",
+  related_docs: [],
+  conversation_uid: "conv-openers",
+  is_qa_mode: false,
+  system_message: "",
+});
+
+/**
+ * One paragraph, one line, as language models write them, with openers that stay open for
+ * long: `opened` streams in small pieces, then the backend waits (up to 5 s) until a person
+ * could read `marker`, which lies well past the openers, before it ends the line with
+ * `closing`. Resolves whether the marker showed while the line was still open.
+ */
+async function streamOpenLine(
+  opened: string,
+  marker: string,
+  closing: string,
+  nativeStreaming = true,
+) {
+  let seen: (() => void) | undefined;
+  const shown = new Promise<void>((resolve) => {
+    seen = resolve;
+  });
+  let seenInTime = false;
+  backend = await startRawBackend(async (ctx) => {
+    ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    await ctx.write(HEADER + STREAM_DELIMITER, 2);
+    for (let i = 0; i < opened.length; i += 6) await ctx.write(opened.slice(i, i + 6), 2);
+    seenInTime = await Promise.race([
+      shown.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000)),
+    ]);
+    await ctx.write(closing, 2);
+    ctx.res.end();
+  });
+  const harness = await start({
+    backend: { url: backend.url, apiKey: "k", botUid: "b" },
+    slack: { nativeStreaming },
+  });
+  const ts = harness.nextTs();
+  const watch = setInterval(() => {
+    const [message] = harness.fake.thread("C1", ts);
+    if (message && harness.fake.view(message).visible.includes(marker)) seen?.();
+  }, 5);
+  try {
+    await harness.sendEvent(mention("compare them", { ts }));
+    await harness.settle();
+  } finally {
+    clearInterval(watch);
+  }
+  const [answer, ...others] = harness.fake.thread("C1", ts);
+  return { seenInTime, answer, others };
+}
+
 describe("native streaming", () => {
+  it.each([
+    { streaming: true, how: "a native stream", shown: "[see the docs later" },
+    { streaming: false, how: "a posted message", shown: "see the docs later" },
+  ])(
+    "shows a line past a lone `<` and an unclosed `[` long before the line ends: $how",
+    async ({ streaming, shown }) => {
+      const opened =
+        "Compare values: if a < b then swap them, and [see the docs later for the details, " +
+        "since the swap itself is cheap but the comparison is not; MARKER words a person can " +
+        "read already, and more of them keep coming on this one long line for a while";
+      const { seenInTime, answer, others } = await streamOpenLine(
+        opened,
+        "MARKER",
+        "](https://example.com/docs) and so on.\n\nDone.",
+        streaming,
+      );
+      expect(seenInTime).toBe(true);
+      expect(others).toEqual([]);
+      expect(answer?.format).toBe(streaming ? "markdown" : "mrkdwn");
+      // The whole text, and safe. (A stream's `[`, held too long, stays literal: what was sent
+      // cannot change; a posted message shows the link it became.)
+      const view = h?.fake.view(answer as FakeMessage);
+      expect(view?.visible).toContain(`if a < b then swap them, and ${shown}`);
+      expect(view?.visible).toContain("Done.");
+      expect(view?.pings).toEqual([]);
+      expect(view?.disguised).toEqual([]);
+    },
+  );
+
+  it("shows a line that starts with <!channel> at once, as text", async () => {
+    const opened =
+      "<!channel> heads-up: MARKER words follow the mention at once, and the line goes on " +
+      "and on, as a language model's paragraphs do, with no line break for a long while";
+    const { seenInTime, answer } = await streamOpenLine(opened, "MARKER", ".\n");
+    expect(seenInTime).toBe(true);
+    const view = h?.fake.view(answer as FakeMessage);
+    expect(view?.visible).toContain("<!channel> heads-up:");
+    expect(view?.pings).toEqual([]);
+  });
+
   it("streams an answer with appends, ending exactly at the answer's Markdown", async () => {
     const harness = await start();
     const [answer, ...others] = await ask(harness, "stream this");
@@ -48,9 +149,9 @@ describe("native streaming", () => {
     expect(answer).toMatchObject({ format: "markdown", stream: "stopped", updates: 0 });
     expect(answer?.text).toBe(safeMarkdown(simulatedAnswer("stream this")));
     expect(answer?.appends).toBeGreaterThan(1);
-    // The "…" placeholder made way for the stream: posted, then removed.
-    const placeholder = [...harness.fake.messages.values()].find((m) => m.history[0] === "…");
-    expect(placeholder?.deleted).toBe(true);
+    // The stream is the answer's first and only message: no placeholder came and went.
+    expect(answer?.history[0]).toMatch(/^He/);
+    expect(harness.fake.callsTo("chat.delete")).toEqual([]);
     expect(harness.fake.callsTo("chat.update")).toEqual([]);
     const [opened] = harness.fake.callsTo("chat.startStream");
     expect(opened?.args).toMatchObject({ recipient_user_id: "U1", recipient_team_id: "T0FAKE" });
@@ -150,11 +251,15 @@ describe("native streaming", () => {
     const harness = await start({ fake: { channels: { C1: { type: "channel", member: false } } } });
     const messages = await ask(harness, "anyone?");
     expect(messages).toEqual([]);
-    expect(harness.fake.callsTo("chat.postMessage")).toHaveLength(1);
+    // One try to put the answer there (the first text opens a stream), then no more.
+    const posts = harness.fake.calls.filter((c) =>
+      /^chat\.(postMessage|startStream)$/.test(c.method),
+    );
+    expect(posts).toHaveLength(1);
     const errors = harness.logs.filter((l) => l.level >= 50);
     expect(errors).toHaveLength(1);
     expect(errors[0]?.err?.message).toMatch(
-      /^slack chat\.postMessage: not_in_channel in C1: invite the bot to the channel \(\/invite @bot\)/,
+      /^slack chat\.startStream: not_in_channel in C1: invite the bot to the channel \(\/invite @bot\)/,
     );
   });
 });

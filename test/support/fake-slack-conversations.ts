@@ -45,6 +45,8 @@ export class FakeConversations {
   readonly messages = new Map<string, FakeMessage>();
   readonly ephemerals: Ephemeral[] = [];
   readonly #options: ConversationRules;
+  /** The loading status each thread shows now, by "channel thread_ts". */
+  readonly #statuses = new Map<string, string>();
   readonly #clock = 1_700_000_000;
   #seq = 0;
 
@@ -72,6 +74,28 @@ export class FakeConversations {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * assistant.threads.setStatus: the app's loading status under a thread, in a DM or (since
+   * Slack's changelog of 2026-03-05, with chat:write) a channel. "" clears it; so does the
+   * app's next reply in the thread, as Slack does.
+   * https://docs.slack.dev/reference/methods/assistant.threads.setStatus
+   * https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update
+   */
+  setStatus(args: Record<string, unknown>): Record<string, unknown> {
+    const error = this.#channelError(args.channel_id);
+    if (error) return { ok: false, error };
+    if (args.thread_ts === undefined || args.status === undefined) {
+      return { ok: false, error: "invalid_arguments" };
+    }
+    this.#statuses.set(threadKey(args.channel_id, args.thread_ts), String(args.status));
+    return { ok: true };
+  }
+
+  /** The loading status a thread shows now ("" for none). */
+  status(channel: string, threadTs: string): string {
+    return this.#statuses.get(threadKey(channel, threadTs)) ?? "";
   }
 
   /** The bot's messages in a thread, oldest first, deleted ones left out. */
@@ -229,6 +253,9 @@ export class FakeConversations {
       history: [text],
     };
     this.messages.set(message.ts, message);
+    // A reply of the app's in the thread takes its loading status down.
+    if (message.threadTs !== undefined)
+      this.#statuses.delete(threadKey(message.channel, message.threadTs));
     return message;
   }
 
@@ -236,4 +263,8 @@ export class FakeConversations {
     this.#seq++;
     return `${this.#clock}.${String(this.#seq).padStart(6, "0")}`;
   }
+}
+
+function threadKey(channel: unknown, threadTs: unknown): string {
+  return `${String(channel)} ${String(threadTs)}`;
 }

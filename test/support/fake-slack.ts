@@ -46,14 +46,16 @@ type Fault = { error: string } | { retryAfter: number };
 /**
  * A fake Slack Web API on 127.0.0.1 that keeps the rules an app lives by: bot-token auth,
  * thread replies, chat.update on the bot's own messages only, the streaming methods'
- * recipient rules, states and lifetime, per-workspace rate tiers answered with 429 and
- * Retry-After, and Socket Mode (`apps.connections.open` plus a WebSocket). It records every
- * call and keeps each conversation as a person would see it.
+ * recipient rules, states and lifetime, the loading status under a thread (cleared by the
+ * app's next reply), per-workspace rate tiers answered with 429 and Retry-After, and Socket
+ * Mode (`apps.connections.open` plus a WebSocket). It records every call and keeps each
+ * conversation as a person would see it.
  */
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
   /** Replies sent to a slash command's response_url. */
   readonly responses: { type: string; text: string }[] = [];
+  /** Every status the app set (assistant.threads.setStatus), in order. */
   readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
   readonly prompts: { channel: string; threadTs: string; prompts: unknown }[] = [];
   readonly socket = new FakeSocketServer();
@@ -133,6 +135,11 @@ export class FakeSlack {
   /** The bot's messages in a thread, oldest first, deleted ones left out. */
   thread(channel: string, threadTs: string): FakeMessage[] {
     return this.conversations.thread(channel, threadTs);
+  }
+
+  /** The loading status a thread shows now ("" for none): set by setStatus, cleared by a reply. */
+  statusOf(channel: string, threadTs: string): string {
+    return this.conversations.status(channel, threadTs);
   }
 
   /** What a person sees of a message. */
@@ -244,13 +251,17 @@ export class FakeSlack {
         return { ok: true, url: `ws://127.0.0.1:${this.#port}/socket` };
       case "users.info":
         return this.#usersInfo(args);
-      case "assistant.threads.setStatus":
-        this.statuses.push({
-          channel: String(args.channel_id),
-          threadTs: String(args.thread_ts),
-          status: String(args.status ?? ""),
-        });
-        return { ok: true };
+      case "assistant.threads.setStatus": {
+        const result = this.conversations.setStatus(args);
+        if (result.ok) {
+          this.statuses.push({
+            channel: String(args.channel_id),
+            threadTs: String(args.thread_ts),
+            status: String(args.status),
+          });
+        }
+        return result;
+      }
       case "assistant.threads.setSuggestedPrompts":
         this.prompts.push({
           channel: String(args.channel_id),

@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { renderMrkdwn } from "../../adapters/slack/render.ts";
+import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
+import type { SlackCall } from "../support/fake-slack.ts";
+import {
+  mention,
+  message,
+  type SlackHarness,
+  startSlackHarness,
+} from "../support/slack-harness.ts";
+import { simulatedAnswer } from "./samples.ts";
+
+let h: SlackHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+const THINKING = "is thinking…";
+
+/** The first call that put an answer's text in the thread. */
+const firstText = (calls: SlackCall[]) =>
+  calls.findIndex(
+    (c) =>
+      (c.method === "chat.postMessage" || c.method === "chat.startStream") && c.outcome === "ok",
+  );
+
+describe("a sign of work that costs no message", () => {
+  it.each([
+    { where: "a channel thread", channel: "C1", streaming: true },
+    { where: "a channel thread", channel: "C1", streaming: false },
+    { where: "a DM", channel: "D1", streaming: true },
+  ])(
+    "shows Slack's loading status in $where while the backend is silent, then only the answer (streaming: $streaming)",
+    async ({ channel, streaming }) => {
+      h = await startSlackHarness({
+        simulator: { chunkDelayMs: [1, 3] },
+        slack: { nativeStreaming: streaming },
+      });
+      const ts = h.nextTs();
+      // The backend is silent for a moment before its first byte.
+      const question = "take a breath first #delay=150";
+      const event =
+        channel === "D1" ? message(question, { ts, channel }) : mention(question, { ts, channel });
+      await h.sendEvent(event);
+      await h.settle();
+
+      const { fake } = h;
+      const [answer, ...others] = fake.thread(channel, ts);
+      expect(others).toEqual([]);
+      expect(answer?.text).toBe(
+        streaming
+          ? safeMarkdown(simulatedAnswer(question))
+          : renderMrkdwn(simulatedAnswer(question)),
+      );
+      // No message was posted only to be taken down again.
+      expect(fake.callsTo("chat.delete")).toEqual([]);
+      expect([...fake.messages.values()].filter((m) => m.deleted)).toEqual([]);
+      // The status went up before the first text, and the answer's reply took it down: no
+      // call was spent clearing it.
+      const status = fake.calls.findIndex((c) => c.method === "assistant.threads.setStatus");
+      expect(status).toBeGreaterThanOrEqual(0);
+      expect(status).toBeLessThan(firstText(fake.calls));
+      expect(fake.statuses).toEqual([{ channel, threadTs: ts, status: THINKING }]);
+      expect(fake.statusOf(channel, ts)).toBe("");
+    },
+  );
+
+  it("turns a queued question's notice into its answer, deleting nothing", async () => {
+    h = await startSlackHarness({ simulator: { chunkDelayMs: [1, 3] } });
+    const root = h.nextTs();
+    const first = "first, slowly #delay=300";
+    const second = "second, right behind";
+    await h.sendEvent(mention(first, { ts: root }));
+    await h.sendEvent(mention(second, { ts: h.nextTs(), threadTs: root }));
+    await h.settle();
+
+    const { fake } = h;
+    expect(fake.callsTo("chat.delete")).toEqual([]);
+    const [one, two, ...others] = fake.thread("C1", root);
+    expect(others).toEqual([]);
+    expect(one?.text).toBe(safeMarkdown(simulatedAnswer(first)));
+    // The notice the second question got is the message its answer grew in.
+    expect(two?.history[0]).toBe("⏳ queued behind 1 question");
+    expect(two?.text).toBe(renderMrkdwn(simulatedAnswer(second, 2, first)));
+    expect(fake.statusOf("C1", root)).toBe("");
+  });
+
+  it("takes the status down itself when the answer could put nothing in the thread", async () => {
+    h = await startSlackHarness({ simulator: { paidPlan: false } });
+    // Slack refuses every post: the readable error cannot be shown either.
+    h.fake.failNext("chat.postMessage", "internal_error", 10);
+    const ts = h.nextTs();
+    await h.sendEvent(mention("hello?", { ts }));
+    await h.settle();
+
+    const { fake } = h;
+    expect(fake.thread("C1", ts)).toEqual([]);
+    expect(fake.statuses.map((s) => s.status)).toEqual([THINKING, ""]);
+    expect(fake.statusOf("C1", ts)).toBe("");
+  });
+});
