@@ -38,6 +38,14 @@ import { webhookRoute } from "./webhook.ts";
 // Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
 const MAX_UPDATES_IN_FLIGHT = 1_000;
 
+// The HTTP client gives up on a call this long past the long-poll timeout: long enough for a
+// slow answer, short enough that a dead connection is noticed.
+const CLIENT_MARGIN_SECONDS = 30;
+// A getUpdates this long past its timeout has stalled, and /healthz says so: far enough below
+// the client's margin that the stall shows while the call still hangs (issue 12: the two were
+// equal, so a hung poll was cut and retried before it ever counted as stalled).
+const POLL_STALL_GRACE_MS = 5_000;
+
 /** What the channel needs of the bridge: one call per delivery. */
 export interface MessageHandler {
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void>;
@@ -120,8 +128,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const bot = new Bot(options.botToken, {
     client: {
       ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
-      // Long enough for a long poll, short enough that a dead connection is noticed.
-      timeoutSeconds: pollTimeoutSeconds + 30,
+      timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
     },
   });
   installErrorBoundary(bot.api);
@@ -226,7 +233,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         handle: (update) => track(bot.handleUpdate(update)),
         timeoutSeconds: pollTimeoutSeconds,
         backoff: options.polling?.backoff ?? { initialMs: 1_000, maxMs: 30_000 },
-        stallAfterMs: options.polling?.stallAfterMs ?? 30_000,
+        stallAfterMs: options.polling?.stallAfterMs ?? POLL_STALL_GRACE_MS,
         concurrency: options.polling?.concurrency ?? maxInFlight,
       });
   const polling =
