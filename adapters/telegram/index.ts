@@ -164,7 +164,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   let me: BotIdentity | undefined;
   let state: "new" | "running" | "stopped" = "new";
+  /** Updates being handled: what maxUpdatesInFlight counts. */
   const inFlight = new Set<Promise<void>>();
+  let menuSync: Promise<void> = Promise.resolve();
   const order = new ChatOrder();
 
   const track = (task: Promise<void>): Promise<void> => {
@@ -304,12 +306,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await polling?.start(me);
       }
       state = "running";
-      // In the background: the bot answers before the menu is registered.
-      void track(
-        syncCommandMenu(bot.api, store, me.id, log).then(
-          () => undefined,
-          (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
-        ),
+      // In the background: the bot answers before the menu is registered. Not an update, so
+      // the webhook does not count it against the updates it takes at once.
+      menuSync = syncCommandMenu(bot.api, store, me.id, log).then(
+        () => undefined,
+        (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
       );
     },
     async stop() {
@@ -326,6 +327,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       return polling?.unhealthyReason();
     },
     async settled() {
+      await menuSync;
       while (inFlight.size > 0 || order.pending().length > 0) {
         await Promise.all([...inFlight, ...order.pending()]);
       }

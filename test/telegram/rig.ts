@@ -45,6 +45,8 @@ export interface Rig {
   group: Chat;
   /** A forum supergroup: bob is an administrator. */
   forum: Chat;
+  /** The scripted backend, when `answer` was given: the chat requests it received. */
+  scripted: RawBackend | undefined;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,11 @@ export interface RigOptions {
   harness?: Harness;
   /** Every question gets exactly this Markdown answer, streamed by a scripted backend. */
   answer?: string;
+  /**
+   * With `answer`: the scripted backend sends nothing before this resolves, so answers stay
+   * in flight until the test lets them go, however slow the machine.
+   */
+  answerAfter?: Promise<unknown>;
 }
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
@@ -75,7 +82,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   let raw: RawBackend | undefined;
   let bridge = harness.bridge;
   if (options.answer !== undefined) {
-    raw = await scriptedBackend(options.answer);
+    raw = await scriptedBackend(options.answer, options.answerAfter);
     bridge = new Bridge({
       backend: createBackendClient({ baseUrl: raw.url, apiKey: "key", botUid: "bot" }),
       store: harness.store,
@@ -137,6 +144,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     dm,
     group,
     forum,
+    scripted: raw,
     async close() {
       await channel.stop();
       await channel.settled();
@@ -182,8 +190,11 @@ export function firstAnswer(question: string): string {
   });
 }
 
-/** A backend that streams `answer` (in pieces of whole characters) to every chat request. */
-function scriptedBackend(answer: string): Promise<RawBackend> {
+/**
+ * A backend that streams `answer` (in pieces of whole characters) to every chat request,
+ * each once `after` has resolved.
+ */
+function scriptedBackend(answer: string, after?: Promise<unknown>): Promise<RawBackend> {
   const header = {
     answer: "",
     question: "",
@@ -194,6 +205,7 @@ function scriptedBackend(answer: string): Promise<RawBackend> {
   };
   const characters = Array.from(answer);
   return startRawBackend(async (ctx) => {
+    await after;
     ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
     await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
     for (let at = 0; at < characters.length; at += 400) {
