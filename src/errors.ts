@@ -204,6 +204,23 @@ export class RateLimitedError extends BridgeError {
   }
 }
 
+/**
+ * The platform will not let the bot post where a message came from (on Slack: the bot is not
+ * in the channel, or the channel is archived). Not even this error can be shown there, so the
+ * bridge tells the operator once per channel, with `hint` (what to do about it), and again
+ * only after the bot has answered there since.
+ */
+export class ChannelUnavailableError extends BridgeError {
+  readonly code = "CHANNEL_UNAVAILABLE";
+  constructor(
+    message: string,
+    readonly hint: string,
+    options: { userMessage?: string; cause?: unknown } = {},
+  ) {
+    super(message, { userMessage: "the bot cannot post here", ...options });
+  }
+}
+
 /** The message to edit no longer exists (a person deleted it): continue in a new one. */
 export class MessageGoneError extends BridgeError {
   readonly code = "MESSAGE_GONE";

@@ -1,5 +1,10 @@
 import { webApi } from "@slack/bolt";
-import { BridgeError, MessageGoneError, RateLimitedError } from "../../src/errors.ts";
+import {
+  BridgeError,
+  ChannelUnavailableError,
+  MessageGoneError,
+  RateLimitedError,
+} from "../../src/errors.ts";
 import { type CallStatus, callStatusOf } from "../../src/metrics.ts";
 
 /** Told of every Web API call this client made and how it ended (for the metrics). */
@@ -87,17 +92,16 @@ export class SlackApiError extends BridgeError {
 
 /**
  * The bot cannot write in the conversation at all (not invited, archived, gone): there is
- * nothing to retry and nowhere to show an error, so it is logged once, with the fix.
+ * nothing to retry and nowhere to show an error, so the bridge logs it once, with the fix.
  */
-export class SlackChannelUnavailableError extends BridgeError {
-  readonly code = "SLACK_CHANNEL_UNAVAILABLE";
+export class SlackChannelUnavailableError extends ChannelUnavailableError {
   constructor(
     readonly method: string,
     readonly slackError: string,
     readonly channel: string,
     cause?: unknown,
   ) {
-    super(`slack ${method}: ${slackError} in ${channel}: ${CHANNEL_HINTS[slackError] ?? ""}`, {
+    super(`slack ${method}: ${slackError} in ${channel}`, CHANNEL_HINTS[slackError] ?? "", {
       userMessage: `the bot cannot post here (${slackError})`,
       cause,
     });

@@ -40,6 +40,14 @@ import { webhookRoute } from "./webhook.ts";
 // Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
 const MAX_UPDATES_IN_FLIGHT = 1_000;
 
+// The HTTP client gives up on a call this long past the long-poll timeout: long enough for a
+// slow answer, short enough that a dead connection is noticed.
+const CLIENT_MARGIN_SECONDS = 30;
+// A getUpdates this long past its timeout has stalled, and /healthz says so: far enough below
+// the client's margin that the stall shows while the call still hangs (issue 12: the two were
+// equal, so a hung poll was cut and retried before it ever counted as stalled).
+const POLL_STALL_GRACE_MS = 5_000;
+
 /** What the channel needs of the bridge: one call per delivery. */
 export interface MessageHandler {
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void>;
@@ -124,8 +132,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const bot = new Bot(options.botToken, {
     client: {
       ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
-      // Long enough for a long poll, short enough that a dead connection is noticed.
-      timeoutSeconds: pollTimeoutSeconds + 30,
+      timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
     },
   });
   // Installed first, so it runs inside the error boundary and sees Telegram's own answer.
@@ -163,7 +170,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   let me: BotIdentity | undefined;
   let state: "new" | "running" | "stopped" = "new";
+  /** Updates being handled: what maxUpdatesInFlight counts. */
   const inFlight = new Set<Promise<void>>();
+  let menuSync: Promise<void> = Promise.resolve();
   const order = new ChatOrder();
 
   const track = (task: Promise<void>): Promise<void> => {
@@ -232,7 +241,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         handle: (update) => track(bot.handleUpdate(update)),
         timeoutSeconds: pollTimeoutSeconds,
         backoff: options.polling?.backoff ?? { initialMs: 1_000, maxMs: 30_000 },
-        stallAfterMs: options.polling?.stallAfterMs ?? 30_000,
+        stallAfterMs: options.polling?.stallAfterMs ?? POLL_STALL_GRACE_MS,
         concurrency: options.polling?.concurrency ?? maxInFlight,
       });
   const polling =
@@ -303,12 +312,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await polling?.start(me);
       }
       state = "running";
-      // In the background: the bot answers before the menu is registered.
-      void track(
-        syncCommandMenu(bot.api, store, me.id, log).then(
-          () => undefined,
-          (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
-        ),
+      // In the background: the bot answers before the menu is registered. Not an update, so
+      // the webhook does not count it against the updates it takes at once.
+      menuSync = syncCommandMenu(bot.api, store, me.id, log).then(
+        () => undefined,
+        (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
       );
     },
     async stop() {
@@ -325,6 +333,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       return polling?.unhealthyReason();
     },
     async settled() {
+      await menuSync;
       while (inFlight.size > 0 || order.pending().length > 0) {
         await Promise.all([...inFlight, ...order.pending()]);
       }

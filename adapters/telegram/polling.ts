@@ -19,7 +19,11 @@ export interface PollerOptions {
   timeoutSeconds: number;
   /** Wait after a failed getUpdates, doubled on each failure in a row up to `maxMs`. */
   backoff: { initialMs: number; maxMs: number };
-  /** A getUpdates unanswered this long past its timeout counts as stalled. */
+  /**
+   * A getUpdates unanswered this long past its timeout counts as stalled. Keep it well below
+   * the HTTP client's own margin past the timeout: a client that gives up first ends the call
+   * before the stall can be seen.
+   */
   stallAfterMs: number;
   /** Updates handled at once across all chats (each chat's thread queue keeps its order). */
   concurrency: number;
@@ -28,7 +32,7 @@ export interface PollerOptions {
 /** The runner's AbortSignal type (from the abort-controller package grammY also uses). */
 type RunnerSignal = Parameters<Bot["api"]["getUpdates"]>[1] & { aborted: boolean };
 
-type Problem = "conflict" | "unauthorized" | "failing";
+type Problem = "conflict" | "unauthorized" | "stalled" | "failing";
 
 // Failures in a row before polling counts as down for /healthz.
 const FAILURES_BEFORE_UNHEALTHY = 3;
@@ -107,23 +111,33 @@ export class Poller {
       return `Telegram polling failing (${this.#failures} getUpdates errors in a row)`;
     }
     const now = performance.now();
-    const { timeoutSeconds, stallAfterMs, backoff } = this.#options;
+    const { stallAfterMs, backoff } = this.#options;
     if (this.#inFlightSince !== undefined) {
       const waited = now - this.#inFlightSince;
-      if (waited > timeoutSeconds * 1000 + stallAfterMs) {
+      if (waited > this.#stallMs()) {
         return `Telegram polling stalled: getUpdates unanswered for ${Math.round(waited / 1000)} s`;
       }
     } else if (now - this.#lastSettled > backoff.maxMs + stallAfterMs) {
       return "Telegram polling stalled: no getUpdates running";
     }
+    // Until a getUpdates answers: the next call, not yet overdue, proves nothing.
+    if (this.#problem === "stalled") {
+      return "Telegram polling stalled: getUpdates went unanswered past its timeout";
+    }
     return undefined;
+  }
+
+  /** How long a getUpdates may take before it counts as stalled. */
+  #stallMs(): number {
+    return this.#options.timeoutSeconds * 1000 + this.#options.stallAfterMs;
   }
 
   async #supply(batchSize: number, signal: RunnerSignal): Promise<Update[]> {
     const { bot, timeoutSeconds, backoff } = this.#options;
     let delay = backoff.initialMs;
     for (;;) {
-      this.#inFlightSince = performance.now();
+      const started = performance.now();
+      this.#inFlightSince = started;
       try {
         const updates = await bot.api.getUpdates(
           {
@@ -140,7 +154,7 @@ export class Poller {
         return updates;
       } catch (error) {
         if (signal.aborted) throw error;
-        const wait = this.#failed(error, delay);
+        const wait = this.#failed(error, delay, performance.now() - started > this.#stallMs());
         delay = Math.min(backoff.maxMs, delay * 2);
         await sleep(wait, undefined, { signal: signal as unknown as AbortSignal }).catch(
           () => undefined,
@@ -153,8 +167,12 @@ export class Poller {
     }
   }
 
-  /** Logs a failure once per kind in a row and says how long to wait before polling again. */
-  #failed(error: unknown, delay: number): number {
+  /**
+   * Logs a failure once per kind in a row and says how long to wait before polling again.
+   * `overdue`: the call failed only after it had stalled (the client gave up, or the
+   * connection was cut).
+   */
+  #failed(error: unknown, delay: number, overdue: boolean): number {
     const { log } = this.#options;
     this.#failures++;
     const retryAfter = retryAfterMs(error);
@@ -163,7 +181,9 @@ export class Poller {
       ? "conflict"
       : error instanceof TelegramApiError && error.errorCode === 401
         ? "unauthorized"
-        : "failing";
+        : overdue
+          ? "stalled"
+          : "failing";
     if (problem !== this.#problem) {
       if (problem === "conflict") {
         log.error(
@@ -173,6 +193,11 @@ export class Poller {
       } else if (problem === "unauthorized") {
         log.error(
           "Telegram rejected the bot token (401): check TELEGRAM_BOT_TOKEN; retrying with backoff",
+        );
+      } else if (problem === "stalled") {
+        log.warn(
+          { err: error },
+          "Telegram getUpdates went unanswered past its timeout; retrying with backoff",
         );
       } else {
         log.warn({ err: error }, "Telegram getUpdates failed; retrying with backoff");

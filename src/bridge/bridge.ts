@@ -3,7 +3,7 @@ import { setMaxListeners } from "node:events";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
-import { AbortedError, BridgeError } from "../errors.ts";
+import { AbortedError, BridgeError, ChannelUnavailableError } from "../errors.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -48,6 +48,8 @@ export class Bridge {
   readonly #answerDeps: AnswerDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
+  /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
+  readonly #unpostable = new Set<string>();
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -141,7 +143,7 @@ export class Bridge {
       }
       await this.#answer(message, surface, turn, log, receivedAt);
     } catch (error) {
-      await this.#reportFailure(error, surface, log);
+      await this.#reportFailure(error, message, surface, log);
     } finally {
       turn.leave();
     }
@@ -183,6 +185,7 @@ export class Bridge {
       await journaled?.close();
     }
     if (!report) return;
+    this.#unpostable.delete(message.channelKey);
     this.#record(message.channel, report);
     log.info(
       {
@@ -278,7 +281,23 @@ export class Bridge {
     metrics.answer.observe({ channel }, report.totalMs / 1000);
   }
 
-  async #reportFailure(error: unknown, surface: ReplySurface, log: Logger): Promise<void> {
+  async #reportFailure(
+    error: unknown,
+    message: IncomingMessage,
+    surface: ReplySurface,
+    log: Logger,
+  ): Promise<void> {
+    if (error instanceof ChannelUnavailableError) {
+      // Nowhere to show a notice, and every question there fails alike: one line per channel
+      // is what the operator needs to act on.
+      if (this.#unpostable.has(message.channelKey)) return;
+      this.#unpostable.add(message.channelKey);
+      log.warn(
+        { reason: error.message },
+        `cannot post in a channel, so its questions go unanswered: ${error.hint}`,
+      );
+      return;
+    }
     const known = error instanceof BridgeError;
     log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
     await sendNotice(surface, `⚠️ ${readableError(error)}`, { private: true }).catch(

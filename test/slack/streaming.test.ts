@@ -247,19 +247,34 @@ describe("native streaming", () => {
     );
   });
 
-  it("logs a channel it cannot post in once, with the fix, and stops calling Slack there", async () => {
-    const harness = await start({ fake: { channels: { C1: { type: "channel", member: false } } } });
-    const messages = await ask(harness, "anyone?");
-    expect(messages).toEqual([]);
-    // One try to put the answer there (the first text opens a stream), then no more.
+  it("says once, at warn with the fix, that it cannot post in a channel, until it answers there again", async () => {
+    const channels = { C1: { type: "channel" as const, member: false } };
+    const harness = await start({ fake: { channels } });
+    const problems = () => harness.logs.filter((l) => l.level >= 40);
+    expect(await ask(harness, "anyone?")).toEqual([]);
+    expect(await ask(harness, "still nobody?")).toEqual([]);
+    // One try per question to put the answer there (the first text opens a stream), no more.
     const posts = harness.fake.calls.filter((c) =>
       /^chat\.(postMessage|startStream)$/.test(c.method),
     );
-    expect(posts).toHaveLength(1);
-    const errors = harness.logs.filter((l) => l.level >= 50);
-    expect(errors).toHaveLength(1);
-    expect(errors[0]?.err?.message).toMatch(
-      /^slack chat\.startStream: not_in_channel in C1: invite the bot to the channel \(\/invite @bot\)/,
-    );
+    expect(posts).toHaveLength(2);
+    expect(problems()).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "cannot post in a channel, so its questions go unanswered: invite the bot to the channel (/invite @bot)",
+        reason: expect.stringMatching(
+          /^slack chat\.(postMessage|startStream): not_in_channel in C1$/,
+        ),
+      }),
+    ]);
+
+    // Invited, the bot answers; removed again, it says so again, once.
+    channels.C1.member = true;
+    expect(await ask(harness, "now?")).toHaveLength(1);
+    channels.C1.member = false;
+    await ask(harness, "and now?");
+    await ask(harness, "hello?");
+    expect(problems()).toHaveLength(2);
+    expect(problems()[1]?.msg).toMatch(/invite the bot/);
   });
 });

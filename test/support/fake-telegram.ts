@@ -104,8 +104,10 @@ export interface FakeTelegram {
   draftsAvailable: boolean;
   /** On: every getUpdates answers 409, as when another instance polls with the token. */
   conflict: boolean;
-  /** On: getUpdates never answers (a stalled connection). */
+  /** On: getUpdates never answers (a stalled connection). Off again: the held ones answer. */
   holdPolls: boolean;
+  /** Cuts the connections of the getUpdates requests waiting now, as a proxy dropping them. */
+  dropPolls(): void;
   user(id: number, firstName: string, username?: string): User;
   addChat(chat: Chat, members?: Record<number, MemberStatus>): Chat;
   setMember(chatId: number, userId: number, status: MemberStatus): void;
@@ -169,6 +171,9 @@ const ANONYMOUS_ADMIN: User = {
   username: "GroupAnonymousBot",
 };
 
+/** Not an answer: the request's connection is destroyed instead. */
+class ConnectionCut extends Error {}
+
 class ApiFailure extends Error {
   constructor(
     readonly errorCode: number,
@@ -181,7 +186,7 @@ class ApiFailure extends Error {
 
 interface Poll {
   resolve: () => void;
-  fail: (failure: ApiFailure) => void;
+  fail: (failure: ApiFailure | ConnectionCut) => void;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -579,7 +584,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       call.ok = true;
       send(200, { ok: true, result });
     } catch (error) {
-      if (error instanceof ApiFailure) fail(error);
+      if (error instanceof ConnectionCut) res.destroy();
+      else if (error instanceof ApiFailure) fail(error);
       else fail(new ApiFailure(500, `Internal Server Error: ${(error as Error).message}`));
     }
   }
@@ -716,6 +722,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     set holdPolls(on: boolean) {
       state.holdPolls = on;
+      if (!on) wakePolls();
+    },
+    dropPolls() {
+      for (const poll of waiting) poll.fail(new ConnectionCut());
     },
     get pendingPolls() {
       return waiting.size;

@@ -45,6 +45,8 @@ export interface Rig {
   group: Chat;
   /** A forum supergroup: bob is an administrator. */
   forum: Chat;
+  /** The scripted backend, when `answer` was given: the chat requests it received. */
+  scripted: RawBackend | undefined;
   close(): Promise<void>;
 }
 
@@ -60,6 +62,11 @@ export interface RigOptions {
   answer?: string;
   /** Another backend than the simulator (a scripted raw backend). */
   backend?: { url: string; apiKey: string; botUid: string };
+  /**
+   * With `answer`: the scripted backend sends nothing before this resolves, so answers stay
+   * in flight until the test lets them go, however slow the machine.
+   */
+  answerAfter?: Promise<unknown>;
 }
 
 export async function startRig(options: RigOptions = {}): Promise<Rig> {
@@ -74,7 +81,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const harness =
     options.harness ??
     (await startHarness({ simulator: { chunkDelayMs: 0, ...options.simulator } }));
-  const raw = options.answer === undefined ? undefined : await scriptedBackend(options.answer);
+  const raw =
+    options.answer === undefined
+      ? undefined
+      : await scriptedBackend(options.answer, options.answerAfter);
   const target = options.backend ?? (raw && { url: raw.url, apiKey: "key", botUid: "bot" });
   const backend =
     target &&
@@ -141,6 +151,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     dm,
     group,
     forum,
+    scripted: raw,
     async close() {
       await channel.stop();
       await channel.settled();
@@ -187,8 +198,11 @@ export function firstAnswer(question: string): string {
   });
 }
 
-/** A backend that streams `answer` (in pieces of whole characters) to every chat request. */
-function scriptedBackend(answer: string): Promise<RawBackend> {
+/**
+ * A backend that streams `answer` (in pieces of whole characters) to every chat request,
+ * each once `after` has resolved.
+ */
+function scriptedBackend(answer: string, after?: Promise<unknown>): Promise<RawBackend> {
   const header = {
     answer: "",
     question: "",
@@ -199,6 +213,7 @@ function scriptedBackend(answer: string): Promise<RawBackend> {
   };
   const characters = Array.from(answer);
   return startRawBackend(async (ctx) => {
+    await after;
     ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
     await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
     for (let at = 0; at < characters.length; at += 400) {

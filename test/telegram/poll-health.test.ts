@@ -1,0 +1,108 @@
+import { Writable } from "node:stream";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.ts";
+import { Metrics } from "../../src/metrics.ts";
+import { runService } from "../../src/service.ts";
+import { type Rig, startRig, until } from "./rig.ts";
+
+let rig: Rig | undefined;
+let stopService: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  if (rig) rig.fake.holdPolls = false;
+  await stopService?.();
+  await rig?.close();
+  rig = undefined;
+  stopService = undefined;
+});
+
+/** The channel behind the process's real HTTP server; resolves with its /healthz URL. */
+async function serve(r: Rig): Promise<string> {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({
+    level: "info",
+    secrets: [],
+    pretty: false,
+    destination: new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+        done();
+      },
+    }),
+  });
+  let stop!: () => void;
+  const running = runService({
+    channels: [r.channel],
+    bridge: r.harness.bridge,
+    store: r.harness.store,
+    metrics: new Metrics(),
+    log,
+    port: 0,
+    shutdownGraceMs: 1_000,
+    stopRequested: new Promise<void>((resolve) => {
+      stop = resolve;
+    }),
+  });
+  stopService = async () => {
+    stop();
+    await running;
+  };
+  await until(() => lines.some((l) => l.msg === "channel started"), 5_000, "the channel");
+  const listening = lines.find((l) => typeof l.port === "number");
+  return `http://127.0.0.1:${listening?.port}/healthz`;
+}
+
+async function health(url: string): Promise<{ status: number; body: string }> {
+  const response = await fetch(url);
+  return { status: response.status, body: await response.text() };
+}
+
+/** Asks /healthz every 100 ms until it answers `status`; fails after `timeoutMs`. */
+async function healthBecomes(url: string, status: number, timeoutMs: number): Promise<string> {
+  const end = performance.now() + timeoutMs;
+  for (;;) {
+    const answer = await health(url);
+    if (answer.status === status) return answer.body;
+    if (performance.now() > end) {
+      throw new Error(`/healthz still ${answer.status} after ${timeoutMs} ms: ${answer.body}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("Telegram long polling and /healthz", () => {
+  it("turns 503 a few seconds after a getUpdates overruns its timeout, stays so while polls hang, and recovers when they answer", async () => {
+    // A 1-second long poll; the stall grace and the client's own timeout are the defaults.
+    const r = await startRig({
+      start: false,
+      channel: { polling: { timeoutSeconds: 1, backoff: { initialMs: 50, maxMs: 400 } } },
+    });
+    rig = r;
+    r.fake.holdPolls = true;
+    const url = await serve(r);
+    await until(() => r.fake.pendingPolls === 1, 2_000, "a held getUpdates");
+    expect((await health(url)).status).toBe(200);
+
+    // grammY gives up on the request only 30 s past the long-poll timeout: the stall must
+    // show long before that, while the request still hangs.
+    const hungSince = performance.now();
+    const body = await healthBecomes(url, 503, 15_000);
+    expect(JSON.parse(body)).toEqual({
+      status: "unavailable",
+      problems: [expect.stringMatching(/^telegram: Telegram polling stalled/)],
+    });
+    expect(performance.now() - hungSince).toBeLessThan(10_000);
+    expect(r.fake.callsTo("getUpdates")).toHaveLength(1);
+
+    // The hung request breaks off and the next one hangs too: still a stall, not a fresh start.
+    r.fake.dropPolls();
+    await until(() => r.fake.callsTo("getUpdates").length === 2, 2_000, "the next getUpdates");
+    await until(() => r.fake.pendingPolls === 1, 2_000, "the next getUpdates to be held");
+    expect((await health(url)).status).toBe(503);
+
+    // Telegram answers again.
+    r.fake.holdPolls = false;
+    expect(JSON.parse(await healthBecomes(url, 200, 3_000))).toEqual({ status: "ok" });
+    r.fake.write({ chat: r.dm.id, from: r.alice, text: "/help" });
+    await until(() => r.fake.botMessages(r.dm.id).length === 1, 3_000, "the help");
+  });
+});
