@@ -149,6 +149,24 @@ export class RedisStore implements KeyValueStore {
     });
   }
 
+  addToSet(key: string, member: string): Promise<boolean> {
+    return this.#run(
+      "addToSet",
+      async () => (await this.#client.sAdd(this.#key(key), member)) === 1,
+    );
+  }
+
+  removeFromSet(key: string, member: string): Promise<boolean> {
+    return this.#run(
+      "removeFromSet",
+      async () => (await this.#client.sRem(this.#key(key), member)) === 1,
+    );
+  }
+
+  setMembers(key: string): Promise<string[]> {
+    return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
+  }
+
   drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
     return this.#run("drawToken", async () => {
       const reply = await this.#script(

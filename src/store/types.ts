@@ -38,6 +38,20 @@ export interface KeyValueStore {
   release(key: string, owner: string): Promise<boolean>;
 
   /**
+   * Adds `member` to the set at `key`; true when it was not there yet. Each change is one
+   * atomic step (SADD on Redis, across every process sharing it; under the key's mutex in the
+   * embedded store), so concurrent changes of one set never lose each other. A key holds a
+   * set or a value (`set`/`claim`), never both.
+   */
+  addToSet(key: string, member: string): Promise<boolean>;
+
+  /** Removes `member` from the set at `key`; true when it was there. */
+  removeFromSet(key: string, member: string): Promise<boolean>;
+
+  /** The members of the set at `key`, in no particular order; [] when there is none. */
+  setMembers(key: string): Promise<string[]>;
+
+  /**
    * Draws one token from the bucket at `key`: resolves 0 when one was taken, else the ms
    * until there will be one (nothing is taken then). With `holdMs` the bucket is emptied
    * for that long instead (a platform's "retry after"). Atomic across every process sharing

@@ -6,7 +6,7 @@ type Operation = Exclude<keyof KeyValueStore, "kind">;
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
- * one script each, drawToken one script).
+ * one script each, drawToken one script, the set operations SADD, SREM and SMEMBERS).
  */
 export class CountingStore implements KeyValueStore {
   readonly #inner: KeyValueStore;
@@ -66,6 +66,21 @@ export class CountingStore implements KeyValueStore {
   release(key: string, owner: string): Promise<boolean> {
     this.#count("release");
     return this.#inner.release(key, owner);
+  }
+
+  addToSet(key: string, member: string): Promise<boolean> {
+    this.#count("addToSet");
+    return this.#inner.addToSet(key, member);
+  }
+
+  removeFromSet(key: string, member: string): Promise<boolean> {
+    this.#count("removeFromSet");
+    return this.#inner.removeFromSet(key, member);
+  }
+
+  setMembers(key: string): Promise<string[]> {
+    this.#count("setMembers");
+    return this.#inner.setMembers(key);
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {

@@ -53,6 +53,20 @@ describe.skipIf(!redis)("redis store", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("changes one set from two clients at once without losing a change", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+    ]);
+    const key = `set-${randomUUID()}`;
+    const members = Array.from({ length: 20 }, (_, i) => `group-${i}`);
+    await Promise.all(members.map((m, i) => (i % 2 ? a : b).addToSet(key, m)));
+    expect((await a.setMembers(key)).sort()).toEqual([...members].sort());
+    await Promise.all(members.slice(0, 10).map((m, i) => (i % 2 ? b : a).removeFromSet(key, m)));
+    expect((await b.setMembers(key)).sort()).toEqual(members.slice(10).sort());
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it("runs its scripts by digest, and sends their text again when Redis lost them", async () => {
     const store = await openRedisStore({ url, namespace });
     const raw = createClient({ url });

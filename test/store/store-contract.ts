@@ -148,6 +148,36 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(results.every(Boolean)).toBe(true);
     });
 
+    it("sets: add and remove say whether they changed the set; members lists what is in it", async () => {
+      expect(await store.setMembers("channels")).toEqual([]);
+      expect(await store.addToSet("channels", "slack:C1")).toBe(true);
+      expect(await store.addToSet("channels", "telegram:-100")).toBe(true);
+      expect(await store.addToSet("channels", "slack:C1")).toBe(false);
+      expect((await store.setMembers("channels")).sort()).toEqual(["slack:C1", "telegram:-100"]);
+      expect(await store.removeFromSet("channels", "slack:C1")).toBe(true);
+      expect(await store.removeFromSet("channels", "slack:C1")).toBe(false);
+      expect(await store.removeFromSet("never-a-set", "x")).toBe(false);
+      expect(await store.setMembers("channels")).toEqual(["telegram:-100"]);
+      expect(await store.removeFromSet("channels", "telegram:-100")).toBe(true);
+      expect(await store.setMembers("channels")).toEqual([]);
+    });
+
+    it("sets: concurrent adds and removes of one set lose none", async () => {
+      const members = Array.from({ length: 40 }, (_, i) => `member-${i}`);
+      const added = await Promise.all(members.map((m) => store.addToSet("crowd", m)));
+      expect(added.every(Boolean)).toBe(true);
+      expect((await store.setMembers("crowd")).sort()).toEqual([...members].sort());
+
+      const leaving = members.filter((_, i) => i % 2 === 0);
+      const staying = members.filter((_, i) => i % 2 === 1);
+      const changes = await Promise.all([
+        ...leaving.map((m) => store.removeFromSet("crowd", m)),
+        ...staying.map((m) => store.addToSet("crowd", m)),
+      ]);
+      expect(changes).toEqual([...leaving.map(() => true), ...staying.map(() => false)]);
+      expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
+    });
+
     it("drawToken: a full bucket gives its burst at once, then says how long until the next token", async () => {
       const bucket = { intervalMs: 200, burst: 3 };
       const draws = await Promise.all(
@@ -191,6 +221,9 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.claim("k", "me", 1_000),
         () => store.renew("k", "me", 1_000),
         () => store.release("k", "me"),
+        () => store.addToSet("s", "m"),
+        () => store.removeFromSet("s", "m"),
+        () => store.setMembers("s"),
         () => store.drawToken("k", { intervalMs: 100, burst: 1 }),
         () => store.ping(),
       ]) {
