@@ -6,6 +6,7 @@ import { StoreUnavailableError } from "../errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard, withDeadline } from "./operation-guard.ts";
+import { MemoryLines, type TicketStatus } from "./ticket-line.ts";
 import { MemoryBuckets, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -63,8 +64,9 @@ export class EmbeddedStore implements KeyValueStore {
   // Claims and set changes are read-then-write: this makes each atomic against the others.
   readonly #atomic = new KeyedMutex();
   readonly #sweepTimer: NodeJS.Timeout;
-  // Rate budgets matter only while the process runs: they need no disk.
+  // Rate budgets and lines matter only while the process runs: they need no disk.
   readonly #buckets = new MemoryBuckets();
+  readonly #lines = new MemoryLines();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -73,6 +75,7 @@ export class EmbeddedStore implements KeyValueStore {
     this.#guard = new OperationGuard(options.timeoutMs ?? 2_000);
     this.#sweepTimer = setInterval(() => {
       this.#buckets.sweep();
+      this.#lines.sweep();
       // A failed sweep is retried at the next tick; expired entries are already invisible.
       this.sweep().catch(() => undefined);
     }, options.sweepIntervalMs ?? 60_000);
@@ -155,6 +158,20 @@ export class EmbeddedStore implements KeyValueStore {
 
   setMembers(key: string): Promise<string[]> {
     return this.#guard.run("setMembers", () => this.#members(key));
+  }
+
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
+  }
+
+  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#guard.run("checkTicket", async () => this.#lines.check(key, ticket, owner, lease));
+  }
+
+  giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
+    return this.#guard.run("giveBackTicket", async () => this.#lines.giveBack(key, ticket, owner));
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {

@@ -27,6 +27,12 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     removeFromSet: (key, member) =>
       measure("removeFromSet", () => store.removeFromSet(key, member)),
     setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
+    takeTicket: (key, owner, leaseMs) =>
+      measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),
+    checkTicket: (key, ticket, owner, leaseMs) =>
+      measure("checkTicket", () => store.checkTicket(key, ticket, owner, leaseMs)),
+    giveBackTicket: (key, ticket, owner) =>
+      measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
     drawToken: (key, bucket, holdMs) =>
       measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
     ping: () => measure("ping", () => store.ping()),

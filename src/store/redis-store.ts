@@ -8,6 +8,13 @@ import {
   messageOf,
   type RedisClient,
 } from "./redis-connection.ts";
+import {
+  REDIS_CHECK_TICKET_SCRIPT,
+  REDIS_GIVE_BACK_TICKET_SCRIPT,
+  REDIS_TAKE_TICKET_SCRIPT,
+  type TicketStatus,
+  ticketStatusOf,
+} from "./ticket-line.ts";
 import { REDIS_DRAW_SCRIPT, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -165,6 +172,34 @@ export class RedisStore implements KeyValueStore {
 
   setMembers(key: string): Promise<string[]> {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
+  }
+
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#run("takeTicket", async () =>
+      Number(
+        await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, String(lease)]),
+      ),
+    );
+  }
+
+  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#run("checkTicket", async () =>
+      ticketStatusOf(
+        await this.#script(
+          REDIS_CHECK_TICKET_SCRIPT,
+          [this.#key(key)],
+          [String(ticket), owner, String(lease)],
+        ),
+      ),
+    );
+  }
+
+  async giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
+    await this.#run("giveBackTicket", () =>
+      this.#script(REDIS_GIVE_BACK_TICKET_SCRIPT, [this.#key(key)], [String(ticket), owner]),
+    );
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {

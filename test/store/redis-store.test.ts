@@ -67,6 +67,32 @@ describe.skipIf(!redis)("redis store", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
+  it("serves one line's tickets in the order taken, whichever client took them", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+    ]);
+    const line = `line-${randomUUID()}`;
+    const first = await a.takeTicket(line, "on-a", 5_000);
+    const second = await b.takeTicket(line, "on-b", 5_000);
+    const third = await a.takeTicket(line, "on-a-again", 5_000);
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
+    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("waiting");
+    await a.giveBackTicket(line, first, "on-a");
+    // Process A is done with its first question: its next one still waits for B's.
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
+    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("served");
+    await b.giveBackTicket(line, second, "on-b");
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("served");
+    await a.giveBackTicket(line, third, "on-a-again");
+    // A line nobody waits in any more leaves no key behind.
+    const raw = createClient({ url });
+    await raw.connect();
+    expect(await raw.exists(`${namespace}:${line}`)).toBe(0);
+    raw.destroy();
+    await Promise.all([a.close(), b.close()]);
+  });
+
   it("runs its scripts by digest, and sends their text again when Redis lost them", async () => {
     const store = await openRedisStore({ url, namespace });
     const raw = createClient({ url });

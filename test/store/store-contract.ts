@@ -178,6 +178,78 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
     });
 
+    it("tickets are served in the order they were taken, each after those ahead go back", async () => {
+      const a = await store.takeTicket("line", "a", 5_000);
+      const b = await store.takeTicket("line", "b", 5_000);
+      const c = await store.takeTicket("line", "c", 5_000);
+      expect(a < b && b < c).toBe(true);
+      expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
+      expect(await store.checkTicket("line", b, "b", 5_000)).toBe("waiting");
+      expect(await store.checkTicket("line", a, "a", 5_000)).toBe("served");
+      await store.giveBackTicket("line", a, "a");
+      expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
+      expect(await store.checkTicket("line", b, "b", 5_000)).toBe("served");
+      // Given back out of turn: c still waits for b, then nothing is ahead.
+      const d = await store.takeTicket("line", "d", 5_000);
+      await store.giveBackTicket("line", c, "c");
+      expect(await store.checkTicket("line", d, "d", 5_000)).toBe("waiting");
+      await store.giveBackTicket("line", b, "b");
+      expect(await store.checkTicket("line", d, "d", 5_000)).toBe("served");
+      // Another key is another line.
+      const other = await store.takeTicket("other line", "e", 5_000);
+      expect(await store.checkTicket("other line", other, "e", 5_000)).toBe("served");
+    });
+
+    it("tickets taken at the same moment are served one at a time, in the order taken", async () => {
+      const owners = Array.from({ length: 20 }, (_, i) => `owner-${i}`);
+      const tickets = await Promise.all(owners.map((o) => store.takeTicket("crowd", o, 5_000)));
+      expect(new Set(tickets).size).toBe(20);
+      expect([...tickets].sort((x, y) => x - y)).toEqual(tickets);
+      for (const [i, ticket] of tickets.entries()) {
+        const statuses = await Promise.all(
+          tickets.map((t, j) => store.checkTicket("crowd", t, owners[j] ?? "", 5_000)),
+        );
+        expect(statuses.filter((s) => s === "served")).toHaveLength(1);
+        expect(statuses[i]).toBe("served");
+        await store.giveBackTicket("crowd", ticket, owners[i] ?? "");
+      }
+    });
+
+    it("a ticket not renewed within its lease is skipped, and its holder finds it lapsed", async () => {
+      const dead = await store.takeTicket("line", "dead", 300);
+      const alive = await store.takeTicket("line", "alive", 5_000);
+      expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("waiting");
+      await sleep(400);
+      expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("served");
+      expect(await store.checkTicket("line", dead, "dead", 5_000)).toBe("lapsed");
+    });
+
+    it("each check renews the ticket's lease", async () => {
+      const first = await store.takeTicket("line", "first", 600);
+      const second = await store.takeTicket("line", "second", 5_000);
+      for (let i = 0; i < 4; i++) {
+        await sleep(200);
+        expect(await store.checkTicket("line", first, "first", 600)).toBe("served");
+      }
+      // 800 ms after it was taken, its 600 ms lease still holds the line.
+      expect(await store.checkTicket("line", second, "second", 5_000)).toBe("waiting");
+    });
+
+    it("a ticket is its owner's: another owner can neither use nor give it back", async () => {
+      const mine = await store.takeTicket("line", "me", 5_000);
+      const next = await store.takeTicket("line", "next", 5_000);
+      expect(await store.checkTicket("line", mine, "intruder", 5_000)).toBe("lapsed");
+      await store.giveBackTicket("line", mine, "intruder");
+      expect(await store.checkTicket("line", next, "next", 5_000)).toBe("waiting");
+      expect(await store.checkTicket("line", mine, "me", 5_000)).toBe("served");
+      await store.giveBackTicket("line", mine, "me");
+      await store.giveBackTicket("line", next, "next");
+      // An emptied line starts again: the next ticket is served at once.
+      const later = await store.takeTicket("line", "later", 5_000);
+      expect(await store.checkTicket("line", later, "later", 5_000)).toBe("served");
+      expect(await store.checkTicket("line", mine, "me", 5_000)).toBe("lapsed");
+    });
+
     it("drawToken: a full bucket gives its burst at once, then says how long until the next token", async () => {
       const bucket = { intervalMs: 200, burst: 3 };
       const draws = await Promise.all(
@@ -224,6 +296,9 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.addToSet("s", "m"),
         () => store.removeFromSet("s", "m"),
         () => store.setMembers("s"),
+        () => store.takeTicket("l", "me", 1_000),
+        () => store.checkTicket("l", 1, "me", 1_000),
+        () => store.giveBackTicket("l", 1, "me"),
         () => store.drawToken("k", { intervalMs: 100, burst: 1 }),
         () => store.ping(),
       ]) {
