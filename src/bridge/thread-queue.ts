@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {
@@ -192,7 +193,10 @@ class ThreadTicket {
       );
       if (status === "lapsed") this.#lost();
     } catch (error) {
-      this.#options.log.warn({ err: error }, "could not renew a place in a thread's line");
+      this.#options.log[storeFailureLevel(error)](
+        { err: error },
+        "could not renew a place in a thread's line",
+      );
     }
   }
 

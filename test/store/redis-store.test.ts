@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../src/errors.ts";
+import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -209,6 +211,63 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     await store.set("k", "after");
     expect(await store.get("k")).toBe("after");
     expect(await store.claim("lock", "me", 1_000)).toBe(true);
+  });
+
+  it("logs an outage once as it starts and once as it ends, and marks the failures it explains", async () => {
+    const lines: { level: number; msg: string; reason?: string; downMs?: number }[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const log = createLogger({ level: "debug", secrets: [], pretty: false, destination });
+    const server = await spawnRedisServer();
+    const store = await openRedisStore({ url: server.url, namespace: "t", log });
+    cleanups.push(
+      () => store.close(),
+      () => server.close(),
+    );
+    const outage = (msg: string) => lines.filter((line) => line.msg === msg);
+    const recovered = async () => {
+      const deadline = Date.now() + 5_000;
+      while (
+        !(await store.ping().then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await sleep(50);
+      }
+    };
+
+    await server.stop();
+    for (let i = 0; i < 3; i++) {
+      const error = await store.get("k").catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "STORE_UNAVAILABLE", duringOutage: true });
+    }
+    await server.start();
+    await recovered();
+    expect(lines.map((line) => [line.level, line.msg])).toEqual([
+      [50, "store unreachable; retrying in the background"],
+      [30, "store reachable again"],
+    ]);
+
+    // A server that stops answering without dropping the connection: the first timeout
+    // starts the outage, the first answer ends it.
+    server.pause();
+    try {
+      await expect(store.get("k")).rejects.toMatchObject({ duringOutage: true });
+    } finally {
+      server.resume();
+    }
+    await recovered();
+    expect(outage("store unreachable; retrying in the background")[1]?.reason).toBe(
+      "no answer within 1000 ms",
+    );
+    expect(outage("store reachable again")).toHaveLength(2);
+    expect(lines).toHaveLength(4);
   });
 
   it("fails each command within the timeout when Redis stops answering, then recovers", async () => {
