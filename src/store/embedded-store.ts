@@ -160,12 +160,17 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("setMembers", () => this.#members(key));
   }
 
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
   }
 
-  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+  async checkTicket(
+    key: string,
+    ticket: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<TicketStatus> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#guard.run("checkTicket", async () => this.#lines.check(key, ticket, owner, lease));
   }

@@ -188,7 +188,7 @@ export class RedisStore implements KeyValueStore {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
   }
 
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#run("takeTicket", async () =>
       Number(
@@ -197,7 +197,12 @@ export class RedisStore implements KeyValueStore {
     );
   }
 
-  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+  async checkTicket(
+    key: string,
+    ticket: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<TicketStatus> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#run("checkTicket", async () =>
       ticketStatusOf(

@@ -177,8 +177,10 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
 
     const answer = await until("q2 answered", () => shown("Answer to: q2")[0]);
     expect(answer.text).toBe("Answer to: q2");
-    // TAKEOVER_MS is 1500 here: the thread waits for the dead turn's lease, not much more.
-    expect(performance.now() - killedAt).toBeLessThan(4_500);
+    // TAKEOVER_MS is 1500 here: the thread waits for the dead turn's lease to lapse (1–1.5 s
+    // after the kill, as it was renewed every 500 ms), a poll, and the answer (~2.4 s in all
+    // on a loaded two-core machine), never for the answer that will not come.
+    expect(performance.now() - killedAt).toBeLessThan(5_000);
     expect(chatbot.questions()).toEqual(["q1 #hold", "q2"]);
   });
 
