@@ -169,11 +169,17 @@ export class InvalidInputError extends BridgeError {
 /** The store did not answer, or answered with an error. Never read as "no value". */
 export class StoreUnavailableError extends BridgeError {
   readonly code = "STORE_UNAVAILABLE";
-  constructor(operation: string, cause?: unknown) {
+  /**
+   * The store is known to be down and has logged so once (store/outage-log.ts): a job that
+   * meets this failure on a timer need not log it again.
+   */
+  readonly duringOutage: boolean;
+  constructor(operation: string, cause?: unknown, options: { duringOutage?: boolean } = {}) {
     super(`store ${operation} failed: ${describeCause(cause)}`, {
       userMessage: "the bot's storage is unavailable right now; please try again shortly",
       cause,
     });
+    this.duringOutage = options.duringOutage ?? false;
   }
 }
 

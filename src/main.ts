@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
     });
     cleanup.unshift(() => backend.close());
-    const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
+    const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir, log });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).

@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {
   store: KeyValueStore;
   log: Logger;
-  /** How long a lock holds without renewal: a dead owner's lock frees itself after this. */
+  /** How long a place in line holds without renewal: a dead process's frees itself after this. */
   leaseMs?: number | undefined;
-  /** How often a waiting process looks whether another process's lock is free. */
+  /** How often a message whose turn depends on another process looks again. */
   pollMs?: number | undefined;
-  /** Stops waiting for another process's lock (the process is shutting down). */
+  /** Stops waiting for another process (the process is shutting down). */
   signal?: AbortSignal | undefined;
 }
 
@@ -19,8 +20,9 @@ export interface Turn {
   /** Messages of this process still waiting ahead of this one, now. */
   waitingAhead(): number;
   /**
-   * Runs `task` once every message ahead is done and no other process answers in the
-   * thread. `onWaitingElsewhere` is called once if another process holds the thread.
+   * Runs `task` once every message that arrived before it is done, in this process and in
+   * every other sharing the store. `onWaitingElsewhere` is called once if it waits for another
+   * process.
    */
   run<T>(task: () => Promise<T>, onWaitingElsewhere?: () => Promise<void>): Promise<T>;
   /** Gives the place up without running (a duplicate, a command, a refused question). */
@@ -47,11 +49,13 @@ interface Line {
 /**
  * Runs the messages of one thread one at a time, in the order they arrived, and different
  * threads in parallel. A place in line is taken synchronously on arrival, so the order is
- * the order of delivery, whatever each message awaits before it runs. Across processes
- * sharing Redis, a lock with a lease (renewed while the answer streams) keeps one answer
- * per thread at a time; a process that dies holds it only until the lease runs out. The
- * embedded store belongs to one process, so there the line alone is enough (and a lock left
- * on disk by a killed process cannot hold a thread up after a restart).
+ * the order of delivery, whatever each message awaits before it runs.
+ *
+ * Across processes, each message also takes a ticket in its thread's line in the store on
+ * arrival (store.takeTicket: ticket-line.ts says why a plain lock is not enough), and runs
+ * when every ticket taken before it is done. A process that dies holds its thread only until
+ * its tickets' leases run out. The embedded store keeps its lines in memory, on the same
+ * code path: one process, whose restart leaves no ticket behind.
  */
 export class ThreadQueue {
   readonly #options: ThreadQueueOptions;
@@ -59,6 +63,7 @@ export class ThreadQueue {
   readonly #pollMs: number;
   readonly #owner = randomUUID();
   readonly #lines = new Map<string, Line>();
+  #tickets = 0;
 
   constructor(options: ThreadQueueOptions) {
     this.#options = options;
@@ -76,6 +81,10 @@ export class ThreadQueue {
     this.#lines.set(threadKey, line);
     const place: Place = { left: false };
     line.places.push(place);
+    const ticket = new ThreadTicket(this.#options, `line:thread:${threadKey}`, {
+      owner: `${this.#owner}:${++this.#tickets}`,
+      leaseMs: this.#leaseMs,
+    });
     const previous = line.tail;
     const finished = deferred();
     // The next in line waits for this one and for everything before it.
@@ -86,12 +95,14 @@ export class ThreadQueue {
     const leave = () => {
       if (place.left) return;
       place.left = true;
-      finished.resolve();
       shown.resolve();
       line.places.splice(line.places.indexOf(place), 1);
       if (line.places.length === 0 && this.#lines.get(threadKey) === line) {
         this.#lines.delete(threadKey);
       }
+      // The next one here starts once the store has the ticket back: before, it would find
+      // this ticket still ahead and wait a poll for nothing.
+      void ticket.giveBack().then(finished.resolve);
     };
     return {
       waitingAhead: () => line.places.indexOf(place),
@@ -101,44 +112,106 @@ export class ThreadQueue {
       run: async (task, onWaitingElsewhere) => {
         try {
           await previous;
-          return await this.#withLock(threadKey, task, onWaitingElsewhere);
+          await ticket.turn(this.#pollMs, onWaitingElsewhere);
+          return await task();
         } finally {
           leave();
         }
       },
     };
   }
+}
 
-  async #withLock<T>(
-    threadKey: string,
-    task: () => Promise<T>,
-    onWaitingElsewhere: (() => Promise<void>) | undefined,
-  ): Promise<T> {
-    const { store, log, signal } = this.#options;
-    if (store.kind === "embedded") return task();
-    const key = `lock:thread:${threadKey}`;
+/** One message's ticket in its thread's line in the store, renewed until it is given back. */
+class ThreadTicket {
+  readonly #options: ThreadQueueOptions;
+  readonly #key: string;
+  readonly #owner: string;
+  readonly #leaseMs: number;
+  readonly #number: Promise<number>;
+  readonly #renewal: NodeJS.Timeout;
+  #lapsed = false;
+  #returned: Promise<void> | undefined;
+
+  constructor(
+    options: ThreadQueueOptions,
+    key: string,
+    ticket: { owner: string; leaseMs: number },
+  ) {
+    this.#options = options;
+    this.#key = key;
+    this.#owner = ticket.owner;
+    this.#leaseMs = ticket.leaseMs;
+    this.#number = options.store.takeTicket(key, this.#owner, this.#leaseMs);
+    // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
+    this.#number.catch(() => undefined);
+    // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
+    this.#renewal = setInterval(() => void this.#renew(), this.#leaseMs / 3);
+  }
+
+  /**
+   * Resolves when every ticket taken before this one is done (or lapsed). `onWaitingElsewhere`
+   * is called once if a ticket of another process is ahead.
+   */
+  async turn(pollMs: number, onWaitingElsewhere?: () => Promise<void>): Promise<void> {
+    const { store, signal } = this.#options;
+    const number = await this.#number;
     let told = false;
-    while (!(await store.claim(key, this.#owner, this.#leaseMs))) {
+    for (;;) {
+      const status = await store.checkTicket(this.#key, number, this.#owner, this.#leaseMs);
+      if (status === "served") return;
+      if (status === "lapsed") {
+        this.#lost();
+        return;
+      }
       if (!told) {
         told = true;
         await onWaitingElsewhere?.();
       }
-      await sleep(this.#pollMs, undefined, { signal });
+      await sleep(pollMs, undefined, { signal });
     }
-    const renewal = setInterval(() => {
-      store.renew(key, this.#owner, this.#leaseMs).then(
-        (held) => {
-          if (!held) log.warn("lost a thread lock: another process may answer in this thread");
-        },
-        (error: unknown) => log.warn({ err: error }, "could not renew a thread lock"),
-      );
-    }, this.#leaseMs / 3);
+  }
+
+  /** Leaves the line; resolves (never rejects) once the store has the ticket back or failed. */
+  giveBack(): Promise<void> {
+    clearInterval(this.#renewal);
+    this.#returned ??= this.#number
+      .then((number) => this.#options.store.giveBackTicket(this.#key, number, this.#owner))
+      // A ticket that could not be given back lapses on its own after its lease.
+      .catch(() => undefined);
+    return this.#returned;
+  }
+
+  async #renew(): Promise<void> {
     try {
-      return await task();
-    } finally {
-      clearInterval(renewal);
-      await store.release(key, this.#owner).catch(() => undefined);
+      const number = await this.#number;
+      const status = await this.#options.store.checkTicket(
+        this.#key,
+        number,
+        this.#owner,
+        this.#leaseMs,
+      );
+      if (status === "lapsed") this.#lost();
+    } catch (error) {
+      this.#options.log[storeFailureLevel(error)](
+        { err: error },
+        "could not renew a place in a thread's line",
+      );
     }
+  }
+
+  /**
+   * The lease ran out before a renewal reached the store (it was away, or this process
+   * stalled): the thread went on without this message. It runs anyway, never dropped, and
+   * may overlap another process's answer in the thread.
+   */
+  #lost(): void {
+    if (this.#lapsed) return;
+    this.#lapsed = true;
+    clearInterval(this.#renewal);
+    this.#options.log.warn(
+      "lost a place in a thread's line: another process may answer in this thread at the same time",
+    );
   }
 }
 

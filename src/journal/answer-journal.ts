@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { ReplySurface } from "../bridge/ports.ts";
 import type { Channel } from "../channel.ts";
 import type { Logger } from "../log.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   entryKey,
@@ -150,7 +151,10 @@ export class AnswerJournal {
             if (first || answers > 0) this.#log.info({ answers }, "interrupted answers finished");
           },
           (error: unknown) =>
-            this.#log.warn({ err: error }, "could not finish interrupted answers; will retry"),
+            this.#log[storeFailureLevel(error)](
+              { err: error },
+              "could not finish interrupted answers; will retry",
+            ),
         )
         .finally(() => {
           first = false;
@@ -224,7 +228,7 @@ export class AnswerJournal {
       this.#indexed = new Set();
       await this.#registered();
     } catch (error) {
-      this.#log.warn({ err: error }, "could not renew the journal lease");
+      this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease");
     }
   }
 

@@ -1,7 +1,17 @@
 import type { KeyValueStore } from "../store/types.ts";
 import { channelKeyOf, type LeadChannel } from "./types.ts";
 
-const SUBSCRIPTIONS_KEY = "leads:subscriptions";
+/**
+ * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so
+ * admins subscribing at the same moment (on one process or several) never lose each other's
+ * change.
+ */
+const SUBSCRIBED_KEY = "leads:subscribed";
+/**
+ * Where earlier versions kept the whole list as one value, rewritten by each change (two
+ * changes at once lost one). Moved into the set by the first use after the upgrade.
+ */
+const LEGACY_KEY = "leads:subscriptions";
 
 export type SubscriptionChange = "changed" | "unchanged" | "configured";
 
@@ -12,6 +22,7 @@ export type SubscriptionChange = "changed" | "unchanged" | "configured";
 export class LeadChannels {
   readonly #store: KeyValueStore;
   readonly #configured: readonly LeadChannel[];
+  #upgraded: Promise<void> | undefined;
 
   constructor(store: KeyValueStore, configured: readonly LeadChannel[]) {
     this.#store = store;
@@ -31,21 +42,16 @@ export class LeadChannels {
 
   async subscribe(channel: LeadChannel): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
-    const subscribed = await this.#subscribed();
-    const key = channelKeyOf(channel);
-    if (subscribed.some((c) => channelKeyOf(c) === key)) return "unchanged";
-    await this.#store.set(SUBSCRIPTIONS_KEY, [...subscribed, channel]);
-    return "changed";
+    await this.#upgrade();
+    const added = await this.#store.addToSet(SUBSCRIBED_KEY, channelKeyOf(channel));
+    return added ? "changed" : "unchanged";
   }
 
   async unsubscribe(channel: LeadChannel): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
-    const subscribed = await this.#subscribed();
-    const key = channelKeyOf(channel);
-    const rest = subscribed.filter((c) => channelKeyOf(c) !== key);
-    if (rest.length === subscribed.length) return "unchanged";
-    await this.#store.set(SUBSCRIPTIONS_KEY, rest);
-    return "changed";
+    await this.#upgrade();
+    const removed = await this.#store.removeFromSet(SUBSCRIBED_KEY, channelKeyOf(channel));
+    return removed ? "changed" : "unchanged";
   }
 
   #isConfigured(channel: LeadChannel): boolean {
@@ -54,14 +60,49 @@ export class LeadChannels {
   }
 
   async #subscribed(): Promise<LeadChannel[]> {
-    const value = await this.#store.get<unknown>(SUBSCRIPTIONS_KEY);
-    if (!Array.isArray(value)) return [];
-    return value.filter(
-      (v): v is LeadChannel =>
-        typeof v === "object" &&
-        v !== null &&
-        typeof v.platform === "string" &&
-        typeof v.id === "string",
-    );
+    await this.#upgrade();
+    const members = await this.#store.setMembers(SUBSCRIBED_KEY);
+    return members.flatMap((member) => {
+      const channel = channelOfKey(member);
+      return channel ? [channel] : [];
+    });
   }
+
+  /**
+   * Moves the subscriptions an earlier version stored into the set, once per process (tried
+   * again after a failure). Adding is idempotent and the old key goes last, so processes
+   * upgrading at once, or one killed half-way, lose nothing.
+   */
+  #upgrade(): Promise<void> {
+    this.#upgraded ??= (async () => {
+      const legacy = await this.#store.get<unknown>(LEGACY_KEY);
+      if (legacy === undefined) return;
+      for (const channel of legacyChannels(legacy)) {
+        await this.#store.addToSet(SUBSCRIBED_KEY, channelKeyOf(channel));
+      }
+      await this.#store.delete(LEGACY_KEY);
+    })().catch((error: unknown) => {
+      this.#upgraded = undefined;
+      throw error;
+    });
+    return this.#upgraded;
+  }
+}
+
+/** `platform:id` back into a channel; the platform is a channel name, which has no colon. */
+function channelOfKey(member: string): LeadChannel | undefined {
+  const colon = member.indexOf(":");
+  if (colon <= 0 || colon === member.length - 1) return undefined;
+  return { platform: member.slice(0, colon), id: member.slice(colon + 1) };
+}
+
+function legacyChannels(value: unknown): LeadChannel[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (v): v is LeadChannel =>
+      typeof v === "object" &&
+      v !== null &&
+      typeof v.platform === "string" &&
+      typeof v.id === "string",
+  );
 }

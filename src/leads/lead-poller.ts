@@ -3,6 +3,7 @@ import type { BackendClient, Lead } from "../backend/types.ts";
 import { BridgeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import type { LeadChannels } from "./lead-channels.ts";
@@ -226,8 +227,9 @@ export class LeadPoller {
         (error: unknown) => {
           this.#failures++;
           this.#options.metrics?.leadPolls.inc({ outcome: "failed" });
-          // One line, the failure's kind only: lead data never reaches the log.
-          this.#options.log.warn(
+          // One line, the failure's kind only: lead data never reaches the log. A store
+          // outage is logged by the store, once.
+          this.#options.log[storeFailureLevel(error)](
             {
               kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
               failures: this.#failures,

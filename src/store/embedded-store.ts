@@ -6,6 +6,7 @@ import { StoreUnavailableError } from "../errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard, withDeadline } from "./operation-guard.ts";
+import { MemoryLines, type TicketStatus } from "./ticket-line.ts";
 import { MemoryBuckets, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -60,11 +61,12 @@ export class EmbeddedStore implements KeyValueStore {
   readonly #adapter: LevelKeyvAdapter;
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
-  // claim/renew/release are read-then-write; this makes each atomic against the others.
-  readonly #claims = new KeyedMutex();
+  // Claims and set changes are read-then-write: this makes each atomic against the others.
+  readonly #atomic = new KeyedMutex();
   readonly #sweepTimer: NodeJS.Timeout;
-  // Rate budgets matter only while the process runs: they need no disk.
+  // Rate budgets and lines matter only while the process runs: they need no disk.
   readonly #buckets = new MemoryBuckets();
+  readonly #lines = new MemoryLines();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -73,6 +75,7 @@ export class EmbeddedStore implements KeyValueStore {
     this.#guard = new OperationGuard(options.timeoutMs ?? 2_000);
     this.#sweepTimer = setInterval(() => {
       this.#buckets.sweep();
+      this.#lines.sweep();
       // A failed sweep is retried at the next tick; expired entries are already invisible.
       this.sweep().catch(() => undefined);
     }, options.sweepIntervalMs ?? 60_000);
@@ -101,7 +104,7 @@ export class EmbeddedStore implements KeyValueStore {
   async claim(key: string, owner: string, ttlMs?: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("claim", () =>
-      this.#claims.run(key, async () => {
+      this.#atomic.run(key, async () => {
         if ((await this.#keyv.get(key)) !== undefined) return false;
         await this.#keyv.set(key, owner, ttl);
         return true;
@@ -112,7 +115,7 @@ export class EmbeddedStore implements KeyValueStore {
   async renew(key: string, owner: string, ttlMs: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("renew", () =>
-      this.#claims.run(key, async () => {
+      this.#atomic.run(key, async () => {
         if ((await this.#keyv.get(key)) !== owner) return false;
         await this.#keyv.set(key, owner, ttl);
         return true;
@@ -122,11 +125,58 @@ export class EmbeddedStore implements KeyValueStore {
 
   release(key: string, owner: string): Promise<boolean> {
     return this.#guard.run("release", () =>
-      this.#claims.run(key, async () => {
+      this.#atomic.run(key, async () => {
         if ((await this.#keyv.get(key)) !== owner) return false;
         return this.#keyv.delete(key);
       }),
     );
+  }
+
+  addToSet(key: string, member: string): Promise<boolean> {
+    return this.#guard.run("addToSet", () =>
+      this.#atomic.run(key, async () => {
+        const members = await this.#members(key);
+        if (members.includes(member)) return false;
+        await this.#keyv.set(key, [...members, member]);
+        return true;
+      }),
+    );
+  }
+
+  removeFromSet(key: string, member: string): Promise<boolean> {
+    return this.#guard.run("removeFromSet", () =>
+      this.#atomic.run(key, async () => {
+        const members = await this.#members(key);
+        if (!members.includes(member)) return false;
+        const rest = members.filter((m) => m !== member);
+        if (rest.length === 0) await this.#keyv.delete(key);
+        else await this.#keyv.set(key, rest);
+        return true;
+      }),
+    );
+  }
+
+  setMembers(key: string): Promise<string[]> {
+    return this.#guard.run("setMembers", () => this.#members(key));
+  }
+
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
+  }
+
+  async checkTicket(
+    key: string,
+    ticket: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<TicketStatus> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#guard.run("checkTicket", async () => this.#lines.check(key, ticket, owner, lease));
+  }
+
+  giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
+    return this.#guard.run("giveBackTicket", async () => this.#lines.giveBack(key, ticket, owner));
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
@@ -137,6 +187,12 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("ping", async () => {
       await this.#db.get("ping");
     });
+  }
+
+  /** A set is kept as one array of its members: the mutex makes each change atomic. */
+  async #members(key: string): Promise<string[]> {
+    const value = await this.#keyv.get<unknown>(key);
+    return Array.isArray(value) ? value.filter((m): m is string => typeof m === "string") : [];
   }
 
   /** Deletes expired entries now (the timer does it every `sweepIntervalMs`); returns how many. */

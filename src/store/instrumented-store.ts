@@ -23,6 +23,16 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     claim: (key, owner, ttlMs) => measure("claim", () => store.claim(key, owner, ttlMs)),
     renew: (key, owner, ttlMs) => measure("renew", () => store.renew(key, owner, ttlMs)),
     release: (key, owner) => measure("release", () => store.release(key, owner)),
+    addToSet: (key, member) => measure("addToSet", () => store.addToSet(key, member)),
+    removeFromSet: (key, member) =>
+      measure("removeFromSet", () => store.removeFromSet(key, member)),
+    setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
+    takeTicket: (key, owner, leaseMs) =>
+      measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),
+    checkTicket: (key, ticket, owner, leaseMs) =>
+      measure("checkTicket", () => store.checkTicket(key, ticket, owner, leaseMs)),
+    giveBackTicket: (key, ticket, owner) =>
+      measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
     drawToken: (key, bucket, holdMs) =>
       measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
     ping: () => measure("ping", () => store.ping()),

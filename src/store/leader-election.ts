@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.ts";
+import { storeFailureLevel } from "./outage-log.ts";
 import type { KeyValueStore } from "./types.ts";
 
 /** The work that one process at a time may do, as a LeaderElection runs it. */
@@ -45,6 +46,8 @@ export class LeaderElection {
   #leading = false;
   #waiting = false;
   #storeFailing = false;
+  /** The last failure was part of an outage the store logged itself. */
+  #storeOutage = false;
   #leaving = false;
   /** Lead and step-down calls, one after the other. */
   #roleChange: Promise<void> = Promise.resolve();
@@ -103,11 +106,14 @@ export class LeaderElection {
         (await store.renew(key, this.#owner, leaseMs)) ||
         (!this.#leading && !this.#leaving && (await store.claim(key, this.#owner, leaseMs)));
     } catch (error) {
-      if (!this.#storeFailing) log.warn({ err: error, lease: key }, "lease: the store failed");
+      const level = storeFailureLevel(error);
+      if (!this.#storeFailing) log[level]({ err: error, lease: key }, "lease: the store failed");
       this.#storeFailing = true;
+      this.#storeOutage = level === "debug";
       return;
     }
     this.#storeFailing = false;
+    this.#storeOutage = false;
     if (this.#leaving) return;
     if (held) {
       // Counted from before the call: Redis started the new TTL no earlier than that.
@@ -133,7 +139,8 @@ export class LeaderElection {
   #stepDownAfter(ms: number): void {
     clearTimeout(this.#beforeLapse);
     this.#beforeLapse = setTimeout(() => {
-      this.#options.log.warn(
+      // Expected while the store is away, which the store has logged already.
+      this.#options.log[this.#storeOutage ? "info" : "warn"](
         { lease: this.#options.key },
         "lease not renewed in time; stepping down before it lapses",
       );

@@ -1,3 +1,4 @@
+import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
 import { openRedisStore } from "./redis-store.ts";
 import type { KeyValueStore } from "./types.ts";
@@ -9,6 +10,8 @@ export interface OpenStoreOptions {
   dataDir: string;
   /** Redis key prefix (default "chatbot-bridge"); the embedded store owns its folder and needs none. */
   namespace?: string | undefined;
+  /** Where a Redis outage is logged, once when it starts and once when it ends. */
+  log?: Logger | undefined;
 }
 
 /**
@@ -22,6 +25,7 @@ export function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
     return openRedisStore({
       url: options.storeUrl,
       ...(options.namespace ? { namespace: options.namespace } : {}),
+      log: options.log,
     });
   }
   return openEmbeddedStore({ dataDir: options.dataDir });

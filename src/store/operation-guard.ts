@@ -9,12 +9,18 @@ export class OperationGuard {
   readonly #timeoutMs: number;
   /** Turns a library error into a cause a person can read (e.g. "redis 10.0.0.5:6379 is not connected"). */
   readonly #describe: (error: unknown) => Error;
+  /** Whether the store has logged an outage that explains a failure now. */
+  readonly #duringOutage: () => boolean;
   readonly #inFlight = new Set<Promise<unknown>>();
   #closed = false;
 
-  constructor(timeoutMs: number, describe: (error: unknown) => Error = asError) {
+  constructor(
+    timeoutMs: number,
+    options: { describe?: (error: unknown) => Error; duringOutage?: () => boolean } = {},
+  ) {
     this.#timeoutMs = timeoutMs;
-    this.#describe = describe;
+    this.#describe = options.describe ?? asError;
+    this.#duringOutage = options.duringOutage ?? (() => false);
   }
 
   get closed(): boolean {
@@ -45,7 +51,9 @@ export class OperationGuard {
       return await withDeadline(fn(), this.#timeoutMs, () => new DeadlineError(this.#timeoutMs));
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error;
-      throw new StoreUnavailableError(operation, this.#describe(error));
+      // Described first: describing may be how the store learns of the outage.
+      const cause = this.#describe(error);
+      throw new StoreUnavailableError(operation, cause, { duringOutage: this.#duringOutage() });
     }
   }
 }

@@ -1,11 +1,15 @@
 import { createClient } from "@keyv/redis";
 import { StoreUnavailableError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { OutageLog } from "./outage-log.ts";
 
 export interface RedisConnectOptions {
   url: string;
   /** Bounds the wait for a command to be written, and for the first connection. */
   timeoutMs: number;
   connectTimeoutMs: number;
+  /** Where an outage is logged, once when it starts and once when it ends; none without it. */
+  log?: Logger | undefined;
 }
 
 /** What the store and the client's callbacks share about the connection. */
@@ -22,17 +26,26 @@ export type RedisClient = ReturnType<typeof createRedisClient>;
  * credentials or the database number; an unreachable Redis is not an error here, since the
  * client keeps reconnecting in the background.
  */
-export async function connectRedis(
-  options: RedisConnectOptions,
-): Promise<{ client: RedisClient; state: ConnectionState; target: string }> {
+export async function connectRedis(options: RedisConnectOptions): Promise<{
+  client: RedisClient;
+  state: ConnectionState;
+  target: string;
+  outage: OutageLog | undefined;
+}> {
   const target = describeTarget(options.url);
   const state: ConnectionState = { closed: false, lastError: undefined };
   const client = createRedisClient(options.url, state, options.timeoutMs, options.connectTimeoutMs);
+  const outage = options.log ? new OutageLog(options.log, target) : undefined;
+  // Until the first connection is settled, a refusal is a start-up failure, not an outage.
+  let started = false;
   client.on("error", (error: unknown) => {
     state.lastError = error instanceof Error ? error : new Error(String(error));
+    // The client reports every failed reconnect too: the outage log keeps to its first.
+    if (started && !state.closed) outage?.began(messageOf(state.lastError));
   });
   client.on("ready", () => {
     state.lastError = undefined;
+    outage?.ended();
   });
 
   const refusal = await firstConnection(client, options.connectTimeoutMs, () => state.lastError);
@@ -44,7 +57,9 @@ export async function connectRedis(
       new Error(`${target} refused the connection: ${refusal.message}`, { cause: refusal }),
     );
   }
-  return { client, state, target };
+  started = true;
+  if (!client.isReady) outage?.began(messageOf(state.lastError ?? "not connected yet"));
+  return { client, state, target, outage };
 }
 
 function createRedisClient(

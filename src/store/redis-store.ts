@@ -1,13 +1,22 @@
 import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
+import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
+import type { OutageLog } from "./outage-log.ts";
 import {
   type ConnectionState,
   connectRedis,
   messageOf,
   type RedisClient,
 } from "./redis-connection.ts";
+import {
+  REDIS_CHECK_TICKET_SCRIPT,
+  REDIS_GIVE_BACK_TICKET_SCRIPT,
+  REDIS_TAKE_TICKET_SCRIPT,
+  type TicketStatus,
+  ticketStatusOf,
+} from "./ticket-line.ts";
 import { REDIS_DRAW_SCRIPT, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -20,6 +29,8 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /** Longest wait for the first connection in openRedisStore (default 1 s). */
   connectTimeoutMs?: number;
+  /** Where an outage is logged, once when it starts and once when it ends. */
+  log?: Logger | undefined;
 }
 
 export const DEFAULT_NAMESPACE = "chatbot-bridge";
@@ -49,15 +60,17 @@ function scriptDigest(script: string): string {
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeoutMs = options.timeoutMs ?? 1_000;
-  const { client, state, target } = await connectRedis({
+  const { client, state, target, outage } = await connectRedis({
     url: options.url,
     timeoutMs,
     connectTimeoutMs: options.connectTimeoutMs ?? 1_000,
+    log: options.log,
   });
   return new RedisStore(client, state, {
     target,
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     timeoutMs,
+    outage,
   });
 }
 
@@ -69,14 +82,21 @@ export class RedisStore implements KeyValueStore {
   readonly #adapter: KeyvRedis<unknown>;
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
+  readonly #outage: OutageLog | undefined;
 
   constructor(
     client: RedisClient,
     state: ConnectionState,
-    options: { target: string; namespace: string; timeoutMs: number },
+    options: {
+      target: string;
+      namespace: string;
+      timeoutMs: number;
+      outage?: OutageLog | undefined;
+    },
   ) {
     this.#client = client;
     this.#state = state;
+    this.#outage = options.outage;
     // Both layers swallow errors by default (a failed get reads as "missing"): KeyvRedis
     // returns undefined unless its throwOnErrors is set, and Keyv likewise.
     this.#adapter = new KeyvRedis(client, {
@@ -91,9 +111,10 @@ export class RedisStore implements KeyValueStore {
       useKeyPrefix: false,
       throwOnErrors: true,
     });
-    this.#guard = new OperationGuard(options.timeoutMs, (error) =>
-      this.#describe(options.target, options.timeoutMs, error),
-    );
+    this.#guard = new OperationGuard(options.timeoutMs, {
+      describe: (error) => this.#describe(options.target, options.timeoutMs, error),
+      duringOutage: () => this.#outage?.active ?? false,
+    });
   }
 
   get<T>(key: string): Promise<T | undefined> {
@@ -149,6 +170,57 @@ export class RedisStore implements KeyValueStore {
     });
   }
 
+  addToSet(key: string, member: string): Promise<boolean> {
+    return this.#run(
+      "addToSet",
+      async () => (await this.#client.sAdd(this.#key(key), member)) === 1,
+    );
+  }
+
+  removeFromSet(key: string, member: string): Promise<boolean> {
+    return this.#run(
+      "removeFromSet",
+      async () => (await this.#client.sRem(this.#key(key), member)) === 1,
+    );
+  }
+
+  setMembers(key: string): Promise<string[]> {
+    return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
+  }
+
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#run("takeTicket", async () =>
+      Number(
+        await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, String(lease)]),
+      ),
+    );
+  }
+
+  async checkTicket(
+    key: string,
+    ticket: number,
+    owner: string,
+    leaseMs: number,
+  ): Promise<TicketStatus> {
+    const lease = checkTtl(leaseMs) ?? 0;
+    return this.#run("checkTicket", async () =>
+      ticketStatusOf(
+        await this.#script(
+          REDIS_CHECK_TICKET_SCRIPT,
+          [this.#key(key)],
+          [String(ticket), owner, String(lease)],
+        ),
+      ),
+    );
+  }
+
+  async giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
+    await this.#run("giveBackTicket", () =>
+      this.#script(REDIS_GIVE_BACK_TICKET_SCRIPT, [this.#key(key)], [String(ticket), owner]),
+    );
+  }
+
   drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
     return this.#run("drawToken", async () => {
       const reply = await this.#script(
@@ -178,7 +250,10 @@ export class RedisStore implements KeyValueStore {
     return this.#guard.run(operation, async () => {
       // The client would say "The client is offline"; failing here gives the reason instead.
       if (!this.#client.isReady) throw new Error("not connected");
-      return fn();
+      const result = await fn();
+      // An answer ends an outage that no reconnect marked (a server that froze, then woke).
+      this.#outage?.ended();
+      return result;
     });
   }
 
@@ -210,10 +285,12 @@ export class RedisStore implements KeyValueStore {
     if (!this.#client.isReady) {
       const last = this.#state.lastError;
       const reason = last ? `: ${messageOf(last)}` : "";
+      this.#outage?.began(last ? messageOf(last) : "not connected");
       return new Error(`${target} is not connected (reconnecting)${reason}`, { cause: error });
     }
     // @redis/client's TimeoutError keeps the default name "Error"; its class name tells.
     if (error instanceof DeadlineError || error?.constructor?.name === "TimeoutError") {
+      this.#outage?.began(`no answer within ${timeoutMs} ms`);
       return new Error(`${target} did not answer within ${timeoutMs} ms`, { cause: error });
     }
     return new Error(`${target}: ${messageOf(error)}`, { cause: error });

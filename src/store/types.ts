@@ -1,3 +1,4 @@
+import type { TicketStatus } from "./ticket-line.ts";
 import type { TokenBucket } from "./token-bucket.ts";
 
 /**
@@ -36,6 +37,35 @@ export interface KeyValueStore {
 
   /** Deletes the claim, only while `key` still holds `owner`. */
   release(key: string, owner: string): Promise<boolean>;
+
+  /**
+   * Adds `member` to the set at `key`; true when it was not there yet. Each change is one
+   * atomic step (SADD on Redis, across every process sharing it; under the key's mutex in the
+   * embedded store), so concurrent changes of one set never lose each other. A key holds a
+   * set or a value (`set`/`claim`), never both.
+   */
+  addToSet(key: string, member: string): Promise<boolean>;
+
+  /** Removes `member` from the set at `key`; true when it was there. */
+  removeFromSet(key: string, member: string): Promise<boolean>;
+
+  /** The members of the set at `key`, in no particular order; [] when there is none. */
+  setMembers(key: string): Promise<string[]>;
+
+  /**
+   * Takes the next ticket in the line at `key` and returns its number: tickets are served
+   * in the order they were taken, across every process sharing the Redis (in memory for the
+   * embedded store, which belongs to one process). The ticket holds for `leaseMs`; each
+   * checkTicket renews it. A ticket given back, or not renewed within its lease (its process
+   * died), is skipped. See ticket-line.ts.
+   */
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<number>;
+
+  /** Renews the ticket for `leaseMs` and says whether it is served, waiting or lapsed. */
+  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus>;
+
+  /** Leaves the line (done, or never needed a turn): the next ticket may be served. */
+  giveBackTicket(key: string, ticket: number, owner: string): Promise<void>;
 
   /**
    * Draws one token from the bucket at `key`: resolves 0 when one was taken, else the ms

@@ -1,3 +1,4 @@
+import type { TicketStatus } from "../../src/store/ticket-line.ts";
 import type { TokenBucket } from "../../src/store/token-bucket.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
@@ -6,7 +7,7 @@ type Operation = Exclude<keyof KeyValueStore, "kind">;
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
- * one script each, drawToken one script).
+ * one script each, drawToken and each ticket operation one script, the set operations SADD, SREM and SMEMBERS).
  */
 export class CountingStore implements KeyValueStore {
   readonly #inner: KeyValueStore;
@@ -66,6 +67,36 @@ export class CountingStore implements KeyValueStore {
   release(key: string, owner: string): Promise<boolean> {
     this.#count("release");
     return this.#inner.release(key, owner);
+  }
+
+  addToSet(key: string, member: string): Promise<boolean> {
+    this.#count("addToSet");
+    return this.#inner.addToSet(key, member);
+  }
+
+  removeFromSet(key: string, member: string): Promise<boolean> {
+    this.#count("removeFromSet");
+    return this.#inner.removeFromSet(key, member);
+  }
+
+  setMembers(key: string): Promise<string[]> {
+    this.#count("setMembers");
+    return this.#inner.setMembers(key);
+  }
+
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+    this.#count("takeTicket");
+    return this.#inner.takeTicket(key, owner, leaseMs);
+  }
+
+  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+    this.#count("checkTicket");
+    return this.#inner.checkTicket(key, ticket, owner, leaseMs);
+  }
+
+  giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
+    this.#count("giveBackTicket");
+    return this.#inner.giveBackTicket(key, ticket, owner);
   }
 
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {

@@ -110,12 +110,12 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     expect(chatRequests()).toHaveLength(3);
   });
 
-  it("takes over a thread whose lock owner died, once its lease runs out", async () => {
+  it("goes on with a thread whose turn a dead process held, once its lease runs out", async () => {
     simulator = await startSimulator({ chunkDelayMs: 0 });
     harnesses = await twoProcesses(simulator, { threadLeaseMs: 400, threadPollMs: 20 });
     const [a] = harnesses;
-    // A process that took the thread's lock and died: nobody renews or releases it.
-    await a?.store.claim("lock:thread:test:channel-1:thread-1", "dead-process", 400);
+    // A process that took the thread's turn and died: nobody renews or gives it back.
+    await a?.store.takeTicket("line:thread:test:channel-1:thread-1", "dead-process", 400);
     const surface = new MemorySurface();
     const started = performance.now();
     await a?.bridge.handle(incoming("anyone there?"), surface);

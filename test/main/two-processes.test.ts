@@ -1,7 +1,9 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
-import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
@@ -25,11 +27,11 @@ const track = cleanupAfterEach();
 /** A bot process in webhook mode on a port of its own; all of them share one Redis. */
 async function startWebhookBot(
   fake: FakeTelegram,
-  simulator: Simulator,
+  backend: BackendAddress,
   extraEnv: Record<string, string> = {},
 ): Promise<{ bot: RunningBot; webhook: string }> {
   const env = {
-    ...telegramBotEnv(fake, simulator),
+    ...telegramBotEnv(fake, backend),
     TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
     TELEGRAM_WEBHOOK_SECRET: SECRET,
     STORE_URL: `${redis?.url}/${database}`,
@@ -52,6 +54,47 @@ async function deliver(webhook: string, update: Update): Promise<number> {
   });
   await response.arrayBuffer();
   return response.status;
+}
+
+/**
+ * A chatbot that answers "Answer to: <question>" and holds an answer whose question has
+ * `#hold` half-way until the test opens the gate (or forever), so a test decides when it ends.
+ */
+async function gatedBackend(): Promise<{
+  address: BackendAddress;
+  backend: RawBackend;
+  /** The questions in the order they reached the chatbot. */
+  questions(): string[];
+  release(): void;
+}> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const questions: string[] = [];
+  const backend = await startRawBackend(async (ctx) => {
+    const question = String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+    questions.push(question);
+    const header = {
+      answer: "",
+      question,
+      related_docs: [],
+      conversation_uid: `conv-${questions.length}`,
+      is_qa_mode: false,
+      system_message: "",
+    };
+    ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}Answer to: `);
+    if (question.includes("#hold")) await Promise.race([gate, ctx.closedPromise]);
+    await ctx.write(question);
+    ctx.res.end();
+  });
+  return {
+    address: { url: backend.url, apiKey: "sk-gated", botUid: "gated-bot" },
+    backend,
+    questions: () => questions,
+    release,
+  };
 }
 
 describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one Redis", () => {
@@ -82,6 +125,63 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     expect(answers[1]?.text).toContain("This is question 2 in our conversation.");
     const chats = simulator.requests.filter((r) => r.route === "chat");
     expect(chats).toHaveLength(2);
+  });
+
+  it("answer one thread's questions in the order they arrived, whichever process got each", async () => {
+    // Drafts off: each answer's first message is a real one, so the test can see it.
+    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+    const chatbot = await gatedBackend();
+    track(chatbot.backend, (b) => b.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const [a, b] = [
+      await startWebhookBot(fake, chatbot.address),
+      await startWebhookBot(fake, chatbot.address),
+    ];
+    const shown = (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text));
+    const ask = (text: string) => fake.compose({ chat: dm.id, from: alice, text });
+
+    // q1 reaches A and is being answered; q2 reaches B and waits its turn; then q3 reaches A.
+    expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
+    await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
+    expect(await deliver(b.webhook, ask("q2"))).toBe(200);
+    await until("q2 queued", () => shown("⏳ queued behind 1 question").length === 1 || undefined);
+    expect(await deliver(a.webhook, ask("q3"))).toBe(200);
+    await until("q3 queued", () => shown("⏳ queued behind 1 question").length === 2 || undefined);
+
+    chatbot.release();
+    await until("three answers", () => (shown("Answer to: q").length === 3 ? true : undefined));
+    expect(chatbot.questions()).toEqual(["q1 #hold", "q2", "q3"]);
+  });
+
+  it("go on with a thread once a process that held its turn died, after TAKEOVER_MS", async () => {
+    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+    const chatbot = await gatedBackend();
+    track(chatbot.backend, (b) => b.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const [a, b] = [
+      await startWebhookBot(fake, chatbot.address),
+      await startWebhookBot(fake, chatbot.address),
+    ];
+    const shown = (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text));
+    const ask = (text: string) => fake.compose({ chat: dm.id, from: alice, text });
+
+    // A dies while its answer to q1 (never released) holds the thread; q2 waits on B.
+    expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
+    await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
+    expect(await deliver(b.webhook, ask("q2"))).toBe(200);
+    await until("q2 queued", () => shown("⏳ queued behind 1 question").length === 1 || undefined);
+    expect(await a.bot.stop("SIGKILL")).toBeNull();
+    const killedAt = performance.now();
+
+    const answer = await until("q2 answered", () => shown("Answer to: q2")[0]);
+    expect(answer.text).toBe("Answer to: q2");
+    // TAKEOVER_MS is 1500 here: the thread waits for the dead turn's lease to lapse (1–1.5 s
+    // after the kill, as it was renewed every 500 ms), a poll, and the answer (~2.4 s in all
+    // on a loaded two-core machine), never for the answer that will not come.
+    expect(performance.now() - killedAt).toBeLessThan(5_000);
+    expect(chatbot.questions()).toEqual(["q1 #hold", "q2"]);
   });
 
   it("finish the answer of a process killed mid-answer, and go on with its thread", async () => {

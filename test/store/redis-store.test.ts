@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../src/errors.ts";
+import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -50,6 +52,46 @@ describe.skipIf(!redis)("redis store", () => {
     // The lease is only the winner's to renew or release, whichever client asks.
     expect(await a.release(key, "someone-else")).toBe(false);
     expect(await (results.indexOf(true) % 2 ? b : a).release(key, winner)).toBe(true);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("changes one set from two clients at once without losing a change", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+    ]);
+    const key = `set-${randomUUID()}`;
+    const members = Array.from({ length: 20 }, (_, i) => `group-${i}`);
+    await Promise.all(members.map((m, i) => (i % 2 ? a : b).addToSet(key, m)));
+    expect((await a.setMembers(key)).sort()).toEqual([...members].sort());
+    await Promise.all(members.slice(0, 10).map((m, i) => (i % 2 ? b : a).removeFromSet(key, m)));
+    expect((await b.setMembers(key)).sort()).toEqual(members.slice(10).sort());
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("serves one line's tickets in the order taken, whichever client took them", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+    ]);
+    const line = `line-${randomUUID()}`;
+    const first = await a.takeTicket(line, "on-a", 5_000);
+    const second = await b.takeTicket(line, "on-b", 5_000);
+    const third = await a.takeTicket(line, "on-a-again", 5_000);
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
+    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("waiting");
+    await a.giveBackTicket(line, first, "on-a");
+    // Process A is done with its first question: its next one still waits for B's.
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
+    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("served");
+    await b.giveBackTicket(line, second, "on-b");
+    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("served");
+    await a.giveBackTicket(line, third, "on-a-again");
+    // A line nobody waits in any more leaves no key behind.
+    const raw = createClient({ url });
+    await raw.connect();
+    expect(await raw.exists(`${namespace}:${line}`)).toBe(0);
+    raw.destroy();
     await Promise.all([a.close(), b.close()]);
   });
 
@@ -169,6 +211,63 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     await store.set("k", "after");
     expect(await store.get("k")).toBe("after");
     expect(await store.claim("lock", "me", 1_000)).toBe(true);
+  });
+
+  it("logs an outage once as it starts and once as it ends, and marks the failures it explains", async () => {
+    const lines: { level: number; msg: string; reason?: string; downMs?: number }[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const log = createLogger({ level: "debug", secrets: [], pretty: false, destination });
+    const server = await spawnRedisServer();
+    const store = await openRedisStore({ url: server.url, namespace: "t", log });
+    cleanups.push(
+      () => store.close(),
+      () => server.close(),
+    );
+    const outage = (msg: string) => lines.filter((line) => line.msg === msg);
+    const recovered = async () => {
+      const deadline = Date.now() + 5_000;
+      while (
+        !(await store.ping().then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        expect(Date.now()).toBeLessThan(deadline);
+        await sleep(50);
+      }
+    };
+
+    await server.stop();
+    for (let i = 0; i < 3; i++) {
+      const error = await store.get("k").catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "STORE_UNAVAILABLE", duringOutage: true });
+    }
+    await server.start();
+    await recovered();
+    expect(lines.map((line) => [line.level, line.msg])).toEqual([
+      [50, "store unreachable; retrying in the background"],
+      [30, "store reachable again"],
+    ]);
+
+    // A server that stops answering without dropping the connection: the first timeout
+    // starts the outage, the first answer ends it.
+    server.pause();
+    try {
+      await expect(store.get("k")).rejects.toMatchObject({ duringOutage: true });
+    } finally {
+      server.resume();
+    }
+    await recovered();
+    expect(outage("store unreachable; retrying in the background")[1]?.reason).toBe(
+      "no answer within 1000 ms",
+    );
+    expect(outage("store reachable again")).toHaveLength(2);
+    expect(lines).toHaveLength(4);
   });
 
   it("fails each command within the timeout when Redis stops answering, then recovers", async () => {

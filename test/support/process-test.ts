@@ -20,14 +20,20 @@ export function cleanupAfterEach(): <T>(
   };
 }
 
-/** The environment of a bot process that talks to this fake Telegram and this simulator. */
-export function telegramBotEnv(fake: FakeTelegram, simulator: Simulator): Record<string, string> {
+/** Where a bot process finds its chatbot: the simulator, or a test's own backend. */
+export type BackendAddress = Pick<Simulator, "url" | "apiKey" | "botUid">;
+
+/** The environment of a bot process that talks to this fake Telegram and this backend. */
+export function telegramBotEnv(
+  fake: FakeTelegram,
+  backend: BackendAddress,
+): Record<string, string> {
   return {
     TELEGRAM_BOT_TOKEN: fake.token,
     TELEGRAM_API_ROOT: fake.url,
-    CHATBOT_BASE_URL: simulator.url,
-    CHATBOT_API_KEY: simulator.apiKey,
-    CHATBOT_BOT_UID: simulator.botUid,
+    CHATBOT_BASE_URL: backend.url,
+    CHATBOT_API_KEY: backend.apiKey,
+    CHATBOT_BOT_UID: backend.botUid,
     PORT: "0",
   };
 }

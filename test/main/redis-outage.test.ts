@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { hasRedisServerBinary, sleep, spawnRedisServer } from "../support/redis.ts";
+import { botWorkDir, startBot } from "../support/run-bot.ts";
+
+const ownServer = hasRedisServerBinary();
+if (!ownServer) console.warn("[redis outage] skipped: no redis-server on PATH to stop and restart");
+
+const track = cleanupAfterEach();
+
+interface LogEntry {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+function entries(stderr: string): LogEntry[] {
+  return stderr
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogEntry);
+}
+
+const WARN = 40;
+
+describe.skipIf(!ownServer)("a Redis outage, as the operator reads it in the log", () => {
+  it("is logged once when it starts and once when it ends, with nothing in between", async () => {
+    const redis = track(await spawnRedisServer(), (r) => r.close());
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ leads: 1 }), (s) => s.close());
+    const sales = fake.addChat({ id: -1009, type: "supergroup", title: "Sales" });
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: {
+          ...telegramBotEnv(fake, simulator),
+          STORE_URL: redis.url,
+          // Everything that touches the store on its own runs every 500 ms or so: the
+          // Telegram poller's and the lead poll's leases, the journal's sweep, the lead poll.
+          TAKEOVER_MS: "1500",
+          LEADS_POLL_INTERVAL: "1",
+          LEADS_TELEGRAM_CHATS: String(sales.id),
+        },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    const before = entries(bot.stderr).length;
+
+    await redis.stop();
+    const down = await bot.logLine("store unreachable; retrying in the background");
+    // Long enough for every periodic job to fail several times over.
+    await sleep(3_000);
+    await redis.start();
+    const up = await bot.logLine("store reachable again");
+
+    const during = entries(bot.stderr).slice(before);
+    const ended = during.findIndex((e) => e.msg === "store reachable again");
+    expect(during.slice(0, ended).filter((e) => e.level >= WARN)).toEqual([down]);
+    expect(down).toMatchObject({
+      level: 50,
+      store: `redis 127.0.0.1:${redis.port}`,
+      reason: expect.stringMatching(/closed|ECONNREFUSED/i),
+    });
+    expect(up).toMatchObject({ level: 30, store: `redis 127.0.0.1:${redis.port}` });
+    expect(up.downMs).toBeGreaterThanOrEqual(3_000);
+
+    // And the bot works again: a question after the outage is answered.
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    fake.write({ chat: dm.id, from: alice, text: "still there?" });
+    await bot.logLine("question answered");
+  });
+});
