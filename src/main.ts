@@ -14,6 +14,7 @@ import { createLeadsCommands } from "./leads/leads-commands.ts";
 import type { LeadAnnouncer, LeadChannel } from "./leads/types.ts";
 import { createLogger, type Logger } from "./log.ts";
 import { Metrics } from "./metrics.ts";
+import { guardProcess } from "./process-guard.ts";
 import { runService } from "./service.ts";
 import { startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
@@ -36,7 +37,13 @@ async function main(): Promise<number> {
   // Log lines would break into the answers a person reads in the terminal.
   const level = config.logLevel ?? (chatInTerminal ? "warn" : "info");
   const log = createLogger({ level, secrets: secretsOf(config) });
-  const stopRequested = stopSignal(log);
+  // Past the drain's own grace: the channels' stop and the store's close get a moment too.
+  const crashed = guardProcess(log, { exitAfterMs: config.shutdownGraceMs + 5_000 });
+  let crash: Error | undefined;
+  void crashed.then((error) => {
+    crash = error;
+  });
+  const stopRequested = Promise.race([stopSignal(log), crashed]);
   const cleanup: (() => Promise<void>)[] = [];
   try {
     const backendConfig = config.backend ?? (await startSimulatedBackend(log, cleanup));
@@ -81,7 +88,7 @@ async function main(): Promise<number> {
         greeting,
         signal: abortOn(stopRequested),
       });
-      return 0;
+      return crash ? 1 : 0;
     }
     const leadPoll =
       config.leads.pollIntervalSeconds > 0
@@ -110,7 +117,7 @@ async function main(): Promise<number> {
       shutdownGraceMs: config.shutdownGraceMs,
       stopRequested,
     });
-    return 0;
+    return crash ? 1 : 0;
   } catch (error) {
     log.fatal({ err: error }, "chatbot-bridge stopped");
     return 1;

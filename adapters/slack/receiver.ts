@@ -6,6 +6,7 @@ import {
   type Logger as SlackLogger,
   SocketModeReceiver,
 } from "@slack/bolt";
+import { slackBodyGate } from "./body-gate.ts";
 import { ACK_DEADLINE_MS } from "./limits.ts";
 
 /** How deliveries reach Bolt: our HTTP route, or a Socket Mode connection. */
@@ -53,7 +54,11 @@ function httpReceiver(options: ReceiverOptions): SlackReceiver {
   });
   return {
     receiver,
-    requestListener: receiver.requestListener,
+    requestListener: slackBodyGate({
+      signingSecret: options.signingSecret,
+      logger: options.logger,
+      next: receiver.requestListener,
+    }),
     // The App's constructor connects it (receiver.init); the server is ours, already up.
     start: async () => undefined,
     stop: async () => undefined,
