@@ -24,6 +24,20 @@ export class AuthenticationError extends BridgeError {
   }
 }
 
+/**
+ * What the operator must fix when the backend refuses the bot's own key or address, as a log
+ * line: no person in a chat can fix that. Undefined for every other failure.
+ */
+export function settingProblem(error: unknown): string | undefined {
+  if (error instanceof AuthenticationError) {
+    return "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY";
+  }
+  if (error instanceof NotFoundError) {
+    return "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID";
+  }
+  return undefined;
+}
+
 /** The backend answered 403: the account may not use this operation (chat needs a paid plan). */
 export class PermissionError extends BridgeError {
   readonly code = "BACKEND_PERMISSION";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BackendClient, Lead } from "../backend/types.ts";
-import { BridgeError } from "../errors.ts";
+import { BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -227,13 +227,13 @@ export class LeadPoller {
           this.#failures++;
           this.#options.metrics?.leadPolls.inc({ outcome: "failed" });
           // One line, the failure's kind only: lead data never reaches the log.
-          this.#options.log.warn(
-            {
-              kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
-              failures: this.#failures,
-            },
-            "lead poll failed; retrying later",
-          );
+          const fields = {
+            kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
+            failures: this.#failures,
+          };
+          const problem = settingProblem(error);
+          if (problem) this.#options.log.error(fields, `lead poll failed: ${problem}`);
+          else this.#options.log.warn(fields, "lead poll failed; retrying later");
         },
       );
       this.#running = poll;
