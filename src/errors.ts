@@ -184,6 +184,22 @@ export class ConfigError extends BridgeError {
   }
 }
 
+/**
+ * Start-up stopped on a setting that a service refused or that cannot be used: a token, the
+ * webhook, the store's password or folder. No retry helps; the operator fixes `variable`.
+ * The message is one line that names the variable and holds no secret.
+ */
+export class StartupError extends BridgeError {
+  readonly code = "STARTUP";
+  constructor(
+    readonly variable: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message.replace(/\s*\n\s*/g, " "), { cause });
+  }
+}
+
 function describeCause(cause: unknown): string {
   if (cause instanceof Error) return cause.message;
   return cause === undefined ? "unknown error" : String(cause);

@@ -6,19 +6,19 @@ import { createBackendClient } from "./backend/client.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import type { Channel } from "./channel.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, StartupError } from "./errors.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { LeadChannels } from "./leads/lead-channels.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import type { LeadAnnouncer, LeadChannel } from "./leads/types.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, type Logger, maskSecrets } from "./log.ts";
 import { Metrics } from "./metrics.ts";
 import { guardProcess } from "./process-guard.ts";
 import { runService } from "./service.ts";
 import { startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
-import { openStore } from "./store/open-store.ts";
+import { openStoreAtStart } from "./store/open-store.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
 /** The composition root: the one place that knows every part. */
@@ -57,7 +57,10 @@ async function main(): Promise<number> {
     });
     cleanup.unshift(() => backend.close());
     const metrics = new Metrics();
-    const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
+    const rawStore = await openStoreAtStart({
+      storeUrl: config.storeUrl,
+      dataDir: config.dataDir,
+    });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
@@ -114,12 +117,20 @@ async function main(): Promise<number> {
       metrics,
       log,
       port: config.port,
+      host: config.host,
       shutdownGraceMs: config.shutdownGraceMs,
       stopRequested,
     });
     return crash ? 1 : 0;
   } catch (error) {
-    log.fatal({ err: error }, "chatbot-bridge stopped");
+    if (error instanceof StartupError) {
+      // Like a configuration problem: one plain line naming the setting, no stack.
+      process.stderr.write(
+        `chatbot-bridge cannot start: ${maskSecrets(error.message, secretsOf(config))}\n`,
+      );
+    } else {
+      log.fatal({ err: error }, "chatbot-bridge stopped");
+    }
     return 1;
   } finally {
     for (const close of cleanup) await close().catch(() => undefined);
@@ -203,4 +214,8 @@ function abortOn(promise: Promise<unknown>): AbortSignal {
   return controller.signal;
 }
 
-process.exitCode = await main();
+const exitCode = await main();
+// After a failure nothing may keep the process up without serving (a timer, a socket, a
+// thread still busy): exit now. A clean stop ends on its own, once its output is out.
+if (exitCode === 0) process.exitCode = 0;
+else process.exit(exitCode);
