@@ -40,6 +40,9 @@ const httpUrl = optionalText.pipe(
   z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
 );
 
+// https://core.telegram.org/bots/api#setwebhook (secret_token)
+const TELEGRAM_WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
+
 const envSchema = z
   .object({
     CHATBOT_BASE_URL: httpUrl,
@@ -49,7 +52,13 @@ const envSchema = z
     CHATBOT_IDLE_TIMEOUT_MS: integer(60_000, 1),
     CHATBOT_ANSWER_TIMEOUT_MS: integer(300_000, 1),
     STORE_URL: optionalText.pipe(
-      z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+      z
+        .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
+        .refine((url) => /^\/?\d*$/.test(new URL(url).pathname), {
+          error:
+            "must name its database by number (the path after the port), like redis://host:6379/3",
+        })
+        .optional(),
     ),
     DATA_DIR: optionalText.transform((v) => v ?? "./data"),
     DEFAULT_LANGUAGE: optionalText
@@ -73,8 +82,22 @@ const envSchema = z
     ),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
-    TELEGRAM_WEBHOOK_URL: httpUrl,
-    TELEGRAM_WEBHOOK_SECRET: optionalText,
+    TELEGRAM_WEBHOOK_URL: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https$/,
+          error: "must be an https:// URL (Telegram delivers webhooks over HTTPS only)",
+        })
+        .optional(),
+    ),
+    TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(
+      z
+        .string()
+        .regex(TELEGRAM_WEBHOOK_SECRET, {
+          error: "must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
+        })
+        .optional(),
+    ),
     TELEGRAM_ADMIN_USERS: idList,
     TELEGRAM_EDIT_INTERVAL_MS: integer(1_000, 0),
     TELEGRAM_GROUP_EDIT_INTERVAL_MS: integer(3_000, 0),
@@ -83,6 +106,14 @@ const envSchema = z
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
+    // Unset: every interface, as Node's listen() does.
+    HOST: optionalText.pipe(
+      z
+        .union([z.ipv4(), z.ipv6(), z.hostname()], {
+          error: "must be an IP address or a host name to listen on (0.0.0.0, 127.0.0.1, ::)",
+        })
+        .optional(),
+    ),
     SHUTDOWN_GRACE_MS: integer(10_000, 0),
     TAKEOVER_MS: integer(10_000, 1_000),
     ALLOWED_CHANNELS: idList,
@@ -172,6 +203,8 @@ export interface Config {
   /** Longest answer shown before it ends with "(truncated)". */
   maxAnswerChars: number;
   port: number;
+  /** The address the HTTP server binds; undefined: every interface. */
+  host: string | undefined;
   /** How long running answers may finish after SIGTERM/SIGINT before they are cut. */
   shutdownGraceMs: number;
   /**
@@ -259,6 +292,7 @@ export function loadConfig(env: Env): Config {
     },
     maxAnswerChars: e.MAX_ANSWER_CHARS,
     port: e.PORT,
+    host: e.HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     takeoverMs: e.TAKEOVER_MS,
     logLevel: e.LOG_LEVEL,

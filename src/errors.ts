@@ -24,6 +24,20 @@ export class AuthenticationError extends BridgeError {
   }
 }
 
+/**
+ * What the operator must fix when the backend refuses the bot's own key or address, as a log
+ * line: no person in a chat can fix that. Undefined for every other failure.
+ */
+export function settingProblem(error: unknown): string | undefined {
+  if (error instanceof AuthenticationError) {
+    return "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY";
+  }
+  if (error instanceof NotFoundError) {
+    return "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID";
+  }
+  return undefined;
+}
+
 /** The backend answered 403: the account may not use this operation (chat needs a paid plan). */
 export class PermissionError extends BridgeError {
   readonly code = "BACKEND_PERMISSION";
@@ -188,6 +202,22 @@ export class ConfigError extends BridgeError {
   readonly code = "CONFIG";
   constructor(readonly problems: readonly string[]) {
     super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+/**
+ * Start-up stopped on a setting that a service refused or that cannot be used: a token, the
+ * webhook, the store's password or folder. No retry helps; the operator fixes `variable`.
+ * The message is one line that names the variable and holds no secret.
+ */
+export class StartupError extends BridgeError {
+  readonly code = "STARTUP";
+  constructor(
+    readonly variable: string,
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message.replace(/\s*\n\s*/g, " "), { cause });
   }
 }
 

@@ -53,7 +53,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       response.end(known ? "method not allowed\n" : "not found\n");
       return;
     }
-    Promise.resolve(handler(request, response)).catch((error: unknown) => {
+    // Run inside the promise, so a handler that throws before its first await is caught too.
+    new Promise<void>((resolve) => resolve(handler(request, response))).catch((error: unknown) => {
       options.log.error({ err: error, path }, "HTTP handler failed");
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
       response.end();

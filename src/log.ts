@@ -24,7 +24,7 @@ const SECRET_FIELDS = ["apiKey", "token", "authorization", "password", "secret",
  * is written, so a secret inside an error message or a URL is masked too.
  */
 export function createLogger(options: LoggerOptions): Logger {
-  const secrets = options.secrets.filter((s) => s.length >= 4);
+  const { secrets } = options;
   const destination = options.destination ?? process.stderr;
   const usePretty = options.pretty ?? (destination === process.stderr && process.stderr.isTTY);
   const stream = usePretty
@@ -34,6 +34,9 @@ export function createLogger(options: LoggerOptions): Logger {
     {
       level: options.level,
       base: undefined,
+      // Our errors already say their cause in their message: pino's default `err` serializer
+      // would append each cause's message again ("…: WRONGPASS …: WRONGPASS …").
+      serializers: { err: pino.stdSerializers.errWithCause },
       redact: {
         paths: SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
         censor: REDACTED,
@@ -46,9 +49,12 @@ export function createLogger(options: LoggerOptions): Logger {
   );
 }
 
-function maskSecrets(line: string, secrets: readonly string[]): string {
+/** `line` with every secret (of 4 characters or more) replaced, in plain and JSON-escaped form. */
+export function maskSecrets(line: string, secrets: readonly string[]): string {
   let masked = line;
   for (const secret of secrets) {
+    // Shorter ones would mask ordinary words.
+    if (secret.length < 4) continue;
     if (masked.includes(secret)) masked = masked.replaceAll(secret, REDACTED);
     // JSON output escapes some characters; also mask the escaped form.
     const escaped = JSON.stringify(secret).slice(1, -1);

@@ -6,18 +6,19 @@ import { createBackendClient } from "./backend/client.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import type { Channel } from "./channel.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
-import { ConfigError } from "./errors.ts";
+import { ConfigError, StartupError } from "./errors.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { LeadChannels } from "./leads/lead-channels.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import type { LeadAnnouncer, LeadChannel } from "./leads/types.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, type Logger, maskSecrets } from "./log.ts";
 import { Metrics } from "./metrics.ts";
+import { guardProcess } from "./process-guard.ts";
 import { runService } from "./service.ts";
 import { startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
-import { openStore } from "./store/open-store.ts";
+import { openStoreAtStart } from "./store/open-store.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
 /** The composition root: the one place that knows every part. */
@@ -36,7 +37,13 @@ async function main(): Promise<number> {
   // Log lines would break into the answers a person reads in the terminal.
   const level = config.logLevel ?? (chatInTerminal ? "warn" : "info");
   const log = createLogger({ level, secrets: secretsOf(config) });
-  const stopRequested = stopSignal(log);
+  // Past the drain's own grace: the channels' stop and the store's close get a moment too.
+  const crashed = guardProcess(log, { exitAfterMs: config.shutdownGraceMs + 5_000 });
+  let crash: Error | undefined;
+  void crashed.then((error) => {
+    crash = error;
+  });
+  const stopRequested = Promise.race([stopSignal(log), crashed]);
   const cleanup: (() => Promise<void>)[] = [];
   try {
     const backendConfig = config.backend ?? (await startSimulatedBackend(log, cleanup));
@@ -52,7 +59,11 @@ async function main(): Promise<number> {
       onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
     });
     cleanup.unshift(() => backend.close());
-    const rawStore = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir, log });
+    const rawStore = await openStoreAtStart({
+      storeUrl: config.storeUrl,
+      dataDir: config.dataDir,
+      log,
+    });
     cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
@@ -83,7 +94,7 @@ async function main(): Promise<number> {
         greeting,
         signal: abortOn(stopRequested),
       });
-      return 0;
+      return crash ? 1 : 0;
     }
     const leadPoll =
       config.leads.pollIntervalSeconds > 0
@@ -109,12 +120,20 @@ async function main(): Promise<number> {
       metrics,
       log,
       port: config.port,
+      host: config.host,
       shutdownGraceMs: config.shutdownGraceMs,
       stopRequested,
     });
-    return 0;
+    return crash ? 1 : 0;
   } catch (error) {
-    log.fatal({ err: error }, "chatbot-bridge stopped");
+    if (error instanceof StartupError) {
+      // Like a configuration problem: one plain line naming the setting, no stack.
+      process.stderr.write(
+        `chatbot-bridge cannot start: ${maskSecrets(error.message, secretsOf(config))}\n`,
+      );
+    } else {
+      log.fatal({ err: error }, "chatbot-bridge stopped");
+    }
     return 1;
   } finally {
     for (const close of cleanup) await close().catch(() => undefined);
@@ -199,4 +218,8 @@ function abortOn(promise: Promise<unknown>): AbortSignal {
   return controller.signal;
 }
 
-process.exitCode = await main();
+const exitCode = await main();
+// After a failure nothing may keep the process up without serving (a timer, a socket, a
+// thread still busy): exit now. A clean stop ends on its own, once its output is out.
+if (exitCode === 0) process.exitCode = 0;
+else process.exit(exitCode);

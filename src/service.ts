@@ -17,6 +17,8 @@ export interface ServiceOptions {
   metrics: Metrics;
   log: Logger;
   port: number;
+  /** The address to bind; undefined: every interface. */
+  host?: string | undefined;
   /** How long running answers may finish after a stop signal before they are cut. */
   shutdownGraceMs: number;
   /** Work that runs beside the channels (the lead poll), started after them. */
@@ -39,6 +41,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
   );
   const server: RunningHttpServer = await startHttpServer({
     port: options.port,
+    host: options.host,
     routes,
     metrics: options.metrics,
     log,
@@ -53,7 +56,10 @@ export async function runService(options: ServiceOptions): Promise<void> {
       return { problems };
     },
   });
-  log.info({ port: server.port }, "HTTP server listening (/healthz, /metrics)");
+  log.info(
+    { host: options.host ?? "every interface", port: server.port },
+    "HTTP server listening (/healthz, /metrics)",
+  );
   try {
     for (const channel of options.channels) {
       await channel.start();

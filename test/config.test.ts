@@ -99,4 +99,48 @@ describe("loadConfig", () => {
     });
     expect(secretsOf(config)).toEqual(["key-1", "p%40ss", "p@ss"]);
   });
+
+  it("binds the HTTP server to HOST when set, to every interface when not", () => {
+    expect(loadConfig({}).host).toBeUndefined();
+    expect(loadConfig({ HOST: "127.0.0.1" }).host).toBe("127.0.0.1");
+    expect(loadConfig({ HOST: "::" }).host).toBe("::");
+    expect(problemsOf({ HOST: "http://0.0.0.0" })).toEqual([
+      "HOST must be an IP address or a host name to listen on (0.0.0.0, 127.0.0.1, ::)",
+    ]);
+  });
+
+  it("checks the Telegram webhook as Telegram will: an https:// URL, a secret of its characters", () => {
+    const webhook = { TELEGRAM_BOT_TOKEN: "123:abc" };
+    expect(
+      problemsOf({
+        ...webhook,
+        TELEGRAM_WEBHOOK_URL: "http://bot.example.com/telegram/webhook",
+        TELEGRAM_WEBHOOK_SECRET: "has spaces and a secret-value",
+      }),
+    ).toEqual([
+      "TELEGRAM_WEBHOOK_URL must be an https:// URL (Telegram delivers webhooks over HTTPS only)",
+      "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
+    ]);
+    expect(problemsOf({ ...webhook, TELEGRAM_WEBHOOK_SECRET: "x".repeat(257) })).toEqual([
+      "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
+    ]);
+    const config = loadConfig({
+      ...webhook,
+      TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+      TELEGRAM_WEBHOOK_SECRET: "Az09_-",
+    });
+    expect(config.telegram?.webhookSecret).toBe("Az09_-");
+  });
+
+  it("takes only a number as STORE_URL's database", () => {
+    expect(problemsOf({ STORE_URL: "redis://:pw@127.0.0.1:6379/cache" })).toEqual([
+      "STORE_URL must name its database by number (the path after the port), like redis://host:6379/3",
+    ]);
+    expect(loadConfig({ STORE_URL: "redis://127.0.0.1:6379/3" }).storeUrl).toBe(
+      "redis://127.0.0.1:6379/3",
+    );
+    expect(loadConfig({ STORE_URL: "redis://127.0.0.1:6379/" }).storeUrl).toBe(
+      "redis://127.0.0.1:6379/",
+    );
+  });
 });

@@ -1,9 +1,11 @@
 import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import type { Channel, HttpRoute } from "../../src/channel.ts";
+import { StartupError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
+import { START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { SlackAdmins } from "./admins.ts";
 import { createWebClient } from "./api.ts";
@@ -21,6 +23,7 @@ import {
   STREAM_MAX_AGE_MS,
 } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
+import { slackStartCall } from "./start-calls.ts";
 import { readSavedMessage, SlackSurface, type SlackThread } from "./surface.ts";
 import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
 import { Workspaces } from "./workspace.ts";
@@ -66,6 +69,8 @@ export interface SlackChannelOptions {
   adminCacheMs?: number;
   /** Socket Mode heartbeat: how long to wait for Slack's pong / ping (tests shorten them). */
   socketPingTimeoutMs?: number;
+  /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
+  startAttempts?: number;
 }
 
 /** The Slack channel, plus what tests and a drain need. */
@@ -221,9 +226,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       return identity;
     },
     async start() {
-      const auth = await client.auth.test();
+      const atStart = { log, attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS) };
+      const auth = await slackStartCall("SLACK_BOT_TOKEN", () => client.auth.test(), {
+        what: "auth.test",
+        ...atStart,
+      });
       if (!auth.user_id || !auth.bot_id || !auth.team_id) {
-        throw new Error("Slack auth.test did not name the bot (is SLACK_BOT_TOKEN a bot token?)");
+        throw new StartupError(
+          "SLACK_BOT_TOKEN",
+          "SLACK_BOT_TOKEN is not a bot token: auth.test named no bot (use the xoxb-… token)",
+        );
       }
       identity = { userId: auth.user_id, botId: auth.bot_id, teamId: auth.team_id };
       const bolt = new App({
@@ -235,7 +247,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         clientOptions: clientOptions(options),
       });
       register(bolt);
-      await receiver.start(bolt);
+      await slackStartCall("SLACK_APP_TOKEN", () => receiver.start(bolt), {
+        what: "Socket Mode connection",
+        ...atStart,
+      });
       app = bolt;
       stopped = false;
       log.info(

@@ -6,6 +6,7 @@ import {
   type Logger as SlackLogger,
   SocketModeReceiver,
 } from "@slack/bolt";
+import { slackBodyGate } from "./body-gate.ts";
 import { ACK_DEADLINE_MS } from "./limits.ts";
 
 /** How deliveries reach Bolt: our HTTP route, or a Socket Mode connection. */
@@ -53,7 +54,11 @@ function httpReceiver(options: ReceiverOptions): SlackReceiver {
   });
   return {
     receiver,
-    requestListener: receiver.requestListener,
+    requestListener: slackBodyGate({
+      signingSecret: options.signingSecret,
+      logger: options.logger,
+      next: receiver.requestListener,
+    }),
     // The App's constructor connects it (receiver.init); the server is ours, already up.
     start: async () => undefined,
     stop: async () => undefined,
@@ -66,9 +71,17 @@ function httpReceiver(options: ReceiverOptions): SlackReceiver {
  * on it; the connection comes back by itself after a drop. https://docs.slack.dev/apis/events-api/using-socket-mode
  */
 function socketReceiver(options: ReceiverOptions, appToken: string): SlackReceiver {
+  // At start the client logs each failure to connect as an error and then throws it; the
+  // start reports it once (a retry warning, or the line that stops the process).
+  let starting = false;
+  const logger: SlackLogger = {
+    ...options.logger,
+    error: (...parts) =>
+      starting ? options.logger.debug(...parts) : options.logger.error(...parts),
+  };
   const receiver = new SocketModeReceiver({
     appToken,
-    logger: options.logger,
+    logger,
     autoReconnectEnabled: true,
     ...(options.pingTimeoutMs
       ? { clientPingTimeout: options.pingTimeoutMs, serverPingTimeout: options.pingTimeoutMs * 6 }
@@ -90,7 +103,12 @@ function socketReceiver(options: ReceiverOptions, appToken: string): SlackReceiv
   return {
     receiver,
     start: async (app) => {
-      await app.start();
+      starting = true;
+      try {
+        await app.start();
+      } finally {
+        starting = false;
+      }
       connected = true;
       // After the first connection, the client reconnects on its own by calling start() again
       // and dropping the promise; a stop() during such a reconnect rejects it, and an

@@ -1,14 +1,14 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { Bot, BotError } from "grammy";
 import type { Message } from "grammy/types";
 import type { IncomingMessage, ReplySurface } from "../../src/bridge/ports.ts";
 import type { Channel, HttpRoute } from "../../src/channel.ts";
-import { ConfigError } from "../../src/errors.ts";
+import { ConfigError, StartupError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
 import type { RateBudgetOptions } from "../../src/reply/call-budget.ts";
+import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { installCallMetrics } from "./call-metrics.ts";
@@ -93,7 +93,7 @@ export interface TelegramChannelOptions {
   adminCacheMs?: number;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
-  /** getMe attempts at start before giving up. Default 3, a second apart. */
+  /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
   startAttempts?: number;
   /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. Default 10 s. */
   takeoverMs?: number;
@@ -262,26 +262,30 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     );
   }
 
-  /**
-   * A start-up call, tried again while Telegram's trouble is passing (network, 429, 5xx), so
-   * a brief outage does not end the process (and Slack with it) in a crash loop. A 401 or
-   * 404 (a wrong token) fails at once.
-   */
-  async function atStart<T>(what: string, call: () => Promise<T>): Promise<T> {
-    const attempts = Math.max(1, options.startAttempts ?? 3);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call();
-      } catch (error) {
-        if (!isPassing(error) || attempt >= attempts) throw error;
-        log.warn({ err: error }, `Telegram ${what} failed; retrying`);
-        await sleep(retryAfterMs(error) ?? 1_000 * attempt);
-      }
-    }
-  }
+  const atStart = <T>(method: string, call: () => Promise<T>): Promise<T> =>
+    retryAtStart(call, {
+      what: `Telegram ${method}`,
+      log,
+      attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS),
+      isPassing,
+      retryAfterMs,
+    });
 
   async function identify(): Promise<BotIdentity> {
-    const info = await atStart("getMe", () => bot.api.getMe());
+    const info = await atStart("getMe", () => bot.api.getMe()).catch((error: unknown) => {
+      // 401: a token Telegram does not know; 404: not a token's shape at all.
+      if (
+        error instanceof TelegramApiError &&
+        (error.errorCode === 401 || error.errorCode === 404)
+      ) {
+        throw new StartupError(
+          "TELEGRAM_BOT_TOKEN",
+          `TELEGRAM_BOT_TOKEN was refused by Telegram (${error.errorCode} ${error.description}): use the token @BotFather gave for this bot`,
+          error,
+        );
+      }
+      throw error;
+    });
     bot.botInfo = info;
     return { id: info.id, username: info.username };
   }
@@ -302,7 +306,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
             secret_token: options.webhookSecret,
             allowed_updates: ["message"],
           }),
-        );
+        ).catch((error: unknown) => {
+          throw webhookRefusal(error);
+        });
         log.info({ bot: me.username }, "Telegram webhook registered");
       } else {
         // A webhook left by an earlier webhook deployment would make getUpdates fail (409).
@@ -339,6 +345,23 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       }
     },
   };
+}
+
+/**
+ * setWebhook's 400 names what it refused: the secret ("secret token contains unallowed
+ * characters") or else the URL ("bad webhook: Failed to resolve host", "HTTPS url must be
+ * provided"). Either is a setting to fix, not a passing trouble.
+ */
+function webhookRefusal(error: unknown): unknown {
+  if (!(error instanceof TelegramApiError) || error.errorCode !== 400) return error;
+  const variable = /secret/i.test(error.description)
+    ? "TELEGRAM_WEBHOOK_SECRET"
+    : "TELEGRAM_WEBHOOK_URL";
+  return new StartupError(
+    variable,
+    `${variable} was refused by Telegram's setWebhook (${error.description})`,
+    error,
+  );
 }
 
 /** Errors that say "later", not "never": the network, a 429, Telegram's own 5xx. */

@@ -1,6 +1,6 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
-import { AnswerCutError, BridgeError } from "../errors.ts";
+import { AnswerCutError, BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
@@ -107,6 +107,9 @@ export async function answerQuestion(
     const cause = error instanceof AnswerCutError ? error.reason : error;
     errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
     if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
+    const problem = settingProblem(cause);
+    // The person sees the userMessage; the operator, who can fix it, needs more than info.
+    if (problem) deps.log.error({ kind: errorCode }, problem);
   }
   options.signal?.removeEventListener("abort", stopWithProcess);
   await saving;

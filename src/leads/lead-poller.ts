@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { BackendClient, Lead } from "../backend/types.ts";
-import { BridgeError } from "../errors.ts";
+import { BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
@@ -228,14 +228,15 @@ export class LeadPoller {
           this.#failures++;
           this.#options.metrics?.leadPolls.inc({ outcome: "failed" });
           // One line, the failure's kind only: lead data never reaches the log. A store
-          // outage is logged by the store, once.
-          this.#options.log[storeFailureLevel(error)](
-            {
-              kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
-              failures: this.#failures,
-            },
-            "lead poll failed; retrying later",
-          );
+          // outage is logged by the store, once; a setting to fix is an error.
+          const fields = {
+            kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
+            failures: this.#failures,
+          };
+          const problem = settingProblem(error);
+          if (problem) this.#options.log.error(fields, `lead poll failed: ${problem}`);
+          else
+            this.#options.log[storeFailureLevel(error)](fields, "lead poll failed; retrying later");
         },
       );
       this.#running = poll;

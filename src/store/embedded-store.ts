@@ -1,11 +1,11 @@
 import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { StoreUnavailableError } from "../errors.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
-import { checkTtl, OperationGuard, withDeadline } from "./operation-guard.ts";
+import { checkTtl, OperationGuard } from "./operation-guard.ts";
 import { MemoryLines, type TicketStatus } from "./ticket-line.ts";
 import { MemoryBuckets, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
@@ -41,17 +41,32 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   const location = join(options.dataDir, "store");
   const db = new ClassicLevel<string, string>(location, { valueEncoding: "utf8" });
   try {
-    // Node's recursive mkdir can spin forever on some paths (under /proc, seen on Node 20).
-    await withDeadline(
-      mkdir(options.dataDir, { recursive: true }),
-      2_000,
-      () => new Error("creating the folder took longer than 2000 ms"),
-    );
+    await createFolder(options.dataDir);
     await db.open();
   } catch (error) {
     throw new StoreUnavailableError("open", describeOpenError(options.dataDir, error));
   }
   return new EmbeddedStore(db, options);
+}
+
+/**
+ * `mkdir -p`, one level at a time. Node's `mkdir(path, { recursive: true })` spins forever,
+ * a core at full load, on a path whose parent exists but refuses children with ENOENT
+ * (anything under /proc; seen on Node 20); here the second ENOENT ends it.
+ */
+async function createFolder(path: string): Promise<void> {
+  try {
+    await mkdir(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return;
+    const parent = dirname(path);
+    if (code !== "ENOENT" || parent === path) throw error;
+    await createFolder(parent);
+    await mkdir(path).catch((again: NodeJS.ErrnoException) => {
+      if (again.code !== "EEXIST") throw again;
+    });
+  }
 }
 
 /** The default store: a LevelDB under DATA_DIR, owned by this one process. */

@@ -1,3 +1,4 @@
+import { StartupError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
 import { openRedisStore } from "./redis-store.ts";
@@ -29,4 +30,22 @@ export function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
     });
   }
   return openEmbeddedStore({ dataDir: options.dataDir });
+}
+
+/**
+ * openStore for the process's start: a store that cannot be opened is a setting to fix, so
+ * it rejects with StartupError naming STORE_URL or DATA_DIR, its cause said once.
+ */
+export function openStoreAtStart(options: OpenStoreOptions): Promise<KeyValueStore> {
+  return openStore(options).catch((error: unknown) => {
+    // StoreUnavailableError says "store open failed: <cause>"; the cause alone is the news.
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const variable = options.storeUrl ? "STORE_URL" : "DATA_DIR";
+    throw new StartupError(
+      variable,
+      reason.includes(variable) ? reason : `${variable}: ${reason}`,
+      error,
+    );
+  });
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Channel } from "../../src/channel.ts";
+import { startHttpServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import { runService } from "../../src/service.ts";
@@ -103,5 +104,33 @@ describe("the service's HTTP server", () => {
 
     stop();
     await running;
+  });
+});
+
+describe("a route handler that throws", () => {
+  it("at once, before any await, answers 500 and the server goes on serving", async () => {
+    const server = await startHttpServer({
+      port: 0,
+      host: "127.0.0.1",
+      routes: [
+        {
+          method: "POST",
+          path: "/throws",
+          handler: () => {
+            throw new Error("a handler bug");
+          },
+        },
+      ],
+      health: async () => ({ problems: [] }),
+      metrics: new Metrics(),
+      log: createLogger({ level: "silent", secrets: [] }),
+    });
+    try {
+      const url = `http://127.0.0.1:${server.port}`;
+      expect((await fetch(`${url}/throws`, { method: "POST" })).status).toBe(500);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
   });
 });

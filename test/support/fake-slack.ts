@@ -29,6 +29,8 @@ export interface FakeSlackOptions {
   streaming?: boolean;
   /** A stream stops accepting appends this long after it started (Slack: about 5 minutes). */
   streamLifetimeMs?: number;
+  /** The port to listen on (a Slack that comes back where it was); default any free one. */
+  port?: number;
 }
 
 /** One Web API call as the fake received it. */
@@ -81,6 +83,7 @@ export class FakeSlack {
       tiers: options.tiers ?? { "chat.update": { perMinute: 50, burst: 5 } },
       streaming: options.streaming ?? true,
       streamLifetimeMs: options.streamLifetimeMs ?? 5 * 60_000,
+      port: options.port ?? 0,
     };
     this.conversations = new FakeConversations(this.options);
   }
@@ -171,7 +174,7 @@ export class FakeSlack {
       socket.on("close", () => this.#sockets.delete(socket));
     });
     this.#server.on("upgrade", (req, socket) => this.socket.handleUpgrade(req, socket));
-    this.#server.listen(0, "127.0.0.1");
+    this.#server.listen(this.options.port, "127.0.0.1");
     await once(this.#server, "listening");
     this.#port = (this.#server.address() as AddressInfo).port;
   }

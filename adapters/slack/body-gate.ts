@@ -1,0 +1,80 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  HTTPModuleFunctions as http,
+  isValidSlackRequest,
+  type Logger as SlackLogger,
+} from "@slack/bolt";
+import { z } from "zod";
+
+type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+
+// What Bolt's HTTPReceiver reads of a body before any listener runs, without guarding it:
+// `body.ssl_check` on the body, `'channel' in event`, `'channel' in event.item`. A body of
+// another shape (JSON `null`, `payload=null`) makes it throw where nothing catches it, and the
+// process ends. Every real delivery has this shape (../shared/real-payloads/slack.json).
+const slackBody = z
+  .looseObject({
+    type: z.string().optional(),
+    event: z
+      .looseObject({
+        type: z.string(),
+        channel: z.union([z.string(), z.looseObject({})]).optional(),
+        item: z.looseObject({}).optional(),
+      })
+      .optional(),
+  })
+  .refine((body) => body.type !== "event_callback" || body.event !== undefined);
+
+/**
+ * In front of Bolt's request listener: a request that Slack signed but whose body has a shape
+ * Slack never sends is answered 400 here and never reaches Bolt. Everything else goes on to
+ * Bolt unchanged (already read: Bolt takes the buffered body), so Bolt still answers an
+ * unsigned request 401 and an unreadable body 400 after checking its signature.
+ */
+export function slackBodyGate(options: {
+  signingSecret: string;
+  logger: SlackLogger;
+  next: RequestListener;
+}): RequestListener {
+  return (request, response) => {
+    void readAndCheck(request, options.signingSecret).then((verdict) => {
+      if (verdict === "pass") return options.next(request, response);
+      if (verdict === "malformed") {
+        options.logger.warn("Slack request refused: signed, but its body is not a Slack payload");
+      }
+      http.buildNoBodyResponse(response, verdict === "too-large" ? 413 : 400);
+    });
+  };
+}
+
+async function readAndCheck(
+  request: IncomingMessage,
+  signingSecret: string,
+): Promise<"pass" | "malformed" | "too-large" | "unreadable"> {
+  let buffered: Awaited<ReturnType<typeof http.bufferIncomingMessage>>;
+  try {
+    buffered = await http.bufferIncomingMessage(request, http.defaultBodyLimit);
+  } catch (error) {
+    return http.isRawBodyError(error) && error.statusCode === 413 ? "too-large" : "unreadable";
+  }
+  let body: unknown;
+  try {
+    body = http.parseHTTPRequestBody(buffered);
+  } catch {
+    // Bolt answers a body that does not parse itself, once it has checked the signature.
+    return "pass";
+  }
+  if (slackBody.safeParse(body).success) return "pass";
+  return isSigned(buffered, signingSecret) ? "malformed" : "pass";
+}
+
+function isSigned(request: IncomingMessage & { rawBody: Buffer }, signingSecret: string): boolean {
+  const signature = request.headers["x-slack-signature"];
+  const timestamp = Number(request.headers["x-slack-request-timestamp"]);
+  if (typeof signature !== "string" || !Number.isFinite(timestamp)) return false;
+  return isValidSlackRequest({
+    signingSecret,
+    body: request.rawBody.toString(),
+    headers: { "x-slack-signature": signature, "x-slack-request-timestamp": timestamp },
+  });
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
+import { FakeSlack } from "../support/fake-slack.ts";
+import { cleanupAfterEach } from "../support/process-test.ts";
+import { freePort } from "../support/redis.ts";
+import { botWorkDir, startBot } from "../support/run-bot.ts";
+import { SIGNING_SECRET } from "../support/slack-events.ts";
+
+const track = cleanupAfterEach();
+
+describe("Slack's start-up", () => {
+  it("rides out a Slack API that is briefly unreachable, instead of ending the process", async () => {
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    // Nothing listens here yet: Slack's API is down when the bot starts.
+    const port = await freePort();
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: {
+          SLACK_BOT_TOKEN: "xoxb-fake-bot-token",
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+          CHATBOT_BASE_URL: simulator.url,
+          CHATBOT_API_KEY: simulator.apiKey,
+          CHATBOT_BOT_UID: simulator.botUid,
+          LEADS_POLL_INTERVAL: "0",
+          PORT: "0",
+        },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
+    const retrying = await bot.logLine("Slack auth.test failed; retrying");
+    expect(retrying.level).toBe(40);
+
+    // Slack is back before the next attempt (a second later at the earliest).
+    const fake = track(await FakeSlack.start({ port }), (f) => f.close());
+    await bot.logLine("channel started");
+    expect(fake.callsTo("auth.test").map((c) => c.outcome)).toEqual(["ok"]);
+    expect(bot.child.exitCode).toBeNull();
+  });
+
+  it("tries a Slack that reports its own trouble (internal_error) again", async () => {
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const fake = track(await FakeSlack.start(), (f) => f.close());
+    fake.failNext("auth.test", "internal_error");
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: {
+          SLACK_BOT_TOKEN: fake.options.botToken,
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_API_URL: fake.apiUrl,
+          CHATBOT_BASE_URL: simulator.url,
+          CHATBOT_API_KEY: simulator.apiKey,
+          CHATBOT_BOT_UID: simulator.botUid,
+          LEADS_POLL_INTERVAL: "0",
+          PORT: "0",
+        },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
+    await bot.logLine("channel started");
+    expect(fake.callsTo("auth.test").map((c) => c.outcome)).toEqual(["internal_error", "ok"]);
+  });
+});

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
+import { FakeSlack } from "../support/fake-slack.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { hasRedisServerBinary, spawnRedisServer } from "../support/redis.ts";
+import { botWorkDir, runBot } from "../support/run-bot.ts";
+import { SIGNING_SECRET } from "../support/slack-events.ts";
+
+const track = cleanupAfterEach();
+
+const WEBHOOK = {
+  TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+  TELEGRAM_WEBHOOK_SECRET: "a-good-secret_1",
+};
+
+/**
+ * Runs the bot to its end and checks what an operator sees: exit code 1 and one plain line on
+ * stderr (no JSON, no stack trace) that names the variable to fix. Returns that line.
+ */
+async function failsWithOneLine(env: Record<string, string>, variable: string): Promise<string> {
+  const run = await runBot({ cwd: await botWorkDir(), env, input: "" });
+  const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
+  expect(lines, run.stderr).toHaveLength(1);
+  const line = lines[0] ?? "";
+  expect(line).toMatch(/^chatbot-bridge cannot start: /);
+  expect(line).toContain(variable);
+  expect(line).not.toMatch(/^\s*\{|\bat .+:\d+:\d+/);
+  expect(run.code).toBe(1);
+  return line;
+}
+
+async function backend() {
+  const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+  return {
+    CHATBOT_BASE_URL: simulator.url,
+    CHATBOT_API_KEY: simulator.apiKey,
+    CHATBOT_BOT_UID: simulator.botUid,
+    LEADS_POLL_INTERVAL: "0",
+    PORT: "0",
+  };
+}
+
+describe("a start-up that a setting stops", () => {
+  it("DATA_DIR that cannot be created: exit 1 at once, one line naming DATA_DIR", async () => {
+    const line = await failsWithOneLine({ DATA_DIR: "/proc/chatbot-bridge/data" }, "DATA_DIR");
+    expect(line).toContain("/proc/chatbot-bridge/data");
+  });
+
+  it("a Slack token Slack does not know (invalid_auth): one line naming SLACK_BOT_TOKEN, no retry", async () => {
+    const fake = track(await FakeSlack.start(), (f) => f.close());
+    const line = await failsWithOneLine(
+      {
+        ...(await backend()),
+        SLACK_BOT_TOKEN: "xoxb-not-the-right-one",
+        SLACK_SIGNING_SECRET: SIGNING_SECRET,
+        SLACK_API_URL: fake.apiUrl,
+      },
+      "SLACK_BOT_TOKEN",
+    );
+    expect(line).toContain("invalid_auth");
+    expect(line).not.toContain("xoxb-not-the-right-one");
+    expect(fake.callsTo("auth.test")).toHaveLength(1);
+  });
+
+  it("a Slack app token Slack does not know: one line naming SLACK_APP_TOKEN", async () => {
+    const fake = track(await FakeSlack.start(), (f) => f.close());
+    await failsWithOneLine(
+      {
+        ...(await backend()),
+        SLACK_BOT_TOKEN: fake.options.botToken,
+        SLACK_APP_TOKEN: "xapp-not-the-right-one",
+        SLACK_API_URL: fake.apiUrl,
+      },
+      "SLACK_APP_TOKEN",
+    );
+  });
+
+  it("a Telegram token Telegram does not know (401): one line naming TELEGRAM_BOT_TOKEN", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const line = await failsWithOneLine(
+      { ...telegramBotEnv(fake, simulator), TELEGRAM_BOT_TOKEN: "1234:not-the-right-one" },
+      "TELEGRAM_BOT_TOKEN",
+    );
+    expect(line).toContain("401");
+    expect(line).not.toContain("not-the-right-one");
+  });
+
+  it("a webhook secret setWebhook refuses: one line naming TELEGRAM_WEBHOOK_SECRET", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    fake.failNext({
+      method: "setWebhook",
+      errorCode: 400,
+      description: "Bad Request: secret token contains unallowed characters",
+    });
+    const line = await failsWithOneLine(
+      { ...telegramBotEnv(fake, simulator), ...WEBHOOK },
+      "TELEGRAM_WEBHOOK_SECRET",
+    );
+    expect(line).not.toContain(WEBHOOK.TELEGRAM_WEBHOOK_SECRET);
+  });
+
+  it("a webhook URL setWebhook refuses: one line naming TELEGRAM_WEBHOOK_URL", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    fake.failNext({
+      method: "setWebhook",
+      errorCode: 400,
+      description: "Bad Request: bad webhook: Failed to resolve host: Name or service not known",
+    });
+    const line = await failsWithOneLine(
+      { ...telegramBotEnv(fake, simulator), ...WEBHOOK },
+      "TELEGRAM_WEBHOOK_URL",
+    );
+    expect(line).toContain("Failed to resolve host");
+  });
+
+  it.runIf(hasRedisServerBinary())(
+    "a Redis password Redis refuses: one line naming STORE_URL, saying the cause once",
+    async () => {
+      const redis = track(await spawnRedisServer({ password: "the-right-one" }), (r) => r.close());
+      const line = await failsWithOneLine(
+        { ...(await backend()), STORE_URL: `redis://:the-wrong-one@127.0.0.1:${redis.port}` },
+        "STORE_URL",
+      );
+      expect(line.match(/WRONGPASS/g)).toHaveLength(1);
+      expect(line).not.toContain("the-wrong-one");
+    },
+  );
+});
