@@ -2,6 +2,7 @@ import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { TelegramApiError, TelegramNetworkError } from "../../adapters/telegram/errors.ts";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
+import { StartupError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { refusedPort } from "../support/raw-backend.ts";
 import { answered, type Rig, startRig, until } from "./rig.ts";
@@ -139,8 +140,12 @@ describe("Telegram long polling", () => {
       log: createLogger({ level: "silent", secrets: [] }),
     });
     const error = await channel.start().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(TelegramApiError);
-    expect((error as TelegramApiError).errorCode).toBe(401);
+    // A setting to fix, named; Telegram's own refusal stays the cause.
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).variable).toBe("TELEGRAM_BOT_TOKEN");
+    const cause = (error as StartupError).cause;
+    expect(cause).toBeInstanceOf(TelegramApiError);
+    expect((cause as TelegramApiError).errorCode).toBe(401);
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain("wrong-token-value");
   });
 });
