@@ -66,34 +66,41 @@ export class ConsoleOutput {
   /** Shows `next` as the text of `message`, printing only what the terminal lacks. */
   show(message: PrintedMessage, next: StyledText): void {
     const shown = message.shown;
-    const inPlace = shown !== undefined && this.#last === message;
-    const from = inPlace ? firstDifference(shown, next) : 0;
-    if (inPlace && from === shown.text.length) {
-      this.#print(toAnsi(sliceStyled(next, from)));
-    } else if (inPlace && this.styled && this.#rewrite(shown, from)) {
-      const lineStart = shown.text.lastIndexOf("\n", from - 1) + 1;
-      this.#print(toAnsi(sliceStyled(next, lineStart)));
-    } else {
+    // Only the message printed last can change in place; another starts on a new line.
+    const resume = shown && this.#last === message ? this.#resumeAt(shown, next) : undefined;
+    if (resume === undefined) {
       this.endLine();
       this.#print(toAnsi(next));
+    } else {
+      this.#print(toAnsi(sliceStyled(next, resume)));
     }
     message.shown = next;
     this.#last = message;
   }
 
   /**
-   * Moves back to the start of the line of `shown` that holds `from` and erases from there.
-   * False when those lines may have scrolled off the screen: they cannot be reached.
+   * Where in `next` printing goes on: the end of `shown` when `next` only adds to it, else
+   * the start of the line that changed, once the cursor is back there.
    */
-  #rewrite(shown: StyledText, from: number): boolean {
+  #resumeAt(shown: StyledText, next: StyledText): number | undefined {
+    const from = firstDifference(shown, next);
+    return from === shown.text.length ? from : this.#rewind(shown, from);
+  }
+
+  /**
+   * Moves back to the start of the line of `shown` that holds `from` and erases from there;
+   * returns where in the text that line starts. Undefined on piped output, or when those
+   * lines may have scrolled off the screen and cannot be reached.
+   */
+  #rewind(shown: StyledText, from: number): number | undefined {
+    if (!this.styled) return undefined;
     const lineStart = shown.text.lastIndexOf("\n", from - 1) + 1;
-    const columns = this.#out.columns || 80;
-    const rows = rowsOf(shown.text.slice(lineStart), columns) - 1;
-    if (rows >= (this.#out.rows || 24)) return false;
+    const rows = rowsOf(shown.text.slice(lineStart), this.#out.columns || 80) - 1;
+    if (rows >= (this.#out.rows || 24)) return undefined;
     this.#clearStatus();
     this.#out.write(`${TO_LINE_START}${up(rows)}${ERASE_BELOW}`);
     this.#atLineStart = true;
-    return true;
+    return lineStart;
   }
 
   #print(text: string): void {
