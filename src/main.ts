@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
 import { runConsoleChannel } from "../adapters/console/index.ts";
 import { createSlackChannel } from "../adapters/slack/index.ts";
@@ -20,6 +21,8 @@ import { startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
 import type { KeyValueStore } from "./store/types.ts";
+
+const SIMULATOR_CONVERSATIONS_FILE = "simulator-conversations.json";
 
 /** The composition root: the one place that knows every part. */
 async function main(): Promise<number> {
@@ -46,7 +49,8 @@ async function main(): Promise<number> {
   const stopRequested = Promise.race([stopSignal(log), crashed]);
   const cleanup: (() => Promise<void>)[] = [];
   try {
-    const backendConfig = config.backend ?? (await startSimulatedBackend(log, cleanup));
+    const backendConfig =
+      config.backend ?? (await startSimulatedBackend(config.dataDir, log, cleanup));
     const greeting = config.backend
       ? undefined
       : "(Answers come from the built-in simulated chatbot: set CHATBOT_BASE_URL, CHATBOT_API_KEY and CHATBOT_BOT_UID to use yours.)";
@@ -179,10 +183,21 @@ function configuredLeadChannels(config: Config): LeadChannel[] {
 }
 
 async function startSimulatedBackend(
+  dataDir: string,
   log: Logger,
   cleanup: (() => Promise<void>)[],
 ): Promise<BackendConfig> {
-  const simulator = await startSimulator();
+  // The store keeps each thread's conversation across restarts: the simulator keeps its
+  // side of them next to it, so the conversation goes on after a restart too.
+  let warned = false;
+  const simulator = await startSimulator({
+    conversationsFile: join(dataDir, SIMULATOR_CONVERSATIONS_FILE),
+    onFileError: (error) => {
+      if (warned) return;
+      warned = true;
+      log.warn({ err: error }, "the simulated backend cannot keep its conversations in DATA_DIR");
+    },
+  });
   cleanup.push(() => simulator.close());
   log.info(
     { url: simulator.url },

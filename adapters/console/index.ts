@@ -1,13 +1,18 @@
-import { createInterface } from "node:readline";
 import type { Bridge } from "../../src/bridge/bridge.ts";
-import { ConsoleOutput, createConsoleSurface } from "./surface.ts";
+import { ConsoleInput } from "./input.ts";
+import { sanitize } from "./render.ts";
+import { createConsoleSurface } from "./surface.ts";
+import { ConsoleOutput } from "./terminal.ts";
 import { toIncoming } from "./to-incoming.ts";
 
 export interface ConsoleChannelOptions {
   bridge: Bridge;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
-  /** A person at a terminal: a prompt and a greeting. Otherwise answers only, verbatim. */
+  /**
+   * A person at a terminal: a prompt, a greeting, styled Markdown, Ctrl+C to stop an answer.
+   * Otherwise answers only, verbatim.
+   */
   interactive: boolean;
   /** Said once under the welcome line, in an interactive terminal. */
   greeting?: string | undefined;
@@ -16,39 +21,65 @@ export interface ConsoleChannelOptions {
 }
 
 const PROMPT = "› ";
+const WELCOME = [
+  "Chat with the chatbot: type a question, or /help for the commands.",
+  "Ctrl+C stops an answer; at the prompt, Ctrl+C or Ctrl+D quits.",
+].join("\n");
 
 /**
  * Chats in the terminal: each line is a question or a command, answered in order as it
- * streams. Resolves once the input has ended and the last answer is complete.
+ * streams. Resolves once the input has ended (or the person quit) and the last answer is
+ * complete.
  */
 export async function runConsoleChannel(options: ConsoleChannelOptions): Promise<void> {
-  const output = new ConsoleOutput(options.output);
+  const { interactive } = options;
+  const output = new ConsoleOutput(options.output, { styled: interactive });
   const surface = createConsoleSurface(output);
-  const lines = createInterface({
+  const input = new ConsoleInput({
     input: options.input,
-    output: options.interactive ? options.output : undefined,
-    terminal: options.interactive,
+    echo: interactive ? output.echo : undefined,
     prompt: PROMPT,
   });
-  let closed = false;
-  lines.on("close", () => {
-    closed = true;
-  });
-  options.signal?.addEventListener("abort", () => lines.close(), { once: true });
-  // A terminal in raw mode turns Ctrl+C into an event instead of a signal: stop as a signal would.
-  lines.on("SIGINT", () => process.kill(process.pid, "SIGINT"));
-  if (options.interactive) {
-    output.write("Chat with the chatbot: type a question, /help for commands, Ctrl+D to quit.\n");
+  const quit = () => {
+    input.drop();
+    input.close();
+  };
+  options.signal?.addEventListener("abort", quit, { once: true });
+  let answering: AbortController | undefined;
+  let dropped = 0;
+  // The first Ctrl+C stops the answer and the lines typed ahead; a second one, or one at
+  // the prompt, quits.
+  input.onInterrupt = () => {
+    if (answering && !answering.signal.aborted) {
+      answering.abort();
+      dropped += input.drop();
+    } else {
+      answering?.abort();
+      quit();
+    }
+  };
+  if (interactive) {
+    output.write(`${WELCOME}\n`);
     if (options.greeting) output.write(`${options.greeting}\n`);
-    lines.prompt();
+    input.prompt();
   }
   // One line at a time: the next question waits for the answer before it, as in a chat.
-  for await (const line of lines) {
-    if (line.trim()) {
-      await options.bridge.handle(toIncoming(line), surface);
+  for (let line = await input.next(); line; line = await input.next()) {
+    if (line.text.trim()) {
+      // Typed while the answer before it printed: shown now, where its own answer starts.
+      if (line.typedAhead) output.write(`${PROMPT}${sanitize(line.text)}\n`);
+      answering = new AbortController();
+      await options.bridge.handle(toIncoming(line.text, answering.signal), surface);
+      answering = undefined;
       output.endLine();
+      if (dropped > 0) {
+        output.write(
+          `(${dropped} line${dropped === 1 ? "" : "s"} typed during the answer ${dropped === 1 ? "was" : "were"} dropped)\n`,
+        );
+        dropped = 0;
+      }
     }
-    if (options.interactive && !closed) lines.prompt();
+    if (input.waiting === 0) input.prompt();
   }
   output.endLine();
 }

@@ -1,61 +1,51 @@
-import type { MessageRef, ReplySurface } from "../../src/bridge/ports.ts";
-import { consoleRenderer } from "./render.ts";
+import type { MessageRef, ReplySurface, SendOptions } from "../../src/bridge/ports.ts";
+import { renderTerminal, terminalRenderer, verbatimRenderer } from "./render.ts";
+import { settledPrefix } from "./settle.ts";
+import { fromAnsi, type StyledText } from "./styled-text.ts";
+import type { ConsoleOutput, PrintedMessage } from "./terminal.ts";
 
-/** What one console "message" has printed so far. */
-interface PrintedMessage {
-  printed: string;
-}
+// A terminal has no rate limit, but each update parses the whole answer again (about 20 ms
+// for 10,000 characters): ten a second read as smooth text and leave the CPU mostly idle.
+const FRAME_MS = 100;
+
+const THINKING = "thinking…";
 
 /**
- * The terminal as a reply surface. A terminal cannot edit what it printed, but an answer
- * only grows, so an edit prints what was added; anything else (an error replacing a
- * placeholder) starts on a new line.
+ * The terminal as a reply surface. A terminal cannot edit what it printed: ConsoleOutput
+ * prints what was added, or rewrites the lines that changed. On a terminal an answer that is
+ * still streaming is shown up to its settled part (see settle.ts), so that it only grows.
  */
-export class ConsoleOutput {
-  readonly #out: NodeJS.WritableStream;
-  #atLineStart = true;
-
-  constructor(out: NodeJS.WritableStream) {
-    this.#out = out;
-  }
-
-  write(text: string): void {
-    if (!text) return;
-    this.#out.write(text);
-    this.#atLineStart = text.endsWith("\n");
-  }
-
-  /** Ends the current line, if one is open, so the next output starts on its own. */
-  endLine(): void {
-    if (!this.#atLineStart) this.write("\n");
-  }
-}
-
 export function createConsoleSurface(output: ConsoleOutput): ReplySurface {
+  const styled = output.styled;
+  const textOf = (rendered: string, options: SendOptions): StyledText => {
+    const source = options.source;
+    if (styled && !options.final && source && source.note === undefined) {
+      return renderTerminal(settledPrefix(source.markdown));
+    }
+    return fromAnsi(rendered);
+  };
   return {
-    renderer: consoleRenderer,
-    // Nothing limits a terminal: no splitting, and every chunk is shown as it arrives.
-    limits: { maxMessageLength: Number.POSITIVE_INFINITY, minEditIntervalMs: 0 },
-    async post(rendered): Promise<MessageRef> {
-      output.endLine();
-      output.write(rendered);
-      return { printed: rendered } satisfies PrintedMessage;
+    renderer: styled ? terminalRenderer : verbatimRenderer,
+    // Nothing limits a terminal's messages: no splitting.
+    limits: {
+      maxMessageLength: Number.POSITIVE_INFINITY,
+      minEditIntervalMs: styled ? FRAME_MS : 0,
     },
-    async edit(ref, rendered) {
-      const message = ref as PrintedMessage;
-      if (rendered.startsWith(message.printed)) {
-        output.write(rendered.slice(message.printed.length));
-      } else {
-        output.endLine();
-        output.write(rendered);
-      }
-      message.printed = rendered;
+    async post(rendered, options): Promise<MessageRef> {
+      const message: PrintedMessage = {};
+      output.show(message, textOf(rendered, options));
+      return message;
+    },
+    async edit(ref, rendered, options) {
+      output.show(ref as PrintedMessage, textOf(rendered, options));
     },
     async notice(rendered) {
       output.endLine();
       output.write(`${rendered}\n`);
     },
-    // The answer itself appears the moment it starts; no placeholder line is needed.
-    async showTyping() {},
+    // Piped output gets the answer alone; a terminal shows a status line until it starts.
+    async showTyping() {
+      output.status(THINKING);
+    },
   };
 }

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "../../src/bridge/ports.ts";
 
-/** The console is one channel with one thread: its conversation lasts until `/new`. */
-export function toIncoming(line: string): IncomingMessage {
+/**
+ * The console is one channel with one thread: its conversation lasts until `/new`.
+ * `signal` fires when the person stops the answer (Ctrl+C).
+ */
+export function toIncoming(line: string, signal?: AbortSignal): IncomingMessage {
   return {
     channel: "console",
     // Unique per line: the same words typed twice are two questions.
@@ -14,5 +17,6 @@ export function toIncoming(line: string): IncomingMessage {
     text: line,
     // Whoever runs the terminal runs the bot.
     isAdmin: async () => true,
+    signal,
   };
 }

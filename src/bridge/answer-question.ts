@@ -57,12 +57,16 @@ export async function answerQuestion(
     },
   });
   writer.start();
-  // One signal per answer: stopped by the writer's cap or by the process shutting down.
-  // (A listener removed in `finally`, not AbortSignal.any: on Node 20 that leaks per answer.)
+  // One signal per answer: stopped by the writer's cap, by the person withdrawing the
+  // question or by the process shutting down. (Listeners removed at the end, not
+  // AbortSignal.any: on Node 20 that leaks per answer.)
   const stop = new AbortController();
-  const stopWithProcess = () => stop.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", stopWithProcess, { once: true });
-  if (options.signal?.aborted) stopWithProcess();
+  const stoppers = [options.signal, message.signal].filter((s) => s !== undefined);
+  const stopWith = (event: Event) => stop.abort((event.target as AbortSignal).reason);
+  for (const stopper of stoppers) {
+    if (stopper.aborted) stop.abort(stopper.reason);
+    else stopper.addEventListener("abort", stopWith, { once: true });
+  }
   const signal = stop.signal;
   let end: AnswerEnd = { kind: "complete" };
   let saving: Promise<void> | undefined;
@@ -111,7 +115,7 @@ export async function answerQuestion(
     // The person sees the userMessage; the operator, who can fix it, needs more than info.
     if (problem) deps.log.error({ kind: errorCode }, problem);
   }
-  options.signal?.removeEventListener("abort", stopWithProcess);
+  for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   await saving;
   const summary = await writer.finish(end);
   return {

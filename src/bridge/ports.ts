@@ -29,6 +29,11 @@ export interface IncomingMessage {
   bareCommands?: boolean;
   /** Whether the author may administer this channel. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
+  /**
+   * Fires when the person withdraws the question (Ctrl+C in the terminal): the answer stops
+   * and ends with the text it had and the interrupted note.
+   */
+  signal?: AbortSignal;
 }
 
 /** A message the surface posted, as the surface needs it to edit it later. */

@@ -39,11 +39,12 @@ const width = Math.max(...FAULT_DIRECTIVES.map((d) => d.directive.length));
 console.log(
   [
     `Chatbot Backend API simulator listening on ${simulator.url}`,
-    `  API key: ${simulator.apiKey}`,
-    `  bot uid: ${simulator.botUid}`,
     "",
-    "Point the bridge at it:",
-    `  CHATBOT_BASE_URL=${simulator.url} CHATBOT_API_KEY=${simulator.apiKey} CHATBOT_BOT_UID=${simulator.botUid}`,
+    // Unindented, one per line: the block is copied as is into .env (or after `export`).
+    "Paste these three lines into the bot's .env to point it at this simulator:",
+    `CHATBOT_BASE_URL=${simulator.url}`,
+    `CHATBOT_API_KEY=${simulator.apiKey}`,
+    `CHATBOT_BOT_UID=${simulator.botUid}`,
     "",
     "Fault directives (put them in a question):",
     ...FAULT_DIRECTIVES.map((d) => `  ${d.directive.padEnd(width)}  ${d.effect}`),

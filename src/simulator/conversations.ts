@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Memory } from "./answers.ts";
 
-interface Conversation {
+export interface Conversation {
   turns: number;
   firstQuestion: string;
   previousQuestion: string;
@@ -17,7 +17,21 @@ const KEPT_CHARS = 300;
 export class Conversations {
   readonly #byUid = new Map<string, Conversation>();
 
-  constructor(private readonly limit: number) {}
+  /** `onChange` runs after each change, e.g. to keep the conversations in a file. */
+  constructor(
+    private readonly limit: number,
+    private readonly onChange: () => void = () => undefined,
+  ) {}
+
+  /** Takes back conversations an earlier run kept (`entries()`), oldest first. */
+  restore(entries: Iterable<[string, Conversation]>): void {
+    for (const [uid, conversation] of entries) this.#remember(uid, conversation);
+  }
+
+  /** Every conversation, least recently used first. */
+  entries(): [string, Conversation][] {
+    return [...this.#byUid];
+  }
 
   has(uid: string): boolean {
     return this.#byUid.has(uid);
@@ -38,6 +52,7 @@ export class Conversations {
     if (uid === undefined || known === undefined) {
       const fresh = randomUUID();
       this.#remember(fresh, { turns: 1, firstQuestion: kept, previousQuestion: kept });
+      this.onChange();
       const memory = {
         turn: 1,
         firstQuestion: undefined,
@@ -57,11 +72,13 @@ export class Conversations {
     // Re-inserted so eviction drops the least recently used conversation.
     this.#byUid.delete(uid);
     this.#byUid.set(uid, known);
+    this.onChange();
     return { uid, memory };
   }
 
   clear(): void {
     this.#byUid.clear();
+    this.onChange();
   }
 
   #remember(uid: string, conversation: Conversation): void {

@@ -50,6 +50,13 @@ export interface SimulatorOptions {
   unknownConversation?: "new" | "error";
   /** Conversations remembered before the least recently used is forgotten. Default 10,000. */
   maxConversations?: number;
+  /**
+   * A JSON file that keeps the conversations across restarts (the bot's built-in simulator
+   * keeps it under DATA_DIR). Default: none, the conversations live in memory only.
+   */
+  conversationsFile?: string;
+  /** Reading or writing `conversationsFile` failed; the simulator goes on without it. */
+  onFileError?: (error: unknown) => void;
   /** Fault directives applied to every chat request, e.g. "#slow #docs". */
   faults?: string;
   /** Fault directives applied to every leads request, e.g. "#status=500". */

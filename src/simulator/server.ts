@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { type ChatDeps, handleChat } from "./chat.ts";
 import { seededRandom } from "./chunks.ts";
+import { ConversationFile } from "./conversation-file.ts";
 import { Conversations } from "./conversations.ts";
 import { type Faults, mergeFaults, parseFaults } from "./faults.ts";
 import { type Reply, sendStatus } from "./http.ts";
@@ -83,7 +84,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     options.leadsSpanDays ?? SIMULATOR_DEFAULTS.leadsSpanDays,
   );
   leads.replace(options.leads ?? SIMULATOR_DEFAULTS.leads);
-  const conversations = new Conversations(options.maxConversations ?? 10_000);
+  const conversationFile =
+    options.conversationsFile === undefined
+      ? undefined
+      : new ConversationFile(options.conversationsFile, options.onFileError ?? (() => undefined));
+  const conversations = new Conversations(options.maxConversations ?? 10_000, () =>
+    conversationFile?.save(() => conversations.entries()),
+  );
+  if (conversationFile) conversations.restore(await conversationFile.read());
   const log = new RequestLog(LOG_LIMIT);
   const closing = new AbortController();
 
@@ -186,7 +194,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         closing.abort();
         server.close(() => resolve());
         server.closeAllConnections();
-      });
+      }).then(() => conversationFile?.flush());
       return closed;
     },
     addLead: (input) => leads.add(input),

@@ -17,9 +17,9 @@ export function startSimulatorProcess(faults = ""): Promise<ChildServer<Simulato
     "src/simulator/cli.ts",
     { SIMULATOR_PORT: "0", SIMULATOR_FAULTS: faults },
     (stdout) => {
-      const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1];
-      const apiKey = /API key: (\S+)/.exec(stdout)?.[1];
-      const botUid = /bot uid: (\S+)/.exec(stdout)?.[1];
+      const url = /^CHATBOT_BASE_URL=(\S+)$/m.exec(stdout)?.[1];
+      const apiKey = /^CHATBOT_API_KEY=(\S+)$/m.exec(stdout)?.[1];
+      const botUid = /^CHATBOT_BOT_UID=(\S+)$/m.exec(stdout)?.[1];
       return url && apiKey && botUid ? { url, apiKey, botUid } : undefined;
     },
   );

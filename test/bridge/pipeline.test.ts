@@ -3,6 +3,7 @@ import { StoreUnavailableError } from "../../src/errors.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface, plainRenderer } from "../support/memory-surface.ts";
+import { until } from "../support/run-bot.ts";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -159,6 +160,22 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     expect(quick.messages[0]).not.toContain("interrupted");
     expect(stalled.messages[0]).toMatch(/^Hello! [\s\S]+\n\n⚠️ answer cut off: interrupted$/);
     expect(h.bridge.busy).toBe(0);
+  });
+
+  it("ends an answer its asker withdrew with the interrupted note, and goes on", async () => {
+    const h = await start();
+    const surface = new MemorySurface();
+    const withdrawn = new AbortController();
+    const handled = h.bridge.handle(
+      incoming("this one hangs #stall", { signal: withdrawn.signal }),
+      surface,
+    );
+    await until("the answer's first text", () => (surface.messages[0] ? true : undefined));
+    withdrawn.abort();
+    await handled;
+    expect(surface.messages[0]).toMatch(/^Hello! [\s\S]+\n\n⚠️ answer cut off: interrupted$/);
+    await h.bridge.handle(incoming("and now?"), surface);
+    expect(surface.messages[1]).toContain("You asked: “and now?”");
   });
 
   it("runs /new after the answer running in its thread, so that answer cannot undo it", async () => {

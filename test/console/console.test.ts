@@ -52,6 +52,18 @@ describe("the console channel, as a child process", () => {
     expect(second.stdout.split("Starting fresh")[1]).toContain("This is the first question");
   });
 
+  it("continues the built-in simulator's conversation after a restart", async () => {
+    const cwd = await botWorkDir();
+    // #fast: the built-in simulator streams at once (its pacing is not configurable).
+    const first = await runBot({ input: "first run #fast\n", cwd });
+    expect(first.stdout).toContain("This is the first question in our conversation.");
+    const second = await runBot({ input: "second run #fast\n", cwd });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain("This is question 2 in our conversation.");
+    expect(second.stdout).toContain("You first asked: “first run #fast”");
+    expect(second.stdout).not.toContain("I do not know that conversation");
+  });
+
   it("shows a cut answer's text with the note on its own line, then goes on", async () => {
     const run = await runBot({
       input: "break #cut\nstill there?\n",

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SIMULATED_DOCS, SIMULATED_SYSTEM_MESSAGE } from "../../src/simulator/index.ts";
 import { auth, chat, chatJson, joined, parseStream, readChunks, simulator } from "./helpers.ts";
@@ -116,6 +119,35 @@ describe("simulator: chat", () => {
     const uid: string = reply.body.data.conversation_uid;
     sim.forgetConversations();
     expect(sim.conversationTurns(uid)).toBeUndefined();
+  });
+
+  it("keeps its conversations in conversationsFile across a restart", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "sim-")), "data", "conversations.json");
+    const before = await simulator({ conversationsFile: file });
+    const uid: string = (await chatJson(before, { q: "Before the restart" })).body.data
+      .conversation_uid;
+    await before.close();
+
+    const after = await simulator({ conversationsFile: file });
+    const reply = await chatJson(after, { q: "After it", conversation_uid: uid });
+    expect(reply.body.data.conversation_uid).toBe(uid);
+    expect(reply.body.data.answer).toContain(
+      "This is question 2 in our conversation.\nYou first asked: “Before the restart”",
+    );
+  });
+
+  it("reports a damaged conversationsFile and starts with no conversation", async () => {
+    const file = join(await mkdtemp(join(tmpdir(), "sim-")), "conversations.json");
+    await writeFile(file, "{not json");
+    const problems: unknown[] = [];
+    const sim = await simulator({ conversationsFile: file, onFileError: (e) => problems.push(e) });
+    const reply = await chatJson(sim, { q: "Hello", conversation_uid: "lost" });
+    expect(reply.body.data.answer).toContain("I do not know that conversation");
+    expect(problems).toHaveLength(1);
+    await sim.close();
+    // The file is whole again: the conversation just started is kept.
+    const saved = JSON.parse(await readFile(file, "utf8"));
+    expect(saved.conversations[0][0]).toBe(reply.body.data.conversation_uid);
   });
 
   it("refuses an unknown uid with code 1002 when configured to", async () => {
