@@ -46,6 +46,13 @@ export async function runConsoleChannel(options: ConsoleChannelOptions): Promise
   };
   options.signal?.addEventListener("abort", quit, { once: true });
   let answering: AbortController | undefined;
+  // A reader that went away (`npm start | head`, a closed terminal) ends the chat: nobody
+  // reads the answers any more. Handled here, the write error is no crash; later writes to the
+  // closed stream fail the same way and land here too.
+  options.output.on("error", () => {
+    answering?.abort();
+    quit();
+  });
   let dropped = 0;
   // The first Ctrl+C stops the answer and the lines typed ahead; a second one, or one at
   // the prompt, quits.
