@@ -82,22 +82,29 @@ const telegramFile = z.object({
 
 export type TelegramPayload = z.infer<typeof telegramFile>["payloads"][number];
 
-/** slack.json, read and checked; throws a message that says what is missing and where. */
-export function loadSlackPayloads(): z.infer<typeof slackFile> {
+/**
+ * slack.json, read and checked. Undefined, with one line saying so, when the shared folder is
+ * not beside the project (a fresh clone on its own); with REQUIRE_REAL_PAYLOADS=1 (CI, where
+ * it is always there) a missing file is a failure instead.
+ */
+export function loadSlackPayloads(): z.infer<typeof slackFile> | undefined {
   return load("slack.json", slackFile);
 }
 
 /** telegram.json, read and checked, like loadSlackPayloads. */
-export function loadTelegramPayloads(): z.infer<typeof telegramFile> {
+export function loadTelegramPayloads(): z.infer<typeof telegramFile> | undefined {
   return load("telegram.json", telegramFile);
 }
 
-function load<T>(name: string, schema: z.ZodType<T>): T {
+function load<T>(name: string, schema: z.ZodType<T>): T | undefined {
   const path = `${REAL_PAYLOADS_DIR}${name}`;
   if (!existsSync(path)) {
-    throw new Error(
-      `The real-payload test needs ${path} (../shared/real-payloads/${name} beside the project root), and it is missing. Put the shared real-payloads folder back; these tests never run without it.`,
-    );
+    const why = `${path} is missing (../shared/real-payloads/${name} beside the project root)`;
+    if (process.env.REQUIRE_REAL_PAYLOADS === "1") {
+      throw new Error(`REQUIRE_REAL_PAYLOADS=1 but ${why}`);
+    }
+    console.warn(`[real payloads] skipped: ${why}`);
+    return undefined;
   }
   const parsed = schema.safeParse(JSON.parse(readFileSync(path, "utf8")));
   if (!parsed.success) {
