@@ -43,6 +43,13 @@ interface Place {
 interface Line {
   tail: Promise<void>;
   shownTail: Promise<void>;
+  /**
+   * The last ticket asked for here. The next is asked for only once it is answered, so this
+   * process's tickets are numbered in its own arrival order: a late answer (a script reloaded
+   * after NOSCRIPT) must not give a later message the earlier number, or each would wait for
+   * the other for good.
+   */
+  ticketTail: Promise<unknown>;
   places: Place[];
 }
 
@@ -76,6 +83,7 @@ export class ThreadQueue {
     const line = this.#lines.get(threadKey) ?? {
       tail: Promise.resolve(),
       shownTail: Promise.resolve(),
+      ticketTail: Promise.resolve(),
       places: [],
     };
     this.#lines.set(threadKey, line);
@@ -84,7 +92,9 @@ export class ThreadQueue {
     const ticket = new ThreadTicket(this.#options, `line:thread:${threadKey}`, {
       owner: `${this.#owner}:${++this.#tickets}`,
       leaseMs: this.#leaseMs,
+      after: line.ticketTail,
     });
+    line.ticketTail = ticket.taken;
     const previous = line.tail;
     const finished = deferred();
     // The next in line waits for this one and for everything before it.
@@ -129,6 +139,8 @@ class ThreadTicket {
   readonly #owner: string;
   readonly #leaseMs: number;
   readonly #number: Promise<number>;
+  /** Settles (never rejects) once the store answered the request for this ticket. */
+  readonly taken: Promise<unknown>;
   readonly #renewal: NodeJS.Timeout;
   #lapsed = false;
   #returned: Promise<void> | undefined;
@@ -136,15 +148,17 @@ class ThreadTicket {
   constructor(
     options: ThreadQueueOptions,
     key: string,
-    ticket: { owner: string; leaseMs: number },
+    ticket: { owner: string; leaseMs: number; after: Promise<unknown> },
   ) {
     this.#options = options;
     this.#key = key;
     this.#owner = ticket.owner;
     this.#leaseMs = ticket.leaseMs;
-    this.#number = options.store.takeTicket(key, this.#owner, this.#leaseMs);
+    this.#number = ticket.after.then(() =>
+      options.store.takeTicket(key, this.#owner, this.#leaseMs),
+    );
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
-    this.#number.catch(() => undefined);
+    this.taken = this.#number.catch(() => undefined);
     // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
     this.#renewal = setInterval(() => void this.#renew(), this.#leaseMs / 3);
   }
