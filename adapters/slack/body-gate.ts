@@ -7,6 +7,8 @@ import {
 import { z } from "zod";
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
+/** Settles when the request was handed on or answered; rejects when Bolt threw. */
+type GatedListener = (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 
 // What Bolt's HTTPReceiver reads of a body before any listener runs, without guarding it:
 // `body.ssl_check` on the body, `'channel' in event`, `'channel' in event.item`. A body of
@@ -35,16 +37,17 @@ export function slackBodyGate(options: {
   signingSecret: string;
   logger: SlackLogger;
   next: RequestListener;
-}): RequestListener {
-  return (request, response) => {
-    void readAndCheck(request, options.signingSecret).then((verdict) => {
+}): GatedListener {
+  // Returned, not dropped: what Bolt throws reaches the HTTP server's boundary (a 500 and one
+  // log line), never an unhandled rejection with the request left open.
+  return (request, response) =>
+    readAndCheck(request, options.signingSecret).then((verdict) => {
       if (verdict === "pass") return options.next(request, response);
       if (verdict === "malformed") {
         options.logger.warn("Slack request refused: signed, but its body is not a Slack payload");
       }
       http.buildNoBodyResponse(response, verdict === "too-large" ? 413 : 400);
     });
-  };
 }
 
 async function readAndCheck(

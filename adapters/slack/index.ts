@@ -212,7 +212,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
               response.end("Slack channel not running\n");
               return;
             }
-            receiver.requestListener?.(request, response);
+            return receiver.requestListener?.(request, response);
           },
         },
       ]

@@ -13,7 +13,10 @@ import { ACK_DEADLINE_MS } from "./limits.ts";
 export interface SlackReceiver {
   readonly receiver: Receiver;
   /** HTTP mode: hands a request to Bolt (signature check, ack, dispatch). */
-  readonly requestListener?: (request: IncomingMessage, response: ServerResponse) => void;
+  readonly requestListener?: (
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => void | Promise<void>;
   start(app: App): Promise<void>;
   stop(): Promise<void>;
   unhealthyReason(): string | undefined;
