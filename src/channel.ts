@@ -18,7 +18,8 @@ export interface Channel {
   /** Endpoints to mount on the shared HTTP server before `start`. */
   readonly routes: readonly HttpRoute[];
   /** Connects (learns the bot's identity, opens the socket, starts polling, sets the webhook). */
-  start(): Promise<void>;
+  /** `signal` aborts when the process is asked to stop while it still starts: give up then. */
+  start(signal?: AbortSignal): Promise<void>;
   /** Stops taking new deliveries; answers already running are the bridge's to finish. */
   stop(): Promise<void>;
   /** Why the channel cannot serve right now, or undefined while it can. */

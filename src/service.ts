@@ -60,9 +60,18 @@ export async function runService(options: ServiceOptions): Promise<void> {
     { host: options.host ?? "every interface", port: server.port },
     "HTTP server listening (/healthz, /metrics)",
   );
+  // A stop while a channel still starts (Telegram asking to wait, Slack unreachable) ends
+  // the start's retries at once: the process stops as asked instead of being killed.
+  const stopping = new AbortController();
+  void options.stopRequested.then(() => stopping.abort());
   try {
     for (const channel of options.channels) {
-      await channel.start();
+      try {
+        await channel.start(stopping.signal);
+      } catch (error) {
+        if (stopping.signal.aborted) return;
+        throw error;
+      }
       log.info({ channel: channel.name }, "channel started");
     }
     for (const job of options.background ?? []) job.start();

@@ -1,5 +1,5 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "./log.ts";
+import { withRetry } from "./retry.ts";
 
 export interface StartRetryOptions {
   /** What is called, for the log line: "Telegram getMe", "Slack auth.test". */
@@ -11,28 +11,33 @@ export interface StartRetryOptions {
   isPassing: (error: unknown) => boolean;
   /** The wait the platform asked for (a 429's retry-after), when it gave one. */
   retryAfterMs?: (error: unknown) => number | undefined;
+  /** The process is stopping: no more waiting to try again. */
+  signal?: AbortSignal | undefined;
 }
 
-/** Calls at start before giving up, with waits of 1, 2, 4 and 8 s: a 15-second outage. */
+/** Calls at start before giving up, about 1, 2, 4 and 8 s apart: a 15-second outage. */
 export const START_ATTEMPTS = 5;
 
 /**
  * A platform call at start-up, tried again while the platform's trouble is passing, so a
  * brief outage does not end the process (and every other channel with it) in a crash loop.
- * An answer that says "never" (a wrong token) fails at once: no retry changes it.
+ * An answer that says "never" (a wrong token) fails at once: no retry changes it. A platform
+ * that asks for more than a minute's wait, or a stop signal, ends the tries.
  */
-export async function retryAtStart<T>(
-  call: () => Promise<T>,
-  options: StartRetryOptions,
-): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!options.isPassing(error) || attempt >= options.attempts) throw error;
-      const waitMs = options.retryAfterMs?.(error) ?? 1_000 * 2 ** (attempt - 1);
-      options.log.warn({ err: error, attempt, waitMs }, `${options.what} failed; retrying`);
-      await sleep(waitMs);
-    }
-  }
+export function retryAtStart<T>(call: () => Promise<T>, options: StartRetryOptions): Promise<T> {
+  return withRetry(
+    {
+      attempts: options.attempts,
+      baseDelayMs: 1_000,
+      maxDelayMs: 8_000,
+      maxRetryAfterMs: 60_000,
+      onRetry: ({ attempt, delayMs, error }) =>
+        options.log.warn(
+          { err: error, attempt, waitMs: delayMs },
+          `${options.what} failed; retrying`,
+        ),
+    },
+    { retryable: options.isPassing, retryAfterMs: options.retryAfterMs, signal: options.signal },
+    call,
+  );
 }

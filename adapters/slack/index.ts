@@ -225,8 +225,12 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     get identity() {
       return identity;
     },
-    async start() {
-      const atStart = { log, attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS) };
+    async start(signal) {
+      const atStart = {
+        log,
+        attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS),
+        signal,
+      };
       const auth = await slackStartCall("SLACK_BOT_TOKEN", () => client.auth.test(), {
         what: "auth.test",
         ...atStart,

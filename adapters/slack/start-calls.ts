@@ -32,13 +32,14 @@ export type StartVariable = "SLACK_BOT_TOKEN" | "SLACK_APP_TOKEN";
 export async function slackStartCall<T>(
   variable: StartVariable,
   call: () => Promise<T>,
-  options: { what: string; log: Logger; attempts: number },
+  options: { what: string; log: Logger; attempts: number; signal?: AbortSignal | undefined },
 ): Promise<T> {
   try {
     return await retryAtStart(call, {
       what: `Slack ${options.what}`,
       log: options.log,
       attempts: options.attempts,
+      signal: options.signal,
       isPassing,
       retryAfterMs: (error) => {
         const { code, retryAfter } = error as { code?: string; retryAfter?: number };

@@ -262,6 +262,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     );
   }
 
+  // The process's stop signal, while start() runs: no more waiting to try again then.
+  let starting: AbortSignal | undefined;
   const atStart = <T>(method: string, call: () => Promise<T>): Promise<T> =>
     retryAtStart(call, {
       what: `Telegram ${method}`,
@@ -269,6 +271,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS),
       isPassing,
       retryAfterMs,
+      signal: starting,
     });
 
   async function identify(): Promise<BotIdentity> {
@@ -297,7 +300,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     get username() {
       return me?.username;
     },
-    async start() {
+    async start(signal) {
+      starting = signal;
       me = await identify();
       if (webhookMode && options.webhookUrl) {
         const url = options.webhookUrl;

@@ -1,15 +1,15 @@
 import {
   AnswerCutError,
-  type BridgeError,
+  BridgeError,
   InvalidInputError,
   NetworkError,
   ProtocolError,
   ServerError,
   TimeoutError,
 } from "../errors.ts";
+import { parseRetryAfter, type RetryOptions, withRetry } from "../retry.ts";
 import { startDeadline } from "./deadline.ts";
 import { isLanguageCode, LANGUAGE_CODES } from "./languages.ts";
-import { parseRetryAfter, type RetryOptions, withRetry } from "./retry.ts";
 import {
   chatAnswerSchema,
   decodeWith,
@@ -175,7 +175,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         retry,
         {
           retryable: (e) => !transport.closed && isTransient(e),
-          retryAfterMs: (e) => retryAfterOf.get(e),
+          retryAfterMs: (e) => (e instanceof BridgeError ? retryAfterOf.get(e) : undefined),
           signal: query.signal,
         },
         async () => {
@@ -218,7 +218,7 @@ async function* timeFirstChunk(
   }
 }
 
-function isTransient(error: BridgeError): boolean {
+function isTransient(error: unknown): boolean {
   if (error instanceof NetworkError || error instanceof TimeoutError) return true;
   return error instanceof ServerError && (error.status >= 500 || error.status === 429);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, parseRetryAfter, withRetry } from "../../src/backend/retry.ts";
 import { AbortedError, ServerError } from "../../src/errors.ts";
+import { backoffMs, parseRetryAfter, withRetry } from "../../src/retry.ts";
 
 describe("parseRetryAfter", () => {
   const now = Date.parse("2024-05-01T10:00:00Z");

@@ -39,6 +39,33 @@ describe("Slack's start-up", () => {
     expect(bot.child.exitCode).toBeNull();
   });
 
+  it("stops at once, exit 0, when asked to while it waits to try Slack again", async () => {
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const port = await freePort();
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: {
+          SLACK_BOT_TOKEN: "xoxb-fake-bot-token",
+          SLACK_SIGNING_SECRET: SIGNING_SECRET,
+          SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
+          CHATBOT_BASE_URL: simulator.url,
+          CHATBOT_API_KEY: simulator.apiKey,
+          CHATBOT_BOT_UID: simulator.botUid,
+          LEADS_POLL_INTERVAL: "0",
+          PORT: "0",
+        },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
+    await bot.logLine("Slack auth.test failed; retrying");
+    const asked = performance.now();
+    expect(await bot.stop("SIGTERM")).toBe(0);
+    // Well before the retries would have run out (1 + 2 + 4 + 8 s).
+    expect(performance.now() - asked).toBeLessThan(5_000);
+    expect(bot.stderr).not.toMatch(/"level":60/);
+  });
+
   it("tries a Slack that reports its own trouble (internal_error) again", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const fake = track(await FakeSlack.start(), (f) => f.close());

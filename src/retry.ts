@@ -1,7 +1,10 @@
 import { setTimeout as delay } from "node:timers/promises";
-import { AbortedError, BridgeError } from "../errors.ts";
+import { AbortedError } from "./errors.ts";
 
-/** How transient failures are retried. Tests shrink the delays. */
+/**
+ * How passing failures are retried: the backend's calls, and the platforms' calls at start-up.
+ * Tests shrink the delays.
+ */
 export interface RetryOptions {
   /** Tries in all, the first included. Default 3. */
   attempts?: number | undefined;
@@ -19,14 +22,14 @@ export interface RetryInfo {
   /** The attempt that failed, from 1. */
   attempt: number;
   delayMs: number;
-  error: BridgeError;
+  error: unknown;
 }
 
 export interface RetryPlan {
-  /** Whether this failure may be tried again. */
-  retryable(error: BridgeError): boolean;
+  /** Whether this failure may be tried again (it says "later", not "never"). */
+  retryable(error: unknown): boolean;
   /** The server's own wait (`Retry-After`), when it gave one. */
-  retryAfterMs?(error: BridgeError): number | undefined;
+  retryAfterMs?(error: unknown): number | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -41,7 +44,7 @@ export async function withRetry<T>(
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof BridgeError) || n >= attempts || !plan.retryable(error)) throw error;
+      if (n >= attempts || !plan.retryable(error)) throw error;
       const hinted = plan.retryAfterMs?.(error);
       if (hinted !== undefined && hinted > (options.maxRetryAfterMs ?? 30_000)) throw error;
       const delayMs =
