@@ -156,6 +156,10 @@ export class Poller {
         if (signal.aborted) throw error;
         const wait = this.#failed(error, delay, performance.now() - started > this.#stallMs());
         delay = Math.min(backoff.maxMs, delay * 2);
+        // The wait ahead is the poller doing as told (a 429's retry_after, a backoff), not a
+        // getUpdates going unanswered: it counts as settled until the wait ends.
+        this.#inFlightSince = undefined;
+        this.#lastSettled = performance.now() + wait;
         await sleep(wait, undefined, { signal: signal as unknown as AbortSignal }).catch(
           () => undefined,
         );

@@ -105,4 +105,27 @@ describe("Telegram long polling and /healthz", () => {
     r.fake.write({ chat: r.dm.id, from: r.alice, text: "/help" });
     await until(() => r.fake.botMessages(r.dm.id).length === 1, 3_000, "the help");
   });
+
+  it("stays 200 while it waits as long as a 429's retry_after asks, past the stall time", async () => {
+    const r = await startRig({
+      start: false,
+      channel: { polling: { timeoutSeconds: 1, backoff: { initialMs: 50, maxMs: 400 } } },
+    });
+    rig = r;
+    // A wait longer than the 1 s poll plus the 5 s stall grace.
+    r.fake.failNext({
+      method: "getUpdates",
+      errorCode: 429,
+      description: "Too Many Requests: retry after 8",
+      retryAfter: 8,
+    });
+    const url = await serve(r);
+    await until(() => r.fake.callsTo("getUpdates").length === 1, 2_000, "the refused getUpdates");
+    const waitEnds = performance.now() + 7_500;
+    while (performance.now() < waitEnds) {
+      expect((await health(url)).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await until(() => r.fake.callsTo("getUpdates").length === 2, 3_000, "the getUpdates after it");
+  });
 });
