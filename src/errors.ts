@@ -1,3 +1,5 @@
+import { stripInvisible } from "./reply/invisible-chars.ts";
+
 /**
  * Every failure a caller handles differently has its own class. `message` is for logs and
  * never holds a secret (no URLs with tokens, no headers, no bodies); `userMessage` is the
@@ -78,7 +80,9 @@ export class ApiError extends BridgeError {
     readonly apiCode: number,
     readonly serverText: string | undefined,
   ) {
-    const detail = serverText ? `: ${serverText}` : "";
+    // The backend's words reach a person: what would hide or reorder them goes, as in answers.
+    const shown = serverText && stripInvisible(serverText).trim();
+    const detail = shown ? `: ${shown}` : "";
     super(`backend ${path}: code ${apiCode}${detail}`, {
       userMessage: `the chatbot returned an error (code ${apiCode})${detail}`,
     });

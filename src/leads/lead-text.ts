@@ -1,5 +1,5 @@
 import type { Lead } from "../backend/types.ts";
-import { stripInvisible } from "../reply/invisible-chars.ts";
+import { stripInvisibleAndMarks } from "../reply/invisible-chars.ts";
 
 // Lengths a person can read in a chat; the API publishes none.
 const MAX_LENGTH = { name: 200, phone: 60, email: 254, remark: 1_000 } as const;
@@ -17,7 +17,7 @@ export function cleanLead(lead: Lead): Lead {
 
 function clean(text: string, max: number): string {
   // No hidden characters: a phone number shown backwards, a spoofed e-mail address.
-  const safe = stripInvisible(text).replace(/\s+/g, " ").trim();
+  const safe = stripInvisibleAndMarks(text).replace(/\s+/g, " ").trim();
   const chars = [...safe];
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : safe;
 }

@@ -2,14 +2,25 @@
 // escape, a carriage return that writes over a line), the bidi controls that reorder text (a
 // phone number or a file name shown backwards, the "Trojan Source" trick in code), and the
 // zero-width ones that split or glue words unseen. Not among them: ZWNJ (U+200C) and ZWJ
-// (U+200D), which Persian words and emoji sequences (👨‍👩‍👧) need, nor tab and newline.
+// (U+200D), which Persian words and emoji sequences (👨‍👩‍👧) need, nor tab and newline, nor
+// the direction marks (ALM U+061C, LRM U+200E, RLM U+200F): a mark moves no text, it only
+// settles the side of neutral characters beside it, and Arabic answers need them.
 const INVISIBLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const MARKS = /[\u061c\u200e\u200f]/g;
 
 /** `text` without the characters that would hide or reorder what a reader sees. */
 export function stripInvisible(text: string): string {
   return text.replace(INVISIBLE, "");
+}
+
+/**
+ * stripInvisible, and the direction marks too: for one short value (a lead's phone or name),
+ * where a mark serves nothing but to flip how its digits read.
+ */
+export function stripInvisibleAndMarks(text: string): string {
+  return stripInvisible(text).replace(MARKS, "");
 }
 
 /**

@@ -87,6 +87,12 @@ describe("chat", () => {
     [{ code: 2001, msg: "no quota" }, "backend {CHAT}: code 2001: no quota"],
     [{ code: 2002, message: "bad bot" }, "backend {CHAT}: code 2002: bad bot"],
     [{ code: 2003, data: {} }, "backend {CHAT}: code 2003"],
+    // Shown to the person: nothing in it may hide or reorder what they read.
+    [
+      { code: 2004, msg: "quota \u202egnihton\u202c\u200b" },
+      "backend {CHAT}: code 2004: quota gnihton",
+    ],
+    [{ code: 2005, msg: "\u2066\u2069" }, "backend {CHAT}: code 2005"],
   ])("throws ApiError for code != 0 (%j)", async (envelope, message) => {
     backend.handle((ctx) => ctx.json(200, envelope));
     const error = await failure(client.chat({ question: "hi" }));
