@@ -1,6 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
+import { createFolder } from "../store/create-folder.ts";
 import type { Conversation } from "./conversations.ts";
 
 const SavedConversations = z.object({
@@ -71,7 +72,7 @@ export class ConversationFile {
       // Written aside, then renamed: a kill mid-write leaves the previous file whole.
       const aside = `${this.#path}.tmp`;
       try {
-        await mkdir(dirname(this.#path), { recursive: true });
+        await createFolder(dirname(this.#path));
         await writeFile(aside, text);
         await rename(aside, this.#path);
       } catch (error) {

@@ -1,8 +1,8 @@
-import { mkdir } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { StoreUnavailableError } from "../errors.ts";
+import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard } from "./operation-guard.ts";
@@ -47,26 +47,6 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
     throw new StoreUnavailableError("open", describeOpenError(options.dataDir, error));
   }
   return new EmbeddedStore(db, options);
-}
-
-/**
- * `mkdir -p`, one level at a time. Node's `mkdir(path, { recursive: true })` spins forever,
- * a core at full load, on a path whose parent exists but refuses children with ENOENT
- * (anything under /proc; seen on Node 20); here the second ENOENT ends it.
- */
-async function createFolder(path: string): Promise<void> {
-  try {
-    await mkdir(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST") return;
-    const parent = dirname(path);
-    if (code !== "ENOENT" || parent === path) throw error;
-    await createFolder(parent);
-    await mkdir(path).catch((again: NodeJS.ErrnoException) => {
-      if (again.code !== "EEXIST") throw again;
-    });
-  }
 }
 
 /** The default store: a LevelDB under DATA_DIR, owned by this one process. */
