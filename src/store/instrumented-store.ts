@@ -25,6 +25,8 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     release: (key, owner) => measure("release", () => store.release(key, owner)),
     drawToken: (key, bucket, holdMs) =>
       measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
+    drawWindow: (key, window, options) =>
+      measure("drawWindow", () => store.drawWindow(key, window, options)),
     ping: () => measure("ping", () => store.ping()),
     close: () => store.close(),
   };

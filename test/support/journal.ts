@@ -45,6 +45,7 @@ export function recordingReads(store: KeyValueStore): {
     renew: (key, owner, ttlMs) => store.renew(key, owner, ttlMs),
     release: (key, owner) => store.release(key, owner),
     drawToken: (key, bucket, holdMs) => store.drawToken(key, bucket, holdMs),
+    drawWindow: (key, window, options) => store.drawWindow(key, window, options),
     ping: () => store.ping(),
     close: () => store.close(),
   };
