@@ -8,7 +8,7 @@ import {
 } from "../../src/leads/lead-text.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 
@@ -50,7 +50,7 @@ export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
 
 /** Posts lead announcements into Slack channels within Slack's pace, waiting out 429s. */
 export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnouncer {
-  const budgets = new RateBudgets({ perMinute: POSTS_PER_MINUTE, burst: 3 });
+  const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
     platform: "slack",
     async announce(channelId, lead) {

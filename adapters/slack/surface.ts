@@ -131,6 +131,15 @@ export class SlackSurface implements ReplySurface {
     await this.#show(ref as SlackMessage, rendered, options);
   }
 
+  /**
+   * A live stream ends with chat.stopStream, no edit: the answer's end goes at once, never an
+   * edit interval after the last append.
+   */
+  endsWithoutEdit(ref: MessageRef): boolean {
+    const message = ref as SlackMessage;
+    return message.mode === "stream" && !message.stopped && this.#young(message);
+  }
+
   /** The thread, the message's ts (none while its first text is held back), whether it streams. */
   persistRef(ref: MessageRef): SavedSlackMessage {
     const message = ref as SlackMessage;
@@ -250,11 +259,10 @@ export class SlackSurface implements ReplySurface {
     final: boolean,
   ): Promise<void> {
     const text = source ? message.markdownStream.text(source, final) : undefined;
-    const young = performance.now() - message.startedAt < this.#options.streamMaxAgeMs;
     if (
       message.stopped ||
       text === undefined ||
-      !young ||
+      !this.#young(message) ||
       !text.startsWith(message.streamed) ||
       text.length > MAX_STREAM_MARKDOWN_CHARS
     ) {
@@ -301,6 +309,11 @@ export class SlackSurface implements ReplySurface {
         "Slack native streaming is unavailable in this workspace: answers are posted and edited instead",
       );
     }
+  }
+
+  /** A stream Slack has not yet ended for its age (see STREAM_MAX_AGE_MS). */
+  #young(message: SlackMessage): boolean {
+    return performance.now() - message.startedAt < this.#options.streamMaxAgeMs;
   }
 
   #streaming(): boolean {

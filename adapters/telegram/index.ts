@@ -7,8 +7,10 @@ import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
-import type { RateBudgetOptions } from "../../src/reply/call-budget.ts";
+import { RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
+import { createWindowBudget } from "../../src/reply/shared-budget.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
+import type { CallWindow } from "../../src/store/call-window.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { installCallMetrics } from "./call-metrics.ts";
@@ -24,13 +26,16 @@ import {
 } from "./errors.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
-  BURST,
+  CHAT_BURST,
+  CHAT_SPACING_MS,
   GROUP_EDIT_INTERVAL_MS,
   GROUP_MESSAGES_PER_MINUTE,
+  GROUP_WINDOW_MS,
   MAX_MESSAGE_LENGTH,
   POLL_TIMEOUT_SECONDS,
   PRIVATE_EDIT_INTERVAL_MS,
   WEBHOOK_SECRET_PATTERN,
+  WINDOW_MARGIN_MS,
 } from "./limits.ts";
 import { Poller } from "./polling.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
@@ -73,10 +78,13 @@ export interface TelegramChannelOptions {
   privateEditIntervalMs?: number;
   /** TELEGRAM_GROUP_EDIT_INTERVAL_MS: the same in groups and forum topics. */
   groupEditIntervalMs?: number;
-  /** TELEGRAM_GROUP_MESSAGES_PER_MINUTE: Telegram's budget per group, shared by its answers. */
+  /**
+   * TELEGRAM_GROUP_MESSAGES_PER_MINUTE: Telegram's budget per group, calls in any minute,
+   * shared by its answers.
+   */
   groupMessagesPerMinute?: number;
   /** Test knobs: call budgets per private chat and per group (default from the limits above). */
-  budgets?: { private?: RateBudgetOptions; group?: RateBudgetOptions };
+  budgets?: { private?: RateBudgetOptions; group?: CallWindow };
   /** Test knobs: long polling. */
   polling?: {
     timeoutSeconds?: number;
@@ -146,16 +154,21 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     options.adminUsers ?? [],
     options.adminCacheMs ?? 60_000,
   );
-  const groupPerMinute = options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE;
   // A private chat is one thread, answered by one process at a time: its budget needs no
   // sharing. A group's threads may be answered by several processes at once.
-  const privateBudgets = new RateBudgets(
-    options.budgets?.private ?? { perMinute: 60, burst: BURST - 1 },
-  );
-  // Burst plus refill never passes Telegram's per-minute figure within any one minute.
-  const groupBudgets = new RateBudgets(
-    options.budgets?.group ?? { perMinute: Math.max(1, groupPerMinute - BURST), burst: BURST },
-    { store, prefix: "budget:telegram:group" },
+  const privateBudget = options.budgets?.private ?? {
+    perMinute: 60_000 / CHAT_SPACING_MS,
+    burst: CHAT_BURST,
+  };
+  const privateBudgets = new RateBudgets(() => new RateBudget(privateBudget));
+  const groupWindow = options.budgets?.group ?? {
+    limit: options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE,
+    windowMs: GROUP_WINDOW_MS + WINDOW_MARGIN_MS,
+    burst: CHAT_BURST,
+    spacingMs: CHAT_SPACING_MS,
+  };
+  const groupBudgets = new RateBudgets((chatId) =>
+    createWindowBudget(groupWindow, { store, key: `budget:telegram:group-window:${chatId}` }),
   );
   const limits = {
     private: {

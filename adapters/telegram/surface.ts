@@ -21,9 +21,6 @@ import { defuseMentions, escapeText, visibleText } from "./escape.ts";
 import { renderStreaming, telegramRenderer } from "./render.ts";
 import type { Place, ReplyChains } from "./to-incoming.ts";
 
-// Refreshes of one unchanged draft: with the default 20 s, over three minutes of silence.
-const MAX_DRAFT_REFRESHES = 10;
-
 export interface SurfaceDeps {
   api: Api;
   log: Logger;
@@ -79,8 +76,9 @@ const PLACEHOLDER = escapeText("…");
  * One answer's place in Telegram as a reply surface: a private chat, a group's reply chain or
  * a forum topic. Private chats stream as a native draft (sendMessageDraft) that the final
  * text persists with one sendMessage; elsewhere, and where drafts are unavailable, the
- * answer is sent and then edited. Telegram's answers map to what the reply engine expects:
- * 429 → RateLimitedError (and the chat's budget pauses), "message to edit not found" →
+ * answer is sent and then edited. A draft lapses after 30 s unchanged: the reply engine shows
+ * it again in time (refreshMs). Telegram's answers map to what the reply engine expects:
+ * 429 → RateLimitedError (and the chat's budget pauses, once), "message to edit not found" →
  * MessageGoneError, "message is not modified" → success, "can't parse entities" → the same
  * text once more as plain text.
  */
@@ -89,13 +87,6 @@ export class TelegramSurface implements ReplySurface {
   readonly limits: SurfaceLimits;
   readonly budget: Budget;
   readonly #deps: SurfaceDeps;
-  // A draft is a 30-second preview: one the backend leaves unchanged that long (a long
-  // pause) would vanish mid-answer, so it is shown again before then. Each draft shown or
-  // message sent makes a pending refresh stale.
-  #draftVersion = 0;
-  #refreshTimer: NodeJS.Timeout | undefined;
-  #refreshWait: AbortController | undefined;
-  #refreshing: Promise<void> = Promise.resolve();
 
   constructor(deps: SurfaceDeps) {
     this.#deps = deps;
@@ -103,7 +94,25 @@ export class TelegramSurface implements ReplySurface {
     this.budget = deps.budget;
   }
 
-  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
+  post(rendered: string, options: SendOptions): Promise<MessageRef> {
+    return this.#pausing(() => this.#post(rendered, options));
+  }
+
+  edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
+    return this.#pausing(() => this.#edit(ref as TelegramRef, rendered, options));
+  }
+
+  /** A draft's last state is sent as a message: no edit, so it waits for no edit interval. */
+  endsWithoutEdit(ref: MessageRef): boolean {
+    return isDraft(ref as TelegramRef);
+  }
+
+  /** A draft is "a temporary 30-second preview": it is shown again before it lapses. */
+  refreshMs(ref: MessageRef): number | undefined {
+    return isDraft(ref as TelegramRef) ? this.#deps.drafts.refreshMs : undefined;
+  }
+
+  async #post(rendered: string, options: SendOptions): Promise<MessageRef> {
     const { place, drafts } = this.#deps;
     const text = shown(rendered, options);
     if (!options.final && place.isPrivate && drafts.take(place.chatId, this)) {
@@ -114,8 +123,7 @@ export class TelegramSurface implements ReplySurface {
     return { messageId: await this.#send(text), draftId: undefined } satisfies TelegramRef;
   }
 
-  async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
-    const message = ref as TelegramRef;
+  async #edit(message: TelegramRef, rendered: string, options: SendOptions): Promise<void> {
     const { place, drafts } = this.#deps;
     const text = shown(rendered, options);
     if (message.messageId === undefined) {
@@ -128,8 +136,6 @@ export class TelegramSurface implements ReplySurface {
         return;
       }
       // The draft's last state (or drafts stopped working): sent for good, exactly once.
-      this.#forgetDraft();
-      await this.#refreshing;
       message.messageId = await this.#send(text);
       message.draftId = undefined;
       drafts.release(place.chatId, this);
@@ -204,13 +210,8 @@ export class TelegramSurface implements ReplySurface {
   /** Shows a draft; false when drafts cannot be used here (the caller sends instead). */
   async #draft(draftId: number, text: string): Promise<boolean> {
     const { drafts, log } = this.#deps;
-    // A refresh still waiting for the budget is dropped; one under way lands first: it must
-    // never arrive after, and hide, newer text.
-    this.#forgetDraft();
-    await this.#refreshing;
     try {
       await this.#showDraft(draftId, text);
-      this.#keepDraft(draftId, text, 0);
       return true;
     } catch (error) {
       if (!(error instanceof TelegramApiError)) throw error;
@@ -243,37 +244,19 @@ export class TelegramSurface implements ReplySurface {
     );
   }
 
-  /** Shows the draft again before it lapses, while nothing newer was shown. */
-  #keepDraft(draftId: number, text: string, refreshes: number): void {
-    const { drafts, log } = this.#deps;
-    // A bound, in case an answer is never finished: the backend's idle timeout ends it first.
-    if (refreshes >= MAX_DRAFT_REFRESHES) return;
-    const version = this.#draftVersion;
-    this.#refreshTimer = setTimeout(() => {
-      const wait = new AbortController();
-      this.#refreshWait = wait;
-      this.#refreshing = (async () => {
-        await this.budget.acquire({ signal: wait.signal });
-        if (version !== this.#draftVersion) return;
-        await this.#showDraft(draftId, text);
-        drafts.touch(this.#deps.place.chatId, this);
-        this.#keepDraft(draftId, text, refreshes + 1);
-      })().catch((error: unknown) => {
-        if (!wait.signal.aborted) log.warn({ err: error }, "could not refresh a draft");
-      });
-    }, drafts.refreshMs).unref();
-  }
-
-  #forgetDraft(): void {
-    this.#draftVersion++;
-    clearTimeout(this.#refreshTimer);
-    this.#refreshWait?.abort();
+  /** The answer's calls: a 429 pauses the chat's budget (notices pause it in callWithinBudget). */
+  async #pausing<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof RateLimitedError) this.budget.pause(error.retryAfterMs);
+      throw error;
+    }
   }
 
   /**
    * Makes one call with the HTML, and once more as plain text if Telegram cannot parse it;
-   * turns a 429 into RateLimitedError (pausing the chat's budget) and a vanished message
-   * into MessageGoneError.
+   * turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
    */
   async #attempt<T>(
     call: (parseMode: ParseMode, text: string) => Promise<T>,
@@ -295,14 +278,14 @@ export class TelegramSurface implements ReplySurface {
 
   #translate(error: unknown): unknown {
     const wait = retryAfterMs(error);
-    if (wait !== undefined) {
-      // The reply engine pauses the budget too (a pause is not added up); notices need it here.
-      this.budget.pause(wait);
-      return new RateLimitedError(wait, error);
-    }
+    if (wait !== undefined) return new RateLimitedError(wait, error);
     if (isMessageGone(error)) return new MessageGoneError(error);
     return error;
   }
+}
+
+function isDraft(ref: TelegramRef): boolean {
+  return ref.messageId === undefined && ref.draftId !== undefined;
 }
 
 function topicOf(place: Place): { message_thread_id?: number } {

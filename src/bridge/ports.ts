@@ -67,10 +67,22 @@ export interface SurfaceLimits {
  */
 export interface CallBudget {
   /**
-   * `urgent`: an answer's first or final text, served before routine edits. `final`: the
-   * call will carry a message's last state (a platform may end a stream with another method).
+   * `first`: an answer's first text, served before everything else. `urgent`: a final text or
+   * a notice, served before routine edits. `final`: the call will carry a message's last state
+   * (a platform may end a stream with another method).
    */
-  acquire(options?: { urgent?: boolean; final?: boolean; signal?: AbortSignal }): Promise<void>;
+  acquire(options?: {
+    first?: boolean;
+    urgent?: boolean;
+    final?: boolean;
+    signal?: AbortSignal;
+  }): Promise<void>;
+  /**
+   * Keeps `calls` of the budget for calls an answer will surely make (its first and final
+   * texts): where the platform counts calls per window, other answers' routine edits leave
+   * them. Returns a function that changes how many are kept (0 gives them back).
+   */
+  reserve?(calls: number): (calls: number) => void;
   /** The platform answered 429 for a call from this budget: hold every caller off for `ms`. */
   pause?(ms: number): void;
   /** True while a 429's wait is running: nothing at all should go to the platform. */
@@ -108,8 +120,9 @@ export interface NoticeOptions {
 
 /**
  * Where one answer goes: a thread in Slack, a chat or topic in Telegram, the terminal.
- * `post` and `edit` throw RateLimitedError when the platform says to wait, and
- * MessageGoneError when the message to edit no longer exists.
+ * `post` and `edit` throw RateLimitedError when the platform says to wait (the surface has
+ * paused its budget for that long: one 429, one pause), and MessageGoneError when the message
+ * to edit no longer exists.
  */
 export interface ReplySurface {
   readonly renderer: Renderer;
@@ -131,6 +144,16 @@ export interface ReplySurface {
    * reply took down, when nothing could be posted) goes now.
    */
   stopTyping?(): Promise<void>;
+  /**
+   * True when the final state of message `ref` goes by a call that is no edit of it (Slack's
+   * chat.stopStream, a Telegram draft sent for good): it waits for no edit interval.
+   */
+  endsWithoutEdit?(ref: MessageRef): boolean;
+  /**
+   * How soon message `ref` must be shown again, unchanged, or the platform drops it (a
+   * Telegram draft lives 30 s); undefined for a message that stays.
+   */
+  refreshMs?(ref: MessageRef): number | undefined;
   /**
    * A JSON-serializable description of a message this surface posted and of where it is,
    * from which the channel can finish the message after the process died (Channel.reopen).

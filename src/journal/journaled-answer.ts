@@ -73,6 +73,9 @@ export class JournaledAnswer {
     };
     if (inner.showTyping) journaled.showTyping = () => inner.showTyping?.() ?? Promise.resolve();
     if (inner.stopTyping) journaled.stopTyping = () => inner.stopTyping?.() ?? Promise.resolve();
+    if (inner.endsWithoutEdit)
+      journaled.endsWithoutEdit = (ref) => inner.endsWithoutEdit?.(ref) ?? false;
+    if (inner.refreshMs) journaled.refreshMs = (ref) => inner.refreshMs?.(ref);
     this.surface = journaled;
   }
 

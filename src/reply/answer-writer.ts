@@ -46,6 +46,14 @@ interface OutgoingMessage {
   frozen: boolean;
   /** The platform was told this message's text is final (persist a draft, stop a stream). */
   finalized?: boolean;
+  /** When it was last shown (performance.now()), for surfaces whose messages lapse. */
+  shownAt?: number;
+}
+
+/** Which line of a shared budget a call waits in (see CallBudget.acquire). */
+interface Turn {
+  first: boolean;
+  urgent: boolean;
 }
 
 const NO_ANSWER = "(no answer)";
@@ -56,9 +64,12 @@ const WORKING = "…";
  * Shows one answer growing in place on a reply surface. Text is appended as it streams;
  * a single loop sends at most one platform call at a time, always with the latest text, no
  * more often than the surface allows, so a burst of small chunks costs a handful of edits.
- * The first text goes out at once (leading edge); the final text within one edit interval
- * of `finish`. A message that outgrows the platform's limit is frozen and the answer goes
- * on in a new one. Every message the writer posted ends with real content or a note.
+ * The first text goes out at once (leading edge), ahead of other answers' calls in a shared
+ * budget; the final text ahead of routine edits, within one edit interval of `finish` (at
+ * once where the end is no edit: a stream's stop, a draft sent for good). A message that
+ * outgrows the platform's limit is frozen and the answer goes on in a new one; one that would
+ * lapse unchanged (a draft) is shown again in time by the same loop. Every message the writer
+ * posted ends with real content or a note.
  */
 export class AnswerWriter {
   readonly #surface: ReplySurface;
@@ -87,6 +98,10 @@ export class AnswerWriter {
   #budgetWait: AbortController | undefined;
   // Made only for surfaces that show typing: aborting one costs an exception object per answer.
   #stopTyping: AbortController | undefined;
+  /** Ends the wait for the edit interval early (the answer ended meanwhile). */
+  #cutWait: (() => void) | undefined;
+  /** Changes the budget's places kept for this answer's first and final texts. */
+  #reserved: ((calls: number) => void) | undefined;
 
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
@@ -111,6 +126,8 @@ export class AnswerWriter {
           frozen: false,
         });
     }
+    // Its first and final texts: others' routine edits leave room for them.
+    this.#reserved = this.#surface.budget?.reserve?.(2);
     this.#loop = this.#run();
     // Awaited in finish(); until then a failure must not count as an unhandled rejection.
     this.#loop.catch(() => undefined);
@@ -140,6 +157,7 @@ export class AnswerWriter {
     this.#end = end;
     this.#version++;
     this.#budgetWait?.abort();
+    this.#cutWait?.();
     this.#wake?.();
     if (!this.#loop) this.start();
     await this.#loop;
@@ -155,23 +173,21 @@ export class AnswerWriter {
       for (;;) {
         if (this.#laidOutVersion === this.#version && !this.#pending()) {
           if (this.#end) return;
-          await new Promise<void>((resolve) => {
-            this.#wake = resolve;
-          });
-          this.#wake = undefined;
+          await this.#idle();
           continue;
         }
         // Laid out after the wait, not before: text that came meanwhile is rendered once.
-        const urgent = await this.#waitTurn();
+        const turn = await this.#waitTurn();
         let pending = this.#nextPending();
         if (!pending) continue;
         const version = this.#version;
-        if (!(await this.#acquire(urgent, this.#isFinal(pending)))) continue;
+        if (!(await this.#acquire(turn, this.#isFinal(pending)))) continue;
         // Text may have grown while the budget was busy: send the freshest state.
         if (this.#version !== version) pending = this.#nextPending();
         if (pending) await this.#send(pending);
       }
     } finally {
+      this.#reserved?.(0);
       this.#stopTyping?.abort();
       this.#options.onFirstPost?.();
       if (this.#stopTyping) await this.#surface.stopTyping?.().catch(() => undefined);
@@ -179,21 +195,55 @@ export class AnswerWriter {
   }
 
   /**
+   * Waits for news: more text, the end, or the moment a message that would lapse unchanged
+   * must be shown again (then it is marked as not shown, and goes as any change does).
+   */
+  async #idle(): Promise<void> {
+    const lapsing = this.#lapsing();
+    let refresh: NodeJS.Timeout | undefined;
+    await new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      if (!lapsing) return;
+      const { message, refreshMs } = lapsing;
+      const due = (message.shownAt ?? 0) + refreshMs - performance.now();
+      refresh = setTimeout(
+        () => {
+          message.shown = undefined;
+          resolve();
+        },
+        Math.max(0, due),
+      );
+    });
+    clearTimeout(refresh);
+    this.#wake = undefined;
+  }
+
+  /** The message that lapses unless shown again, and how soon: the answer's live draft. */
+  #lapsing(): { message: OutgoingMessage; refreshMs: number } | undefined {
+    const message = this.#messages.at(-1);
+    if (!message || message.ref === undefined || message.finalized) return undefined;
+    const refreshMs = this.#surface.refreshMs?.(message.ref);
+    return refreshMs === undefined ? undefined : { message, refreshMs };
+  }
+
+  /**
    * Takes the budget's token for the next call. False when the answer ended meanwhile: its
    * last text is urgent, and may go by another method (Slack's chat.stopStream), so the
    * token is asked for again rather than waited for behind the other answers' edits.
    */
-  async #acquire(urgent: boolean, final: boolean): Promise<boolean> {
+  async #acquire(turn: Turn, final: boolean): Promise<boolean> {
     const budget = this.#surface.budget;
     if (!budget) return true;
+    const { first } = turn;
+    const urgent = turn.urgent || final;
     if (final) {
-      await budget.acquire({ urgent, final });
+      await budget.acquire({ first, urgent, final });
       return true;
     }
     const ended = new AbortController();
     this.#budgetWait = ended;
     try {
-      await budget.acquire({ urgent, final, signal: ended.signal });
+      await budget.acquire({ first, urgent, final, signal: ended.signal });
       return true;
     } catch (error) {
       if (ended.signal.aborted) return false;
@@ -204,17 +254,47 @@ export class AnswerWriter {
   }
 
   /**
-   * Waits out a rate-limit pause and the surface's edit interval. True when the coming call
-   * is urgent for the shared budget: the first text or the final one.
+   * Waits out a rate-limit pause and the surface's edit interval: the first text and an end
+   * that is no edit (see ReplySurface.endsWithoutEdit) wait for no interval. Says how the
+   * coming call queues for a shared budget.
    */
-  async #waitTurn(): Promise<boolean> {
-    // The first text goes out at once, unless a failed call asks for a pause first.
-    const leading = !this.#textShown && this.#hasText() && this.#failures === 0;
-    const intervalEnd = leading ? 0 : this.#lastCallAt + this.#surface.limits.minEditIntervalMs;
-    const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
-    // Timers fire on whole milliseconds: round up so the call never lands early.
-    if (wait > 0) await sleep(Math.ceil(wait) + 1);
-    return leading || this.#end !== undefined;
+  async #waitTurn(): Promise<Turn> {
+    for (;;) {
+      // The first text goes out at once, unless a failed call asks for a pause first.
+      const first = !this.#textShown && this.#hasText() && this.#failures === 0;
+      const intervalEnd =
+        first || this.#endsWithoutEdit()
+          ? 0
+          : this.#lastCallAt + this.#surface.limits.minEditIntervalMs;
+      const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
+      // Timers fire on whole milliseconds: round up so the call never lands early. The end
+      // of the answer cuts the wait short: its call may need none.
+      if (wait <= 0 || !(await this.#sleepUnlessEnded(Math.ceil(wait) + 1))) {
+        return { first, urgent: first || this.#end !== undefined };
+      }
+    }
+  }
+
+  /** Sleeps `ms`; true when finish() cut the sleep short. */
+  #sleepUnlessEnded(ms: number): Promise<boolean> {
+    if (this.#end !== undefined) return sleep(ms).then(() => false);
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        this.#cutWait = undefined;
+        resolve(false);
+      }, ms);
+      this.#cutWait = () => {
+        clearTimeout(timer);
+        this.#cutWait = undefined;
+        resolve(true);
+      };
+    });
+  }
+
+  /** The answer is over and its last message ends by a call that is no edit of it. */
+  #endsWithoutEdit(): boolean {
+    const ref = this.#end === undefined ? undefined : this.#messages.at(-1)?.ref;
+    return ref !== undefined && this.#surface.endsWithoutEdit?.(ref) === true;
   }
 
   async #send(message: OutgoingMessage): Promise<void> {
@@ -231,20 +311,21 @@ export class AnswerWriter {
         this.#options.onCall?.("edit");
       }
       message.shown = wanted;
+      message.shownAt = performance.now();
       message.finalized = final;
       this.#calls++;
       this.#failures = 0;
       if (hasText && !this.#textShown) {
         this.#textShown = true;
+        this.#reserved?.(final ? 0 : 1);
         this.#stopTyping?.abort();
         this.#options.onFirstText?.();
       }
     } catch (error) {
       if (error instanceof RateLimitedError) {
+        // The surface paused the budget every answer there draws on; this one waits as well.
         this.#options.onCall?.("rate-limited");
         this.#pausedUntil = performance.now() + error.retryAfterMs;
-        // Every answer drawing on the same budget must hold off too, not only this one.
-        this.#surface.budget?.pause?.(error.retryAfterMs);
       } else if (error instanceof MessageGoneError) {
         message.ref = undefined;
         message.shown = undefined;

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CallBudget } from "../bridge/ports.ts";
 import { RateLimitedError } from "../errors.ts";
+import { type CallWindow, LocalWindow } from "../store/call-window.ts";
 import { LocalBucket, type TokenBucket } from "../store/token-bucket.ts";
-import { type WaitOptions, WaitQueue } from "./wait-queue.ts";
+import { lineOf, type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 export interface RateBudgetOptions {
   /** Calls allowed per minute, on average. */
@@ -21,14 +22,26 @@ export interface Budget extends CallBudget {
   readonly idle: boolean;
 }
 
+/** One draw from a token source. */
+export interface SourceDraw {
+  /** A 429's wait: nothing goes for that long. */
+  holdMs?: number;
+  /** Calls to leave for others, where the source counts calls per window (see CallWindow). */
+  reserve?: number;
+}
+
 /**
- * Where a budget's tokens come from: a bucket in this process (LocalBucket) or one in the
+ * Where a budget's tokens come from: a bucket or a call window in this process, or one in the
  * store that every process draws on (see shared-budget.ts).
  */
 export interface TokenSource {
-  readonly bucket: TokenBucket;
-  /** 0 when a token was taken, else the ms until there is one. `holdMs`: a 429's wait. */
-  draw(holdMs?: number): number | Promise<number>;
+  /** 0 when a call was granted (and counted), else the ms until one could be. */
+  draw(options?: SourceDraw): number | Promise<number>;
+  /**
+   * The longest wait a draw gives while no 429 holds the source: a longer one means a hold,
+   * perhaps set by another process.
+   */
+  readonly longestWaitMs: number;
   /** Nothing owed: the source can be dropped and made anew, full. */
   readonly full: boolean;
 }
@@ -38,30 +51,92 @@ export function bucketOf(options: RateBudgetOptions): TokenBucket {
   return { intervalMs: 60_000 / options.perMinute, burst: options.burst };
 }
 
+/** A token bucket in this process's memory, as a budget's source. */
+export class BucketSource implements TokenSource {
+  readonly #bucket: LocalBucket;
+
+  constructor(bucket: TokenBucket) {
+    this.#bucket = new LocalBucket(bucket);
+  }
+
+  draw(options: SourceDraw = {}): number {
+    return this.#bucket.draw(options.holdMs);
+  }
+
+  get longestWaitMs(): number {
+    return this.#bucket.bucket.intervalMs;
+  }
+
+  get full(): boolean {
+    return this.#bucket.full;
+  }
+}
+
+/** A call window in this process's memory, as a budget's source. */
+export class WindowSource implements TokenSource {
+  readonly #window: LocalWindow;
+
+  constructor(window: CallWindow) {
+    this.#window = new LocalWindow(window);
+  }
+
+  draw(options: SourceDraw = {}): number {
+    return this.#window.draw(options);
+  }
+
+  get longestWaitMs(): number {
+    return this.#window.window.windowMs;
+  }
+
+  get full(): boolean {
+    return this.#window.full;
+  }
+}
+
 /**
  * A platform budget shared by every answer that draws on it (one Slack workspace, one
- * Telegram group). Waiters are served in order, so the budget is divided among the answers
- * streaming at the moment; urgent calls (an answer's first text, its final text) go ahead of
- * routine edits, so nobody waits long to see an answer start or end. One draw at a time is
- * made from the source, however many answers wait.
+ * Telegram group). Callers are served in order within three lines: answers' first texts,
+ * then other urgent calls (final texts, notices), then routine edits, so nobody waits long to
+ * see an answer start or end and routine edits take turns round-robin. Places an answer
+ * reserved for its coming first and final texts are left to it by other answers' routine
+ * edits, where the source counts calls per window. One draw at a time is made from the
+ * source, however many answers wait.
  */
 export class RateBudget implements Budget {
   readonly #source: TokenSource;
   readonly #queue = new WaitQueue();
   #drawing = false;
   #pausedUntil = 0;
+  #reserved = 0;
+  /** The wait of the draw loop when it may end early: a routine call waits for reserved places. */
+  #nap: AbortController | undefined;
 
-  constructor(
-    options: RateBudgetOptions,
-    source: TokenSource = new LocalBucket(bucketOf(options)),
-  ) {
-    this.#source = source;
+  /** A bucket of `options` in this process, or `source`. */
+  constructor(source: RateBudgetOptions | TokenSource) {
+    this.#source = "draw" in source ? source : new BucketSource(bucketOf(source));
   }
 
   acquire(options: WaitOptions = {}): Promise<void> {
     const served = this.#queue.wait(options);
+    // A call that does not wait behind reserved places need not wait for a routine one that does.
+    if (lineOf(options) !== "routine") this.#nap?.abort();
     void this.#serve();
     return served;
+  }
+
+  /**
+   * Keeps `calls` places for an answer's coming first and final texts. Returns a function that
+   * changes how many (0 gives them back).
+   */
+  reserve(calls: number): (calls: number) => void {
+    let held = Math.max(0, calls);
+    this.#reserved += held;
+    return (next) => {
+      const now = Math.max(0, next);
+      this.#reserved += now - held;
+      if (now < held) this.#nap?.abort();
+      held = now;
+    };
   }
 
   /** A 429's wait is running, here or (as the last draw told) in another process. */
@@ -70,7 +145,13 @@ export class RateBudget implements Budget {
   }
 
   get idle(): boolean {
-    return this.waiting === 0 && !this.#drawing && !this.paused && this.#source.full;
+    return (
+      this.waiting === 0 &&
+      this.#reserved === 0 &&
+      !this.#drawing &&
+      !this.paused &&
+      this.#source.full
+    );
   }
 
   get waiting(): number {
@@ -81,7 +162,7 @@ export class RateBudget implements Budget {
   pause(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + ms);
     // Several 429s for the same moment (answers sharing the budget) mean one wait, not a sum.
-    Promise.resolve(this.#source.draw(ms)).catch(() => undefined);
+    Promise.resolve(this.#source.draw({ holdMs: ms })).catch(() => undefined);
   }
 
   async #serve(): Promise<void> {
@@ -89,24 +170,39 @@ export class RateBudget implements Budget {
     this.#drawing = true;
     try {
       while (this.waiting > 0) {
-        const waitMs = await this.#source.draw();
+        const routine = this.#queue.nextLine === "routine";
+        const reserve = routine ? this.#reserved : 0;
+        const waitMs = await this.#source.draw({ reserve });
         if (waitMs === 0) {
           // Nobody left (the waiters gave up during the draw): the token is spent unused,
           // which errs on the side of the platform's limit.
           this.#queue.serveNext();
           continue;
         }
-        // Longer than one refill: the bucket is held for a 429, perhaps by another process.
-        const { intervalMs } = this.#source.bucket;
-        if (waitMs > intervalMs) {
-          this.#pausedUntil = Math.max(this.#pausedUntil, performance.now() + waitMs - intervalMs);
+        const { longestWaitMs } = this.#source;
+        if (waitMs > longestWaitMs) {
+          this.#pausedUntil = Math.max(
+            this.#pausedUntil,
+            performance.now() + waitMs - longestWaitMs,
+          );
         }
-        // Unref'd: a budget's wait alone must not keep a stopping process alive.
-        await sleep(waitMs, undefined, { ref: false });
+        await this.#sleep(waitMs, reserve > 0);
       }
     } finally {
       this.#drawing = false;
     }
+  }
+
+  /** Unref'd: a budget's wait alone must not keep a stopping process alive. */
+  async #sleep(ms: number, interruptible: boolean): Promise<void> {
+    if (!interruptible) {
+      await sleep(ms, undefined, { ref: false });
+      return;
+    }
+    const nap = new AbortController();
+    this.#nap = nap;
+    await sleep(ms, undefined, { ref: false, signal: nap.signal }).catch(() => undefined);
+    if (this.#nap === nap) this.#nap = undefined;
   }
 }
 

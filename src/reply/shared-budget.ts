@@ -1,64 +1,121 @@
-import { LocalBucket, type TokenBucket } from "../store/token-bucket.ts";
+import type { CallWindow } from "../store/call-window.ts";
+import type { TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
+  BucketSource,
   type Budget,
   bucketOf,
   RateBudget,
   type RateBudgetOptions,
+  type SourceDraw,
   type TokenSource,
+  WindowSource,
 } from "./call-budget.ts";
 
-// After the store failed, this long on this process's own bucket before asking it again,
+// After the store failed, this long on this process's own source before asking it again,
 // so an outage costs one timeout, not one per call.
 const STORE_RETRY_MS = 5_000;
 
 /**
- * A bucket in the store, drawn atomically by every process on one Redis (a Slack
+ * A limit kept in the store, drawn atomically by every process on one Redis (a Slack
  * workspace's chat.update allowance is the workspace's, whichever process makes the call).
- * When the store fails, this process keeps to the budget on its own rather than stop
+ * When the store fails, this process keeps to the limit on its own rather than stop
  * answering.
  */
-export class StoreBucket implements TokenSource {
-  readonly bucket: TokenBucket;
-  readonly #store: KeyValueStore;
-  readonly #key: string;
-  readonly #fallback: LocalBucket;
+abstract class StoreSource implements TokenSource {
+  readonly #fallback: BucketSource | WindowSource;
   #storeFailedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(store: KeyValueStore, key: string, bucket: TokenBucket) {
-    this.bucket = bucket;
-    this.#store = store;
-    this.#key = key;
-    this.#fallback = new LocalBucket(bucket);
+  constructor(fallback: BucketSource | WindowSource) {
+    this.#fallback = fallback;
   }
 
-  async draw(holdMs = 0): Promise<number> {
-    if (holdMs > 0) this.#fallback.draw(holdMs);
+  abstract readonly longestWaitMs: number;
+
+  protected abstract drawFromStore(options: SourceDraw): Promise<number>;
+
+  async draw(options: SourceDraw = {}): Promise<number> {
+    const holdMs = options.holdMs ?? 0;
+    if (holdMs > 0) this.#fallback.draw(options);
     if (performance.now() - this.#storeFailedAt >= STORE_RETRY_MS) {
       try {
-        return await this.#store.drawToken(this.#key, this.bucket, holdMs);
+        return await this.drawFromStore(options);
       } catch {
         this.#storeFailedAt = performance.now();
       }
     }
-    return holdMs > 0 ? holdMs : this.#fallback.draw();
+    return holdMs > 0 ? holdMs : this.#fallback.draw(options);
   }
 
-  /** The shared bucket lives on in the store; only the fallback's state is this process's. */
+  /** The shared limit lives on in the store; only the fallback's state is this process's. */
   get full(): boolean {
     return this.#fallback.full;
   }
+}
+
+/** A token bucket in the store (see StoreSource). */
+export class StoreBucket extends StoreSource {
+  readonly bucket: TokenBucket;
+  readonly #store: KeyValueStore;
+  readonly #key: string;
+
+  constructor(store: KeyValueStore, key: string, bucket: TokenBucket) {
+    super(new BucketSource(bucket));
+    this.bucket = bucket;
+    this.#store = store;
+    this.#key = key;
+  }
+
+  get longestWaitMs(): number {
+    return this.bucket.intervalMs;
+  }
+
+  protected drawFromStore(options: SourceDraw): Promise<number> {
+    return this.#store.drawToken(this.#key, this.bucket, options.holdMs);
+  }
+}
+
+/** A call window in the store (see StoreSource). */
+export class StoreWindow extends StoreSource {
+  readonly window: CallWindow;
+  readonly #store: KeyValueStore;
+  readonly #key: string;
+
+  constructor(store: KeyValueStore, key: string, window: CallWindow) {
+    super(new WindowSource(window));
+    this.window = window;
+    this.#store = store;
+    this.#key = key;
+  }
+
+  get longestWaitMs(): number {
+    return this.window.windowMs;
+  }
+
+  protected drawFromStore(options: SourceDraw): Promise<number> {
+    return this.#store.drawWindow(this.#key, this.window, options);
+  }
+}
+
+/** Where a budget is kept when several processes may draw on it. */
+export interface SharedAt {
+  store: KeyValueStore;
+  key: string;
 }
 
 /**
  * The budget for one platform allowance: drawn from the store when it is Redis, so all
  * processes share it; this process's own bucket with the embedded store (one process).
  */
-export function createRateBudget(
-  options: RateBudgetOptions,
-  shared?: { store: KeyValueStore; key: string },
-): Budget {
+export function createRateBudget(options: RateBudgetOptions, shared?: SharedAt): Budget {
   return shared?.store.kind === "redis"
-    ? new RateBudget(options, new StoreBucket(shared.store, shared.key, bucketOf(options)))
+    ? new RateBudget(new StoreBucket(shared.store, shared.key, bucketOf(options)))
     : new RateBudget(options);
+}
+
+/** The same for an allowance counted per window (a Telegram group's 20 calls a minute). */
+export function createWindowBudget(window: CallWindow, shared?: SharedAt): Budget {
+  return shared?.store.kind === "redis"
+    ? new RateBudget(new StoreWindow(shared.store, shared.key, window))
+    : new RateBudget(new WindowSource(window));
 }

@@ -6,19 +6,34 @@ interface Waiter {
 }
 
 export interface WaitOptions {
-  /** Served before every routine waiter. */
+  /** An answer's first text: served before everything else. */
+  first?: boolean;
+  /** Served before every routine waiter (a final text, a notice). */
   urgent?: boolean;
   /** Aborting it takes the waiter out of the line and rejects its wait with the reason. */
   signal?: AbortSignal;
 }
 
-/** Callers waiting for a call of a budget, in order, urgent ones first. */
+/** The lines of a budget's callers, most urgent first. */
+const LINES = ["first", "urgent", "routine"] as const;
+export type Line = (typeof LINES)[number];
+
+export function lineOf(options: WaitOptions): Line {
+  if (options.first) return "first";
+  return options.urgent ? "urgent" : "routine";
+}
+
+/** Callers waiting for a call of a budget: first texts, then urgent calls, then the rest. */
 export class WaitQueue {
-  readonly #urgent: Waiter[] = [];
-  readonly #routine: Waiter[] = [];
+  readonly #lines: Record<Line, Waiter[]> = { first: [], urgent: [], routine: [] };
 
   get size(): number {
-    return this.#urgent.length + this.#routine.length;
+    return this.#lines.first.length + this.#lines.urgent.length + this.#lines.routine.length;
+  }
+
+  /** The line serveNext() serves from; undefined when nobody waits. */
+  get nextLine(): Line | undefined {
+    return LINES.find((line) => this.#lines[line].length > 0);
   }
 
   /** Resolves when serveNext() reaches this caller. */
@@ -29,7 +44,7 @@ export class WaitQueue {
         reject(signal.reason);
         return;
       }
-      const queue = options.urgent ? this.#urgent : this.#routine;
+      const queue = this.#lines[lineOf(options)];
       const waiter: Waiter = {
         resolve,
         reject,
@@ -46,7 +61,8 @@ export class WaitQueue {
 
   /** Lets the next caller go; false when nobody waits. */
   serveNext(): boolean {
-    const next = this.#urgent.shift() ?? this.#routine.shift();
+    const line = this.nextLine;
+    const next = line && this.#lines[line].shift();
     if (!next) return false;
     next.signal?.removeEventListener("abort", next.onAbort);
     next.resolve();

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { StoreUnavailableError } from "../errors.ts";
+import { type CallWindow, MemoryWindows, type WindowDraw } from "./call-window.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
@@ -62,6 +63,7 @@ export class EmbeddedStore implements KeyValueStore {
   // Rate budgets and lines matter only while the process runs: they need no disk.
   readonly #buckets = new MemoryBuckets();
   readonly #lines = new MemoryLines();
+  readonly #windows = new MemoryWindows();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -71,6 +73,7 @@ export class EmbeddedStore implements KeyValueStore {
     this.#sweepTimer = setInterval(() => {
       this.#buckets.sweep();
       this.#lines.sweep();
+      this.#windows.sweep();
       // A failed sweep is retried at the next tick; expired entries are already invisible.
       this.sweep().catch(() => undefined);
     }, options.sweepIntervalMs ?? 60_000);
@@ -176,6 +179,10 @@ export class EmbeddedStore implements KeyValueStore {
 
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
     return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, holdMs));
+  }
+
+  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+    return this.#guard.run("drawWindow", async () => this.#windows.draw(key, window, options));
   }
 
   ping(): Promise<void> {

@@ -35,6 +35,8 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
       measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
     drawToken: (key, bucket, holdMs) =>
       measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
+    drawWindow: (key, window, options) =>
+      measure("drawWindow", () => store.drawWindow(key, window, options)),
     ping: () => measure("ping", () => store.ping()),
     close: () => store.close(),
   };

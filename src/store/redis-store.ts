@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import type { Logger } from "../log.ts";
+import { type CallWindow, REDIS_WINDOW_SCRIPT, type WindowDraw } from "./call-window.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import {
@@ -227,6 +228,24 @@ export class RedisStore implements KeyValueStore {
         REDIS_DRAW_SCRIPT,
         [this.#key(key)],
         [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
+      );
+      return Number(reply);
+    });
+  }
+
+  drawWindow(key: string, window: CallWindow, options: WindowDraw = {}): Promise<number> {
+    return this.#run("drawWindow", async () => {
+      const reply = await this.#script(
+        REDIS_WINDOW_SCRIPT,
+        [this.#key(key)],
+        [
+          String(window.limit),
+          String(window.windowMs),
+          String(window.burst),
+          String(window.spacingMs),
+          String(Math.ceil(options.holdMs ?? 0)),
+          String(options.reserve ?? 0),
+        ],
       );
       return Number(reply);
     });

@@ -1,3 +1,4 @@
+import type { CallWindow, WindowDraw } from "./call-window.ts";
 import type { TicketStatus } from "./ticket-line.ts";
 import type { TokenBucket } from "./token-bucket.ts";
 
@@ -74,6 +75,13 @@ export interface KeyValueStore {
    * the Redis; in memory for the embedded store, which belongs to one process.
    */
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number>;
+
+  /**
+   * Takes a place in the call window at `key` (see drawWindow): resolves 0 when the call may
+   * go, else the ms until it could (nothing is taken then). Atomic across every process sharing
+   * the Redis; in memory for the embedded store.
+   */
+  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number>;
 
   /** Resolves when the store answers now; rejects with StoreUnavailableError otherwise (for /healthz). */
   ping(): Promise<void>;

@@ -1,3 +1,4 @@
+import type { CallWindow, WindowDraw } from "../../src/store/call-window.ts";
 import type { TicketStatus } from "../../src/store/ticket-line.ts";
 import type { TokenBucket } from "../../src/store/token-bucket.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -7,7 +8,8 @@ type Operation = Exclude<keyof KeyValueStore, "kind">;
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
- * one script each, drawToken and each ticket operation one script, the set operations SADD, SREM and SMEMBERS).
+ * one script each, drawToken, drawWindow and each ticket operation one script, the set operations
+ * SADD, SREM and SMEMBERS).
  */
 export class CountingStore implements KeyValueStore {
   readonly #inner: KeyValueStore;
@@ -102,6 +104,11 @@ export class CountingStore implements KeyValueStore {
   drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
     this.#count("drawToken");
     return this.#inner.drawToken(key, bucket, holdMs);
+  }
+
+  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+    this.#count("drawWindow");
+    return this.#inner.drawWindow(key, window, options);
   }
 
   ping(): Promise<void> {

@@ -2,13 +2,14 @@
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
 // `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
-// pipeline, leads, bot) and writes bench/results/latest-only-<names>.json instead.
+// pipeline, leads, bot, pace) and writes bench/results/latest-only-<names>.json instead.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
 import { botNotes, botTables, botVerdict } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
+import { paceTable, paceVerdict } from "./pace-bench.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
   CONTENDED_PERCENT,
@@ -50,7 +51,7 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
-const SECTIONS = ["parse", "client", "store", "pipeline", "leads", "bot"] as const;
+const SECTIONS = ["parse", "client", "store", "pipeline", "leads", "bot", "pace"] as const;
 const only = onlySections(process.argv.slice(2));
 
 console.log(
@@ -200,6 +201,27 @@ await section(
     results.botVerdict = verdict;
     if (!verdict.pass) missed.push("bot");
     return [botTables(rows), ...botNotes(rows), verdict.line];
+  },
+);
+
+await section(
+  "pace",
+  "7. Platform pace: the channels against fakes that keep Telegram's and Slack's limits, in real time",
+  async () => {
+    const result = await runWorker("pace", {}, 3 * MINUTE);
+    results.pace = result;
+    const verdict = paceVerdict(result);
+    results.paceVerdict = verdict;
+    if (!verdict.pass) missed.push("pace");
+    return [
+      paceTable(result),
+      "Telegram: ten people write to the bot in one group at the same moment; each answer streams",
+      "for 20 s; the fake Bot API refuses (429) a call past about one a second in the chat or past",
+      "20 in any minute of the group. Times from the questions, and from each answer's last byte.",
+      `Slack: ${result.slack.answers} answers one after another, each natively streamed for about half a second with`,
+      "a 1 s edit interval: from the backend's last byte to the fake receiving chat.stopStream.",
+      verdict.line,
+    ];
   },
 );
 

@@ -5,6 +5,7 @@
 import { type BotBenchOptions, benchBot } from "./bot-bench.ts";
 import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
 import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
+import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
@@ -16,6 +17,7 @@ export const TASKS = {
   pipeline: (options: PipelineBenchOptions) => benchPipeline(options),
   leads: (options: LeadsBenchOptions) => benchLeads(options),
   bot: (options: BotBenchOptions) => benchBot(options),
+  pace: (options: PaceBenchOptions) => benchPace(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,6 +1,7 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, RateBudget, WindowSource } from "../../src/reply/call-budget.ts";
 import { serviceOrder } from "../support/budget-order.ts";
 
 describe("RateBudget", () => {
@@ -18,9 +19,41 @@ describe("RateBudget", () => {
     expect(times[4]).toBeLessThan(450);
   });
 
-  it("serves urgent calls (first and final texts) before routine edits", async () => {
+  it("serves answers' first texts first, then final texts, then routine edits in turn", async () => {
     const budget = new RateBudget({ perMinute: 1200, burst: 1 });
-    expect(await serviceOrder(budget)).toEqual(["final", "edit 1", "edit 2"]);
+    expect(await serviceOrder(budget)).toEqual(["first text", "final", "edit 1", "edit 2"]);
+  });
+
+  it("lets routine edits leave the places answers reserved for their first and final texts", async () => {
+    // Four calls in any 400 ms, at once: two answers each reserve their first and final text.
+    const budget = new RateBudget(
+      new WindowSource({ limit: 4, windowMs: 400, burst: 4, spacingMs: 1 }),
+    );
+    const one = budget.reserve(2);
+    const two = budget.reserve(2);
+    const order: string[] = [];
+    const started = performance.now();
+    const at = (what: string) => () => order.push(`${what} ${performance.now() - started < 200}`);
+    // A routine edit would take a place both answers still need: it waits.
+    const edit = budget.acquire().then(at("edit"));
+    await sleep(20);
+    await budget.acquire({ first: true }).then(at("first 1"));
+    one(1);
+    await budget.acquire({ first: true }).then(at("first 2"));
+    two(1);
+    await budget.acquire({ urgent: true }).then(at("final 1"));
+    one(0);
+    await budget.acquire({ urgent: true }).then(at("final 2"));
+    two(0);
+    await edit;
+    // Both answers got all their calls at once; the edit went when the window had room again.
+    expect(order).toEqual([
+      "first 1 true",
+      "first 2 true",
+      "final 1 true",
+      "final 2 true",
+      "edit false",
+    ]);
   });
 
   it("holds every caller off after a 429", async () => {
@@ -44,7 +77,7 @@ describe("RateBudget", () => {
 
 describe("RateBudgets", () => {
   it("drops budgets that are full and unused, and keeps busy ones", async () => {
-    const budgets = new RateBudgets({ perMinute: 60, burst: 1 });
+    const budgets = new RateBudgets(() => new RateBudget({ perMinute: 60, burst: 1 }));
     const busy = budgets.for("busy");
     await busy.acquire();
     for (let i = 0; i < 998; i++) budgets.for(`chat-${i}`);

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type Budget, RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
-import { createRateBudget } from "../../src/reply/shared-budget.ts";
+import { createRateBudget, createWindowBudget } from "../../src/reply/shared-budget.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { serviceOrder } from "../support/budget-order.ts";
+import { busiestWindow } from "../support/flood-limits.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, until } from "../support/run-bot.ts";
 
@@ -81,7 +82,7 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
   it("serves this process's urgent calls before its routine edits", async () => {
     const [a] = await twoProcesses();
     const budget = shared(a, "budget:urgent", { perMinute: 3_000, burst: 1 });
-    expect(await serviceOrder(budget)).toEqual(["final", "edit 1", "edit 2"]);
+    expect(await serviceOrder(budget)).toEqual(["first text", "final", "edit 1", "edit 2"]);
     expect(budget.idle).toBe(true);
   });
 
@@ -94,6 +95,22 @@ describe.skipIf(!redis)("a rate budget shared through Redis", () => {
     controller.abort(new Error("answer stopped"));
     await expect(waiting).rejects.toThrow("answer stopped");
     expect(budget.waiting).toBe(0);
+  });
+
+  it("holds two processes together to one group's window: never more than its limit in any window", async () => {
+    const [a, b] = await twoProcesses();
+    const window = { limit: 6, windowMs: 400, burst: 6, spacingMs: 1 };
+    const inA = createWindowBudget(window, { store: a, key: "budget:group-window" });
+    const inB = createWindowBudget(window, { store: b, key: "budget:group-window" });
+    const started = performance.now();
+    const times = (await Promise.all([grants(inA, 6, started), grants(inB, 6, started)]))
+      .flat()
+      .sort((x, y) => x - y);
+
+    // Six at once, the other six once the first left the window.
+    expect(times[5]).toBeLessThan(200);
+    expect(times[6]).toBeGreaterThanOrEqual(390);
+    expect(busiestWindow(times, 390)).toBeLessThanOrEqual(6);
   });
 
   it("keeps to the budget on its own when Redis fails, instead of stopping the answers", async () => {

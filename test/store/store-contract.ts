@@ -282,6 +282,46 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.drawToken("held", bucket)).toBe(0);
     });
 
+    it("drawWindow: the burst at once, then one per spacing, and never more than the limit in any window", async () => {
+      const window = { limit: 5, windowMs: 600, burst: 2, spacingMs: 60 };
+      const started = performance.now();
+      const granted: number[] = [];
+      while (granted.length < 7) {
+        const wait = await store.drawWindow("window", window);
+        if (wait === 0) granted.push(performance.now() - started);
+        else await sleep(wait);
+      }
+      expect(granted[1]).toBeLessThan(50);
+      // The third and fourth wait for the pace (two at once, then one per 60 ms), the sixth
+      // for the window.
+      expect(granted[2]).toBeGreaterThanOrEqual(55);
+      expect(granted[3]).toBeGreaterThanOrEqual(115);
+      expect(granted[5]).toBeGreaterThanOrEqual(595);
+      for (let i = 5; i < granted.length; i++) {
+        expect((granted[i] ?? 0) - (granted[i - 5] ?? 0)).toBeGreaterThanOrEqual(595);
+      }
+      expect(await store.drawWindow("other window", window)).toBe(0);
+    });
+
+    it("drawWindow leaves the places a reserve asks for, and a hold stops every call while calls made before still count", async () => {
+      const window = { limit: 4, windowMs: 500, burst: 4, spacingMs: 1 };
+      expect(await store.drawWindow("reserved", window)).toBe(0);
+      expect(await store.drawWindow("reserved", window)).toBe(0);
+      // Two more would leave no room for the two reserved.
+      expect(await store.drawWindow("reserved", window, { reserve: 2 })).toBeGreaterThan(400);
+      expect(await store.drawWindow("reserved", window, { reserve: 1 })).toBe(0);
+      expect(await store.drawWindow("reserved", window, { holdMs: 200 })).toBe(200);
+      expect(await store.drawWindow("reserved", window, { holdMs: 200 })).toBe(200);
+      const wait = await store.drawWindow("reserved", window);
+      expect(wait).toBeGreaterThan(150);
+      expect(wait).toBeLessThanOrEqual(200);
+      // Timers may fire a millisecond early on the store's clock.
+      await sleep(wait + 5);
+      // The hold is over; the three calls before it still fill the window but one place.
+      expect(await store.drawWindow("reserved", window)).toBe(0);
+      expect(await store.drawWindow("reserved", window)).toBeGreaterThan(0);
+    });
+
     it("ping resolves while the store is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
@@ -303,6 +343,7 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.checkTicket("l", 1, "me", 1_000),
         () => store.giveBackTicket("l", 1, "me"),
         () => store.drawToken("k", { intervalMs: 100, burst: 1 }),
+        () => store.drawWindow("k", { limit: 1, windowMs: 100, burst: 1, spacingMs: 100 }),
         () => store.ping(),
       ]) {
         await expect(operation()).rejects.toMatchObject({ code: "STORE_UNAVAILABLE" });

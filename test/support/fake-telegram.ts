@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { type Bucket, FloodLimits } from "./flood-limits.ts";
+import { type Bucket, FloodLimits, type Window } from "./flood-limits.ts";
 import {
   EntityParseError,
   hasLoneSurrogate,
@@ -17,14 +17,17 @@ import {
  * and keeps each chat's messages as a person would see them.
  */
 
-export type { Bucket } from "./flood-limits.ts";
+export type { Bucket, Window } from "./flood-limits.ts";
 
 export interface FakeTelegramOptions {
   token?: string;
   botId?: number;
   botUsername?: string;
-  /** Flood limits: every chat, and additionally every group (Telegram's FAQ: ~1/s, ~20/min). */
-  limits?: { chat?: Bucket; group?: Bucket };
+  /**
+   * Flood limits (Telegram's FAQ): every chat about one call a second after a short burst, and
+   * every group at most 20 calls in any minute.
+   */
+  limits?: { chat?: Bucket; group?: Window };
   /** Telegram answers whole seconds in `retry_after`; tests with scaled limits want exact ones. */
   exactRetryAfter?: boolean;
   /** false: `sendMessageDraft` answers 404 Not Found, as a Bot API server without it. */
@@ -199,7 +202,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     username: options.botUsername ?? "ChatBridgeBot",
   };
   const chatLimit = options.limits?.chat ?? { perMinute: 60, burst: 3 };
-  const groupLimit = options.limits?.group ?? { perMinute: 20, burst: 3 };
+  const groupLimit = options.limits?.group ?? { limit: 20, windowMs: 60_000 };
   const chats = new Map<number, Chat>();
   const members = new Map<number, Map<number, MemberStatus>>();
   const messages = new Map<number, Map<number, StoredMessage>>();

@@ -1,6 +1,6 @@
 /**
  * A platform's flood limits as the fakes keep them. Written apart from the bot's own token
- * bucket (src/store/token-bucket.ts) on purpose: a fake that shared the bot's arithmetic
+ * bucket and call window (src/store/) on purpose: a fake that shared the bot's arithmetic
  * would share its mistakes, and the tests would not see them.
  */
 
@@ -12,13 +12,25 @@ export interface Bucket {
   burst: number;
 }
 
-class TokenBucket {
+/** A limit: at most `limit` calls in any `windowMs` (Telegram's "20 messages per minute"). */
+export interface Window {
+  limit: number;
+  windowMs: number;
+}
+
+export type Limit = Bucket | Window;
+
+interface Keeper {
+  /** Takes a token, or says how many ms until one is there. */
+  take(): number;
+}
+
+class TokenBucket implements Keeper {
   #tokens: number;
   #at = performance.now();
   constructor(readonly bucket: Bucket) {
     this.#tokens = bucket.burst;
   }
-  /** Takes a token, or says how many ms until one is there. */
   take(): number {
     const now = performance.now();
     const perMs = this.bucket.perMinute / 60_000;
@@ -32,20 +44,51 @@ class TokenBucket {
   }
 }
 
+/** Every accepted call's time; a call is refused while `limit` of them lie within the window. */
+class CallLog implements Keeper {
+  readonly #times: number[] = [];
+  constructor(readonly window: Window) {}
+  take(): number {
+    const now = performance.now();
+    const times = this.#times;
+    while (times.length > 0 && (times[0] ?? 0) <= now - this.window.windowMs) times.shift();
+    if (times.length < this.window.limit) {
+      times.push(now);
+      return 0;
+    }
+    return (times[0] ?? now) + this.window.windowMs - now;
+  }
+}
+
 /**
- * One token bucket per key (a chat, a workspace and method), made full on first use. A call
+ * One limit keeper per key (a chat, a workspace and method), made fresh on first use. A call
  * without a token is refused with a 429 telling how long to wait.
  */
 export class FloodLimits {
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #keepers = new Map<string, Keeper>();
 
-  /** 0 when the call may go (a token is taken); else the ms until one is there. */
-  take(key: string, limit: Bucket): number {
-    let bucket = this.#buckets.get(key);
-    if (!bucket) {
-      bucket = new TokenBucket(limit);
-      this.#buckets.set(key, bucket);
+  /** 0 when the call may go (it is counted); else the ms until it could. */
+  take(key: string, limit: Limit): number {
+    let keeper = this.#keepers.get(key);
+    if (!keeper) {
+      keeper = "windowMs" in limit ? new CallLog(limit) : new TokenBucket(limit);
+      this.#keepers.set(key, keeper);
     }
-    return bucket.take();
+    return keeper.take();
   }
+}
+
+/**
+ * The most calls of `times` (ms, any order) that fall within one `windowMs`: what a platform
+ * that counts calls per sliding window would have seen at its busiest.
+ */
+export function busiestWindow(times: readonly number[], windowMs: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  let start = 0;
+  for (let end = 0; end < sorted.length; end++) {
+    while ((sorted[end] ?? 0) - (sorted[start] ?? 0) >= windowMs) start++;
+    most = Math.max(most, end - start + 1);
+  }
+  return most;
 }

@@ -51,6 +51,7 @@ export function recordingReads(store: KeyValueStore): {
     checkTicket: (key, ticket, owner, leaseMs) => store.checkTicket(key, ticket, owner, leaseMs),
     giveBackTicket: (key, ticket, owner) => store.giveBackTicket(key, ticket, owner),
     drawToken: (key, bucket, holdMs) => store.drawToken(key, bucket, holdMs),
+    drawWindow: (key, window, options) => store.drawWindow(key, window, options),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -74,7 +74,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     exactRetryAfter: true,
     limits: {
       chat: { perMinute: 60 * SCALE, burst: 3 },
-      group: { perMinute: 20 * SCALE, burst: 3 },
+      group: { limit: 20, windowMs: 60_000 / SCALE },
     },
     ...options.fake,
   });
@@ -120,8 +120,9 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     groupEditIntervalMs: 3_000 / SCALE,
     budgets: {
       private: { perMinute: 55 * SCALE, burst: 2 },
-      // A burst below the fake's, as in production: timing jitter must not tip it over.
-      group: { perMinute: 17 * SCALE, burst: 2 },
+      // A burst below the fake's and a window a little longer, as in production: timing
+      // jitter must not tip it over.
+      group: { limit: 20, windowMs: 61_000 / SCALE, burst: 2, spacingMs: 1_100 / SCALE },
     },
     polling: { timeoutSeconds: 1, backoff: { initialMs: 50, maxMs: 400 }, stallAfterMs: 300 },
     startAttempts: 1,

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { median } from "../support/group-burst.ts";
+import { slackStreamEnds, slackWorkspaceShare } from "../support/slack-pace.ts";
+
+describe("Slack at Slack's pace", () => {
+  it("ends a native stream as soon as the backend ends, never after the edit interval", async () => {
+    // One change a second per answer, as in production; the backend ends mid-interval.
+    const latencies = await slackStreamEnds({ answers: 5, editIntervalMs: 1_000 });
+
+    expect(latencies).toHaveLength(5);
+    expect(median(latencies)).toBeLessThan(150);
+  });
+
+  it.each([
+    { nativeStreaming: true, how: "native streams share chat.appendStream (Tier 4)", most: 10 },
+    // Finals go ahead of routine edits: an answer may wait for a few of them besides.
+    { nativeStreaming: false, how: "posted messages share chat.update (Tier 3)", most: 12 },
+  ])(
+    "ten answers at once in one workspace each change once per ten turns: $how",
+    async ({ nativeStreaming, most }) => {
+      // Slack's tiers and the edit interval ten times faster.
+      const share = await slackWorkspaceShare({
+        answers: 10,
+        scale: 10,
+        answerMs: 30_000,
+        nativeStreaming,
+      });
+
+      expect(share.exact).toBe(10);
+      expect(share.rateLimited).toBe(0);
+      expect(share.turns).toBeGreaterThan(20);
+      // Each answer changed again while the other nine took a turn each (round-robin).
+      expect(Math.max(...share.turnsBetweenChanges)).toBeLessThanOrEqual(most);
+    },
+  );
+});

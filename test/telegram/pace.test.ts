@@ -1,0 +1,137 @@
+import { Api } from "grammy";
+import { afterEach, describe, expect, it } from "vitest";
+import { DraftSlots } from "../../adapters/telegram/drafts.ts";
+import { installErrorBoundary } from "../../adapters/telegram/errors.ts";
+import { TelegramSurface } from "../../adapters/telegram/surface.ts";
+import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
+import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { createLogger } from "../../src/log.ts";
+import { AnswerWriter } from "../../src/reply/answer-writer.ts";
+import { type Budget, RateBudget } from "../../src/reply/call-budget.ts";
+import type { WaitOptions } from "../../src/reply/wait-queue.ts";
+import { groupBurst, median } from "../support/group-burst.ts";
+import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
+import { answered, type Rig, startRig } from "./rig.ts";
+
+let rig: Rig | undefined;
+let backend: RawBackend | undefined;
+afterEach(async () => {
+  await rig?.close();
+  await backend?.close();
+  rig = undefined;
+  backend = undefined;
+});
+
+describe("Telegram at Telegram's pace", () => {
+  it("answers ten questions at once in one group: first texts within seconds, finals next, never over the limits", async () => {
+    // Time runs five times faster: Telegram's minute lasts 12 s, its second 200 ms. The fake
+    // refuses a call past 20 in any minute of a group or past about one a second in a chat.
+    const figures = await groupBurst({ scale: 5, answerMs: 20_000 });
+    const seen = JSON.stringify(figures);
+
+    expect(figures.exact, seen).toBe(10);
+    expect(figures.floodErrors, seen).toBe(0);
+    expect(figures.busiestMinute, seen).toBeLessThanOrEqual(20);
+    // Telegram allows all ten first texts within about 9 s (a short burst, then one a second).
+    expect(median(figures.firstTextMs), seen).toBeLessThanOrEqual(5_000);
+    expect(Math.max(...figures.firstTextMs), seen).toBeLessThanOrEqual(10_000);
+    // The minute's other ten calls went to the finals, not to edits that would make them wait
+    // for the next minute: each answer was complete within seconds of its backend's end.
+    expect(Math.max(...figures.completeAfterEndMs), seen).toBeLessThanOrEqual(15_000);
+  });
+
+  it("sends a draft's final text for good as soon as the backend ends, not an edit interval later", async () => {
+    const ends: number[] = [];
+    backend = await startRawBackend(async (ctx) => {
+      const header = { answer: "", question: "", related_docs: [], conversation_uid: "c" };
+      ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
+      for (let i = 0; i < 6; i++) await ctx.write(`part ${i} of the answer, `, i < 5 ? 100 : 0);
+      ends.push(performance.now());
+      ctx.res.end();
+    });
+    // One draft update a second, as in production.
+    rig = await startRig({
+      backend: { url: backend.url, apiKey: "k", botUid: "b" },
+      channel: { privateEditIntervalMs: 1_000 },
+    });
+    const { fake, alice, dm } = rig;
+    const latencies: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      await answered(rig, fake.write({ chat: dm.id, from: alice, text: `question ${i}` }));
+      const sent = fake.callsTo("sendMessage", dm.id).filter((c) => c.ok);
+      latencies.push((sent[i]?.at ?? Number.POSITIVE_INFINITY) - (ends[i] ?? 0));
+    }
+    expect(fake.botMessages(dm.id).map((m) => m.text)).toEqual(
+      Array.from({ length: 3 }, () =>
+        Array.from({ length: 6 }, (_, i) => `part ${i} of the answer,`).join(" "),
+      ),
+    );
+    expect(median(latencies.sort((a, b) => a - b))).toBeLessThan(150);
+  });
+
+  it("pauses the chat's budget once for one 429, for an answer and for a notice", async () => {
+    rig = await startRig({ start: false });
+    const { fake, group } = rig;
+    const api = new Api(fake.token, { apiRoot: fake.url });
+    installErrorBoundary(api);
+    const budget = new CountingBudget(new RateBudget({ perMinute: 6_000, burst: 5 }));
+    const surface = new TelegramSurface({
+      api,
+      log: createLogger({ level: "silent", secrets: [] }),
+      place: {
+        chatId: group.id,
+        isPrivate: false,
+        topicId: undefined,
+        replyTo: undefined,
+        threadKey: "t",
+        chained: false,
+      },
+      limits: { maxMessageLength: 4_096, minEditIntervalMs: 10 },
+      budget,
+      drafts: new DraftSlots(),
+      chains: new ReplyChains(rig.harness.store),
+    });
+    const tooMany = {
+      chatId: group.id,
+      errorCode: 429,
+      description: "Too Many Requests: retry after 1",
+      retryAfter: 0.1,
+    };
+
+    fake.failNext({ method: "sendMessage", ...tooMany });
+    const writer = new AnswerWriter(surface, { maxAnswerChars: 10_000 });
+    writer.start();
+    writer.append("hello");
+    await writer.finish({ kind: "complete" });
+    expect(fake.botMessages(group.id).map((m) => m.text)).toEqual(["hello"]);
+    expect(budget.pauses).toEqual([100]);
+
+    fake.failNext({ method: "sendMessage", ...tooMany });
+    await surface.notice("a notice");
+    expect(fake.botMessages(group.id).map((m) => m.text)).toEqual(["hello", "a notice"]);
+    expect(budget.pauses).toEqual([100, 100]);
+  });
+});
+
+/** A budget that keeps every pause it is asked for, and otherwise is `inner`. */
+class CountingBudget implements Budget {
+  readonly pauses: number[] = [];
+  constructor(readonly inner: Budget) {}
+  acquire(options?: WaitOptions): Promise<void> {
+    return this.inner.acquire(options);
+  }
+  pause(ms: number): void {
+    this.pauses.push(ms);
+    this.inner.pause(ms);
+  }
+  get paused(): boolean {
+    return this.inner.paused;
+  }
+  get waiting(): number {
+    return this.inner.waiting;
+  }
+  get idle(): boolean {
+    return this.inner.idle;
+  }
+}
