@@ -51,7 +51,9 @@ describe("npm start with a Telegram token", () => {
     expect(announcement.text.startsWith("New lead\nName: Process Lead")).toBe(true);
     // The counters move once the post has been recorded as done, just after the fake saw it.
     let afterPolls = "";
-    for (let i = 0; i < 40 && !afterPolls.includes("leads_announced_total{"); i++) {
+    // The series starts at 0: wait for the count itself.
+    const announced = /leads_announced_total\{channel="telegram"\} 1/;
+    for (let i = 0; i < 40 && !announced.test(afterPolls); i++) {
       afterPolls = await (await fetch(`${url}/metrics`)).text();
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -111,6 +111,8 @@ describe("commands", () => {
       },
     });
     await h.sendCommand("/language", "de", { user: "UGUEST" });
+    // Each reply goes after an admin look-up of its own: one at a time keeps their order.
+    await h.settle();
     await h.sendCommand("/language", "fr", { user: "UADMIN" });
     await h.settle();
     expect(h.fake.responses.map((r) => r.text)).toEqual([
