@@ -117,6 +117,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       burst: options.budgetBurst ?? BUDGET_BURST,
     },
     options.store,
+    log,
   );
   const admins = new SlackAdmins(
     client,

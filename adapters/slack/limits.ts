@@ -76,6 +76,13 @@ export const ACK_DEADLINE_MS = 3_000;
  */
 export const STATUS_REFRESH_MS = 90_000;
 
+/**
+ * How long an answer's first reply waits for its loading status call to come back, so the
+ * status lands before the reply that takes it down. Ours, not Slack's: a status slower than
+ * this is taken down by the bot once it lands.
+ */
+export const STATUS_WAIT_MS = 300;
+
 /** Slack shows at most 4 suggested prompts. https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts */
 export const MAX_SUGGESTED_PROMPTS = 4;
 

@@ -102,7 +102,7 @@ export class SlackSurface implements ReplySurface {
   constructor(options: SlackSurfaceOptions) {
     this.#options = options;
     const tokens = new CallTokens(options.workspace);
-    this.#calls = new ThreadCalls(options.client, options.thread, tokens);
+    this.#calls = new ThreadCalls(options.client, options.thread, tokens, options.workspace.status);
     this.limits = {
       maxMessageLength: MAX_MESSAGE_CHARS,
       minEditIntervalMs: options.minEditIntervalMs,

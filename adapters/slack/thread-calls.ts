@@ -1,7 +1,10 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { webApi } from "@slack/bolt";
 import { RateLimitedError } from "../../src/errors.ts";
 import { SlackChannelUnavailableError, streamFailureScope, toBridgeError } from "./api.ts";
 import type { CallKind, CallTokens } from "./call-tokens.ts";
+import { STATUS_WAIT_MS } from "./limits.ts";
+import type { StatusGate } from "./status-gate.ts";
 
 /** The conversation one answer goes to. */
 export interface SlackThread {
@@ -45,10 +48,18 @@ export class ThreadCalls {
   #replies = 0;
   #settingStatus: Promise<boolean> | undefined;
 
-  constructor(client: webApi.WebClient, thread: SlackThread, tokens: CallTokens) {
+  readonly #statusGate: StatusGate;
+
+  constructor(
+    client: webApi.WebClient,
+    thread: SlackThread,
+    tokens: CallTokens,
+    statusGate: StatusGate,
+  ) {
     this.#client = client;
     this.#thread = thread;
     this.#tokens = tokens;
+    this.#statusGate = statusGate;
   }
 
   /** Messages these calls put in the thread so far. */
@@ -101,17 +112,28 @@ export class ThreadCalls {
 
   /**
    * The app's loading status under the thread ("" takes it down). Best effort, and drawing on
-   * no budget of the answer's: it only says the bot is working.
+   * no budget of the answer's: it only says the bot is working. Nothing is asked of a
+   * workspace that refused it for good, or while Slack's 429 wait runs.
    */
   async setStatus(status: string): Promise<boolean> {
-    if (this.#unusable) return false;
+    if (this.#unusable || !this.#statusGate.open) return false;
+    const { channel, threadTs } = this.#thread;
+    const repliesBefore = this.#replies;
     const setting = this.#client.assistant.threads
-      .setStatus({ channel_id: this.#thread.channel, thread_ts: this.#thread.threadTs, status })
+      .setStatus({ channel_id: channel, thread_ts: threadTs, status })
       .then(
-        () => true,
-        () => false,
+        () => {
+          // A reply went out while this was on its way (it waited STATUS_WAIT_MS at most): the
+          // status may have landed after the reply that would have taken it down.
+          if (status !== "" && this.#replies > repliesBefore) void this.setStatus("");
+          return true;
+        },
+        (error: unknown) => {
+          this.#statusGate.refused(channel, error);
+          return false;
+        },
       );
-    this.#settingStatus = setting;
+    if (status !== "") this.#settingStatus = setting;
     return setting;
   }
 
@@ -179,7 +201,8 @@ export class ThreadCalls {
     run: () => Promise<T>,
     stream = false,
   ): Promise<T> {
-    await this.#settingStatus;
+    // Briefly: a slow status must not hold the answer's first text back.
+    if (this.#settingStatus) await Promise.race([this.#settingStatus, sleep(STATUS_WAIT_MS)]);
     const result = await this.#call(method, kind, run, stream);
     this.#replies++;
     return result;

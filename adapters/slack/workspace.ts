@@ -1,6 +1,8 @@
+import type { Logger } from "../../src/log.ts";
 import type { Budget } from "../../src/reply/call-budget.ts";
 import { createRateBudget } from "../../src/reply/shared-budget.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
+import { StatusGate } from "./status-gate.ts";
 
 export interface WorkspaceLimits {
   /** Slack's chat.update allowance for the workspace (Tier 3). */
@@ -23,8 +25,16 @@ export class Workspace {
   readonly appends: Budget;
   /** Why native streaming is off here (a Slack error), once it is. */
   streamingOff: string | undefined;
+  /** Whether the loading status may be asked for here. */
+  readonly status: StatusGate;
 
-  constructor(teamId: string, limits: WorkspaceLimits, store: KeyValueStore) {
+  constructor(teamId: string, limits: WorkspaceLimits, store: KeyValueStore, log?: Logger) {
+    this.status = new StatusGate((reason) =>
+      log?.warn(
+        { reason },
+        "Slack refused the loading status in this workspace: answers show no 'is thinking…' (add the assistant:write scope, or reinstall from the current manifest)",
+      ),
+    );
     this.updates = budget(limits.updatesPerMinute, limits.burst, {
       store,
       key: `budget:slack:${teamId}:chat.update`,
@@ -52,17 +62,19 @@ function budget(
 export class Workspaces {
   readonly #limits: WorkspaceLimits;
   readonly #store: KeyValueStore;
+  readonly #log: Logger | undefined;
   readonly #all = new Map<string, Workspace>();
 
-  constructor(limits: WorkspaceLimits, store: KeyValueStore) {
+  constructor(limits: WorkspaceLimits, store: KeyValueStore, log?: Logger) {
     this.#limits = limits;
     this.#store = store;
+    this.#log = log;
   }
 
   for(teamId: string): Workspace {
     let workspace = this.#all.get(teamId);
     if (!workspace) {
-      workspace = new Workspace(teamId, this.#limits, this.#store);
+      workspace = new Workspace(teamId, this.#limits, this.#store, this.#log);
       this.#all.set(teamId, workspace);
     }
     return workspace;

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
 import type { SlackCall } from "../support/fake-slack.ts";
+import { until } from "../support/run-bot.ts";
 import {
   mention,
   message,
@@ -98,5 +99,40 @@ describe("a sign of work that costs no message", () => {
     expect(fake.thread("C1", ts)).toEqual([]);
     expect(fake.statuses.map((s) => s.status)).toEqual([THINKING, ""]);
     expect(fake.statusOf("C1", ts)).toBe("");
+  });
+
+  it("asks a workspace that refused the status (missing_scope) once, not for every answer", async () => {
+    h = await startSlackHarness({ simulator: { chunkDelayMs: 0 } });
+    h.fake.failNext("assistant.threads.setStatus", "missing_scope", 10);
+    const roots = [h.nextTs(), h.nextTs(), h.nextTs()];
+    for (const ts of roots) {
+      await h.sendEvent(mention(`question ${ts} #fast`, { ts }));
+      await h.settle();
+    }
+
+    for (const ts of roots) expect(h.fake.thread("C1", ts)).toHaveLength(1);
+    expect(h.fake.callsTo("assistant.threads.setStatus")).toHaveLength(1);
+  });
+
+  it("does not hold the first text back behind a slow status, and takes a late status down", async () => {
+    h = await startSlackHarness({ simulator: { chunkDelayMs: 0 } });
+    h.fake.slowDown("assistant.threads.setStatus", 1_500);
+    const ts = h.nextTs();
+    const asked = performance.now();
+    await h.sendEvent(mention("quick one #fast", { ts }));
+    await h.settle();
+
+    const first = h.fake.calls.find(
+      (c) => /^chat\.(postMessage|startStream)$/.test(c.method) && c.outcome === "ok",
+    );
+    expect(first).toBeDefined();
+    // The status was asked for first, but the answer went on without waiting its 1.5 s.
+    expect((first?.at ?? Number.POSITIVE_INFINITY) - asked).toBeLessThan(1_000);
+    expect(h.fake.thread("C1", ts)).toHaveLength(1);
+    // The status landed after the answer's reply, so the bot took it down itself.
+    await until("the late status taken down", () =>
+      h?.fake.statuses.at(-1)?.status === "" ? true : undefined,
+    );
+    expect(h.fake.statusOf("C1", ts)).toBe("");
   });
 });

@@ -69,6 +69,7 @@ export class FakeSlack {
   readonly conversations: FakeConversations;
   #port = 0;
   readonly #floodLimits = new FloodLimits();
+  readonly #delays = new Map<string, number>();
   readonly #faults = new Map<string, Fault[]>();
 
   constructor(options: FakeSlackOptions = {}) {
@@ -124,6 +125,11 @@ export class FakeSlack {
       method,
       Array.from({ length: times }, () => ({ error })),
     );
+  }
+
+  /** Every later call of `method` is handled `ms` late, its effect too (a slow Slack). */
+  slowDown(method: string, ms: number): void {
+    this.#delays.set(method, ms);
   }
 
   /** The next call of `method` answers 429 with `Retry-After: seconds`. */
@@ -197,6 +203,8 @@ export class FakeSlack {
       (req.headers.authorization ?? "").replace(/^Bearer /, "") || String(args.token ?? "");
     const call: SlackCall = { method, args, at: performance.now(), outcome: "ok" };
     this.calls.push(call);
+    const delay = this.#delays.get(method);
+    if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
     const reply = (
       status: number,
       body: Record<string, unknown>,

@@ -1,0 +1,50 @@
+import { RateLimitedError } from "../../src/errors.ts";
+import { slackErrorOf, toBridgeError } from "./api.ts";
+
+/**
+ * Slack's refusals that no later call in the workspace changes: the app lacks the scope or the
+ * feature (an install from an older manifest, an Enterprise policy).
+ * https://docs.slack.dev/reference/methods/assistant.threads.setStatus#errors
+ */
+const REFUSED_FOR_GOOD = new Set([
+  "missing_scope",
+  "no_permission",
+  "not_allowed_token_type",
+  "feature_not_enabled",
+  "access_denied",
+  "team_access_not_granted",
+  "ekm_access_denied",
+  "enterprise_is_restricted",
+]);
+
+/**
+ * Whether the loading status may be asked for in one workspace. It is a courtesy that draws
+ * on no answer's budget, so it must cost nothing once Slack said no: a refusal for good turns
+ * it off for the workspace (said once), and a 429 holds it for the wait Slack gave.
+ */
+export class StatusGate {
+  #off: string | undefined;
+  #pausedUntil = 0;
+  readonly #onOff: (reason: string) => void;
+
+  constructor(onOff: (reason: string) => void) {
+    this.#onOff = onOff;
+  }
+
+  get open(): boolean {
+    return this.#off === undefined && performance.now() >= this.#pausedUntil;
+  }
+
+  /** Slack refused a status call with `error`. */
+  refused(channel: string, error: unknown): void {
+    const mapped = toBridgeError("assistant.threads.setStatus", channel, error);
+    if (mapped instanceof RateLimitedError) {
+      this.#pausedUntil = performance.now() + mapped.retryAfterMs;
+      return;
+    }
+    const reason = slackErrorOf(error);
+    if (!REFUSED_FOR_GOOD.has(reason) || this.#off !== undefined) return;
+    this.#off = reason;
+    this.#onOff(reason);
+  }
+}
