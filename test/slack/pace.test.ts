@@ -21,10 +21,11 @@ describe("Slack at Slack's pace", () => {
   ])(
     "ten answers at once in one workspace each change once per ten turns: $how",
     async ({ nativeStreaming, most }) => {
-      // Slack's tiers and the edit interval ten times faster.
+      // Slack's tiers and the edit interval five times faster (ten times faster, a loaded
+      // machine's delays grow past what the budget's margin absorbs).
       const share = await slackWorkspaceShare({
         answers: 10,
-        scale: 10,
+        scale: 5,
         answerMs: 30_000,
         nativeStreaming,
       });
