@@ -1,12 +1,11 @@
 import type { webApi } from "@slack/bolt";
-import type { Lead } from "../../src/backend/types.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
 import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
 import { toBridgeError } from "./api.ts";

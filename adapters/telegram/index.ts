@@ -1,11 +1,15 @@
 import { Bot, BotError } from "grammy";
 import type { Message } from "grammy/types";
-import type { IncomingMessage, ReplySurface } from "../../src/bridge/ports.ts";
-import type { Channel, HttpRoute } from "../../src/channel.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
+import type {
+  Channel,
+  HttpRoute,
+  IncomingMessage,
+  LeadAnnouncer,
+  ReplySurface,
+} from "../../src/ports.ts";
 import { RateBudgets } from "../../src/reply/budgets.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
 import { createWindowBudget } from "../../src/reply/shared-budget.ts";

@@ -1,12 +1,11 @@
 import type { Api } from "grammy";
-import type { Lead } from "../../src/backend/types.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
+import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
 import type { RateBudgets } from "../../src/reply/budgets.ts";
 import { callWithinBudget } from "../../src/reply/call-budget.ts";
 import { retryAfterMs } from "./errors.ts";

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ReplySurface } from "../bridge/ports.ts";
-import type { Channel } from "../channel.ts";
 import type { Logger } from "../log.ts";
+import type { ReplySurface } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
@@ -16,7 +15,7 @@ import {
   readIds,
   recoveringKey,
 } from "./entry.ts";
-import { finishInterrupted } from "./finish-interrupted.ts";
+import { finishInterrupted, type RecoveryChannel } from "./finish-interrupted.ts";
 import { JournaledAnswer, type PersistingSurface } from "./journaled-answer.ts";
 
 export interface AnswerJournalOptions {
@@ -33,9 +32,6 @@ export interface AnswerJournalOptions {
   /** How long a record outlives a process that never came back to it. */
   ttlMs?: number;
 }
-
-/** The channels a recovery can finish answers on: those that can reopen a saved message. */
-export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A few seconds of text may be missing after a kill: the recovery note says it was cut.

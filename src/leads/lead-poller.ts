@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { BackendClient, Lead } from "../backend/types.ts";
+import type { BackendClient } from "../backend/types.ts";
 import { BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import type { Lead, LeadAnnouncer } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
-import type { LeadChannels } from "./lead-channels.ts";
+import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
 import { leadId } from "./lead-id.ts";
 import { cleanLead } from "./lead-text.ts";
-import { channelKeyOf, type LeadAnnouncer, type LeadChannel } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
