@@ -1,4 +1,6 @@
 import type { webApi } from "@slack/bolt";
+import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
+import { RateBudgets } from "../../src/coordination/per-key.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
@@ -6,8 +8,6 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
-import { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 

@@ -1,4 +1,6 @@
 import type { Api } from "grammy";
+import { callWithinBudget } from "../../src/coordination/call-budget.ts";
+import type { RateBudgets } from "../../src/coordination/per-key.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
@@ -6,8 +8,6 @@ import {
   type LeadField,
 } from "../../src/leads/lead-text.ts";
 import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
-import type { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget } from "../../src/reply/call-budget.ts";
 import { retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 

@@ -1,6 +1,6 @@
 import type { GuardConfig } from "../config.ts";
+import type { TokenBucket } from "../coordination/token-bucket.ts";
 import type { IncomingMessage } from "../ports.ts";
-import type { TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 /**

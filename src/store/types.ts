@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "./call-window.ts";
-import type { TicketStatus } from "./ticket-line.ts";
-import type { TokenBucket } from "./token-bucket.ts";
+import type { CallWindow, WindowDraw } from "../coordination/call-window.ts";
+import type { TicketStatus } from "../coordination/ticket-line.ts";
+import type { TokenBucket } from "../coordination/token-bucket.ts";
 
 /**
  * The one storage port of the bridge. Two implementations keep the same contract

@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "../../src/store/call-window.ts";
-import type { TicketStatus } from "../../src/store/ticket-line.ts";
-import type { TokenBucket } from "../../src/store/token-bucket.ts";
+import type { CallWindow, WindowDraw } from "../../src/coordination/call-window.ts";
+import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
+import type { TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
 type Operation = Exclude<keyof KeyValueStore, "kind">;

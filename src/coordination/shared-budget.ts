@@ -1,5 +1,3 @@
-import type { CallWindow } from "../store/call-window.ts";
-import type { TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   BucketSource,
@@ -11,6 +9,8 @@ import {
   type TokenSource,
   WindowSource,
 } from "./call-budget.ts";
+import type { CallWindow } from "./call-window.ts";
+import type { TokenBucket } from "./token-bucket.ts";
 
 // After the store failed, this long on this process's own source before asking it again,
 // so an outage costs one timeout, not one per call.

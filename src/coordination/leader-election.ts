@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "./outage-log.ts";
-import type { KeyValueStore } from "./types.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
+import type { KeyValueStore } from "../store/types.ts";
 
 /** The work that one process at a time may do, as a LeaderElection runs it. */
 export interface LeaderRole {
