@@ -65,7 +65,7 @@ export class LeaderElection {
 
   /** Resolves once the first try has decided: this process leads, or waits (or the store failed). */
   async start(): Promise<void> {
-    if (this.#options.store.kind === "embedded") {
+    if (!this.#options.store.sharedAcrossProcesses) {
       await this.#lead();
       return;
     }
@@ -82,7 +82,7 @@ export class LeaderElection {
     await this.#stepDown(true);
     this.#stopping.abort();
     await this.#loop;
-    if (this.#options.store.kind === "embedded") return;
+    if (!this.#options.store.sharedAcrossProcesses) return;
     await this.#options.store.release(this.#options.key, this.#owner).catch(() => undefined);
   }
 

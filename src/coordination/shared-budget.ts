@@ -104,18 +104,18 @@ export interface SharedAt {
 }
 
 /**
- * The budget for one platform allowance: drawn from the store when it is Redis, so all
- * processes share it; this process's own bucket with the embedded store (one process).
+ * The budget for one platform allowance: drawn from the store when processes share it
+ * (Redis), so all of them keep to it together; else this process's own bucket.
  */
 export function createRateBudget(options: RateBudgetOptions, shared?: SharedAt): Budget {
-  return shared?.store.kind === "redis"
+  return shared?.store.sharedAcrossProcesses
     ? new RateBudget(new StoreBucket(shared.store, shared.key, bucketOf(options)))
     : new RateBudget(options);
 }
 
 /** The same for an allowance counted per window (a Telegram group's 20 calls a minute). */
 export function createWindowBudget(window: CallWindow, shared?: SharedAt): Budget {
-  return shared?.store.kind === "redis"
+  return shared?.store.sharedAcrossProcesses
     ? new RateBudget(new StoreWindow(shared.store, shared.key, window))
     : new RateBudget(new WindowSource(window));
 }

@@ -85,7 +85,7 @@ export class AnswerJournal {
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
     this.#ttlMs = options.ttlMs ?? DAY_MS;
-    this.#shared = options.store.kind !== "embedded";
+    this.#shared = options.store.sharedAcrossProcesses;
   }
 
   /**

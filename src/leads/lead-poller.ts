@@ -86,7 +86,7 @@ export class LeadPoller {
     // The lease is kept alive between polls (which may be minutes apart), so it can be short:
     // when this process dies, another takes polling over within the lease, not an interval.
     const { store, leaseMs } = this.#options;
-    if (store.kind === "embedded") return;
+    if (!store.sharedAcrossProcesses) return;
     this.#leaseRenewal = setInterval(() => {
       store.renew(KEYS.lease, this.#owner, leaseMs).catch(() => undefined);
     }, leaseMs / 3);
@@ -197,7 +197,7 @@ export class LeadPoller {
     const { store, leaseMs } = this.#options;
     // The embedded store belongs to one process: there is nobody to share polling with, and
     // a lease left on disk by a killed process must not hold the next start back.
-    if (store.kind === "embedded") return true;
+    if (!store.sharedAcrossProcesses) return true;
     return (
       (await store.renew(KEYS.lease, this.#owner, leaseMs)) ||
       (await store.claim(KEYS.lease, this.#owner, leaseMs))

@@ -52,7 +52,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
 
 /** The default store: a LevelDB under DATA_DIR, owned by this one process. */
 export class EmbeddedStore implements KeyValueStore {
-  readonly kind = "embedded";
+  readonly sharedAcrossProcesses = false;
   readonly #db: ClassicLevel<string, string>;
   readonly #adapter: LevelKeyvAdapter;
   readonly #keyv: Keyv;

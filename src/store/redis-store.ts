@@ -81,7 +81,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 
 /** The shared store for one or many processes, over keyv + @keyv/redis. */
 export class RedisStore implements KeyValueStore {
-  readonly kind = "redis";
+  readonly sharedAcrossProcesses = true;
   readonly #client: RedisClient;
   readonly #state: ConnectionState;
   readonly #adapter: KeyvRedis<unknown>;

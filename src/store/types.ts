@@ -12,7 +12,13 @@ import type { TokenBucket } from "../coordination/token-bucket.ts";
  * about a second: a failed read is never reported as a missing value.
  */
 export interface KeyValueStore {
-  readonly kind: "embedded" | "redis";
+  /**
+   * True when other processes may use this store at the same time (Redis): what coordinates
+   * processes (leases, shared budgets, the journal's liveness) must then go through it. False
+   * for the embedded store, which one process owns: there a lease is granted in process and a
+   * budget is this process's own.
+   */
+  readonly sharedAcrossProcesses: boolean;
 
   get<T>(key: string): Promise<T | undefined>;
 
