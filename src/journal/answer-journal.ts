@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Lease } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
 import type { ReplySurface } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
@@ -74,7 +75,8 @@ export class AnswerJournal {
   #indexed = new Set<string>();
   #indexWrite: Promise<void> | undefined;
   #registration: Promise<void> | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
+  /** Held while this run lives: on Redis, a run whose lease lapsed counts as dead. */
+  readonly #lease: Lease;
   #closed = false;
 
   constructor(options: AnswerJournalOptions) {
@@ -86,6 +88,12 @@ export class AnswerJournal {
     this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
     this.#ttlMs = options.ttlMs ?? DAY_MS;
     this.#shared = options.store.sharedAcrossProcesses;
+    this.#lease = new Lease({
+      store: this.#store,
+      key: leaseKey(this.runId),
+      owner: this.runId,
+      leaseMs: this.#leaseMs,
+    });
   }
 
   /**
@@ -175,7 +183,7 @@ export class AnswerJournal {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#heartbeat);
+    await this.#lease.stopRenewing();
     // A run that never journaled an answer never listed itself.
     if (!this.#registration) return;
     try {
@@ -190,9 +198,12 @@ export class AnswerJournal {
           "answers left in the journal for next start",
         );
       }
-      if (this.#shared) await this.#store.release(leaseKey(this.runId), this.runId);
+      await this.#lease.release();
     } catch (error) {
       this.#log.warn({ err: error }, "could not leave the answer journal");
+    } finally {
+      // A registration that was still running when the journal closed kept the lease anew.
+      await this.#lease.stopRenewing();
     }
   }
 
@@ -206,26 +217,21 @@ export class AnswerJournal {
   }
 
   async #register(): Promise<void> {
-    if (this.#shared) {
-      // The lease before the listing: a listed run without a lease counts as dead.
-      await this.#store.claim(leaseKey(this.runId), this.runId, this.#leaseMs);
-      this.#heartbeat ??= setInterval(() => void this.#renewLease(), this.#leaseMs / 3).unref();
-    }
+    // The lease before the listing: a listed run without a lease counts as dead.
+    await this.#lease.acquire();
+    this.#lease.keepRenewed({
+      lost: async () => {
+        // The lease lapsed (the store was away): another process may have taken this run for
+        // dead and removed it. Take the lease again and list the run again.
+        this.#log.warn("journal lease lapsed; registering again");
+        this.#registration = undefined;
+        this.#indexed = new Set();
+        await this.#registered();
+      },
+      failed: (error) =>
+        this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease"),
+    });
     await this.#changeRuns((runs) => (runs.includes(this.runId) ? runs : [...runs, this.runId]));
-  }
-
-  async #renewLease(): Promise<void> {
-    try {
-      if (await this.#store.renew(leaseKey(this.runId), this.runId, this.#leaseMs)) return;
-      // The lease lapsed (the store was away): another process may have taken this run for
-      // dead and removed it. Take the lease again and list the run again.
-      this.#log.warn("journal lease lapsed; registering again");
-      this.#registration = undefined;
-      this.#indexed = new Set();
-      await this.#registered();
-    } catch (error) {
-      this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease");
-    }
   }
 
   /** Resolves once the index in the store lists `id`. Answers starting together share a write. */

@@ -32,6 +32,9 @@ export interface KeyValueStore {
   delete(key: string): Promise<boolean>;
 
   /**
+   * claim, renew and release are the store's lease (and lock) operations: acquire one, extend
+   * it, free it. src/coordination/lease.ts builds the leases processes keep alive on them.
+   *
    * Creates `key` holding `owner` unless the key already exists. True only for the call that
    * created it: atomic within the process for the embedded store, and across every process
    * sharing the Redis for Redis (SET NX PX). Without `ttlMs` the claim holds until released.
