@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { HttpRoute } from "./channel.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
+import type { HttpRoute } from "./ports.ts";
 
 export interface HealthReport {
   /** Empty while the process can serve. */

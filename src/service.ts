@@ -1,8 +1,8 @@
 import type { Bridge } from "./bridge/bridge.ts";
-import type { Channel, HttpRoute } from "./channel.ts";
 import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
+import type { Channel, HttpRoute } from "./ports.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
 export interface BackgroundJob {

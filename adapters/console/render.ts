@@ -1,5 +1,5 @@
 import type { Definition, List, ListItem, Nodes, PhrasingContent, RootContent, Table } from "mdast";
-import type { Renderer } from "../../src/bridge/ports.ts";
+import type { Renderer } from "../../src/ports.ts";
 import { parseMarkdown } from "../../src/reply/markdown.ts";
 import { type Run, STYLE, type StyledText, styledText, toAnsi } from "./styled-text.ts";
 import { cellsOf } from "./width.ts";

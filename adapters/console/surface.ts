@@ -1,4 +1,4 @@
-import type { MessageRef, ReplySurface, SendOptions } from "../../src/bridge/ports.ts";
+import type { MessageRef, ReplySurface, SendOptions } from "../../src/ports.ts";
 import { renderTerminal, terminalRenderer, verbatimRenderer } from "./render.ts";
 import { settledPrefix } from "./settle.ts";
 import { fromAnsi, type StyledText } from "./styled-text.ts";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "../../src/bridge/ports.ts";
+import type { IncomingMessage } from "../../src/ports.ts";
 
 /**
  * The console is one channel with one thread: its conversation lasts until `/new`.

@@ -1,4 +1,4 @@
-import type { Budget } from "../../src/reply/call-budget.ts";
+import type { Budget } from "../../src/coordination/call-budget.ts";
 import type { Workspace } from "./workspace.ts";
 
 /** Which of the workspace's budgets a Web API call draws on. */

@@ -1,10 +1,5 @@
 import type { RespondFn } from "@slack/bolt";
-import type {
-  MessageRef,
-  NoticeOptions,
-  ReplySurface,
-  SurfaceLimits,
-} from "../../src/bridge/ports.ts";
+import type { MessageRef, NoticeOptions, ReplySurface, SurfaceLimits } from "../../src/ports.ts";
 import { SlackApiError } from "./api.ts";
 import { MAX_MESSAGE_CHARS } from "./limits.ts";
 import { slackRenderer } from "./render.ts";

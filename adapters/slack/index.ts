@@ -1,10 +1,9 @@
 import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
-import type { Channel, HttpRoute } from "../../src/channel.ts";
 import { StartupError } from "../../src/errors.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
+import type { Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
 import { START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { SlackAdmins } from "./admins.ts";

@@ -1,14 +1,13 @@
 import type { webApi } from "@slack/bolt";
-import type { Lead } from "../../src/backend/types.ts";
+import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
+import { RateBudgets } from "../../src/coordination/per-key.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget, RateBudget } from "../../src/reply/call-budget.ts";
+import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 

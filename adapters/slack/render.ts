@@ -1,5 +1,5 @@
 import type { Definition, List, ListItem, Nodes, PhrasingContent, RootContent, Table } from "mdast";
-import type { Renderer } from "../../src/bridge/ports.ts";
+import type { Renderer } from "../../src/ports.ts";
 import { encodeLinkTarget, escapeMrkdwn, isSafeLinkTarget, linkTextKind } from "./escape.ts";
 import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";
 

@@ -1,5 +1,5 @@
 import type { Definition, Nodes, Parents, Root } from "mdast";
-import type { MessageSource } from "../../src/bridge/ports.ts";
+import type { MessageSource } from "../../src/ports.ts";
 import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
 import { MAX_HELD_CHARS } from "./limits.ts";
 import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";

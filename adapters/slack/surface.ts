@@ -1,5 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
+import type { Logger } from "../../src/log.ts";
 import type {
   CallBudget,
   MessageRef,
@@ -8,8 +9,7 @@ import type {
   ReplySurface,
   SendOptions,
   SurfaceLimits,
-} from "../../src/bridge/ports.ts";
-import type { Logger } from "../../src/log.ts";
+} from "../../src/ports.ts";
 import { type CallKind, CallTokens } from "./call-tokens.ts";
 import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS, STATUS_REFRESH_MS } from "./limits.ts";
 import { renderMrkdwn, slackRenderer } from "./render.ts";

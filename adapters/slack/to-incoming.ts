@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { IncomingMessage } from "../../src/bridge/ports.ts";
+import type { IncomingMessage } from "../../src/ports.ts";
 import { mentions, slackTextToPlain, startsWithMention } from "./escape.ts";
 import type { SlackThread } from "./surface.ts";
 

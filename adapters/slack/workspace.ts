@@ -1,6 +1,7 @@
+import type { Budget } from "../../src/coordination/call-budget.ts";
+import { PerKey } from "../../src/coordination/per-key.ts";
+import { createRateBudget } from "../../src/coordination/shared-budget.ts";
 import type { Logger } from "../../src/log.ts";
-import type { Budget } from "../../src/reply/call-budget.ts";
-import { createRateBudget } from "../../src/reply/shared-budget.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { StatusGate } from "./status-gate.ts";
 
@@ -59,24 +60,12 @@ function budget(
   return createRateBudget({ perMinute: rate, burst: Math.max(1, burst) }, shared);
 }
 
-export class Workspaces {
-  readonly #limits: WorkspaceLimits;
-  readonly #store: KeyValueStore;
-  readonly #log: Logger | undefined;
-  readonly #all = new Map<string, Workspace>();
-
+/**
+ * The workspaces met so far. One stays once made: it keeps whether streaming and the loading
+ * status work there, which a workspace made anew would have to learn again.
+ */
+export class Workspaces extends PerKey<Workspace> {
   constructor(limits: WorkspaceLimits, store: KeyValueStore, log?: Logger) {
-    this.#limits = limits;
-    this.#store = store;
-    this.#log = log;
-  }
-
-  for(teamId: string): Workspace {
-    let workspace = this.#all.get(teamId);
-    if (!workspace) {
-      workspace = new Workspace(teamId, this.#limits, this.#store, this.#log);
-      this.#all.set(teamId, workspace);
-    }
-    return workspace;
+    super((teamId) => new Workspace(teamId, limits, store, log));
   }
 }

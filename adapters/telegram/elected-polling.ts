@@ -1,5 +1,5 @@
+import { LeaderElection } from "../../src/coordination/leader-election.ts";
 import type { Logger } from "../../src/log.ts";
-import { LeaderElection } from "../../src/store/leader-election.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import type { Poller } from "./polling.ts";
 import type { BotIdentity } from "./to-incoming.ts";

@@ -1,16 +1,20 @@
 import { Bot, BotError } from "grammy";
 import type { Message } from "grammy/types";
-import type { IncomingMessage, ReplySurface } from "../../src/bridge/ports.ts";
-import type { Channel, HttpRoute } from "../../src/channel.ts";
+import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
+import type { CallWindow } from "../../src/coordination/call-window.ts";
+import { RateBudgets } from "../../src/coordination/per-key.ts";
+import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
-import { RateBudgets } from "../../src/reply/budgets.ts";
-import { RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
-import { createWindowBudget } from "../../src/reply/shared-budget.ts";
+import type {
+  Channel,
+  HttpRoute,
+  IncomingMessage,
+  LeadAnnouncer,
+  ReplySurface,
+} from "../../src/ports.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
-import type { CallWindow } from "../../src/store/call-window.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { installCallMetrics } from "./call-metrics.ts";

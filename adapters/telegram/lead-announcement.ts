@@ -1,14 +1,13 @@
 import type { Api } from "grammy";
-import type { Lead } from "../../src/backend/types.ts";
+import { callWithinBudget } from "../../src/coordination/call-budget.ts";
+import type { RateBudgets } from "../../src/coordination/per-key.ts";
 import {
   ANNOUNCEMENT_TITLE,
   announcementFields,
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
-import type { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget } from "../../src/reply/call-budget.ts";
+import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
 import { retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 

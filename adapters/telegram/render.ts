@@ -8,7 +8,7 @@ import type {
   RootContent,
   Table,
 } from "mdast";
-import type { Renderer } from "../../src/bridge/ports.ts";
+import type { Renderer } from "../../src/ports.ts";
 import { labelDisguisesTarget } from "../../src/reply/link-label.ts";
 import { parseMarkdown } from "../../src/reply/markdown.ts";
 import { escapeAttribute, escapeHtml, escapeText, measureHtml } from "./escape.ts";

@@ -1,14 +1,9 @@
 import type { Api } from "grammy";
 import { z } from "zod";
-import type {
-  MessageRef,
-  ReplySurface,
-  SendOptions,
-  SurfaceLimits,
-} from "../../src/bridge/ports.ts";
+import { type Budget, callWithinBudget } from "../../src/coordination/call-budget.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
-import { type Budget, callWithinBudget } from "../../src/reply/call-budget.ts";
+import type { MessageRef, ReplySurface, SendOptions, SurfaceLimits } from "../../src/ports.ts";
 import type { DraftSlots } from "./drafts.ts";
 import {
   isMessageGone,

@@ -2,8 +2,8 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Update } from "grammy/types";
 import { z } from "zod";
-import type { HttpRoute } from "../../src/channel.ts";
 import type { Logger } from "../../src/log.ts";
+import type { HttpRoute } from "../../src/ports.ts";
 import { WEBHOOK_SECRET_HEADER } from "./limits.ts";
 
 export const WEBHOOK_PATH = "/telegram/webhook";

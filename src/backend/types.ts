@@ -1,3 +1,4 @@
+import type { Lead } from "../ports.ts";
 import type { LanguageCode } from "./languages.ts";
 
 /** One question to the chatbot. */
@@ -38,17 +39,6 @@ export interface ChatAnswer {
   question: string;
   isQaMode: boolean;
   systemMessage: string;
-}
-
-export interface Lead {
-  botUid: string;
-  conversationUid: string;
-  /** ISO 8601 with a UTC offset, as the backend sent it. */
-  createdAt: string;
-  name: string;
-  phone: string;
-  email: string;
-  remark: string;
 }
 
 export interface LeadsQuery {

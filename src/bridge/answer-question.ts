@@ -2,12 +2,12 @@ import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import type { IncomingMessage, ReplySurface } from "./ports.ts";
 import { formatSources } from "./sources.ts";
 
 export interface AnswerDeps {

@@ -7,6 +7,7 @@ import { AbortedError, BridgeError, ChannelUnavailableError } from "../errors.ts
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import type { IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -14,7 +15,6 @@ import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-que
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
-import type { IncomingMessage, MessageRef, ReplySurface } from "./ports.ts";
 import { ThreadQueue, type Turn } from "./thread-queue.ts";
 
 export interface BridgeOptions {

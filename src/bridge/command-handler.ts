@@ -1,7 +1,7 @@
 import { LANGUAGES, type LanguageCode } from "../backend/languages.ts";
+import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
 import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
-import type { IncomingMessage } from "./ports.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
 export interface LeadsCommands {

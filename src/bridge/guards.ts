@@ -1,7 +1,7 @@
 import type { GuardConfig } from "../config.ts";
-import type { TokenBucket } from "../store/token-bucket.ts";
+import type { TokenBucket } from "../coordination/token-bucket.ts";
+import type { IncomingMessage } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import type { IncomingMessage } from "./ports.ts";
 
 /**
  * Checks a message before it costs a backend call. Each check returns the sentence to show

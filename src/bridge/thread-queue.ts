@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Renewal } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -141,7 +142,7 @@ class ThreadTicket {
   readonly #number: Promise<number>;
   /** Settles (never rejects) once the store answered the request for this ticket. */
   readonly taken: Promise<unknown>;
-  readonly #renewal: NodeJS.Timeout;
+  readonly #renewal: Renewal;
   #lapsed = false;
   #returned: Promise<void> | undefined;
 
@@ -160,7 +161,7 @@ class ThreadTicket {
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
     this.taken = this.#number.catch(() => undefined);
     // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
-    this.#renewal = setInterval(() => void this.#renew(), this.#leaseMs / 3);
+    this.#renewal = new Renewal(() => this.#renew(), this.#leaseMs / 3);
   }
 
   /**
@@ -188,7 +189,7 @@ class ThreadTicket {
 
   /** Leaves the line; resolves (never rejects) once the store has the ticket back or failed. */
   giveBack(): Promise<void> {
-    clearInterval(this.#renewal);
+    void this.#renewal.stop();
     this.#returned ??= this.#number
       .then((number) => this.#options.store.giveBackTicket(this.#key, number, this.#owner))
       // A ticket that could not be given back lapses on its own after its lease.
@@ -222,7 +223,7 @@ class ThreadTicket {
   #lost(): void {
     if (this.#lapsed) return;
     this.#lapsed = true;
-    clearInterval(this.#renewal);
+    void this.#renewal.stop();
     this.#options.log.warn(
       "lost a place in a thread's line: another process may answer in this thread at the same time",
     );

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ReplySurface } from "../bridge/ports.ts";
-import type { Channel } from "../channel.ts";
+import { Lease } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
+import type { ReplySurface } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
@@ -16,7 +16,7 @@ import {
   readIds,
   recoveringKey,
 } from "./entry.ts";
-import { finishInterrupted } from "./finish-interrupted.ts";
+import { finishInterrupted, type RecoveryChannel } from "./finish-interrupted.ts";
 import { JournaledAnswer, type PersistingSurface } from "./journaled-answer.ts";
 
 export interface AnswerJournalOptions {
@@ -33,9 +33,6 @@ export interface AnswerJournalOptions {
   /** How long a record outlives a process that never came back to it. */
   ttlMs?: number;
 }
-
-/** The channels a recovery can finish answers on: those that can reopen a saved message. */
-export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A few seconds of text may be missing after a kill: the recovery note says it was cut.
@@ -78,7 +75,8 @@ export class AnswerJournal {
   #indexed = new Set<string>();
   #indexWrite: Promise<void> | undefined;
   #registration: Promise<void> | undefined;
-  #heartbeat: NodeJS.Timeout | undefined;
+  /** Held while this run lives: on Redis, a run whose lease lapsed counts as dead. */
+  readonly #lease: Lease;
   #closed = false;
 
   constructor(options: AnswerJournalOptions) {
@@ -89,7 +87,13 @@ export class AnswerJournal {
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
     this.#ttlMs = options.ttlMs ?? DAY_MS;
-    this.#shared = options.store.kind !== "embedded";
+    this.#shared = options.store.sharedAcrossProcesses;
+    this.#lease = new Lease({
+      store: this.#store,
+      key: leaseKey(this.runId),
+      owner: this.runId,
+      leaseMs: this.#leaseMs,
+    });
   }
 
   /**
@@ -179,7 +183,7 @@ export class AnswerJournal {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#heartbeat);
+    await this.#lease.stopRenewing();
     // A run that never journaled an answer never listed itself.
     if (!this.#registration) return;
     try {
@@ -194,9 +198,12 @@ export class AnswerJournal {
           "answers left in the journal for next start",
         );
       }
-      if (this.#shared) await this.#store.release(leaseKey(this.runId), this.runId);
+      await this.#lease.release();
     } catch (error) {
       this.#log.warn({ err: error }, "could not leave the answer journal");
+    } finally {
+      // A registration that was still running when the journal closed kept the lease anew.
+      await this.#lease.stopRenewing();
     }
   }
 
@@ -210,26 +217,21 @@ export class AnswerJournal {
   }
 
   async #register(): Promise<void> {
-    if (this.#shared) {
-      // The lease before the listing: a listed run without a lease counts as dead.
-      await this.#store.claim(leaseKey(this.runId), this.runId, this.#leaseMs);
-      this.#heartbeat ??= setInterval(() => void this.#renewLease(), this.#leaseMs / 3).unref();
-    }
+    // The lease before the listing: a listed run without a lease counts as dead.
+    await this.#lease.acquire();
+    this.#lease.keepRenewed({
+      lost: async () => {
+        // The lease lapsed (the store was away): another process may have taken this run for
+        // dead and removed it. Take the lease again and list the run again.
+        this.#log.warn("journal lease lapsed; registering again");
+        this.#registration = undefined;
+        this.#indexed = new Set();
+        await this.#registered();
+      },
+      failed: (error) =>
+        this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease"),
+    });
     await this.#changeRuns((runs) => (runs.includes(this.runId) ? runs : [...runs, this.runId]));
-  }
-
-  async #renewLease(): Promise<void> {
-    try {
-      if (await this.#store.renew(leaseKey(this.runId), this.runId, this.#leaseMs)) return;
-      // The lease lapsed (the store was away): another process may have taken this run for
-      // dead and removed it. Take the lease again and list the run again.
-      this.#log.warn("journal lease lapsed; registering again");
-      this.#registration = undefined;
-      this.#indexed = new Set();
-      await this.#registered();
-    } catch (error) {
-      this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease");
-    }
   }
 
   /** Resolves once the index in the store lists `id`. Answers starting together share a write. */

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MessageSource, ReopenedMessage, ReplySurface } from "../bridge/ports.ts";
 import { AbortedError, MessageGoneError, RateLimitedError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { Channel, MessageSource, ReopenedMessage, ReplySurface } from "../ports.ts";
 import { splitToFit } from "../reply/split.ts";
-import type { RecoveryChannel } from "./answer-journal.ts";
 import type { JournalEntry } from "./entry.ts";
 
 // The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same.
@@ -12,6 +11,9 @@ const CUT_NOTE = `⚠️ answer cut off: ${INTERRUPTED}`;
 const BARE_NOTE = `⚠️ ${INTERRUPTED}`;
 const RATE_LIMIT_ATTEMPTS = 4;
 const MAX_RETRY_WAIT_MS = 30_000;
+
+/** The channels a recovery can finish answers on: those that can reopen a saved message. */
+export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
 
 /**
  * Finishes one answer a dead process left in flight: every message that was not final yet

@@ -1,6 +1,6 @@
-import type { MessageRef, ReplySurface, SendOptions } from "../bridge/ports.ts";
 import { MessageGoneError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import type { MessageRef, ReplySurface, SendOptions } from "../ports.ts";
 import type { JournalEntry } from "./entry.ts";
 
 /** Where one answer's record goes (the process's AnswerJournal). */

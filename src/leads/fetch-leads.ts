@@ -1,4 +1,5 @@
-import type { BackendClient, Lead } from "../backend/types.ts";
+import type { BackendClient } from "../backend/types.ts";
+import type { Lead } from "../ports.ts";
 import { leadId } from "./lead-id.ts";
 
 export interface FetchLeadsOptions {

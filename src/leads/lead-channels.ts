@@ -1,5 +1,14 @@
 import type { KeyValueStore } from "../store/types.ts";
-import { channelKeyOf, type LeadChannel } from "./types.ts";
+
+/** A channel that gets lead announcements: a platform and that platform's chat id. */
+export interface LeadChannel {
+  platform: string;
+  id: string;
+}
+
+export function channelKeyOf(channel: LeadChannel): string {
+  return `${channel.platform}:${channel.id}`;
+}
 
 /**
  * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so

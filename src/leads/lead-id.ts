@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Lead } from "../backend/types.ts";
+import type { Lead } from "../ports.ts";
 
 /**
  * The API gives leads no id: a lead is known by a hash of all its fields, so the same lead

@@ -1,15 +1,16 @@
 import { randomUUID } from "node:crypto";
-import type { BackendClient, Lead } from "../backend/types.ts";
+import type { BackendClient } from "../backend/types.ts";
+import { Lease } from "../coordination/lease.ts";
 import { BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import type { Lead, LeadAnnouncer } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
-import type { LeadChannels } from "./lead-channels.ts";
+import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
 import { leadId } from "./lead-id.ts";
 import { cleanLead } from "./lead-text.ts";
-import { channelKeyOf, type LeadAnnouncer, type LeadChannel } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -61,8 +62,9 @@ const REMEMBER_MS = 60 * DAY_MS;
 export class LeadPoller {
   readonly #options: Required<Omit<LeadPollerOptions, "metrics">> & { metrics?: Metrics };
   readonly #owner = randomUUID();
+  /** Who polls: one process at a time. */
+  readonly #lease: Lease;
   #timer: NodeJS.Timeout | undefined;
-  #leaseRenewal: NodeJS.Timeout | undefined;
   #failures = 0;
   #stopped = false;
   #running: Promise<unknown> | undefined;
@@ -78,6 +80,12 @@ export class LeadPoller {
       now: () => new Date(),
       ...options,
     };
+    this.#lease = new Lease({
+      store: this.#options.store,
+      key: KEYS.lease,
+      owner: this.#owner,
+      leaseMs: this.#options.leaseMs,
+    });
   }
 
   start(): void {
@@ -85,26 +93,22 @@ export class LeadPoller {
     this.#schedule(0);
     // The lease is kept alive between polls (which may be minutes apart), so it can be short:
     // when this process dies, another takes polling over within the lease, not an interval.
-    const { store, leaseMs } = this.#options;
-    if (store.kind === "embedded") return;
-    this.#leaseRenewal = setInterval(() => {
-      store.renew(KEYS.lease, this.#owner, leaseMs).catch(() => undefined);
-    }, leaseMs / 3);
-    this.#leaseRenewal.unref();
+    // A lease lost meanwhile is taken again by the next poll, if nobody else has it.
+    this.#lease.keepRenewed({ failed: () => undefined });
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    clearInterval(this.#leaseRenewal);
+    await this.#lease.stopRenewing();
     await this.#running?.catch(() => undefined);
-    await this.#options.store.release(KEYS.lease, this.#owner).catch(() => undefined);
+    await this.#lease.release().catch(() => undefined);
   }
 
   /** One poll: fetch the window, announce what is new. Throws what made it fail. */
   async pollOnce(): Promise<PollReport> {
     const { store, log } = this.#options;
-    if (!(await this.#holdLease())) {
+    if (!(await this.#lease.acquire())) {
       this.#options.metrics?.leadPolls.inc({ outcome: "not-leader" });
       return { outcome: "not-leader", requests: 0, announced: 0 };
     }
@@ -191,17 +195,6 @@ export class LeadPoller {
     await store.set(key, "done", REMEMBER_MS);
     this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
     return "posted";
-  }
-
-  async #holdLease(): Promise<boolean> {
-    const { store, leaseMs } = this.#options;
-    // The embedded store belongs to one process: there is nobody to share polling with, and
-    // a lease left on disk by a killed process must not hold the next start back.
-    if (store.kind === "embedded") return true;
-    return (
-      (await store.renew(KEYS.lease, this.#owner, leaseMs)) ||
-      (await store.claim(KEYS.lease, this.#owner, leaseMs))
-    );
   }
 
   /** From the day before the last good poll, but never further back than the lookback. */

@@ -1,4 +1,4 @@
-import type { Lead } from "../backend/types.ts";
+import type { Lead } from "../ports.ts";
 import { stripInvisibleAndMarks } from "../reply/invisible-chars.ts";
 
 // Lengths a person can read in a chat; the API publishes none.

@@ -1,10 +1,9 @@
 import type { BackendClient } from "../backend/types.ts";
 import type { LeadsCommands } from "../bridge/command-handler.ts";
-import type { IncomingMessage } from "../bridge/ports.ts";
+import type { IncomingMessage } from "../ports.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
-import type { LeadChannels } from "./lead-channels.ts";
+import type { LeadChannel, LeadChannels } from "./lead-channels.ts";
 import { cleanLead, leadLine } from "./lead-text.ts";
-import type { LeadChannel } from "./types.ts";
 
 export interface LeadsCommandsOptions {
   backend: BackendClient;

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MessageRef, MessageSource, ReplySurface } from "../bridge/ports.ts";
 import { MessageGoneError, RateLimitedError } from "../errors.ts";
+import type { MessageRef, MessageSource, ReplySurface } from "../ports.ts";
 import { InvisibleCharFilter } from "./invisible-chars.ts";
 import { splitToFit } from "./split.ts";
 

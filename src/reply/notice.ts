@@ -1,4 +1,4 @@
-import type { NoticeOptions, ReplySurface } from "../bridge/ports.ts";
+import type { NoticeOptions, ReplySurface } from "../ports.ts";
 import { splitToFit } from "./split.ts";
 
 /**

@@ -1,14 +1,14 @@
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
+import { type CallWindow, MemoryWindows, type WindowDraw } from "../coordination/call-window.ts";
+import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
+import { MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { StoreUnavailableError } from "../errors.ts";
-import { type CallWindow, MemoryWindows, type WindowDraw } from "./call-window.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard } from "./operation-guard.ts";
-import { MemoryLines, type TicketStatus } from "./ticket-line.ts";
-import { MemoryBuckets, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
@@ -52,7 +52,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
 
 /** The default store: a LevelDB under DATA_DIR, owned by this one process. */
 export class EmbeddedStore implements KeyValueStore {
-  readonly kind = "embedded";
+  readonly sharedAcrossProcesses = false;
   readonly #db: ClassicLevel<string, string>;
   readonly #adapter: LevelKeyvAdapter;
   readonly #keyv: Keyv;

@@ -15,7 +15,7 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     }
   };
   return {
-    kind: store.kind,
+    sharedAcrossProcesses: store.sharedAcrossProcesses,
     get: (key) => measure("get", () => store.get(key)),
     getMany: (keys) => measure("getMany", () => store.getMany(keys)),
     set: (key, value, ttlMs) => measure("set", () => store.set(key, value, ttlMs)),

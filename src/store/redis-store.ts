@@ -1,8 +1,20 @@
 import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
+import {
+  type CallWindow,
+  REDIS_WINDOW_SCRIPT,
+  type WindowDraw,
+} from "../coordination/call-window.ts";
+import {
+  REDIS_CHECK_TICKET_SCRIPT,
+  REDIS_GIVE_BACK_TICKET_SCRIPT,
+  REDIS_TAKE_TICKET_SCRIPT,
+  type TicketStatus,
+  ticketStatusOf,
+} from "../coordination/ticket-line.ts";
+import { REDIS_DRAW_SCRIPT, type TokenBucket } from "../coordination/token-bucket.ts";
 import type { Logger } from "../log.ts";
-import { type CallWindow, REDIS_WINDOW_SCRIPT, type WindowDraw } from "./call-window.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import {
@@ -11,14 +23,6 @@ import {
   messageOf,
   type RedisClient,
 } from "./redis-connection.ts";
-import {
-  REDIS_CHECK_TICKET_SCRIPT,
-  REDIS_GIVE_BACK_TICKET_SCRIPT,
-  REDIS_TAKE_TICKET_SCRIPT,
-  type TicketStatus,
-  ticketStatusOf,
-} from "./ticket-line.ts";
-import { REDIS_DRAW_SCRIPT, type TokenBucket } from "./token-bucket.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface RedisStoreOptions {
@@ -77,7 +81,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 
 /** The shared store for one or many processes, over keyv + @keyv/redis. */
 export class RedisStore implements KeyValueStore {
-  readonly kind = "redis";
+  readonly sharedAcrossProcesses = true;
   readonly #client: RedisClient;
   readonly #state: ConnectionState;
   readonly #adapter: KeyvRedis<unknown>;

@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "./call-window.ts";
-import type { TicketStatus } from "./ticket-line.ts";
-import type { TokenBucket } from "./token-bucket.ts";
+import type { CallWindow, WindowDraw } from "../coordination/call-window.ts";
+import type { TicketStatus } from "../coordination/ticket-line.ts";
+import type { TokenBucket } from "../coordination/token-bucket.ts";
 
 /**
  * The one storage port of the bridge. Two implementations keep the same contract
@@ -12,7 +12,13 @@ import type { TokenBucket } from "./token-bucket.ts";
  * about a second: a failed read is never reported as a missing value.
  */
 export interface KeyValueStore {
-  readonly kind: "embedded" | "redis";
+  /**
+   * True when other processes may use this store at the same time (Redis): what coordinates
+   * processes (leases, shared budgets, the journal's liveness) must then go through it. False
+   * for the embedded store, which one process owns: there a lease is granted in process and a
+   * budget is this process's own.
+   */
+  readonly sharedAcrossProcesses: boolean;
 
   get<T>(key: string): Promise<T | undefined>;
 
@@ -26,6 +32,9 @@ export interface KeyValueStore {
   delete(key: string): Promise<boolean>;
 
   /**
+   * claim, renew and release are the store's lease (and lock) operations: acquire one, extend
+   * it, free it. src/coordination/lease.ts builds the leases processes keep alive on them.
+   *
    * Creates `key` holding `owner` unless the key already exists. True only for the call that
    * created it: atomic within the process for the embedded store, and across every process
    * sharing the Redis for Redis (SET NX PX). Without `ttlMs` the claim holds until released.

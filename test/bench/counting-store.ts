@@ -1,9 +1,9 @@
-import type { CallWindow, WindowDraw } from "../../src/store/call-window.ts";
-import type { TicketStatus } from "../../src/store/ticket-line.ts";
-import type { TokenBucket } from "../../src/store/token-bucket.ts";
+import type { CallWindow, WindowDraw } from "../../src/coordination/call-window.ts";
+import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
+import type { TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
-type Operation = Exclude<keyof KeyValueStore, "kind">;
+type Operation = Exclude<keyof KeyValueStore, "sharedAcrossProcesses">;
 
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
@@ -19,8 +19,8 @@ export class CountingStore implements KeyValueStore {
     this.#inner = inner;
   }
 
-  get kind(): KeyValueStore["kind"] {
-    return this.#inner.kind;
+  get sharedAcrossProcesses(): boolean {
+    return this.#inner.sharedAcrossProcesses;
   }
 
   /** Calls so far, ping and close left out (they serve /healthz and shutdown). */

@@ -5,8 +5,8 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient, LeadsQuery } from "../../src/backend/types.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
-import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import { createLogger } from "../../src/log.ts";
+import type { LeadAnnouncer } from "../../src/ports.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 

@@ -1,5 +1,5 @@
 import type { Bridge } from "../../src/bridge/bridge.ts";
-import type { IncomingMessage, SurfaceLimits } from "../../src/bridge/ports.ts";
+import type { IncomingMessage, SurfaceLimits } from "../../src/ports.ts";
 import type { LoopDelayMonitor } from "./loop-delay.ts";
 import { StampSurface } from "./stamp-surface.ts";
 import { collectGarbage, cpuMsSince } from "./stats.ts";

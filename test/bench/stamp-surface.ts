@@ -1,9 +1,4 @@
-import type {
-  MessageRef,
-  ReplySurface,
-  SendOptions,
-  SurfaceLimits,
-} from "../../src/bridge/ports.ts";
+import type { MessageRef, ReplySurface, SendOptions, SurfaceLimits } from "../../src/ports.ts";
 import { plainRenderer } from "../support/memory-surface.ts";
 import { STAMP } from "./stamp-backend.ts";
 import { epochMs } from "./stats.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Lead } from "../../src/backend/types.ts";
 import { cleanLead, leadLine } from "../../src/leads/lead-text.ts";
+import type { Lead } from "../../src/ports.ts";
 
 const lead = (fields: Partial<Lead>): Lead => ({
   botUid: "bot",

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { RateBudget } from "../../src/coordination/call-budget.ts";
 import { AnswerWriter } from "../../src/reply/answer-writer.ts";
-import { RateBudget } from "../../src/reply/call-budget.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
 const CAP = 100_000;

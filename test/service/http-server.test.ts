@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Channel } from "../../src/channel.ts";
 import { startHttpServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
+import type { Channel } from "../../src/ports.ts";
 import { runService } from "../../src/service.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";

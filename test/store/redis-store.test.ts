@@ -41,7 +41,7 @@ describe.skipIf(!redis)("redis store", () => {
       openRedisStore({ url, namespace }),
       openRedisStore({ url, namespace }),
     ]);
-    expect(a.kind).toBe("redis");
+    expect(a.sharedAcrossProcesses).toBe(true);
     const key = `race-${randomUUID()}`;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claim(key, `owner-${i}`, 5_000)),

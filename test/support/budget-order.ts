@@ -1,4 +1,4 @@
-import type { Budget } from "../../src/reply/call-budget.ts";
+import type { Budget } from "../../src/coordination/call-budget.ts";
 
 /**
  * Empties `budget`, then asks at once for two routine edits, an urgent final text and an

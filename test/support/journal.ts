@@ -36,7 +36,7 @@ export function recordingReads(store: KeyValueStore): {
     return values;
   };
   const wrapped: KeyValueStore = {
-    kind: store.kind,
+    sharedAcrossProcesses: store.sharedAcrossProcesses,
     get: (key) => store.get(key),
     getMany,
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),

@@ -1,3 +1,4 @@
+import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type {
   CallBudget,
   MessageRef,
@@ -6,8 +7,7 @@ import type {
   ReplySurface,
   SendOptions,
   SurfaceLimits,
-} from "../../src/bridge/ports.ts";
-import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
+} from "../../src/ports.ts";
 
 export interface SurfaceCall {
   kind: "post" | "edit" | "notice";

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { RateBudgets } from "../../src/reply/budgets.ts";
-import { callWithinBudget, RateBudget, WindowSource } from "../../src/reply/call-budget.ts";
+import { callWithinBudget, RateBudget, WindowSource } from "../../src/coordination/call-budget.ts";
+import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { serviceOrder } from "../support/budget-order.ts";
 
 describe("RateBudget", () => {

@@ -1,6 +1,10 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type Budget, RateBudget, type RateBudgetOptions } from "../../src/reply/call-budget.ts";
-import { createRateBudget, createWindowBudget } from "../../src/reply/shared-budget.ts";
+import {
+  type Budget,
+  RateBudget,
+  type RateBudgetOptions,
+} from "../../src/coordination/call-budget.ts";
+import { createRateBudget, createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";

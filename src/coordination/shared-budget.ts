@@ -1,5 +1,3 @@
-import type { CallWindow } from "../store/call-window.ts";
-import type { TokenBucket } from "../store/token-bucket.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   BucketSource,
@@ -11,6 +9,8 @@ import {
   type TokenSource,
   WindowSource,
 } from "./call-budget.ts";
+import type { CallWindow } from "./call-window.ts";
+import type { TokenBucket } from "./token-bucket.ts";
 
 // After the store failed, this long on this process's own source before asking it again,
 // so an outage costs one timeout, not one per call.
@@ -104,18 +104,18 @@ export interface SharedAt {
 }
 
 /**
- * The budget for one platform allowance: drawn from the store when it is Redis, so all
- * processes share it; this process's own bucket with the embedded store (one process).
+ * The budget for one platform allowance: drawn from the store when processes share it
+ * (Redis), so all of them keep to it together; else this process's own bucket.
  */
 export function createRateBudget(options: RateBudgetOptions, shared?: SharedAt): Budget {
-  return shared?.store.kind === "redis"
+  return shared?.store.sharedAcrossProcesses
     ? new RateBudget(new StoreBucket(shared.store, shared.key, bucketOf(options)))
     : new RateBudget(options);
 }
 
 /** The same for an allowance counted per window (a Telegram group's 20 calls a minute). */
 export function createWindowBudget(window: CallWindow, shared?: SharedAt): Budget {
-  return shared?.store.kind === "redis"
+  return shared?.store.sharedAcrossProcesses
     ? new RateBudget(new StoreWindow(shared.store, shared.key, window))
     : new RateBudget(new WindowSource(window));
 }

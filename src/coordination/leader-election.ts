@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "./outage-log.ts";
-import type { KeyValueStore } from "./types.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { Lease, Renewal } from "./lease.ts";
 
 /** The work that one process at a time may do, as a LeaderElection runs it. */
 export interface LeaderRole {
@@ -41,8 +41,7 @@ export interface LeaderElectionOptions {
  */
 export class LeaderElection {
   readonly #options: LeaderElectionOptions;
-  readonly #owner = randomUUID();
-  readonly #stopping = new AbortController();
+  readonly #lease: Lease;
   #leading = false;
   #waiting = false;
   #storeFailing = false;
@@ -52,10 +51,17 @@ export class LeaderElection {
   /** Lead and step-down calls, one after the other. */
   #roleChange: Promise<void> = Promise.resolve();
   #beforeLapse: NodeJS.Timeout | undefined;
-  #loop: Promise<void> | undefined;
+  #first: Promise<void> | undefined;
+  #rounds: Renewal | undefined;
 
   constructor(options: LeaderElectionOptions) {
     this.#options = options;
+    this.#lease = new Lease({
+      store: options.store,
+      key: options.key,
+      owner: randomUUID(),
+      leaseMs: options.leaseMs,
+    });
   }
 
   /** Whether this process leads now. */
@@ -65,13 +71,14 @@ export class LeaderElection {
 
   /** Resolves once the first try has decided: this process leads, or waits (or the store failed). */
   async start(): Promise<void> {
-    if (this.#options.store.kind === "embedded") {
+    if (this.#lease.grantedInProcess) {
       await this.#lead();
       return;
     }
-    const first = this.#contend();
-    this.#loop = first.then(() => this.#contendEvery(this.#options.leaseMs / 3));
-    await first;
+    this.#first = this.#contend();
+    await this.#first;
+    if (!this.#leaving)
+      this.#rounds = new Renewal(() => this.#contend(), this.#options.leaseMs / 3);
   }
 
   /** Stops the role if it runs, then frees the lease so another process takes over at once. */
@@ -80,31 +87,21 @@ export class LeaderElection {
     // can take seconds): nobody may start before this process is done.
     this.#leaving = true;
     await this.#stepDown(true);
-    this.#stopping.abort();
-    await this.#loop;
-    if (this.#options.store.kind === "embedded") return;
-    await this.#options.store.release(this.#options.key, this.#owner).catch(() => undefined);
-  }
-
-  async #contendEvery(intervalMs: number): Promise<void> {
-    const signal = this.#stopping.signal;
-    while (!signal.aborted) {
-      await sleep(intervalMs, undefined, { signal }).catch(() => undefined);
-      if (!signal.aborted) await this.#contend();
-    }
+    await this.#first;
+    await this.#rounds?.stop();
+    await this.#lease.release().catch(() => undefined);
   }
 
   /** One round: the leader renews its lease, the others try to take it. */
   async #contend(): Promise<void> {
-    const { store, key, leaseMs, log } = this.#options;
+    const { key, leaseMs, log } = this.#options;
     const sentAt = performance.now();
     let held: boolean;
     try {
-      // Renewing first also takes back a lease this process still holds after stepping down
-      // while the store was away: nobody else can have led in between.
+      // Acquiring renews first, which also takes back a lease this process still holds after
+      // stepping down while the store was away: nobody else can have led in between.
       held =
-        (await store.renew(key, this.#owner, leaseMs)) ||
-        (!this.#leading && !this.#leaving && (await store.claim(key, this.#owner, leaseMs)));
+        this.#leading || this.#leaving ? await this.#lease.renew() : await this.#lease.acquire();
     } catch (error) {
       const level = storeFailureLevel(error);
       if (!this.#storeFailing) log[level]({ err: error, lease: key }, "lease: the store failed");

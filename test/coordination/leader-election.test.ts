@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { LeaderElection } from "../../src/coordination/leader-election.ts";
 import { createLogger } from "../../src/log.ts";
-import { LeaderElection } from "../../src/store/leader-election.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";

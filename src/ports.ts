@@ -1,6 +1,10 @@
+import type { IncomingMessage as HttpRequest, ServerResponse } from "node:http";
+
 /**
- * The only shapes the core knows a channel by. Adapters (adapters/*) translate platform
- * events into an IncomingMessage and implement a ReplySurface over the platform API.
+ * Every shape the core and the adapters share, and nothing else: this file imports no module
+ * of the project, so any part may depend on it without a cycle. Adapters (adapters/*) turn
+ * platform events into an IncomingMessage, implement a ReplySurface over the platform API,
+ * announce leads, and are run by main.ts as a Channel.
  */
 
 /** Something a person wrote to the bot, in platform-neutral form. */
@@ -167,4 +171,56 @@ export interface ReplySurface {
 export interface ReopenedMessage {
   surface: ReplySurface;
   ref: MessageRef;
+}
+
+/** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */
+export interface HttpRoute {
+  method: "GET" | "POST";
+  path: string;
+  handler: (request: HttpRequest, response: ServerResponse) => void | Promise<void>;
+}
+
+/**
+ * A chat platform connection as main.ts runs it. The adapter owns everything platform
+ * specific; the process only starts it, stops it and asks whether it is healthy.
+ */
+export interface Channel {
+  /** "slack", "telegram": for logs, metrics and /healthz. */
+  readonly name: string;
+  /** Endpoints to mount on the shared HTTP server before `start`. */
+  readonly routes: readonly HttpRoute[];
+  /** Connects (learns the bot's identity, opens the socket, starts polling, sets the webhook). */
+  /** `signal` aborts when the process is asked to stop while it still starts: give up then. */
+  start(signal?: AbortSignal): Promise<void>;
+  /** Stops taking new deliveries; answers already running are the bridge's to finish. */
+  stop(): Promise<void>;
+  /** Why the channel cannot serve right now, or undefined while it can. */
+  unhealthyReason(): string | undefined;
+  /**
+   * Rebuilds a surface and a message ref from what ReplySurface.persistRef saved in an earlier
+   * process, so an answer that process left mid-stream can be finished. Undefined when the
+   * saved value is not this channel's (or from an older shape it no longer reads).
+   */
+  reopen?(saved: unknown): ReopenedMessage | undefined;
+}
+
+/** A lead as the backend lists it (see the API's leads endpoint). */
+export interface Lead {
+  botUid: string;
+  conversationUid: string;
+  /** ISO 8601 with a UTC offset, as the backend sent it. */
+  createdAt: string;
+  name: string;
+  phone: string;
+  email: string;
+  remark: string;
+}
+
+/**
+ * Posts one lead announcement into a lead channel; implemented by each platform adapter,
+ * which renders the lead for its platform (Slack blocks, Telegram HTML) as untrusted text.
+ */
+export interface LeadAnnouncer {
+  readonly platform: string;
+  announce(channelId: string, lead: Lead): Promise<void>;
 }

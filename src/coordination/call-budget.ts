@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { CallBudget } from "../bridge/ports.ts";
 import { RateLimitedError } from "../errors.ts";
-import { type CallWindow, LocalWindow } from "../store/call-window.ts";
-import { LocalBucket, type TokenBucket } from "../store/token-bucket.ts";
+import type { CallBudget } from "../ports.ts";
+import { type CallWindow, LocalWindow } from "./call-window.ts";
+import { LocalBucket, type TokenBucket } from "./token-bucket.ts";
 import { lineOf, type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 export interface RateBudgetOptions {

@@ -1,0 +1,109 @@
+import type { KeyValueStore } from "../store/types.ts";
+
+/**
+ * Runs `round` every `intervalMs`, one round at a time (a round still running when the next
+ * is due skips it), until stopped. The one loop that keeps leases alive: the journal's, the
+ * lead poll's, the leader election's, and a thread line's places. Unref'd: a renewal alone
+ * never keeps a stopping process alive.
+ */
+export class Renewal {
+  readonly #timer: NodeJS.Timeout;
+  #running: Promise<void> | undefined;
+
+  constructor(round: () => Promise<void>, intervalMs: number) {
+    this.#timer = setInterval(() => {
+      this.#running ??= round().finally(() => {
+        this.#running = undefined;
+      });
+    }, intervalMs).unref();
+  }
+
+  /** No more rounds; resolves once the round in flight, if any, is over. */
+  stop(): Promise<void> {
+    clearInterval(this.#timer);
+    return this.#running ?? Promise.resolve();
+  }
+}
+
+export interface LeaseEvents {
+  /** A renewal found the lease no longer held: it lapsed, or another owner has it now. */
+  lost?(): void | Promise<void>;
+  /** A renewal (or `lost`) failed: the store was away; the lease may still hold a while. */
+  failed?(error: unknown): void;
+}
+
+export interface LeaseOptions {
+  store: KeyValueStore;
+  /** The lease's key: every process that may hold it uses the same one. */
+  key: string;
+  /** Who holds it: unique per holder (a process, a run). */
+  owner: string;
+  /** How long it holds without renewal: a dead holder's lease frees after this. */
+  leaseMs: number;
+}
+
+/**
+ * A lease in the store: held by one owner at a time across every process sharing the store,
+ * renewed every third of its length while kept, and freed at once when released (or by its
+ * lapse when the holder died). A store that one process owns (the embedded store) grants it
+ * in process without asking: there is nobody to share with, and a lease left on disk by a
+ * killed process must not hold the next start back.
+ */
+export class Lease {
+  readonly key: string;
+  readonly owner: string;
+  readonly leaseMs: number;
+  /** Granted in process (the store has one process): it never lapses and needs no renewal. */
+  readonly grantedInProcess: boolean;
+  readonly #store: KeyValueStore;
+  #asked = false;
+  #renewal: Renewal | undefined;
+
+  constructor(options: LeaseOptions) {
+    this.key = options.key;
+    this.owner = options.owner;
+    this.leaseMs = options.leaseMs;
+    this.#store = options.store;
+    this.grantedInProcess = !options.store.sharedAcrossProcesses;
+  }
+
+  /** Takes the lease, or extends it while this owner holds it. True when it holds now. */
+  async acquire(): Promise<boolean> {
+    if (this.grantedInProcess) return true;
+    this.#asked = true;
+    return (await this.renew()) || this.#store.claim(this.key, this.owner, this.leaseMs);
+  }
+
+  /** Extends the lease by its length from now; false when this owner does not hold it. */
+  async renew(): Promise<boolean> {
+    if (this.grantedInProcess) return true;
+    return this.#store.renew(this.key, this.owner, this.leaseMs);
+  }
+
+  /** Renews the lease every third of its length until stopRenewing or release. */
+  keepRenewed(events: LeaseEvents = {}): void {
+    if (this.grantedInProcess) return;
+    this.#renewal ??= new Renewal(async () => {
+      try {
+        if (!(await this.renew())) await events.lost?.();
+      } catch (error) {
+        events.failed?.(error);
+      }
+    }, this.leaseMs / 3);
+  }
+
+  /** Stops renewing (the lease lapses in its time); resolves once a renewal in flight is over. */
+  async stopRenewing(): Promise<void> {
+    const renewal = this.#renewal;
+    this.#renewal = undefined;
+    await renewal?.stop();
+  }
+
+  /** Stops renewing and frees the lease, so another process may take it at once. */
+  async release(): Promise<void> {
+    await this.stopRenewing();
+    if (!this.#asked) return;
+    this.#asked = false;
+    await this.#store.release(this.key, this.owner);
+  }
+}
