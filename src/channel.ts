@@ -13,7 +13,7 @@ export interface HttpRoute {
  * specific; the process only starts it, stops it and asks whether it is healthy.
  */
 export interface Channel {
-  /** "slack", "telegram": for logs, metrics and /healthz. */
+  /** "slack", "telegram", "console": for logs, metrics and /healthz. */
   readonly name: string;
   /** Endpoints to mount on the shared HTTP server before `start`. */
   readonly routes: readonly HttpRoute[];
@@ -23,6 +23,12 @@ export interface Channel {
   stop(): Promise<void>;
   /** Why the channel cannot serve right now, or undefined while it can. */
   unhealthyReason(): string | undefined;
+  /**
+   * For a channel that ends of itself (the console, when its input ends or the person quits):
+   * resolves once it has, its last answer complete, and the process then ends. A platform
+   * channel runs until it is stopped and has none.
+   */
+  readonly done?: Promise<void>;
   /**
    * Rebuilds a surface and a message ref from what ReplySurface.persistRef saved in an earlier
    * process, so an answer that process left mid-stream can be finished. Undefined when the
