@@ -45,7 +45,7 @@ const MRKDWN: MarkdownRenderer<string, WalkContext> = {
   table: (node) => table(node),
   footnoteDefinition: (node, label, ctx, walk) =>
     `${literal(`[^${label}]:`)} ${walk.blocks(node.children, ctx)}`,
-  text: (value) => literal(value),
+  text: literal,
   span: (node, ctx, walk) => wrap(MARKERS[node.type], walk.inline(node.children, ctx)),
   inlineCode: (value) => inlineCode(value),
   link: (node, url, _ctx, walk) => link(node, url, plainText(node), walk.source),

@@ -56,7 +56,7 @@ const HTML: MarkdownRenderer<string, Context> = {
   table,
   footnoteDefinition: (node, label, ctx, walk) =>
     `[${escapeHtml(label)}] ${walk.blocks(node.children, ctx, "\n")}`,
-  text: (value) => escapeText(value),
+  text: escapeText,
   span: (node, ctx, walk) => wrap(TAGS[node.type], walk.inline(node.children, ctx)),
   inlineCode: (value, ctx) =>
     ctx.inQuote || ctx.inLink ? escapeText(value) : wrap("code", escapeHtml(value)),

@@ -104,24 +104,22 @@ export function walkMarkdown<Out, C extends WalkContext>(
   renderer: MarkdownRenderer<Out, C>,
   ctx: C,
 ): Out {
-  return new TreeWalk(renderer, source, definitionsOf(tree)).blocks(tree.children, ctx);
+  return new TreeWalk(renderer, source, tree).blocks(tree.children, ctx);
 }
 
 class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
   readonly #r: MarkdownRenderer<Out, C>;
   readonly #out: Output<Out>;
-  readonly #definitions: ReadonlyMap<string, Definition>;
+  readonly #tree: Root;
+  /** Found when a reference first needs them: most answers have none. */
+  #definitions: ReadonlyMap<string, Definition> | undefined;
   readonly #empty: Out;
   readonly source: string;
 
-  constructor(
-    renderer: MarkdownRenderer<Out, C>,
-    source: string,
-    definitions: ReadonlyMap<string, Definition>,
-  ) {
+  constructor(renderer: MarkdownRenderer<Out, C>, source: string, tree: Root) {
     this.#r = renderer;
     this.#out = renderer.output;
-    this.#definitions = definitions;
+    this.#tree = tree;
     this.#empty = renderer.output.join([], "");
     this.source = source;
   }
@@ -206,11 +204,11 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
       case "image":
         return r.image(node, node.url, ctx, this);
       case "linkReference": {
-        const definition = this.#definitions.get(node.identifier);
+        const definition = this.#definition(node.identifier);
         return definition ? r.link(node, definition.url, ctx, this) : r.unresolved(node, ctx, this);
       }
       case "imageReference": {
-        const definition = this.#definitions.get(node.identifier);
+        const definition = this.#definition(node.identifier);
         return definition
           ? r.image(node, definition.url, ctx, this)
           : r.unresolved(node, ctx, this);
@@ -224,6 +222,11 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
         return typeof other.value === "string" ? r.text(other.value, ctx) : this.#empty;
       }
     }
+  }
+
+  #definition(identifier: string): Definition | undefined {
+    this.#definitions ??= definitionsOf(this.#tree);
+    return this.#definitions.get(identifier);
   }
 }
 
