@@ -1,7 +1,6 @@
 import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import type { Channel, HttpRoute } from "../../src/channel.ts";
-import { DEFAULTS } from "../../src/config.ts";
 import { StartupError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
@@ -14,7 +13,15 @@ import { AssistantGreeter, type AssistantOptions } from "./assistant.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
-import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
+import {
+  ADMIN_CACHE_MS,
+  API_TIMEOUT_MS,
+  APPEND_STREAM_PER_MINUTE,
+  BUDGET_BURST,
+  CHAT_UPDATE_PER_MINUTE,
+  MIN_EDIT_INTERVAL_MS,
+  STREAM_MAX_AGE_MS,
+} from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackStartCall } from "./start-calls.ts";
 import { readSavedMessage, SlackSurface, type SlackThread } from "./surface.ts";
@@ -40,13 +47,13 @@ export interface SlackChannelOptions {
   log: Logger;
   /** Counts every Web API call, by method and status. */
   metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
-  /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. */
+  /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. Default 1000. */
   editIntervalMs?: number;
-  /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). */
+  /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). Default 50. */
   updatesPerMinute?: number;
-  /** SLACK_APPENDS_PER_MINUTE: the workspace's chat.appendStream allowance (Tier 4). */
+  /** SLACK_APPENDS_PER_MINUTE: the workspace's chat.appendStream allowance (Tier 4). Default 100. */
   appendsPerMinute?: number;
-  /** SLACK_NATIVE_STREAMING: try chat.startStream first. */
+  /** SLACK_NATIVE_STREAMING: try chat.startStream first. Default true. */
   nativeStreaming?: boolean;
   /** The assistant pane's greeting and suggested prompts. */
   assistant?: AssistantOptions;
@@ -105,8 +112,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   });
   const workspaces = new Workspaces(
     {
-      updatesPerMinute: options.updatesPerMinute ?? DEFAULTS.slackUpdatesPerMinute,
-      appendsPerMinute: options.appendsPerMinute ?? DEFAULTS.slackAppendsPerMinute,
+      updatesPerMinute: options.updatesPerMinute ?? CHAT_UPDATE_PER_MINUTE,
+      appendsPerMinute: options.appendsPerMinute ?? APPEND_STREAM_PER_MINUTE,
       burst: options.budgetBurst ?? BUDGET_BURST,
     },
     options.store,
@@ -137,8 +144,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       workspace: workspaces.for(thread.teamId),
       thread,
       log,
-      nativeStreaming: options.nativeStreaming ?? DEFAULTS.slackNativeStreaming,
-      minEditIntervalMs: options.editIntervalMs ?? DEFAULTS.slackEditIntervalMs,
+      nativeStreaming: options.nativeStreaming ?? true,
+      minEditIntervalMs: options.editIntervalMs ?? MIN_EDIT_INTERVAL_MS,
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
     });
 

@@ -1,4 +1,3 @@
-import { DEFAULTS } from "../../src/config.ts";
 import type { Logger } from "../../src/log.ts";
 import { LeaderElection } from "../../src/store/leader-election.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -33,7 +32,7 @@ export class ElectedPolling {
     this.#election = new LeaderElection({
       store,
       key: `telegram:poller:${bot.id}`,
-      leaseMs: this.#options.takeoverMs ?? DEFAULTS.takeoverMs,
+      leaseMs: this.#options.takeoverMs ?? 10_000,
       log,
       role: {
         lead: () => {

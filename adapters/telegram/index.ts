@@ -2,7 +2,6 @@ import { Bot, BotError } from "grammy";
 import type { Message } from "grammy/types";
 import type { IncomingMessage, ReplySurface } from "../../src/bridge/ports.ts";
 import type { Channel, HttpRoute } from "../../src/channel.ts";
-import { DEFAULTS } from "../../src/config.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
 import type { LeadAnnouncer } from "../../src/leads/types.ts";
 import type { Logger } from "../../src/log.ts";
@@ -25,10 +24,12 @@ import {
 } from "./errors.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
-  ADMIN_CACHE_MS,
   BURST,
+  GROUP_EDIT_INTERVAL_MS,
+  GROUP_MESSAGES_PER_MINUTE,
   MAX_MESSAGE_LENGTH,
   POLL_TIMEOUT_SECONDS,
+  PRIVATE_EDIT_INTERVAL_MS,
   WEBHOOK_SECRET_PATTERN,
 } from "./limits.ts";
 import { Poller } from "./polling.ts";
@@ -88,13 +89,13 @@ export interface TelegramChannelOptions {
    * 503 so Telegram delivers the update again later (to another process, behind a balancer).
    */
   maxUpdatesInFlight?: number;
-  /** How long a getChatMember answer is trusted (ADMIN_CACHE_MS). */
+  /** How long a getChatMember answer is trusted. Default 60 s. */
   adminCacheMs?: number;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
   startAttempts?: number;
-  /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. */
+  /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. Default 10 s. */
   takeoverMs?: number;
 }
 
@@ -143,9 +144,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const admins = new TelegramAdmins(
     bot.api,
     options.adminUsers ?? [],
-    options.adminCacheMs ?? ADMIN_CACHE_MS,
+    options.adminCacheMs ?? 60_000,
   );
-  const groupPerMinute = options.groupMessagesPerMinute ?? DEFAULTS.telegramGroupMessagesPerMinute;
+  const groupPerMinute = options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE;
   // A private chat is one thread, answered by one process at a time: its budget needs no
   // sharing. A group's threads may be answered by several processes at once.
   const privateBudgets = new RateBudgets(
@@ -159,11 +160,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const limits = {
     private: {
       maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.privateEditIntervalMs ?? DEFAULTS.telegramEditIntervalMs,
+      minEditIntervalMs: options.privateEditIntervalMs ?? PRIVATE_EDIT_INTERVAL_MS,
     },
     group: {
       maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
+      minEditIntervalMs: options.groupEditIntervalMs ?? GROUP_EDIT_INTERVAL_MS,
     },
   };
 

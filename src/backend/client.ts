@@ -1,4 +1,3 @@
-import { DEFAULTS } from "../config.ts";
 import {
   AnswerCutError,
   type BridgeError,
@@ -73,12 +72,12 @@ const retryAfterOf = new WeakMap<BridgeError, number>();
  * connection that was never made (refused, connect timeout, DNS) is tried again.
  */
 export function createBackendClient(options: BackendClientOptions): BackendClient {
-  const timeoutMs = options.timeoutMs ?? DEFAULTS.backendTimeoutMs;
+  const timeoutMs = options.timeoutMs ?? 30_000;
   const transport = createTransport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs,
-    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.backendIdleTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
     connectTimeoutMs: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000),
     maxHttpHeaderBytes: options.maxHttpHeaderBytes,
   });

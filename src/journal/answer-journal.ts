@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ReplySurface } from "../bridge/ports.ts";
 import type { Channel } from "../channel.ts";
-import { DEFAULTS } from "../config.ts";
 import type { Logger } from "../log.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -41,6 +40,7 @@ export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A few seconds of text may be missing after a kill: the recovery note says it was cut.
 const UPDATE_INTERVAL_MS = 3_000;
+const LEASE_MS = 15_000;
 const LOCK_MS = 5_000;
 // Long enough for a few hundred answers to be finished under the platforms' rate limits.
 const RECOVERY_CLAIM_MS = 5 * 60_000;
@@ -86,7 +86,7 @@ export class AnswerJournal {
     this.#store = options.store;
     this.#log = options.log.child({ component: "journal" });
     this.#updateIntervalMs = options.updateIntervalMs ?? UPDATE_INTERVAL_MS;
-    this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
     this.#ttlMs = options.ttlMs ?? DAY_MS;
     this.#shared = options.store.kind !== "embedded";
