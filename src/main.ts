@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
-import { runConsoleChannel } from "../adapters/console/index.ts";
+import { createConsoleChannel } from "../adapters/console/index.ts";
 import { createSlackChannel } from "../adapters/slack/index.ts";
 import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
@@ -87,16 +87,18 @@ async function main(): Promise<number> {
     });
     const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
     if (channels.length === 0) {
-      // In a terminal a stop cuts the answer being shown at once, with its note.
-      void stopRequested.then(() => bridge.drain(0));
-      await runConsoleChannel({
+      // No platform: the chat in the terminal, with no HTTP server, until its input ends.
+      const terminal = createConsoleChannel({
         bridge,
         input: process.stdin,
         output: process.stdout,
         interactive: chatInTerminal,
         greeting,
-        signal: abortOn(stopRequested),
       });
+      // In a terminal a stop cuts the answer being shown at once, with its note.
+      void stopRequested.then(() => Promise.all([terminal.stop(), bridge.drain(0)]));
+      await terminal.start();
+      await terminal.done;
       return crash ? 1 : 0;
     }
     const leadPoll =
@@ -224,12 +226,6 @@ function stopSignal(log: Logger): Promise<NodeJS.Signals> {
     process.on("SIGTERM", onSignal);
     process.on("SIGINT", onSignal);
   });
-}
-
-function abortOn(promise: Promise<unknown>): AbortSignal {
-  const controller = new AbortController();
-  void promise.then(() => controller.abort());
-  return controller.signal;
 }
 
 const exitCode = await main();

@@ -197,6 +197,12 @@ export interface Channel {
   /** Why the channel cannot serve right now, or undefined while it can. */
   unhealthyReason(): string | undefined;
   /**
+   * For a channel that ends of itself (the console, when its input ends or the person quits):
+   * resolves once it has, its last answer complete, and the process then ends. A platform
+   * channel runs until it is stopped and has none.
+   */
+  readonly done?: Promise<void>;
+  /**
    * Rebuilds a surface and a message ref from what ReplySurface.persistRef saved in an earlier
    * process, so an answer that process left mid-stream can be finished. Undefined when the
    * saved value is not this channel's (or from an older shape it no longer reads).

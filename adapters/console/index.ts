@@ -1,4 +1,5 @@
 import type { Bridge } from "../../src/bridge/bridge.ts";
+import type { Channel } from "../../src/ports.ts";
 import { ConsoleInput } from "./input.ts";
 import { sanitize } from "./render.ts";
 import { createConsoleSurface } from "./surface.ts";
@@ -16,8 +17,11 @@ export interface ConsoleChannelOptions {
   interactive: boolean;
   /** Said once under the welcome line, in an interactive terminal. */
   greeting?: string | undefined;
-  /** Stops reading new lines (the process is shutting down). */
-  signal?: AbortSignal;
+}
+
+/** The console channel: it ends of itself, so it has `done`. */
+export interface ConsoleChannel extends Channel {
+  readonly done: Promise<void>;
 }
 
 const PROMPT = "› ";
@@ -28,10 +32,11 @@ const WELCOME = [
 
 /**
  * Chats in the terminal: each line is a question or a command, answered in order as it
- * streams. Resolves once the input has ended (or the person quit) and the last answer is
- * complete.
+ * streams. `start` opens the chat; `done` resolves once the input has ended (or the person
+ * quit) and the last answer is complete; `stop` stops reading lines (the answer being shown
+ * is the bridge's to finish or cut).
  */
-export async function runConsoleChannel(options: ConsoleChannelOptions): Promise<void> {
+export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleChannel {
   const { interactive } = options;
   const output = new ConsoleOutput(options.output, { styled: interactive });
   const surface = createConsoleSurface(output);
@@ -44,7 +49,6 @@ export async function runConsoleChannel(options: ConsoleChannelOptions): Promise
     input.drop();
     input.close();
   };
-  options.signal?.addEventListener("abort", quit, { once: true });
   let answering: AbortController | undefined;
   // A reader that went away (`npm start | head`, a closed terminal) ends the chat: nobody
   // reads the answers any more. Handled here, the write error is no crash; later writes to the
@@ -65,28 +69,48 @@ export async function runConsoleChannel(options: ConsoleChannelOptions): Promise
       quit();
     }
   };
-  if (interactive) {
-    output.write(`${WELCOME}\n`);
-    if (options.greeting) output.write(`${options.greeting}\n`);
-    input.prompt();
-  }
-  // One line at a time: the next question waits for the answer before it, as in a chat.
-  for (let line = await input.next(); line; line = await input.next()) {
-    if (line.text.trim()) {
-      // Typed while the answer before it printed: shown now, where its own answer starts.
-      if (line.typedAhead) output.write(`${PROMPT}${sanitize(line.text)}\n`);
-      answering = new AbortController();
-      await options.bridge.handle(toIncoming(line.text, answering.signal), surface);
-      answering = undefined;
-      output.endLine();
-      if (dropped > 0) {
-        output.write(
-          `(${dropped} line${dropped === 1 ? "" : "s"} typed during the answer ${dropped === 1 ? "was" : "were"} dropped)\n`,
-        );
-        dropped = 0;
+
+  const chat = async () => {
+    // One line at a time: the next question waits for the answer before it, as in a chat.
+    for (let line = await input.next(); line; line = await input.next()) {
+      if (line.text.trim()) {
+        // Typed while the answer before it printed: shown now, where its own answer starts.
+        if (line.typedAhead) output.write(`${PROMPT}${sanitize(line.text)}\n`);
+        answering = new AbortController();
+        await options.bridge.handle(toIncoming(line.text, answering.signal), surface);
+        answering = undefined;
+        output.endLine();
+        if (dropped > 0) {
+          output.write(
+            `(${dropped} line${dropped === 1 ? "" : "s"} typed during the answer ${dropped === 1 ? "was" : "were"} dropped)\n`,
+          );
+          dropped = 0;
+        }
       }
+      if (input.waiting === 0) input.prompt();
     }
-    if (input.waiting === 0) input.prompt();
-  }
-  output.endLine();
+    output.endLine();
+  };
+
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return {
+    name: "console",
+    routes: [],
+    done: opened.then(chat),
+    async start() {
+      if (interactive) {
+        output.write(`${WELCOME}\n`);
+        if (options.greeting) output.write(`${options.greeting}\n`);
+        input.prompt();
+      }
+      open();
+    },
+    async stop() {
+      quit();
+    },
+    unhealthyReason: () => undefined,
+  };
 }

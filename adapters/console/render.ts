@@ -1,6 +1,15 @@
-import type { Definition, List, ListItem, Nodes, PhrasingContent, RootContent, Table } from "mdast";
+import type { Code, Image, ImageReference, Nodes, Table } from "mdast";
+import { parseMarkdown } from "../../src/markdown/parse.ts";
+import {
+  BULLETS,
+  columnWidths,
+  type MarkdownRenderer,
+  type Output,
+  type Walk,
+  type WalkContext,
+  walkMarkdown,
+} from "../../src/markdown/walk.ts";
 import type { Renderer } from "../../src/ports.ts";
-import { parseMarkdown } from "../../src/reply/markdown.ts";
 import { type Run, STYLE, type StyledText, styledText, toAnsi } from "./styled-text.ts";
 import { cellsOf } from "./width.ts";
 
@@ -31,94 +40,77 @@ export function sanitize(text: string): string {
   return text.replace(/\r\n?/g, "\n").replace(CONTROL, "\uFFFD");
 }
 
-interface Context {
-  definitions: ReadonlyMap<string, Definition>;
-  source: string;
+interface Context extends WalkContext {
   /** Style of the text around (a link inside bold text is bold too). */
-  style: number;
-  /** Nesting of lists, for the bullet shape. */
-  depth: number;
+  readonly style: number;
 }
 
-const BULLETS = ["•", "◦", "▪"] as const;
 const RULE = "─".repeat(24);
+const SPAN_STYLES = { strong: STYLE.bold, emphasis: STYLE.italic, delete: STYLE.strike } as const;
+
+const RUNS: Output<Run[]> = {
+  raw: (text) => [plain(text)],
+  join: (parts, separator) =>
+    separator
+      ? parts.flatMap((part, i) => (i === 0 ? part : [plain(separator), ...part]))
+      : parts.flat(),
+  isBlank: (runs) => !hasText(runs),
+};
+
+const TERMINAL: MarkdownRenderer<Run[], Context> = {
+  output: RUNS,
+  heading: (node, ctx, walk) =>
+    walk.inline(node.children, { ...ctx, style: ctx.style | STYLE.bold }),
+  thematicBreak: () => [{ text: RULE, style: STYLE.dim }],
+  blockquote: (children, ctx, walk) =>
+    prefixLines(walk.blocks(children, ctx), { text: "│ ", style: STYLE.dim }),
+  // Items one per line, loose or not: a list turns loose only once a later item arrives, and
+  // what is already on the terminal should not have to move.
+  list: (items) => RUNS.join(items, "\n"),
+  listItem: (item, place, ctx, walk) => {
+    const marker = place.number ?? place.box ?? BULLETS[place.depth % BULLETS.length] ?? "•";
+    const body = walk.blocks(item.children, ctx, "\n");
+    const indented = prefixLines(body, plain(" ".repeat(marker.length + 1)), false);
+    return hasText(indented) ? [plain(`${marker} `), ...indented] : [plain(marker)];
+  },
+  code: (node, _ctx, walk) => codeBlock(node, walk.source),
+  table,
+  footnoteDefinition: (node, label, ctx, walk) => [
+    plain(`[^${label}]: `),
+    ...walk.blocks(node.children, ctx, "\n"),
+  ],
+  text: (value, ctx) => [{ text: value, style: ctx.style }],
+  span: (node, ctx, walk) =>
+    walk.inline(node.children, { ...ctx, style: ctx.style | SPAN_STYLES[node.type] }),
+  inlineCode: (value, ctx) => [{ text: value, style: ctx.style | STYLE.code }],
+  link: (node, url, ctx, walk) => link(url, walk.inline(node.children, ctx), ctx),
+  image: (node, url, ctx) => link(url, imageLabel(node, ctx), ctx),
+  unresolved: (node, ctx, walk) => [
+    plain("["),
+    ...(node.type === "imageReference" ? imageLabel(node, ctx) : walk.inline(node.children, ctx)),
+    plain("]"),
+  ],
+  footnoteReference: (label) => [plain(`[^${label}]`)],
+};
 
 /** The chatbot's Markdown (or a prefix of it) as styled terminal text. */
 export function renderTerminal(markdown: string): StyledText {
   const source = sanitize(markdown);
-  const tree = parseMarkdown(source);
-  const definitions = new Map<string, Definition>();
-  collectDefinitions(tree, definitions);
-  const runs = blocks(tree.children, { definitions, source, style: 0, depth: 0 }, "\n\n");
-  return styledText(runs);
+  return styledText(walkMarkdown(parseMarkdown(source), source, TERMINAL, { style: 0, depth: 0 }));
 }
 
-function collectDefinitions(node: Nodes, into: Map<string, Definition>): void {
-  if (node.type === "definition") into.set(node.identifier, node);
-  if ("children" in node) for (const child of node.children) collectDefinitions(child, into);
-}
-
-function blocks(nodes: readonly RootContent[], ctx: Context, separator: string): Run[] {
-  const parts = nodes.map((node) => block(node, ctx)).filter(hasText);
-  return parts.flatMap((part, i) => (i === 0 ? part : [plain(separator), ...part]));
-}
-
-function block(node: RootContent, ctx: Context): Run[] {
-  switch (node.type) {
-    case "paragraph":
-      return inline(node.children, ctx);
-    case "heading":
-      return inline(node.children, { ...ctx, style: ctx.style | STYLE.bold });
-    case "thematicBreak":
-      return [{ text: RULE, style: STYLE.dim }];
-    case "blockquote":
-      return prefixLines(blocks(node.children, ctx, "\n\n"), { text: "│ ", style: STYLE.dim });
-    case "list":
-      return list(node, ctx);
-    case "code":
-      return codeBlock(node, ctx);
-    case "table":
-      return table(node, ctx);
-    case "html":
-      return [plain(node.value)];
-    case "definition":
-      return [];
-    case "footnoteDefinition":
-      return [plain(`[^${node.label ?? node.identifier}]: `), ...blocks(node.children, ctx, "\n")];
-    default:
-      return "children" in node ? blocks(node.children as RootContent[], ctx, "\n\n") : [];
-  }
-}
-
-/**
- * Items one per line, loose or not: a list turns loose only once a later item arrives, and
- * what is already on the terminal should not have to move.
- */
-function list(node: List, ctx: Context): Run[] {
-  const start = node.start ?? 1;
-  const inner = { ...ctx, depth: ctx.depth + 1 };
-  const items = node.children.map((item, index) => {
-    const bullet = BULLETS[ctx.depth % BULLETS.length] ?? "•";
-    const box = item.checked === true ? "☑" : item.checked === false ? "☐" : undefined;
-    return listItem(item, node.ordered ? `${start + index}.` : (box ?? bullet), inner);
-  });
-  return items.flatMap((item, i) => (i === 0 ? item : [plain("\n"), ...item]));
-}
-
-function listItem(item: ListItem, marker: string, ctx: Context): Run[] {
-  const body = blocks(item.children, ctx, "\n");
-  const indented = prefixLines(body, plain(" ".repeat(marker.length + 1)), false);
-  return hasText(indented) ? [plain(`${marker} `), ...indented] : [plain(marker)];
+function imageLabel(node: Image | ImageReference, ctx: Context): Run[] {
+  return [{ text: `🖼 ${node.alt || "image"}`, style: ctx.style }];
 }
 
 /** Fenced code as written, fences dimmed, code in colour; the closing fence once it came. */
-function codeBlock(node: Extract<RootContent, { type: "code" }>, ctx: Context): Run[] {
+function codeBlock(node: Code, source: string): Run[] {
   const fence = { text: `\`\`\`${node.lang ?? ""}`, style: STYLE.dim };
   const code = node.value ? [plain("\n"), { text: node.value, style: STYLE.code }] : [];
   return [
     fence,
     ...code,
-    ...(isClosed(node, ctx.source) ? [plain("\n"), { ...fence, text: "```" }] : []),
+    ...(isClosed(node, source) ? [plain("\n"), { ...fence, text: "```" }] : []),
   ];
 }
 
@@ -134,14 +126,11 @@ function isClosed(node: Nodes, source: string): boolean {
 }
 
 /** Columns aligned by their width on screen, the header row bold. */
-function table(node: Table, ctx: Context): Run[] {
-  const rows = node.children.map((row) => row.children.map((cell) => inline(cell.children, ctx)));
-  const widths: number[] = [];
-  for (const row of rows) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, cellsOf(textOf(cell)));
-    });
-  }
+function table(node: Table, ctx: Context, walk: Walk<Run[], Context>): Run[] {
+  const rows = node.children.map((row) =>
+    row.children.map((cell) => walk.inline(cell.children, ctx)),
+  );
+  const widths = columnWidths(rows, (cell) => cellsOf(textOf(cell)));
   const separator = { text: " │ ", style: STYLE.dim };
   const line = (row: Run[][], style: number): Run[] =>
     widths.flatMap((width, i) => {
@@ -155,52 +144,6 @@ function table(node: Table, ctx: Context): Run[] {
   const rule = { text: widths.map((w) => "─".repeat(w)).join("─┼─"), style: STYLE.dim };
   const lines = [line(header, STYLE.bold), [rule], ...body.map((row) => line(row, 0))];
   return lines.flatMap((runs, i) => (i === 0 ? runs : [plain("\n"), ...runs]));
-}
-
-function inline(nodes: readonly PhrasingContent[], ctx: Context): Run[] {
-  return nodes.flatMap((node) => phrasing(node, ctx));
-}
-
-function phrasing(node: PhrasingContent, ctx: Context): Run[] {
-  const styled = (style: number, children: readonly PhrasingContent[]) =>
-    inline(children, { ...ctx, style: ctx.style | style });
-  switch (node.type) {
-    case "text":
-      return [{ text: node.value, style: ctx.style }];
-    case "strong":
-      return styled(STYLE.bold, node.children);
-    case "emphasis":
-      return styled(STYLE.italic, node.children);
-    case "delete":
-      return styled(STYLE.strike, node.children);
-    case "inlineCode":
-      return [{ text: node.value, style: ctx.style | STYLE.code }];
-    case "break":
-      return [plain("\n")];
-    case "link":
-      return link(node.url, inline(node.children, ctx), ctx);
-    case "image":
-      return link(node.url, [{ text: `🖼 ${node.alt || "image"}`, style: ctx.style }], ctx);
-    case "linkReference":
-    case "imageReference": {
-      const definition = ctx.definitions.get(node.identifier);
-      const label =
-        node.type === "imageReference"
-          ? [{ text: `🖼 ${node.alt || "image"}`, style: ctx.style }]
-          : inline(node.children, ctx);
-      return definition ? link(definition.url, label, ctx) : [plain("["), ...label, plain("]")];
-    }
-    case "footnoteReference":
-      return [plain(`[^${node.label ?? node.identifier}]`)];
-    case "html":
-      return [{ text: node.value, style: ctx.style }];
-    default: {
-      // A node kind added by a later mdast: its text, without style.
-      const other = node as { children?: PhrasingContent[]; value?: unknown };
-      if (other.children) return inline(other.children, ctx);
-      return typeof other.value === "string" ? [plain(other.value)] : [];
-    }
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { Nodes } from "mdast";
-import { parseMarkdown } from "../../src/reply/markdown.ts";
+import { parseMarkdown } from "../../src/markdown/parse.ts";
+import { lastLeaf } from "../../src/markdown/walk.ts";
 
 // A last line with nothing but block markup so far: a list marker, a fence, a rule or an
 // underline in the making, a table row's first pipes.
@@ -46,7 +46,7 @@ function tableStart(markdown: string, end: number): number {
 
 /** Where the last line's unfinished inline markup starts, or the end; code is left whole. */
 function inlineEnd(markdown: string): number {
-  const last = deepestLast(parseMarkdown(markdown));
+  const last = lastLeaf(parseMarkdown(markdown));
   if (last?.type === "code") return markdown.length;
   const lineStart = markdown.lastIndexOf("\n") + 1;
   const unfinished = UNFINISHED.exec(markdown.slice(lineStart));
@@ -59,10 +59,4 @@ function inlineEnd(markdown: string): number {
     if (opener) end = Math.min(end, from + opener.index + (opener[1]?.length ?? 0));
   }
   return end;
-}
-
-function deepestLast(node: Nodes): Nodes | undefined {
-  let last: Nodes | undefined = node;
-  while (last && "children" in last && last.children.length > 0) last = last.children.at(-1);
-  return last === node ? undefined : last;
 }

@@ -1,12 +1,9 @@
 import type { MessageRef, ReplySurface, SendOptions } from "../../src/ports.ts";
+import { MAX_MESSAGE_LENGTH, PIPED_EDIT_INTERVAL_MS, STYLED_EDIT_INTERVAL_MS } from "./limits.ts";
 import { renderTerminal, terminalRenderer, verbatimRenderer } from "./render.ts";
 import { settledPrefix } from "./settle.ts";
 import { fromAnsi, type StyledText } from "./styled-text.ts";
 import type { ConsoleOutput, PrintedMessage } from "./terminal.ts";
-
-// A terminal has no rate limit, but each update parses the whole answer again (about 20 ms
-// for 10,000 characters): ten a second read as smooth text and leave the CPU mostly idle.
-const FRAME_MS = 100;
 
 const THINKING = "thinking…";
 
@@ -26,10 +23,9 @@ export function createConsoleSurface(output: ConsoleOutput): ReplySurface {
   };
   return {
     renderer: styled ? terminalRenderer : verbatimRenderer,
-    // Nothing limits a terminal's messages: no splitting.
     limits: {
-      maxMessageLength: Number.POSITIVE_INFINITY,
-      minEditIntervalMs: styled ? FRAME_MS : 0,
+      maxMessageLength: MAX_MESSAGE_LENGTH,
+      minEditIntervalMs: styled ? STYLED_EDIT_INTERVAL_MS : PIPED_EDIT_INTERVAL_MS,
     },
     async post(rendered, options): Promise<MessageRef> {
       const message: PrintedMessage = {};

@@ -1,4 +1,4 @@
-import { labelDisguisesTarget } from "../../src/reply/link-label.ts";
+import { labelDisguisesTarget } from "../../src/markdown/link-label.ts";
 
 /**
  * Text to Slack and back. Slack's mrkdwn gives `&`, `<` and `>` a meaning (`<@U1>` pings a

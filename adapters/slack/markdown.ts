@@ -1,8 +1,8 @@
-import type { Definition, Nodes, Parents, Root } from "mdast";
+import type { Nodes, Parents, Root } from "mdast";
 import { fromMarkdown } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
-import { lastParses } from "../../src/reply/markdown.ts";
+import { lastParses } from "../../src/markdown/parse.ts";
 
 export type { Root };
 
@@ -18,17 +18,6 @@ const AS_TEXT = {
  * the renderers decide what a safe link is.
  */
 export const parseAnswer = lastParses((markdown) => fromMarkdown(markdown, AS_TEXT));
-
-/** Link reference definitions by their normalized identifier. */
-export function definitions(tree: Root): Map<string, Definition> {
-  const found = new Map<string, Definition>();
-  const visit = (node: Nodes) => {
-    if (node.type === "definition") found.set(node.identifier, node);
-    if ("children" in node) for (const child of (node as Parents).children) visit(child);
-  };
-  visit(tree);
-  return found;
-}
 
 /** How a link node was written: `[text](url)` / `[text][ref]`, `<url>`, or a bare URL. */
 export function linkForm(node: Nodes, source: string): "inline" | "angle" | "bare" {

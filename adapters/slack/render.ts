@@ -1,7 +1,17 @@
-import type { Definition, List, ListItem, Nodes, PhrasingContent, RootContent, Table } from "mdast";
+import type { ListItem, Nodes, PhrasingContent, Table } from "mdast";
+import {
+  BULLETS,
+  columnWidths,
+  type ListItemPlace,
+  type MarkdownRenderer,
+  TEXT,
+  type Walk,
+  type WalkContext,
+  walkMarkdown,
+} from "../../src/markdown/walk.ts";
 import type { Renderer } from "../../src/ports.ts";
 import { encodeLinkTarget, escapeMrkdwn, isSafeLinkTarget, linkTextKind } from "./escape.ts";
-import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";
+import { linkForm, parseAnswer, plainText } from "./markdown.ts";
 
 /**
  * The chatbot's Markdown as Slack mrkdwn, for `chat.postMessage` and `chat.update`. Built on
@@ -16,79 +26,56 @@ export const slackRenderer: Renderer = {
   measure: (rendered) => rendered.length,
 };
 
-interface Context {
-  source: string;
-  definitions: Map<string, Definition>;
-  /** Nesting of lists, for indentation and bullet shape. */
-  depth: number;
-}
-
-const BULLETS = ["•", "◦", "▪"] as const;
 const INDENT = "    ";
+const MARKERS = { strong: "*", emphasis: "_", delete: "~" } as const;
+
+const MRKDWN: MarkdownRenderer<string, WalkContext> = {
+  output: TEXT,
+  // mrkdwn cannot nest bold: the heading is bold as a whole, its own ** markers dropped.
+  heading: (node, ctx, walk) => wrap("*", walk.inline(unbolded(node.children), ctx)),
+  thematicBreak: () => "──────────",
+  blockquote: (children, ctx, walk) =>
+    walk
+      .blocks(children, ctx)
+      .split("\n")
+      .map((line) => (line ? `> ${line}` : ">"))
+      .join("\n"),
+  listItem,
+  code: (node) => codeBlock(node.value),
+  table: (node) => table(node),
+  footnoteDefinition: (node, label, ctx, walk) =>
+    `${literal(`[^${label}]:`)} ${walk.blocks(node.children, ctx)}`,
+  text: literal,
+  span: (node, ctx, walk) => wrap(MARKERS[node.type], walk.inline(node.children, ctx)),
+  inlineCode: (value) => inlineCode(value),
+  link: (node, url, _ctx, walk) => link(node, url, plainText(node), walk.source),
+  image: (node, url, _ctx, walk) => link(node, url, node.alt ?? "", walk.source),
+  unresolved: (node, _ctx, walk) => literal(source(node, walk.source)),
+  footnoteReference: (label) => literal(`[^${label}]`),
+};
 
 export function renderMrkdwn(markdown: string): string {
-  const tree = parseAnswer(markdown);
-  return blocks(tree.children, { source: markdown, definitions: definitions(tree), depth: 0 });
+  return walkMarkdown(parseAnswer(markdown), markdown, MRKDWN, { depth: 0 });
 }
 
-function blocks(nodes: readonly RootContent[], ctx: Context): string {
-  return nodes
-    .map((node) => block(node, ctx))
-    .filter((text) => text !== "")
-    .join("\n\n");
-}
-
-function block(node: RootContent, ctx: Context): string {
-  switch (node.type) {
-    case "paragraph":
-      return inline(node.children, ctx);
-    case "heading":
-      // mrkdwn cannot nest bold: the heading is bold as a whole, its own ** markers dropped.
-      return wrap("*", inline(unbolded(node.children), ctx));
-    case "thematicBreak":
-      return "──────────";
-    case "blockquote":
-      return blocks(node.children, ctx)
-        .split("\n")
-        .map((line) => (line ? `> ${line}` : ">"))
-        .join("\n");
-    case "list":
-      return list(node, ctx);
-    case "code":
-      return codeBlock(node.value);
-    case "table":
-      return table(node);
-    case "footnoteDefinition":
-      return `${literal(`[^${node.label ?? node.identifier}]:`)} ${blocks(node.children, ctx)}`;
-    case "html":
-      return literal(node.value);
-    default:
-      // definitions (resolved where used), front matter: nothing to show.
-      return "children" in node ? blocks(node.children as RootContent[], ctx) : "";
-  }
-}
-
-function list(node: List, ctx: Context): string {
-  const items = node.children.map((item, index) => {
-    const number = node.ordered ? `${(node.start ?? 1) + index}.` : undefined;
-    return listItem(item, number, ctx);
-  });
-  return items.join(node.spread ? "\n\n" : "\n");
-}
-
-function listItem(item: ListItem, number: string | undefined, ctx: Context): string {
-  const indent = INDENT.repeat(ctx.depth);
-  const box = item.checked === true ? "☑" : item.checked === false ? "☐" : undefined;
-  const bullet = BULLETS[ctx.depth % BULLETS.length] ?? "•";
-  const marker = [number ?? (box ? undefined : bullet), box].filter(Boolean).join(" ");
-  const inner: Context = { ...ctx, depth: ctx.depth + 1 };
+function listItem(
+  item: ListItem,
+  place: ListItemPlace,
+  inner: WalkContext,
+  walk: Walk<string, WalkContext>,
+): string {
+  const indent = INDENT.repeat(place.depth);
+  const bullet = BULLETS[place.depth % BULLETS.length] ?? "•";
+  const marker = [place.number ?? (place.box ? undefined : bullet), place.box]
+    .filter(Boolean)
+    .join(" ");
   const [first, ...rest] = item.children;
-  const head = first?.type === "paragraph" ? inline(first.children, ctx) : "";
+  const head = first?.type === "paragraph" ? walk.inline(first.children, inner) : "";
   const tail = (first?.type === "paragraph" ? rest : item.children).map((child) => {
-    if (child.type === "list") return list(child, inner);
-    const text = block(child, inner);
-    // Code keeps its own lines; other continuation text lines up under the item's words.
-    return child.type === "code" ? text : prefixLines(text, `${indent}  `);
+    const text = walk.block(child, inner);
+    // Lists and code keep their own lines; other continuation text lines up under the
+    // item's words.
+    return child.type === "list" || child.type === "code" ? text : prefixLines(text, `${indent}  `);
   });
   return [`${indent}${marker} ${head}`.trimEnd(), ...tail.filter(Boolean)].join("\n");
 }
@@ -110,10 +97,7 @@ function table(node: Table): string {
   const rows = node.children.map((row) =>
     row.children.map((cell) => plainText(cell).replace(/\s+/g, " ").trim()),
   );
-  const columns = Math.max(0, ...rows.map((row) => row.length));
-  const widths = Array.from({ length: columns }, (_, c) =>
-    Math.max(0, ...rows.map((row) => [...(row[c] ?? "")].length)),
-  );
+  const widths = columnWidths(rows, (cell) => [...cell].length);
   const line = (row: readonly string[]) =>
     widths
       .map((width, c) => pad(row[c] ?? "", width))
@@ -127,43 +111,6 @@ function table(node: Table): string {
 
 function pad(text: string, width: number): string {
   return text + " ".repeat(Math.max(0, width - [...text].length));
-}
-
-function inline(nodes: readonly PhrasingContent[], ctx: Context): string {
-  return nodes.map((node) => phrasing(node, ctx)).join("");
-}
-
-function phrasing(node: PhrasingContent, ctx: Context): string {
-  switch (node.type) {
-    case "text":
-      return literal(node.value);
-    case "emphasis":
-      return wrap("_", inline(node.children, ctx));
-    case "strong":
-      return wrap("*", inline(node.children, ctx));
-    case "delete":
-      return wrap("~", inline(node.children, ctx));
-    case "inlineCode":
-      return inlineCode(node.value);
-    case "break":
-      return "\n";
-    case "link":
-      return link(node, node.url, plainText(node), ctx);
-    case "image":
-      return link(node, node.url, node.alt ?? "", ctx);
-    case "linkReference":
-    case "imageReference": {
-      const definition = ctx.definitions.get(node.identifier);
-      const text = node.type === "imageReference" ? (node.alt ?? "") : plainText(node);
-      return definition ? link(node, definition.url, text, ctx) : literal(source(node, ctx));
-    }
-    case "footnoteReference":
-      return literal(`[^${node.label ?? node.identifier}]`);
-    case "html":
-      return literal(node.value);
-    default:
-      return "";
-  }
 }
 
 /**
@@ -213,10 +160,10 @@ function inlineCode(value: string): string {
  * such text is shown as written with the real target beside it. Targets other than web and
  * mail addresses are not made clickable, and `<…>` written in the answer stays text.
  */
-function link(node: Nodes, url: string, text: string, ctx: Context): string {
+function link(node: Nodes, url: string, text: string, markdown: string): string {
   const words = text.replace(/\s+/g, " ").trim();
   if (!isSafeLinkTarget(url)) {
-    if (linkForm(node, ctx.source) === "angle") return literal(source(node, ctx));
+    if (linkForm(node, markdown) === "angle") return literal(source(node, markdown));
     const kind = linkTextKind(words, url);
     return kind === "same" ? literal(url) : `${literal(words)} (${literal(url)})`;
   }
@@ -231,10 +178,11 @@ function link(node: Nodes, url: string, text: string, ctx: Context): string {
   }
 }
 
-function source(node: Nodes, ctx: Context): string {
+/** The node as the answer wrote it. */
+function source(node: Nodes, markdown: string): string {
   const start = node.position?.start.offset;
   const end = node.position?.end.offset;
-  return start === undefined || end === undefined ? plainText(node) : ctx.source.slice(start, end);
+  return start === undefined || end === undefined ? plainText(node) : markdown.slice(start, end);
 }
 
 /** Inline content with `strong` nodes replaced by their children. */

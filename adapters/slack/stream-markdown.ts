@@ -1,8 +1,9 @@
 import type { Definition, Nodes, Parents, Root } from "mdast";
+import { definitionsOf } from "../../src/markdown/walk.ts";
 import type { MessageSource } from "../../src/ports.ts";
 import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
 import { MAX_HELD_CHARS } from "./limits.ts";
-import { definitions, linkForm, parseAnswer, plainText } from "./markdown.ts";
+import { linkForm, parseAnswer, plainText } from "./markdown.ts";
 
 /**
  * One native stream's Markdown as its answer grows. `chat.startStream`/`appendStream` take
@@ -64,7 +65,7 @@ export class MarkdownStream {
 export function safeMarkdown(markdown: string): string {
   const tree = parseAnswer(markdown);
   const edits: Edit[] = [];
-  collect(tree, { source: markdown, definitions: definitions(tree), edits });
+  collect(tree, { source: markdown, definitions: definitionsOf(tree), edits });
   return apply(markdown, edits);
 }
 

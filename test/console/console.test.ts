@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
-import { botWorkDir, runBot } from "../support/run-bot.ts";
+import { botWorkDir, runBot, startBot, until } from "../support/run-bot.ts";
 
 let simulator: Simulator;
 beforeAll(async () => {
@@ -101,6 +101,20 @@ describe("the console channel, as a child process", () => {
     expect(run.stdout).toContain("Answers here are now in German (de).");
     expect(run.stdout).toContain("unknown language code. Valid codes: auto, en,");
     expect(run.stdout).toContain("Answering in German (de)");
+  });
+
+  it("on a stop signal cuts the answer being shown, with its note, asks no more, exits 0", async () => {
+    const bot = startBot({
+      input: "tell me #stall\nnever asked\n",
+      cwd: await botWorkDir(),
+      env: { ...backendEnv(), LOG_LEVEL: "warn" },
+    });
+    await until("the answer's first text", () =>
+      bot.stdout.includes("Hello!") ? true : undefined,
+    );
+    expect(await bot.stop("SIGTERM")).toBe(0);
+    expect(bot.stdout).toMatch(/\n\n⚠️ answer cut off: interrupted\n$/);
+    expect(bot.stdout).not.toContain("never asked");
   });
 
   it("stops on invalid configuration with one line per problem", async () => {

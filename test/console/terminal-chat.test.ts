@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { runConsoleChannel } from "../../adapters/console/index.ts";
+import { createConsoleChannel } from "../../adapters/console/index.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
@@ -56,7 +56,9 @@ async function chatInTerminal(columns = 100): Promise<Chat> {
   const output = Object.assign(new PassThrough(), { isTTY: true, columns, rows: 30 });
   const screen = new VirtualTerminal(columns, 30);
   output.on("data", (chunk: Buffer) => screen.write(chunk));
-  const ended = runConsoleChannel({ bridge, input, output, interactive: true });
+  const channel = createConsoleChannel({ bridge, input, output, interactive: true });
+  await channel.start();
+  const ended = channel.done;
   closers.push(async () => {
     // Stops an answer still running, then quits (readline would take an ended input's last
     // typed text for a line).

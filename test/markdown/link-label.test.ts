@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelDisguisesTarget } from "../../src/reply/link-label.ts";
+import { labelDisguisesTarget } from "../../src/markdown/link-label.ts";
 
 describe("labelDisguisesTarget", () => {
   it.each([

@@ -9,8 +9,8 @@ const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
 /**
  * Parses the chatbot's Markdown (CommonMark plus GitHub's tables, strikethrough, task
- * lists and autolinks) into a syntax tree that each channel's renderer walks. A prefix of an
- * answer parses too: an unclosed `**` is plain text until its closer arrives, so renderers
+ * lists and autolinks) into a syntax tree that each channel's renderer walks (walk.ts). A prefix
+ * of an answer parses too: an unclosed `**` is plain text until its closer arrives, so renderers
  * built on the tree emit balanced markup for every prefix.
  */
 export const parseMarkdown = lastParses((markdown) => fromMarkdown(markdown, GFM));
