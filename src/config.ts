@@ -4,6 +4,45 @@ import { ConfigError } from "./errors.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The defaults of the settings that parts of the bot fall back to when built without them
+ * (as tests build them): here, and nowhere else. The platforms' own numbers, with their
+ * sources, are in each adapter's limits.ts.
+ */
+export const DEFAULTS = {
+  /** CHATBOT_TIMEOUT_MS: wait for the response headers. */
+  backendTimeoutMs: 30_000,
+  /** CHATBOT_IDLE_TIMEOUT_MS: longest silence inside a streaming answer. */
+  backendIdleTimeoutMs: 60_000,
+  /** TAKEOVER_MS: how long a lease of a process that died keeps holding. */
+  takeoverMs: 10_000,
+  /**
+   * SLACK_EDIT_INTERVAL_MS. Slack names no per-message rate, but one change a second reads as
+   * smooth growth and keeps a single answer near chat.postMessage's pace of about one message
+   * a second per channel. https://docs.slack.dev/apis/web-api/rate-limits#posting-messages
+   */
+  slackEditIntervalMs: 1_000,
+  /** SLACK_UPDATES_PER_MINUTE: chat.update's Tier 3 (CHAT_UPDATE_PER_MINUTE). */
+  slackUpdatesPerMinute: 50,
+  /** SLACK_APPENDS_PER_MINUTE: chat.appendStream's Tier 4 (APPEND_STREAM_PER_MINUTE). */
+  slackAppendsPerMinute: 100,
+  /** SLACK_NATIVE_STREAMING: try chat.startStream first. */
+  slackNativeStreaming: true,
+  /**
+   * TELEGRAM_EDIT_INTERVAL_MS: an edit a second in a private chat keeps to Telegram's "avoid
+   * sending more than one message per second in a particular chat".
+   * https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this
+   */
+  telegramEditIntervalMs: 1_000,
+  /**
+   * TELEGRAM_GROUP_EDIT_INTERVAL_MS: an edit every three seconds per answer in groups takes a
+   * third of a group's 20 messages a minute, so a few answers can stream side by side.
+   */
+  telegramGroupEditIntervalMs: 3_000,
+  /** TELEGRAM_GROUP_MESSAGES_PER_MINUTE: Telegram's budget per group (GROUP_MESSAGES_PER_MINUTE). */
+  telegramGroupMessagesPerMinute: 20,
+} as const;
+
 // Empty strings count as unset, so `FOO=` in .env falls back to the default.
 const optionalText = z.preprocess(
   (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
@@ -48,8 +87,8 @@ const envSchema = z
     CHATBOT_BASE_URL: httpUrl,
     CHATBOT_API_KEY: optionalText,
     CHATBOT_BOT_UID: optionalText,
-    CHATBOT_TIMEOUT_MS: integer(30_000, 1),
-    CHATBOT_IDLE_TIMEOUT_MS: integer(60_000, 1),
+    CHATBOT_TIMEOUT_MS: integer(DEFAULTS.backendTimeoutMs, 1),
+    CHATBOT_IDLE_TIMEOUT_MS: integer(DEFAULTS.backendIdleTimeoutMs, 1),
     CHATBOT_ANSWER_TIMEOUT_MS: integer(300_000, 1),
     STORE_URL: optionalText.pipe(
       z
@@ -71,14 +110,14 @@ const envSchema = z
     SLACK_APP_TOKEN: optionalText,
     SLACK_API_URL: httpUrl,
     SLACK_ADMIN_USERS: idList,
-    SLACK_EDIT_INTERVAL_MS: integer(1_000, 0),
-    SLACK_UPDATES_PER_MINUTE: integer(50, 1),
-    SLACK_APPENDS_PER_MINUTE: integer(100, 1),
+    SLACK_EDIT_INTERVAL_MS: integer(DEFAULTS.slackEditIntervalMs, 0),
+    SLACK_UPDATES_PER_MINUTE: integer(DEFAULTS.slackUpdatesPerMinute, 1),
+    SLACK_APPENDS_PER_MINUTE: integer(DEFAULTS.slackAppendsPerMinute, 1),
     SLACK_NATIVE_STREAMING: optionalText.pipe(
       z
         .enum(["true", "false"], { error: "must be true or false" })
-        .default("true")
-        .transform((v) => v === "true"),
+        .optional()
+        .transform((v) => (v === undefined ? DEFAULTS.slackNativeStreaming : v === "true")),
     ),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
@@ -99,9 +138,9 @@ const envSchema = z
         .optional(),
     ),
     TELEGRAM_ADMIN_USERS: idList,
-    TELEGRAM_EDIT_INTERVAL_MS: integer(1_000, 0),
-    TELEGRAM_GROUP_EDIT_INTERVAL_MS: integer(3_000, 0),
-    TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(20, 1),
+    TELEGRAM_EDIT_INTERVAL_MS: integer(DEFAULTS.telegramEditIntervalMs, 0),
+    TELEGRAM_GROUP_EDIT_INTERVAL_MS: integer(DEFAULTS.telegramGroupEditIntervalMs, 0),
+    TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(DEFAULTS.telegramGroupMessagesPerMinute, 1),
     LEADS_POLL_INTERVAL: integer(300, 0),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
@@ -115,7 +154,7 @@ const envSchema = z
         .optional(),
     ),
     SHUTDOWN_GRACE_MS: integer(10_000, 0),
-    TAKEOVER_MS: integer(10_000, 1_000),
+    TAKEOVER_MS: integer(DEFAULTS.takeoverMs, 1_000),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { APPEND_STREAM_PER_MINUTE, CHAT_UPDATE_PER_MINUTE } from "../adapters/slack/limits.ts";
+import { GROUP_MESSAGES_PER_MINUTE } from "../adapters/telegram/limits.ts";
 import { loadConfig, secretsOf } from "../src/config.ts";
 import { ConfigError, TimeoutError } from "../src/errors.ts";
 
@@ -26,6 +28,18 @@ describe("loadConfig", () => {
     expect(config.leads.pollIntervalSeconds).toBe(300);
     expect(config.port).toBe(3000);
     expect(config.defaultLanguage).toBe("auto");
+  });
+
+  it("defaults the call rates to the rates the platforms document", () => {
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: "xoxb-1",
+      SLACK_SIGNING_SECRET: "secret",
+      TELEGRAM_BOT_TOKEN: "1:token",
+    });
+    expect(config.slack?.updatesPerMinute).toBe(CHAT_UPDATE_PER_MINUTE);
+    expect(config.slack?.appendsPerMinute).toBe(APPEND_STREAM_PER_MINUTE);
+    expect(config.slack?.nativeStreaming).toBe(true);
+    expect(config.telegram?.groupMessagesPerMinute).toBe(GROUP_MESSAGES_PER_MINUTE);
   });
 
   it("cuts answers after CHATBOT_ANSWER_TIMEOUT_MS, said in minutes or seconds", () => {

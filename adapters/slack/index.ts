@@ -1,5 +1,6 @@
 import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
+import { DEFAULTS } from "../../src/config.ts";
 import { StartupError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
@@ -12,15 +13,7 @@ import { AssistantGreeter, type AssistantOptions } from "./assistant.ts";
 import { boltLogger } from "./bolt-logger.ts";
 import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
-import {
-  ADMIN_CACHE_MS,
-  API_TIMEOUT_MS,
-  APPEND_STREAM_PER_MINUTE,
-  BUDGET_BURST,
-  CHAT_UPDATE_PER_MINUTE,
-  MIN_EDIT_INTERVAL_MS,
-  STREAM_MAX_AGE_MS,
-} from "./limits.ts";
+import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackStartCall } from "./start-calls.ts";
 import { readSavedMessage, SlackSurface, type SlackThread } from "./surface.ts";
@@ -46,13 +39,13 @@ export interface SlackChannelOptions {
   log: Logger;
   /** Counts every Web API call, by method and status. */
   metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
-  /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. Default 1000. */
+  /** SLACK_EDIT_INTERVAL_MS: shortest time between two changes of one answer. */
   editIntervalMs?: number;
-  /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). Default 50. */
+  /** SLACK_UPDATES_PER_MINUTE: the workspace's chat.update allowance (Tier 3). */
   updatesPerMinute?: number;
-  /** SLACK_APPENDS_PER_MINUTE: the workspace's chat.appendStream allowance (Tier 4). Default 100. */
+  /** SLACK_APPENDS_PER_MINUTE: the workspace's chat.appendStream allowance (Tier 4). */
   appendsPerMinute?: number;
-  /** SLACK_NATIVE_STREAMING: try chat.startStream first. Default true. */
+  /** SLACK_NATIVE_STREAMING: try chat.startStream first. */
   nativeStreaming?: boolean;
   /** The assistant pane's greeting and suggested prompts. */
   assistant?: AssistantOptions;
@@ -111,8 +104,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   });
   const workspaces = new Workspaces(
     {
-      updatesPerMinute: options.updatesPerMinute ?? CHAT_UPDATE_PER_MINUTE,
-      appendsPerMinute: options.appendsPerMinute ?? APPEND_STREAM_PER_MINUTE,
+      updatesPerMinute: options.updatesPerMinute ?? DEFAULTS.slackUpdatesPerMinute,
+      appendsPerMinute: options.appendsPerMinute ?? DEFAULTS.slackAppendsPerMinute,
       burst: options.budgetBurst ?? BUDGET_BURST,
     },
     options.store,
@@ -144,8 +137,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       workspace: workspaces.for(thread.teamId),
       thread,
       log,
-      nativeStreaming: options.nativeStreaming ?? true,
-      minEditIntervalMs: options.editIntervalMs ?? MIN_EDIT_INTERVAL_MS,
+      nativeStreaming: options.nativeStreaming ?? DEFAULTS.slackNativeStreaming,
+      minEditIntervalMs: options.editIntervalMs ?? DEFAULTS.slackEditIntervalMs,
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
     });
 

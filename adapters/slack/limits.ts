@@ -39,14 +39,6 @@ export const APPEND_STREAM_PER_MINUTE = 100;
 export const BUDGET_BURST = 3;
 
 /**
- * Shortest time between two changes of one answer (SLACK_EDIT_INTERVAL_MS). Ours: Slack
- * names no per-message rate, but one change a second reads as smooth growth and keeps a
- * single answer near chat.postMessage's pace of about one message a second per channel.
- * https://docs.slack.dev/apis/web-api/rate-limits#posting-messages
- */
-export const MIN_EDIT_INTERVAL_MS = 1_000;
-
-/**
  * Most of an answer's last line shown late because an opener in it (`[`, `` ` ``, `*`, `_`,
  * `~`, `<`) has not closed yet: held back, a half-written link or `**bold` does not flash as
  * raw markup. Ours: links and emphasis mostly close within a few dozen characters, while a

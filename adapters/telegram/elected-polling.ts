@@ -1,3 +1,4 @@
+import { DEFAULTS } from "../../src/config.ts";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
 import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -32,7 +33,7 @@ export class ElectedPolling {
     this.#election = new LeaderElection({
       store,
       key: `telegram:poller:${bot.id}`,
-      leaseMs: this.#options.takeoverMs ?? 10_000,
+      leaseMs: this.#options.takeoverMs ?? DEFAULTS.takeoverMs,
       log,
       role: {
         lead: () => {

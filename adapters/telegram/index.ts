@@ -1,5 +1,6 @@
 import { Bot, BotError } from "grammy";
 import type { Message } from "grammy/types";
+import { DEFAULTS } from "../../src/config.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
@@ -30,14 +31,12 @@ import {
 } from "./errors.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
+  ADMIN_CACHE_MS,
   CHAT_BURST,
   CHAT_SPACING_MS,
-  GROUP_EDIT_INTERVAL_MS,
-  GROUP_MESSAGES_PER_MINUTE,
   GROUP_WINDOW_MS,
   MAX_MESSAGE_LENGTH,
   POLL_TIMEOUT_SECONDS,
-  PRIVATE_EDIT_INTERVAL_MS,
   WEBHOOK_SECRET_PATTERN,
   WINDOW_MARGIN_MS,
 } from "./limits.ts";
@@ -101,13 +100,13 @@ export interface TelegramChannelOptions {
    * 503 so Telegram delivers the update again later (to another process, behind a balancer).
    */
   maxUpdatesInFlight?: number;
-  /** How long a getChatMember answer is trusted. Default 60 s. */
+  /** How long a getChatMember answer is trusted (ADMIN_CACHE_MS). */
   adminCacheMs?: number;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
   startAttempts?: number;
-  /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. Default 10 s. */
+  /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. */
   takeoverMs?: number;
 }
 
@@ -156,7 +155,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const admins = new TelegramAdmins(
     bot.api,
     options.adminUsers ?? [],
-    options.adminCacheMs ?? 60_000,
+    options.adminCacheMs ?? ADMIN_CACHE_MS,
   );
   // A private chat is one thread, answered by one process at a time: its budget needs no
   // sharing. A group's threads may be answered by several processes at once.
@@ -166,7 +165,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   };
   const privateBudgets = new RateBudgets(() => new RateBudget(privateBudget));
   const groupWindow = options.budgets?.group ?? {
-    limit: options.groupMessagesPerMinute ?? GROUP_MESSAGES_PER_MINUTE,
+    limit: options.groupMessagesPerMinute ?? DEFAULTS.telegramGroupMessagesPerMinute,
     windowMs: GROUP_WINDOW_MS + WINDOW_MARGIN_MS,
     burst: CHAT_BURST,
     spacingMs: CHAT_SPACING_MS,
@@ -177,11 +176,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const limits = {
     private: {
       maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.privateEditIntervalMs ?? PRIVATE_EDIT_INTERVAL_MS,
+      minEditIntervalMs: options.privateEditIntervalMs ?? DEFAULTS.telegramEditIntervalMs,
     },
     group: {
       maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.groupEditIntervalMs ?? GROUP_EDIT_INTERVAL_MS,
+      minEditIntervalMs: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
     },
   };
 

@@ -10,16 +10,9 @@
 export const MAX_MESSAGE_LENGTH = 4_096;
 
 /**
- * "Avoid sending more than one message per second in a particular chat. We may allow short
- * bursts that go over this limit, but eventually you'll begin receiving 429 errors."
- * https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this
- * An edit a second in private chats keeps to it.
- */
-export const PRIVATE_EDIT_INTERVAL_MS = 1_000;
-
-/**
  * "Your bot will not be able to send more than 20 messages per minute to the same group."
  * (same FAQ entry), counted here over any 60 s, with edits counted as messages, to be safe.
+ * https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this
  */
 export const GROUP_MESSAGES_PER_MINUTE = 20;
 export const GROUP_WINDOW_MS = 60_000;
@@ -36,12 +29,6 @@ export const WINDOW_MARGIN_MS = 1_000;
  */
 export const CHAT_BURST = 2;
 export const CHAT_SPACING_MS = 1_000;
-
-/**
- * An edit every three seconds per answer in groups: one answer alone keeps within the
- * group's minute, and several share it (the group's budget does the rest).
- */
-export const GROUP_EDIT_INTERVAL_MS = 3_000;
 
 /**
  * A draft is "ephemeral and acts as a temporary 30-second preview"; a chat whose draft was
@@ -72,3 +59,9 @@ export const WEBHOOK_SECRET_HEADER = "x-telegram-bot-api-secret-token";
  * https://core.telegram.org/bots/api#message (sender_chat)
  */
 export const ANONYMOUS_ADMIN_BOT_ID = 1_087_968_824;
+
+/**
+ * How long a getChatMember answer (is this person a group admin?) is trusted before it is
+ * asked again. Ours: admins change rarely, and a minute keeps a removed admin's rights short.
+ */
+export const ADMIN_CACHE_MS = 60_000;

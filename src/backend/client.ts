@@ -1,3 +1,4 @@
+import { DEFAULTS } from "../config.ts";
 import {
   AnswerCutError,
   BridgeError,
@@ -72,12 +73,12 @@ const retryAfterOf = new WeakMap<BridgeError, number>();
  * connection that was never made (refused, connect timeout, DNS) is tried again.
  */
 export function createBackendClient(options: BackendClientOptions): BackendClient {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.backendTimeoutMs;
   const transport = createTransport({
     baseUrl: options.baseUrl,
     apiKey: options.apiKey,
     timeoutMs,
-    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.backendIdleTimeoutMs,
     connectTimeoutMs: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000),
     maxHttpHeaderBytes: options.maxHttpHeaderBytes,
   });

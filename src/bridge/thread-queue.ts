@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULTS } from "../config.ts";
 import { Renewal } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
@@ -76,7 +77,7 @@ export class ThreadQueue {
   constructor(options: ThreadQueueOptions) {
     this.#options = options;
     // Short, renewed every third of it: a dead process holds a thread for seconds, not minutes.
-    this.#leaseMs = options.leaseMs ?? 10_000;
+    this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
     this.#pollMs = options.pollMs ?? 200;
   }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULTS } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
 import type { ReplySurface } from "../ports.ts";
@@ -37,7 +38,6 @@ export interface AnswerJournalOptions {
 const DAY_MS = 24 * 60 * 60 * 1000;
 // A few seconds of text may be missing after a kill: the recovery note says it was cut.
 const UPDATE_INTERVAL_MS = 3_000;
-const LEASE_MS = 15_000;
 const LOCK_MS = 5_000;
 // Long enough for a few hundred answers to be finished under the platforms' rate limits.
 const RECOVERY_CLAIM_MS = 5 * 60_000;
@@ -84,7 +84,7 @@ export class AnswerJournal {
     this.#store = options.store;
     this.#log = options.log.child({ component: "journal" });
     this.#updateIntervalMs = options.updateIntervalMs ?? UPDATE_INTERVAL_MS;
-    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
     this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
     this.#ttlMs = options.ttlMs ?? DAY_MS;
     this.#shared = options.store.sharedAcrossProcesses;
