@@ -41,7 +41,7 @@ describe("loadConfig", () => {
   });
 
   it("caps answers in flight and questions waiting, at least one answer at a time", () => {
-    expect(loadConfig({}).answerQueue).toEqual({ maxActive: 200, maxQueued: 1_000 });
+    expect(loadConfig({}).answerQueue).toEqual({ maxActive: 100, maxQueued: 1_000 });
     expect(loadConfig({ MAX_ACTIVE_ANSWERS: "3", MAX_QUEUED_QUESTIONS: "0" }).answerQueue).toEqual({
       maxActive: 3,
       maxQueued: 0,
