@@ -172,7 +172,7 @@ export class LocalAnswerQueue implements AnswerQueue {
     if (waiting === 0 && this.#refused > 0) {
       this.#options.log.info(
         { refused: this.#refused },
-        "the answer queue is empty again: the questions told the bot was busy meanwhile are counted",
+        "the answer queue is empty again: `refused` questions were told the bot was busy meanwhile",
       );
       this.#refused = 0;
     }
