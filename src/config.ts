@@ -82,6 +82,9 @@ const httpUrl = optionalText.pipe(
 // https://core.telegram.org/bots/api#setwebhook (secret_token)
 const TELEGRAM_WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
 
+/** MAX_ACTIVE_ANSWERS when unset (see its entry in the schema). */
+const DEFAULT_MAX_ACTIVE_ANSWERS = 100;
+
 const envSchema = z
   .object({
     CHATBOT_BASE_URL: httpUrl,
@@ -159,6 +162,11 @@ const envSchema = z
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
     MAX_ANSWER_CHARS: integer(30_000, 100),
+    // Measured with `npm run bench -- --only cap` on a 2-core machine (shared, so on the safe
+    // side): at 100 the event-loop delay p99 stayed at a few ms and Slack's acks p99 under
+    // 100 ms; at 200 acks took 670 ms. README, "Sizing the answer cap", says how to choose it.
+    MAX_ACTIVE_ANSWERS: integer(DEFAULT_MAX_ACTIVE_ANSWERS, 1),
+    MAX_QUEUED_QUESTIONS: integer(1_000, 0),
     RATE_LIMIT_QUESTIONS: integer(10, 0),
     RATE_LIMIT_WINDOW_SECONDS: integer(60, 1),
     LOG_LEVEL: optionalText.pipe(
@@ -241,6 +249,8 @@ export interface Config {
   guards: GuardConfig;
   /** Longest answer shown before it ends with "(truncated)". */
   maxAnswerChars: number;
+  /** How much answering one process takes on (src/bridge/answer-queue.ts). */
+  answerQueue: AnswerQueueConfig;
   port: number;
   /** The address the HTTP server binds; undefined: every interface. */
   host: string | undefined;
@@ -254,6 +264,13 @@ export interface Config {
   takeoverMs: number;
   /** undefined: not set; the process picks `info`, or `warn` in an interactive terminal. */
   logLevel: string | undefined;
+}
+
+export interface AnswerQueueConfig {
+  /** Answers streaming at once in this process; more questions wait in its queue. */
+  maxActive: number;
+  /** Questions waiting at most; past it a new question is told the bot is busy. */
+  maxQueued: number;
 }
 
 export interface GuardConfig {
@@ -330,6 +347,7 @@ export function loadConfig(env: Env): Config {
       rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     maxAnswerChars: e.MAX_ANSWER_CHARS,
+    answerQueue: { maxActive: e.MAX_ACTIVE_ANSWERS, maxQueued: e.MAX_QUEUED_QUESTIONS },
     port: e.PORT,
     host: e.HOST,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

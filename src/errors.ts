@@ -269,6 +269,20 @@ export class MessageGoneError extends BridgeError {
   }
 }
 
+/**
+ * The process stopped (SIGTERM) before a queued question's answer began: the question is
+ * not answered here, and the person is told to ask again (src/bridge/answer-queue.ts).
+ */
+export class NotStartedError extends BridgeError {
+  readonly code = "NOT_STARTED";
+  constructor() {
+    super("the process is shutting down before this question's answer began", {
+      userMessage:
+        "the bot is restarting and did not get to your question: please ask again in a minute",
+    });
+  }
+}
+
 function describeStatus(status: number): string {
   if (status === 429) return "the chatbot is busy (HTTP 429); please try again shortly";
   if (status >= 500) return `the chatbot service failed (HTTP ${status}); please try again later`;

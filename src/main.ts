@@ -4,6 +4,7 @@ import { createConsoleChannel } from "../adapters/console/index.ts";
 import { createSlackChannel } from "../adapters/slack/index.ts";
 import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
+import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { ConfigError, StartupError } from "./errors.ts";
@@ -84,6 +85,7 @@ async function main(): Promise<number> {
       leads: createLeadsCommands({ backend, channels: leadChannels }),
       journal,
       threadLeaseMs: config.takeoverMs,
+      answerQueue: new LocalAnswerQueue({ ...config.answerQueue, log, metrics }),
     });
     const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
     if (channels.length === 0) {
@@ -160,10 +162,15 @@ function createChannels(
   const channels: Channel[] = [];
   const announcers: LeadAnnouncer[] = [];
   if (config.telegram) {
+    const { maxActive, maxQueued } = config.answerQueue;
     const telegram = createTelegramChannel({
       ...config.telegram,
       ...deps,
       takeoverMs: config.takeoverMs,
+      // Updates in flight include answering and waiting questions: room for all of them and
+      // for as many busy replies on their way, so the bridge says "busy" before the poller
+      // stops taking updates (or the webhook answers 503).
+      maxUpdatesInFlight: maxActive + 2 * maxQueued,
     });
     channels.push(telegram);
     announcers.push(telegram.leadAnnouncer);

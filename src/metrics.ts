@@ -8,6 +8,10 @@ const PREFIX = "chatbot_bridge_";
 // stream run (about 5 minutes: https://docs.slack.dev/reference/methods/chat.appendStream).
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 180, 300];
 
+// Seconds a question waits for room: none at all while the process has room (the first
+// bucket), seconds to minutes when it is at its cap.
+const QUEUE_WAIT_BUCKETS = [0.001, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
+
 // The label values known in advance: their series start at 0, so a dashboard's rate() and
 // "no errors yet" read as 0 instead of "no data". The console serves no /metrics.
 const CHANNELS = ["slack", "telegram"] as const;
@@ -107,6 +111,23 @@ export class Metrics {
     help: "Answers streaming now",
     registers: [this.registry],
   });
+  readonly queuedQuestions = new Gauge({
+    name: `${PREFIX}queued_questions`,
+    help: "Questions accepted whose answer has not begun (waiting for room under MAX_ACTIVE_ANSWERS, or for their thread)",
+    registers: [this.registry],
+  });
+  readonly queueWait = new Histogram({
+    name: `${PREFIX}queue_wait_seconds`,
+    help: "From a question accepted into the answer queue to its answer beginning",
+    buckets: QUEUE_WAIT_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly questionsRefused = new Counter({
+    name: `${PREFIX}questions_refused_total`,
+    help: "Questions told the bot is busy because MAX_QUEUED_QUESTIONS were already waiting",
+    labelNames: ["channel"] as const,
+    registers: [this.registry],
+  });
   readonly storeErrors = new Counter({
     name: `${PREFIX}store_errors_total`,
     help: "Store operations that failed",
@@ -147,6 +168,7 @@ export class Metrics {
       this.edits.inc({ channel }, 0);
       this.rateLimited.inc({ channel }, 0);
       this.leadsAnnounced.inc({ channel }, 0);
+      this.questionsRefused.inc({ channel }, 0);
     }
     for (const kind of BACKEND_ERROR_KINDS) this.backendErrors.inc({ kind }, 0);
     for (const outcome of LEAD_POLL_OUTCOMES) this.leadPolls.inc({ outcome }, 0);

@@ -54,6 +54,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("caps answers in flight and questions waiting, at least one answer at a time", () => {
+    expect(loadConfig({}).answerQueue).toEqual({ maxActive: 100, maxQueued: 1_000 });
+    expect(loadConfig({ MAX_ACTIVE_ANSWERS: "3", MAX_QUEUED_QUESTIONS: "0" }).answerQueue).toEqual({
+      maxActive: 3,
+      maxQueued: 0,
+    });
+    expect(problemsOf({ MAX_ACTIVE_ANSWERS: "0", MAX_QUEUED_QUESTIONS: "many" })).toEqual([
+      "MAX_ACTIVE_ANSWERS must be at least 1",
+      "MAX_QUEUED_QUESTIONS must be a number",
+    ]);
+  });
+
   it("takes DEFAULT_LANGUAGE in any letter case and by the codes people use", () => {
     const language = (value: string) => loadConfig({ DEFAULT_LANGUAGE: value }).defaultLanguage;
     expect(language("FR")).toBe("fr");

@@ -3,7 +3,7 @@ import { setMaxListeners } from "node:events";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
-import { AbortedError, BridgeError, ChannelUnavailableError } from "../errors.ts";
+import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } from "../errors.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -12,6 +12,7 @@ import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
+import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -28,6 +29,11 @@ export interface BridgeOptions {
   metrics?: Metrics;
   /** Keeps a record of each answer in flight, so that one cut by a kill is finished on restart. */
   journal?: AnswerJournal;
+  /**
+   * How many answers the process streams at once and how many questions wait for room
+   * (MAX_ACTIVE_ANSWERS, MAX_QUEUED_QUESTIONS). None: every question is answered at once.
+   */
+  answerQueue?: AnswerQueue;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
@@ -45,6 +51,7 @@ export class Bridge {
   readonly #commands: CommandHandler;
   readonly #guards: QuestionGuards;
   readonly #queue: ThreadQueue;
+  readonly #answerQueue: AnswerQueue;
   readonly #answerDeps: AnswerDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
@@ -72,6 +79,9 @@ export class Bridge {
       defaultLanguage: options.defaultLanguage,
       maxAnswerChars: options.maxAnswerChars,
     };
+    this.#answerQueue =
+      options.answerQueue ??
+      new LocalAnswerQueue({ maxActive: Infinity, maxQueued: Infinity, log: options.log });
     this.#queue = new ThreadQueue({
       store: options.store,
       log: options.log,
@@ -97,9 +107,19 @@ export class Bridge {
 
   /**
    * Lets running answers finish for up to `graceMs`, then cuts the rest: each ends with the
-   * text it had and a note that it was interrupted. Resolves when every reply is final.
+   * text it had and a note that it was interrupted. Questions whose answer has not begun are
+   * not started any more: each is told to ask again (a restart must not wait behind a full
+   * queue, nor leave it unanswered without a word). Resolves when every reply is final.
    */
   async drain(graceMs: number): Promise<void> {
+    const notStarted = this.#answerQueue.waiting;
+    this.#answerQueue.close();
+    if (notStarted > 0) {
+      this.#options.log.info(
+        { questions: notStarted },
+        "shutting down: questions whose answer had not begun are told to ask again",
+      );
+    }
     const settled = () => Promise.allSettled([...this.#inFlight]).then(() => undefined);
     const graceOver = new Promise<"grace over">((resolve) =>
       setTimeout(resolve, graceMs, "grace over").unref(),
@@ -141,7 +161,17 @@ export class Bridge {
         await sendNotice(surface, refusal, { private: true });
         return;
       }
-      await this.#answer(message, surface, turn, log, receivedAt);
+      const place = this.#answerQueue.enter();
+      if (!place) {
+        this.#options.metrics?.questionsRefused.inc({ channel: message.channel });
+        await sendNotice(surface, BUSY, { private: true });
+        return;
+      }
+      try {
+        await this.#answer(message, surface, { turn, place }, log, receivedAt);
+      } finally {
+        place.leave();
+      }
     } catch (error) {
       await this.#reportFailure(error, message, surface, log);
     } finally {
@@ -171,7 +201,7 @@ export class Bridge {
   async #answer(
     message: IncomingMessage,
     surface: ReplySurface,
-    turn: Turn,
+    waits: Waits,
     log: Logger,
     receivedAt: number,
   ): Promise<void> {
@@ -180,7 +210,7 @@ export class Bridge {
     const journaled = this.#options.journal?.track(message.channel, surface);
     let report: AnswerReport | undefined;
     try {
-      report = await this.#stream(message, journaled?.surface ?? surface, turn, log, receivedAt);
+      report = await this.#stream(message, journaled?.surface ?? surface, waits, log, receivedAt);
     } finally {
       await journaled?.close();
     }
@@ -201,38 +231,56 @@ export class Bridge {
   }
 
   /** Streams the answer; undefined when it failed before it could take over its queued note. */
-
   async #stream(
     message: IncomingMessage,
     surface: ReplySurface,
-    turn: Turn,
+    { turn, place }: Waits,
     log: Logger,
     receivedAt: number,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
     const channel = message.channel;
     let placeholder: { ref: MessageRef; rendered: string } | undefined;
-    // `elsewhere`: another process answers in this thread; how many wait there is not known.
-    const showQueued = async (elsewhere: boolean) => {
-      await turn.previousShown;
-      const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
-      if (ahead === 0 || placeholder) return;
-      const rendered = surface.renderer.note(
-        `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
-      );
+    /** Shows why the question waits, in the one message its answer then takes over. */
+    const showWaiting = async (text: string) => {
+      const rendered = surface.renderer.note(text);
       try {
         await surface.budget?.acquire();
-        placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
-        turn.shown();
+        if (placeholder) {
+          await surface.edit(placeholder.ref, rendered, { final: false });
+          placeholder = { ref: placeholder.ref, rendered };
+        } else {
+          placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
+          turn.shown();
+        }
       } catch (error) {
         // Only a courtesy: the question keeps its place and is answered all the same.
         log.warn({ err: error }, "could not show that a question is queued");
       }
     };
+    // `elsewhere`: another process answers in this thread; how many wait there is not known.
+    const showQueued = async (elsewhere: boolean) => {
+      await turn.previousShown;
+      const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
+      if (ahead === 0 || placeholder) return;
+      await showWaiting(`⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`);
+    };
     if (turn.waitingAhead() > 0) await showQueued(false);
     const onCall = (kind: "post" | "edit" | "rate-limited") =>
       (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel });
     const answer = async () => {
+      // The thread's turn came; now the process must have room (MAX_ACTIVE_ANSWERS).
+      let shownInLine: Promise<void> | undefined;
+      try {
+        await place.start((number) => {
+          shownInLine = showWaiting(
+            `⏳ many questions right now: yours is number ${number} in line`,
+          );
+        });
+      } finally {
+        // The answer (or the refusal at a shutdown) takes over that notice: it must be there.
+        await shownInLine;
+      }
       metrics?.activeAnswers.inc();
       try {
         return await answerQuestion({ ...this.#answerDeps, log }, message, surface, {
@@ -244,6 +292,7 @@ export class Bridge {
         });
       } finally {
         metrics?.activeAnswers.dec();
+        place.leave();
       }
     };
     let report: AnswerReport;
@@ -262,7 +311,7 @@ export class Bridge {
         () => false,
       );
       if (!shown) throw error;
-      log.error({ err: error }, "message failed");
+      if (!(error instanceof NotStartedError)) log.error({ err: error }, "message failed");
       return undefined;
     }
     return report;
@@ -299,11 +348,24 @@ export class Bridge {
       return;
     }
     const known = error instanceof BridgeError;
-    log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
+    // Counted once by the drain that refused them.
+    if (!(error instanceof NotStartedError))
+      log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
     await sendNotice(surface, `⚠️ ${readableError(error)}`, { private: true }).catch(
       (noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"),
     );
   }
+}
+
+/** What a question hears when MAX_QUEUED_QUESTIONS already wait. */
+const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
+
+/** What a question waits for before its answer begins. */
+interface Waits {
+  /** Its place in its thread's line: the earlier questions there come first. */
+  turn: Turn;
+  /** Its place in the process's answer queue: room under the cap. */
+  place: QueuePlace;
 }
 
 function readableError(error: unknown): string {

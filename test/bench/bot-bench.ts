@@ -28,6 +28,8 @@ export interface BotBenchOptions {
   ackSeconds?: number;
   /** Questions per conversation; the middle ones are measured. Default 3. */
   rounds?: number;
+  /** MAX_ACTIVE_ANSWERS; unset: the bot's default (questions past it wait in its queue). */
+  maxActiveAnswers?: number;
 }
 
 const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
@@ -54,7 +56,10 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       () => backend.close(),
       () => platforms.close(),
     );
-    const bot = await startBotProcess(botEnv(backend.info.url, platforms.url));
+    const bot = await startBotProcess({
+      ...botEnv(backend.info.url, platforms.url),
+      ...(options.maxActiveAnswers && { MAX_ACTIVE_ANSWERS: String(options.maxActiveAnswers) }),
+    });
     cleanups.unshift(() => bot.close());
     const deliveries = new BotDeliveries(bot.url);
     cleanups.unshift(() => deliveries.close());
@@ -141,7 +146,7 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
  * webhook: deliveries the bench can time), the stamp backend, no lead poll and no per-user
  * question limit (the bench's people ask more than a person would).
  */
-function botEnv(backendUrl: string, platformsUrl: string): Record<string, string> {
+export function botEnv(backendUrl: string, platformsUrl: string): Record<string, string> {
   return {
     SLACK_BOT_TOKEN: BENCH_SLACK_TOKEN,
     SLACK_SIGNING_SECRET: BENCH_SIGNING_SECRET,
@@ -159,7 +164,7 @@ function botEnv(backendUrl: string, platformsUrl: string): Record<string, string
   };
 }
 
-function loopDelayMs(seconds: number | undefined): number {
+export function loopDelayMs(seconds: number | undefined): number {
   return seconds === undefined
     ? Number.NaN
     : Math.max(0, seconds * 1000 - LOOP_MONITOR_RESOLUTION_MS);

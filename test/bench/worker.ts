@@ -3,6 +3,7 @@
 // The result goes back to run.ts over the IPC channel.
 
 import { type BotBenchOptions, benchBot } from "./bot-bench.ts";
+import { benchCap, type CapBenchOptions } from "./cap-bench.ts";
 import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
 import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
 import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
@@ -18,6 +19,7 @@ export const TASKS = {
   leads: (options: LeadsBenchOptions) => benchLeads(options),
   bot: (options: BotBenchOptions) => benchBot(options),
   pace: (options: PaceBenchOptions) => benchPace(options),
+  cap: (options: CapBenchOptions) => benchCap(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -11,6 +11,7 @@ import {
 } from "../../adapters/slack/index.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
+import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
@@ -46,6 +47,8 @@ export interface SlackHarnessOptions {
   socketMode?: boolean;
   /** A journal of answers in flight for the bridge, on the harness's store. */
   journal?: (store: KeyValueStore) => AnswerJournal;
+  /** MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS; default: no cap. */
+  answerQueue?: { maxActive: number; maxQueued: number };
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -60,6 +63,7 @@ export interface Ack {
 
 export interface SlackHarness {
   fake: FakeSlack;
+  bridge: Bridge;
   channel: SlackChannel;
   http: RunningHttpServer;
   simulator: Simulator;
@@ -133,12 +137,18 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       },
     }),
   });
+  // One registry for the bridge and /metrics, as in the process.
+  const metrics = new Metrics();
   const bridge = new Bridge({
     backend,
     store,
     log,
+    metrics,
     ...OPEN_BRIDGE,
     journal: options.journal?.(store),
+    ...(options.answerQueue && {
+      answerQueue: new LocalAnswerQueue({ ...options.answerQueue, log, metrics }),
+    }),
   });
   const channel = createSlackChannel({
     botToken: fake.options.botToken,
@@ -160,7 +170,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     host: "127.0.0.1",
     routes: channel.routes,
     health: async () => ({ problems: [] }),
-    metrics: new Metrics(),
+    metrics,
     log,
   });
   await channel.start();
@@ -187,6 +197,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
 
   return {
     fake,
+    bridge,
     channel,
     http,
     simulator,

@@ -1,0 +1,189 @@
+import { NotStartedError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
+
+/** A question's place, from the moment it is accepted to the end of its answer. */
+export interface QueuePlace {
+  /**
+   * Resolves when the process has room for this answer. When it must wait first, `onWait`
+   * is called at once with its number in line (1: next). Rejects with NotStartedError once
+   * the queue is closed.
+   */
+  start(onWait?: (place: number) => void): Promise<void>;
+  /** The answer ended, or the question goes no further: its room or its place is free. */
+  leave(): void;
+}
+
+/**
+ * How much answering a process takes on: at most `maxActive` answers at once, the others
+ * waiting in one line in the order their turn came, at most `maxQueued` of them; past that a
+ * new question is refused, so the person can be told the bot is busy instead of waiting for
+ * good. Commands never enter it: they cost no answer.
+ *
+ * A queue shared by the processes on Redis (issue 14, item 2) keeps this shape, on Redis
+ * Streams with one consumer group:
+ * - `enter` is XADD of the question (its IncomingMessage and the surface's persisted
+ *   place, as the journal keeps it: ReplySurface.persistRef, Channel.reopen), refused in the
+ *   same script when the stream's waiting entries (XLEN minus the group's pending) reach
+ *   `maxQueued`; the place in line is the number of entries ahead of it.
+ * - `start` resolves on the process whose consumer loop took the entry: each process reads
+ *   with XREADGROUP … COUNT <free room> only while it has room, so work goes by capacity,
+ *   whichever process received it.
+ * - `leave` is XACK (and XDEL) when the answer ends; entries of a process that died stay
+ *   pending and are taken over with XAUTOCLAIM after TAKEOVER_MS (the journal and the
+ *   delivery dedupe keep such a question answered once).
+ * - `close` stops reading: on Redis, questions not yet taken stay for the other processes
+ *   instead of being refused as here.
+ */
+export interface AnswerQueue {
+  /** A place for a new question; undefined when the queue is full (the bot is busy). */
+  enter(): QueuePlace | undefined;
+  /** Answers running now. */
+  readonly active: number;
+  /** Questions accepted whose answer has not begun. */
+  readonly waiting: number;
+  /**
+   * The process is stopping: every question not yet started is refused, those waiting now
+   * at once and those whose turn comes later then (their `start` rejects with NotStartedError).
+   */
+  close(): void;
+}
+
+export interface LocalAnswerQueueOptions {
+  /** MAX_ACTIVE_ANSWERS */
+  maxActive: number;
+  /** MAX_QUEUED_QUESTIONS */
+  maxQueued: number;
+  log: Logger;
+  metrics?: Metrics | undefined;
+}
+
+interface Waiter {
+  go(): void;
+  refuse(): void;
+}
+
+/**
+ * The queue of one process, in memory: the embedded store's deployment has one process, and
+ * a question waits here only seconds, so a restart loses nothing a person was not told of
+ * (close() tells them).
+ */
+export class LocalAnswerQueue implements AnswerQueue {
+  readonly #options: LocalAnswerQueueOptions;
+  readonly #line: Waiter[] = [];
+  #active = 0;
+  #waiting = 0;
+  #closed = false;
+  /** Questions refused since the queue was last empty: one log line opens and one ends a burst. */
+  #refused = 0;
+
+  constructor(options: LocalAnswerQueueOptions) {
+    this.#options = options;
+  }
+
+  get active(): number {
+    return this.#active;
+  }
+
+  get waiting(): number {
+    return this.#waiting;
+  }
+
+  enter(): QueuePlace | undefined {
+    const { maxActive, maxQueued } = this.#options;
+    // Questions waiting for their thread count too: each of them will need room.
+    const wouldWait = this.#active + this.#waiting >= maxActive;
+    if (wouldWait && this.#waiting >= maxQueued) {
+      this.#refuse();
+      return undefined;
+    }
+    this.#setWaiting(this.#waiting + 1);
+    const enteredAt = performance.now();
+    let state: "waiting" | "in line" | "active" | "left" = "waiting";
+    let waiter: Waiter | undefined;
+    const begin = () => {
+      state = "active";
+      this.#active += 1;
+      this.#setWaiting(this.#waiting - 1);
+      this.#options.metrics?.queueWait.observe((performance.now() - enteredAt) / 1000);
+    };
+    const drop = () => {
+      state = "left";
+      this.#setWaiting(this.#waiting - 1);
+    };
+    return {
+      start: (onWait) => {
+        if (state !== "waiting") return Promise.reject(new Error("a place is started once"));
+        if (this.#closed) {
+          drop();
+          return Promise.reject(new NotStartedError());
+        }
+        if (this.#active < maxActive && this.#line.length === 0) {
+          begin();
+          return Promise.resolve();
+        }
+        state = "in line";
+        return new Promise<void>((resolve, reject) => {
+          waiter = {
+            go: () => {
+              begin();
+              resolve();
+            },
+            refuse: () => {
+              drop();
+              reject(new NotStartedError());
+            },
+          };
+          this.#line.push(waiter);
+          onWait?.(this.#line.length);
+        });
+      },
+      leave: () => {
+        if (state === "active") {
+          state = "left";
+          this.#active -= 1;
+          this.#serveNext();
+        } else if (state === "in line" && waiter) {
+          this.#line.splice(this.#line.indexOf(waiter), 1);
+          drop();
+        } else if (state === "waiting") {
+          drop();
+        }
+      },
+    };
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const waiter of this.#line.splice(0)) waiter.refuse();
+  }
+
+  #serveNext(): void {
+    while (this.#active < this.#options.maxActive) {
+      const next = this.#line.shift();
+      if (!next) return;
+      next.go();
+    }
+  }
+
+  #setWaiting(waiting: number): void {
+    this.#waiting = waiting;
+    this.#options.metrics?.queuedQuestions.set(waiting);
+    if (waiting === 0 && this.#refused > 0) {
+      this.#options.log.info(
+        { refused: this.#refused },
+        "the answer queue is empty again: `refused` questions were told the bot was busy meanwhile",
+      );
+      this.#refused = 0;
+    }
+  }
+
+  #refuse(): void {
+    this.#refused += 1;
+    if (this.#refused > 1) return;
+    this.#options.log.warn(
+      { active: this.#active, waiting: this.#waiting },
+      "the answer queue is full (MAX_QUEUED_QUESTIONS): new questions are told the bot is busy until it empties",
+    );
+  }
+}
