@@ -1,7 +1,7 @@
-import type { MessageRef, ReplySurface, SendOptions } from "../../src/bridge/ports.ts";
+import type { MessageRef, Renderer, ReplySurface } from "../../src/bridge/ports.ts";
 import { renderTerminal, terminalRenderer, verbatimRenderer } from "./render.ts";
 import { settledPrefix } from "./settle.ts";
-import { fromAnsi, type StyledText } from "./styled-text.ts";
+import { fromAnsi, toAnsi } from "./styled-text.ts";
 import type { ConsoleOutput, PrintedMessage } from "./terminal.ts";
 
 // A terminal has no rate limit, but each update parses the whole answer again (about 20 ms
@@ -11,33 +11,36 @@ const FRAME_MS = 100;
 const THINKING = "thinking…";
 
 /**
+ * A terminal's rendering of an answer: styled, and while it streams only up to its settled
+ * part (see settle.ts), so that what is printed only grows.
+ */
+const streamingTerminalRenderer: Renderer = {
+  ...terminalRenderer,
+  interim: (markdown) => toAnsi(renderTerminal(settledPrefix(markdown))),
+};
+
+/**
  * The terminal as a reply surface. A terminal cannot edit what it printed: ConsoleOutput
- * prints what was added, or rewrites the lines that changed. On a terminal an answer that is
- * still streaming is shown up to its settled part (see settle.ts), so that it only grows.
+ * prints what was added, or rewrites the lines that changed. Piped output is the answer's
+ * Markdown verbatim, as it grows.
  */
 export function createConsoleSurface(output: ConsoleOutput): ReplySurface {
-  const styled = output.styled;
-  const textOf = (rendered: string, options: SendOptions): StyledText => {
-    const source = options.source;
-    if (styled && !options.final && source && source.note === undefined) {
-      return renderTerminal(settledPrefix(source.markdown));
-    }
-    return fromAnsi(rendered);
-  };
   return {
-    renderer: styled ? terminalRenderer : verbatimRenderer,
+    renderer: output.styled ? streamingTerminalRenderer : verbatimRenderer,
     // Nothing limits a terminal's messages: no splitting.
     limits: {
       maxMessageLength: Number.POSITIVE_INFINITY,
-      minEditIntervalMs: styled ? FRAME_MS : 0,
+      minEditIntervalMs: output.styled ? FRAME_MS : 0,
     },
-    async post(rendered, options): Promise<MessageRef> {
-      const message: PrintedMessage = {};
-      output.show(message, textOf(rendered, options));
-      return message;
-    },
-    async edit(ref, rendered, options) {
-      output.show(ref as PrintedMessage, textOf(rendered, options));
+    async send(request): Promise<MessageRef> {
+      if (request.call === "post") {
+        const message: PrintedMessage = {};
+        output.show(message, fromAnsi(request.text));
+        return message;
+      }
+      if (request.call === "edit")
+        output.show(request.ref as PrintedMessage, fromAnsi(request.text));
+      return "ref" in request ? request.ref : {};
     },
     async notice(rendered) {
       output.endLine();

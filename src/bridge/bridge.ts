@@ -7,6 +7,7 @@ import { AbortedError, BridgeError, ChannelUnavailableError } from "../errors.ts
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
+import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -14,7 +15,7 @@ import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-que
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
-import type { IncomingMessage, MessageRef, ReplySurface } from "./ports.ts";
+import type { IncomingMessage, ReplySurface } from "./ports.ts";
 import { ThreadQueue, type Turn } from "./thread-queue.ts";
 
 export interface BridgeOptions {
@@ -70,7 +71,6 @@ export class Bridge {
       conversations: this.#conversations,
       log: options.log,
       defaultLanguage: options.defaultLanguage,
-      maxAnswerChars: options.maxAnswerChars,
     };
     this.#queue = new ThreadQueue({
       store: options.store,
@@ -175,14 +175,23 @@ export class Bridge {
     log: Logger,
     receivedAt: number,
   ): Promise<void> {
-    // From its first message (a "queued" note, a placeholder) to its end, the answer is in
+    // From its first message (a "queued" note, its first text) to its end, the answer is in
     // the journal: after a kill, the next start finishes it with the interrupted note.
-    const journaled = this.#options.journal?.track(message.channel, surface);
+    const record = surface.persistRef ? this.#options.journal?.track(message.channel) : undefined;
+    const { metrics } = this.#options;
+    const channel = message.channel;
+    const writer = new AnswerWriter(surface, {
+      maxAnswerChars: this.#options.maxAnswerChars,
+      onFirstPost: turn.shown,
+      onCall: (kind) =>
+        (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),
+      onMessage: record && ((event) => record.update(event)),
+    });
     let report: AnswerReport | undefined;
     try {
-      report = await this.#stream(message, journaled?.surface ?? surface, turn, log, receivedAt);
+      report = await this.#stream(message, surface, writer, turn, log, receivedAt);
     } finally {
-      await journaled?.close();
+      await record?.close();
     }
     if (!report) return;
     this.#unpostable.delete(message.channelKey);
@@ -201,44 +210,34 @@ export class Bridge {
   }
 
   /** Streams the answer; undefined when it failed before it could take over its queued note. */
-
   async #stream(
     message: IncomingMessage,
     surface: ReplySurface,
+    writer: AnswerWriter,
     turn: Turn,
     log: Logger,
     receivedAt: number,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
-    const channel = message.channel;
-    let placeholder: { ref: MessageRef; rendered: string } | undefined;
+    let queued = false;
     // `elsewhere`: another process answers in this thread; how many wait there is not known.
     const showQueued = async (elsewhere: boolean) => {
       await turn.previousShown;
       const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
-      if (ahead === 0 || placeholder) return;
-      const rendered = surface.renderer.note(
-        `⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`,
-      );
+      if (ahead === 0 || queued) return;
       try {
-        await surface.budget?.acquire();
-        placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
-        turn.shown();
+        await writer.showNote(`⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`);
+        queued = true;
       } catch (error) {
         // Only a courtesy: the question keeps its place and is answered all the same.
         log.warn({ err: error }, "could not show that a question is queued");
       }
     };
     if (turn.waitingAhead() > 0) await showQueued(false);
-    const onCall = (kind: "post" | "edit" | "rate-limited") =>
-      (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel });
     const answer = async () => {
       metrics?.activeAnswers.inc();
       try {
-        return await answerQuestion({ ...this.#answerDeps, log }, message, surface, {
-          placeholder,
-          onFirstPost: turn.shown,
-          onCall,
+        return await answerQuestion({ ...this.#answerDeps, log }, message, writer, surface, {
           receivedAt,
           signal: this.#stopping.signal,
         });
@@ -246,18 +245,12 @@ export class Bridge {
         metrics?.activeAnswers.dec();
       }
     };
-    let report: AnswerReport;
     try {
-      report = await turn.run(answer, () => showQueued(true));
+      return await turn.run(answer, () => showQueued(true));
     } catch (error) {
       // The answer never took over its "queued" message: it shows the error instead.
-      if (!placeholder) throw error;
-      const { ref } = placeholder;
-      const note = surface.renderer.note(`⚠️ ${readableError(error)}`);
-      const shown = await (async () => {
-        await surface.budget?.acquire();
-        await surface.edit(ref, note, { final: true });
-      })().then(
+      if (!queued) throw error;
+      const shown = await writer.finish({ kind: "error", note: `⚠️ ${readableError(error)}` }).then(
         () => true,
         () => false,
       );
@@ -265,7 +258,6 @@ export class Bridge {
       log.error({ err: error }, "message failed");
       return undefined;
     }
-    return report;
   }
 
   #record(channel: string, report: AnswerReport): void {

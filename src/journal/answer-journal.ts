@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ReplySurface } from "../bridge/ports.ts";
 import type { Channel } from "../channel.ts";
 import type { Logger } from "../log.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
@@ -17,7 +16,7 @@ import {
   recoveringKey,
 } from "./entry.ts";
 import { finishInterrupted } from "./finish-interrupted.ts";
-import { JournaledAnswer, type PersistingSurface } from "./journaled-answer.ts";
+import { JournaledAnswer } from "./journaled-answer.ts";
 
 export interface AnswerJournalOptions {
   store: KeyValueStore;
@@ -50,8 +49,8 @@ const RECOVERY_CONCURRENCY = 8;
  * The journal of answers in flight, so that an answer left mid-stream by a kill is finished
  * by the next process: its message shows the text it had and a note that it was interrupted.
  *
- * Each answer whose surface can persist its refs keeps one record (JournaledAnswer) from its
- * first message until it is over. The process lists its answers in its own index key and,
+ * Each answer whose surface can persist its refs keeps one record (JournaledAnswer, fed by the
+ * reply engine's message events) from its first message until it is over. The process lists its answers in its own index key and,
  * with its first record, lists itself in `journal:runs`, so a later process finds every
  * record without listing keys. On Redis, where processes run side by side, each keeps a lease
  * alive; only runs whose lease has lapsed are finished. The embedded store belongs to one
@@ -93,14 +92,13 @@ export class AnswerJournal {
   }
 
   /**
-   * Starts the record of one answer on `surface`: the answer must use the returned surface
-   * and close the record when it is over. Undefined when the surface cannot persist its refs
-   * (a terminal): such an answer has nothing to finish after a kill.
+   * Starts the record of one answer in `channel` (on a surface that can persist its refs):
+   * the answer's writer tells it of every message, and the answer closes it when it is over.
    */
-  track(channel: string, surface: ReplySurface): JournaledAnswer | undefined {
-    if (this.#closed || !canPersist(surface)) return undefined;
+  track(channel: string): JournaledAnswer | undefined {
+    if (this.#closed) return undefined;
     const id = `${this.runId}:${++this.#seq}`;
-    return new JournaledAnswer(channel, surface, {
+    return new JournaledAnswer(channel, {
       updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
       save: async (entry) => {
@@ -296,8 +294,4 @@ export class AnswerJournal {
       await this.#store.release(claim, this.runId).catch(() => undefined);
     }
   }
-}
-
-function canPersist(surface: ReplySurface): surface is PersistingSurface {
-  return typeof surface.persistRef === "function";
 }

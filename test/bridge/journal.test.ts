@@ -37,7 +37,7 @@ function channelOver(...surfaces: PersistingSurface[]): RecoveryChannel {
     reopen: (saved) => {
       const { surface, id } = saved as { surface: string; id: number };
       const found = surfaces.find((s) => s.name === surface);
-      return found && { surface: found, ref: id };
+      return found && { surface: found, ref: id, streaming: false };
     },
   };
 }
