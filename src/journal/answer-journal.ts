@@ -56,9 +56,9 @@ const RECOVERY_CONCURRENCY = 8;
  * alive; only runs whose lease has lapsed are finished. The embedded store belongs to one
  * process at a time, so every other run found there is a dead one.
  *
- * Cost per answer: one write when its first message is posted (plus a write of the index,
- * shared by the answers starting at the same time), one when a message is added or its ref
- * changes, one per `updateIntervalMs` while its text grows, and one delete at the end.
+ * Cost per answer: one write when its first message is posted, one when a message is added
+ * or its ref changes, one per `updateIntervalMs` while its text grows, and one delete at the
+ * end. The run's index is written only when more answers than ever before are in flight.
  */
 export class AnswerJournal {
   readonly runId: string;
@@ -70,11 +70,17 @@ export class AnswerJournal {
   readonly #ttlMs: number;
   /** Whether other live processes may share the store (Redis). */
   readonly #shared: boolean;
-  #seq = 0;
+  /**
+   * Each answer in flight has a slot, and its record the id `<run>:<slot>`; a slot is used
+   * again once its answer's record is gone, so the run's index (every slot's id) only grows
+   * with the most answers this process ever had at once, and is rarely written.
+   */
+  #slots = 0;
+  readonly #freeSlots: number[] = [];
   /** Answers with a record in the store. */
   readonly #active = new Set<string>();
-  /** The ids the index in the store holds (as last written). */
-  #indexed = new Set<string>();
+  /** How many slots the index in the store lists (as last written). */
+  #indexed = 0;
   #indexWrite: Promise<void> | undefined;
   #registration: Promise<void> | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -97,7 +103,8 @@ export class AnswerJournal {
    */
   track(channel: string): JournaledAnswer | undefined {
     if (this.#closed) return undefined;
-    const id = `${this.runId}:${++this.#seq}`;
+    const slot = this.#freeSlots.pop() ?? this.#slots++;
+    const id = `${this.runId}:${slot}`;
     return new JournaledAnswer(channel, {
       updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
@@ -105,14 +112,15 @@ export class AnswerJournal {
         this.#active.add(id);
         await Promise.all([
           this.#store.set(entryKey(id), entry, this.#ttlMs),
-          this.#ensureIndexed(id),
+          this.#ensureIndexed(slot),
         ]);
       },
       remove: async () => {
         this.#active.delete(id);
-        // The index keeps the id until its next write: a missing record is skipped.
+        // The index keeps the id: a missing record is skipped.
         await this.#store.delete(entryKey(id));
       },
+      closed: () => this.#freeSlots.push(slot),
     });
   }
 
@@ -223,23 +231,24 @@ export class AnswerJournal {
       // dead and removed it. Take the lease again and list the run again.
       this.#log.warn("journal lease lapsed; registering again");
       this.#registration = undefined;
-      this.#indexed = new Set();
+      this.#indexed = 0;
       await this.#registered();
     } catch (error) {
       this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease");
     }
   }
 
-  /** Resolves once the index in the store lists `id`. Answers starting together share a write. */
-  async #ensureIndexed(id: string): Promise<void> {
+  /** Resolves once the index in the store lists `slot`. Answers starting together share a write. */
+  async #ensureIndexed(slot: number): Promise<void> {
     await this.#registered();
-    while (!this.#indexed.has(id)) {
+    while (this.#indexed <= slot) {
       if (!this.#indexWrite) {
-        const ids = [...this.#active];
+        const slots = this.#slots;
+        const ids = Array.from({ length: slots }, (_, i) => `${this.runId}:${i}`);
         const write = (async () => {
           try {
             await this.#store.set(indexKey(this.runId), ids, this.#ttlMs);
-            this.#indexed = new Set(ids);
+            this.#indexed = Math.max(this.#indexed, slots);
           } finally {
             this.#indexWrite = undefined;
           }

@@ -9,6 +9,8 @@ export interface JournalSink {
   readonly log: Logger;
   save(entry: JournalEntry): Promise<void>;
   remove(): Promise<void>;
+  /** The record is gone (removed, or never written): its place may serve another answer. */
+  closed(): void;
 }
 
 interface TrackedMessage {
@@ -65,12 +67,13 @@ export class JournaledAnswer {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#writing;
-    if (!this.#wrote) return;
-    await this.#sink
-      .remove()
-      .catch((error: unknown) =>
-        this.#sink.log.warn({ err: error }, "could not remove a finished answer from the journal"),
-      );
+    try {
+      if (this.#wrote) await this.#sink.remove();
+      this.#sink.closed();
+    } catch (error) {
+      // Its place is not used again: the record left behind must not read as a later answer's.
+      this.#sink.log.warn({ err: error }, "could not remove a finished answer from the journal");
+    }
   }
 
   #changed(urgent: boolean): void {
