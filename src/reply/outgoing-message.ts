@@ -176,3 +176,32 @@ export function toReplace(message: OutgoingMessage): void {
   message.noStream = true;
   message.shown = undefined;
 }
+
+/** The platform took the call: the message shows the plan's text now. */
+export function markSent(plan: Plan, ref: MessageRef): void {
+  const { message, request, text, final } = plan;
+  message.ref = ref;
+  switch (request.call) {
+    case "stream":
+      Object.assign(message, { mode: "append", live: true, startedAt: performance.now() });
+      break;
+    case "end":
+    case "stop":
+      message.live = false;
+      break;
+    case "append":
+      break;
+    default:
+      message.mode = "replace";
+  }
+  // A stopped stream's text is replaced next, whatever it showed.
+  message.shown = request.call === "stop" ? undefined : text;
+  message.shownAt = performance.now();
+  message.finalized = final;
+}
+
+/** A person deleted the message: the answer shows its text anew, in a new message. */
+export function markGone(message: OutgoingMessage): void {
+  Object.assign(message, { ref: undefined, saved: undefined, shown: undefined });
+  Object.assign(message, { finalized: false, live: false, mode: "replace" });
+}
