@@ -2,6 +2,7 @@ import type { Root } from "mdast";
 import { fromMarkdown, type Options } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { proseTree } from "./prose-tree.ts";
 
 export type { Root };
 
@@ -47,7 +48,9 @@ export function markdownParser(disabled: readonly string[] = []): (markdown: str
     }
     return options;
   };
-  return lastParses((markdown) => fromMarkdown(markdown, optionsFor(markdown)));
+  return lastParses(
+    (markdown) => proseTree(markdown) ?? fromMarkdown(markdown, optionsFor(markdown)),
+  );
 }
 
 // Parses kept: an answer's text may be parsed twice in a row (Slack's stream text asks where
