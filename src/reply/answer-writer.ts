@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type {
   AnswerMessageEvent,
   CallBudget,
@@ -72,8 +71,8 @@ export class AnswerWriter {
   #failures = 0;
   #wake: (() => void) | undefined;
   #loop: Promise<void> | undefined;
-  // Made only for surfaces that show typing: aborting one costs an exception object per answer.
-  #stopTyping: AbortController | undefined;
+  /** Stops the typing sign's repeats; set only for surfaces that show one. */
+  #stopTyping: (() => void) | undefined;
   /** Changes the budget's places kept for this answer's first and final texts. */
   #reserved: ((calls: number) => void) | undefined;
 
@@ -181,7 +180,7 @@ export class AnswerWriter {
       }
     } finally {
       this.#reserved?.(0);
-      this.#stopTyping?.abort();
+      this.#stopTyping?.();
       this.#options.onFirstPost?.();
       if (this.#stopTyping) await this.#surface.stopTyping?.().catch(() => undefined);
     }
@@ -284,7 +283,7 @@ export class AnswerWriter {
     if (this.#firstTextAt === undefined && this.#layout.text.hasText && request.call !== "stop") {
       this.#firstTextAt = performance.now();
       this.#reserved?.(final ? 0 : 1);
-      this.#stopTyping?.abort();
+      this.#stopTyping?.();
     }
     this.#options.onMessage?.({
       kind: "sent",
@@ -298,16 +297,19 @@ export class AnswerWriter {
 
   #keepTyping(showTyping: () => Promise<void>): void {
     const interval = this.#options.typingIntervalMs ?? 4_000;
-    this.#stopTyping = new AbortController();
-    const signal = this.#stopTyping.signal;
-    void (async () => {
-      while (!signal.aborted) {
-        // A typing action is a call too: none while the platform said to wait.
-        const paused = this.#pacer.paused || this.#budgetFor("post")?.paused === true;
-        if (!paused) await showTyping().catch(() => undefined);
-        await sleep(interval, undefined, { signal }).catch(() => undefined);
-      }
-    })();
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const repeat = async () => {
+      // A typing action is a call too: none while the platform said to wait.
+      const paused = this.#pacer.paused || this.#budgetFor("post")?.paused === true;
+      if (!paused) await showTyping().catch(() => undefined);
+      if (!stopped) timer = setTimeout(repeat, interval);
+    };
+    this.#stopTyping = () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+    void repeat();
   }
 }
 

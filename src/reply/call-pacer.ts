@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CallBudget } from "../bridge/ports.ts";
 
+const ENDED = { reason: "the answer ended" };
+
 /** Which line of a shared budget a call waits in (see CallBudget.acquire). */
 export interface Turn {
   first: boolean;
@@ -27,7 +29,9 @@ export class CallPacer {
   #pausedUntil = 0;
   /** Ends the wait for the edit interval early (the answer ended meanwhile). */
   #cutWait: (() => void) | undefined;
-  #budgetWait: AbortController | undefined;
+  /** Aborted when the answer ends: one per answer, made only if a call waits for a budget. */
+  #ended: AbortController | undefined;
+  #cut = false;
 
   constructor(minIntervalMs: number) {
     this.#minIntervalMs = minIntervalMs;
@@ -49,7 +53,9 @@ export class CallPacer {
 
   /** The answer ended: waits for an interval or a routine token end now. */
   cut(): void {
-    this.#budgetWait?.abort();
+    this.#cut = true;
+    // A reason of its own: aborting with none would make (and throw away) an exception.
+    this.#ended?.abort(ENDED);
     this.#cutWait?.();
   }
 
@@ -85,16 +91,14 @@ export class CallPacer {
       await budget.acquire({ first, urgent });
       return true;
     }
-    const ended = new AbortController();
-    this.#budgetWait = ended;
+    if (this.#cut) return false;
+    this.#ended ??= new AbortController();
     try {
-      await budget.acquire({ first, urgent, signal: ended.signal });
+      await budget.acquire({ first, urgent, signal: this.#ended.signal });
       return true;
     } catch (error) {
-      if (ended.signal.aborted) return false;
+      if (error === ENDED) return false;
       throw error;
-    } finally {
-      this.#budgetWait = undefined;
     }
   }
 
