@@ -105,11 +105,11 @@ export class AnswerLayout {
     const final = message.frozen || this.#end !== undefined;
     const { renderer } = this.#surface;
     let mode = modeOf(message, final, this.#canStream());
-    let text = textOf(renderer, message, mode, source, final);
+    let text = textOf(renderer, message, { mode, source, final });
     if (message.ref !== undefined && mode === "append" && !this.streamUsable(message, text)) {
       toReplace(message);
       mode = "replace";
-      text = textOf(renderer, message, mode, source, final);
+      text = textOf(renderer, message, { mode, source, final });
     }
     return planFor(message, mode, text, final);
   }
@@ -139,8 +139,8 @@ export class AnswerLayout {
         const source = { markdown: head, note: final ? note : undefined };
         const text =
           head === markdown
-            ? textOf(renderer, current, mode, source, final)
-            : renderSource(renderer, current, mode, source, true);
+            ? textOf(renderer, current, { mode, source, final })
+            : renderSource(renderer, current, { mode, source, final: true });
         return renderer.measure(text) <= limits.maxMessageLength;
       };
       const split = splitToFit(markdown, fits);

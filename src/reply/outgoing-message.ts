@@ -43,11 +43,7 @@ export interface OutgoingMessage {
   rendered?: Rendered;
 }
 
-interface Rendered {
-  markdown: string;
-  note: string | undefined;
-  final: boolean;
-  mode: OutgoingMessage["mode"];
+interface Rendered extends Rendering {
   text: string;
 }
 
@@ -87,29 +83,31 @@ export function modeOf(
   return streams ? "append" : "replace";
 }
 
+/** What a message's text is rendered from, and how. */
+export interface Rendering {
+  mode: OutgoingMessage["mode"];
+  source: MessageSource;
+  final: boolean;
+}
+
 /**
  * The platform text of `source` in `message`: a stream's safe Markdown, or the rendered
  * Markdown (held back at an unsettled end until final) followed by the note.
  */
-export function textOf(
-  renderer: Renderer,
-  message: OutgoingMessage,
-  mode: OutgoingMessage["mode"],
-  source: MessageSource,
-  final: boolean,
-): string {
+export function textOf(renderer: Renderer, message: OutgoingMessage, rendering: Rendering): string {
   const memo = message.rendered;
+  const { mode, source, final } = rendering;
   if (
     memo !== undefined &&
-    memo.markdown === source.markdown &&
-    memo.note === source.note &&
+    memo.source.markdown === source.markdown &&
+    memo.source.note === source.note &&
     memo.final === final &&
     memo.mode === mode
   ) {
     return memo.text;
   }
-  const text = renderSource(renderer, message, mode, source, final);
-  message.rendered = { markdown: source.markdown, note: source.note, final, mode, text };
+  const text = renderSource(renderer, message, rendering);
+  message.rendered = { ...rendering, text };
   return text;
 }
 
@@ -117,9 +115,7 @@ export function textOf(
 export function renderSource(
   renderer: Renderer,
   message: OutgoingMessage,
-  mode: OutgoingMessage["mode"],
-  source: MessageSource,
-  final: boolean,
+  { mode, source, final }: Rendering,
 ): string {
   if (mode === "append" && renderer.stream) {
     message.stream ??= renderer.stream();

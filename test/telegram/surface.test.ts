@@ -1,16 +1,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Api } from "grammy";
-import { DraftSlots } from "../../adapters/telegram/drafts.ts";
-import { installErrorBoundary } from "../../adapters/telegram/errors.ts";
-import { TelegramSurface } from "../../adapters/telegram/surface.ts";
-import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
-import { createLogger } from "../../src/log.ts";
 import { RateBudget } from "../../src/reply/call-budget.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { replySurfaceContract } from "../support/reply-surface-contract.ts";
+import { groupSurface } from "./rig.ts";
 
 const TEXT_METHODS = new Set(["sendMessage", "editMessageText", "sendMessageDraft"]);
 
@@ -21,23 +16,9 @@ replySurfaceContract(
     const group = fake.addChat({ id: -1002, type: "supergroup", title: "Team" });
     const dataDir = await mkdtemp(join(tmpdir(), "telegram-surface-"));
     const store = await openStore({ dataDir });
-    const api = new Api(fake.token, { apiRoot: fake.url });
-    installErrorBoundary(api);
-    const surface = new TelegramSurface({
-      api,
-      log: createLogger({ level: "silent", secrets: [] }),
-      place: {
-        chatId: group.id,
-        isPrivate: false,
-        topicId: undefined,
-        replyTo: undefined,
-        threadKey: "t",
-        chained: false,
-      },
-      limits: { maxMessageLength: 4_096, minEditIntervalMs: 0 },
+    const surface = groupSurface(fake, group.id, {
       budget: new RateBudget({ perMinute: 6_000, burst: 10 }),
-      drafts: new DraftSlots(),
-      chains: new ReplyChains(store),
+      store,
     });
     return {
       surface,
