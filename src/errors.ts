@@ -283,6 +283,17 @@ export class NotStartedError extends BridgeError {
   }
 }
 
+/**
+ * A native stream could not start or go on (the platform refused streaming for this message,
+ * this thread or the workspace): the reply engine shows the message by post and edit instead.
+ */
+export class StreamUnavailableError extends BridgeError {
+  readonly code = "STREAM_UNAVAILABLE";
+  constructor(reason: string, cause?: unknown) {
+    super(reason, { cause });
+  }
+}
+
 function describeStatus(status: number): string {
   if (status === 429) return "the chatbot is busy (HTTP 429); please try again shortly";
   if (status >= 500) return `the chatbot service failed (HTTP ${status}); please try again later`;

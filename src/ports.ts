@@ -40,47 +40,77 @@ export interface IncomingMessage {
   signal?: AbortSignal;
 }
 
-/** A message the surface posted, as the surface needs it to edit it later. */
+/** A message the surface posted, as the surface needs it to change it later. */
 export type MessageRef = unknown;
 
-/** How a surface turns the chatbot's Markdown and the bot's own notes into platform text. */
+/**
+ * The parts of one message before rendering: the chatbot's Markdown it shows and, when a note
+ * of the bot's own ends it, that note (after a blank line when there is Markdown).
+ */
+export interface MessageSource {
+  /** The chatbot's Markdown shown in this message ("" for a note alone). */
+  markdown: string;
+  /** A note of the bot's own ending the message (a placeholder, a cut notice), if any. */
+  note?: string;
+}
+
+/**
+ * How a channel turns the chatbot's Markdown and the bot's own notes into platform text. The
+ * reply engine owns one answer's rendering: it calls these once per text it sends, and the
+ * surface sends what it was given.
+ */
 export interface Renderer {
   /**
-   * Renders Markdown that may still be incomplete (an unclosed `**` or code fence): the
-   * result must be valid for the platform on every prefix of an answer, and show text from
-   * the backend as text (no mentions, no disguised links, no injected markup).
+   * Renders a message's whole Markdown, the way it stays: the result must be valid for the
+   * platform on every prefix of an answer, and show text from the backend as text (no
+   * mentions, no disguised links, no injected markup).
    */
   render(markdown: string): string;
+  /**
+   * Renders the Markdown of a message that is still growing: may leave out an unsettled end
+   * (a half-written `**bold` or link) that would flash as raw markup. `render` when absent.
+   */
+  interim?(markdown: string): string;
+  /**
+   * A renderer for one message shown as a native stream (see ReplySurface.canStream): the
+   * platform appends what it is sent, so each text extends the one before.
+   */
+  stream?(): StreamRenderer;
   /** Renders a short note of the bot's own (a cut notice, an error) as plain, safe text. */
   note(text: string): string;
   /** How the platform counts a rendered text against its length limit. */
   measure(rendered: string): number;
 }
 
+/** One natively streamed message's text, as its answer grows (see Renderer.stream). */
+export interface StreamRenderer {
+  /**
+   * The whole text the stream shows for `source`: until `final`, each result extends the one
+   * before (an unsettled end is held back for a while); `final` adds the note.
+   */
+  text(source: MessageSource, final: boolean): string;
+}
+
 /** Limits the reply engine keeps for one surface. */
 export interface SurfaceLimits {
   /** Largest rendered text of one message, as Renderer.measure counts it. */
   maxMessageLength: number;
-  /** Shortest time between two edits of this surface's messages. */
+  /** Shortest time between two changes of one message. */
   minEditIntervalMs: number;
+  /** A native stream older than this is ended, and its message goes on by edits. */
+  streamMaxAgeMs?: number;
 }
 
 /**
- * A budget shared by several surfaces (all answers in one Slack workspace or one Telegram
+ * A budget shared by several answers (all answers in one Slack workspace or one Telegram
  * group). `acquire` resolves when one more call may be made.
  */
 export interface CallBudget {
   /**
    * `first`: an answer's first text, served before everything else. `urgent`: a final text or
-   * a notice, served before routine edits. `final`: the call will carry a message's last state
-   * (a platform may end a stream with another method).
+   * a notice, served before routine edits.
    */
-  acquire(options?: {
-    first?: boolean;
-    urgent?: boolean;
-    final?: boolean;
-    signal?: AbortSignal;
-  }): Promise<void>;
+  acquire(options?: { first?: boolean; urgent?: boolean; signal?: AbortSignal }): Promise<void>;
   /**
    * Keeps `calls` of the budget for calls an answer will surely make (its first and final
    * texts): where the platform counts calls per window, other answers' routine edits leave
@@ -93,29 +123,22 @@ export interface CallBudget {
   readonly paused?: boolean;
 }
 
-export interface SendOptions {
-  /**
-   * The text will not change again: the last state of a message. Surfaces that stream
-   * natively use it to end the stream or persist a draft; others can ignore it.
-   */
-  final: boolean;
-  /**
-   * What the rendered text was made from, when the reply engine knows it: surfaces whose
-   * native stream takes Markdown (Slack's `chat.appendStream`) need it; others ignore it.
-   */
-  source?: MessageSource;
-}
-
 /**
- * The parts of one message before rendering: `rendered` is `render(markdown)`, followed by
- * `note(note)` (after a blank line when there is Markdown) when a note ends the message.
+ * One platform call the reply engine asks of a surface, with the text ready to send:
+ * `post` a new message, `edit` (replace) a message's whole text, `stream` start a native
+ * stream with its first text, `append` text to it, `end` it with its last text (maybe ""),
+ * `stop` it with no text (its text is then replaced by edits). `final`: the message will not
+ * change again (a draft is sent for good).
  */
-export interface MessageSource {
-  /** The chatbot's Markdown shown in this message ("" for a note alone). */
-  markdown: string;
-  /** A note of the bot's own ending the message (a placeholder, a cut notice), if any. */
-  note?: string;
-}
+export type SendRequest =
+  | { call: "post"; text: string; final: boolean }
+  | { call: "edit"; ref: MessageRef; text: string; final: boolean }
+  | { call: "stream"; text: string }
+  | { call: "append"; ref: MessageRef; text: string }
+  | { call: "end"; ref: MessageRef; text: string }
+  | { call: "stop"; ref: MessageRef };
+
+export type CallName = SendRequest["call"];
 
 export interface NoticeOptions {
   /** Only the asker needs to see it (Slack ephemeral); surfaces without it post normally. */
@@ -123,18 +146,23 @@ export interface NoticeOptions {
 }
 
 /**
- * Where one answer goes: a thread in Slack, a chat or topic in Telegram, the terminal.
- * `post` and `edit` throw RateLimitedError when the platform says to wait (the surface has
- * paused its budget for that long: one 429, one pause), and MessageGoneError when the message
- * to edit no longer exists.
+ * Where one answer goes: a thread in Slack, a chat or topic in Telegram, the terminal. The
+ * reply engine owns the answer (what each message shows, when the next call may go, which
+ * budget it draws on); a surface turns each request into one platform call and keeps no copy
+ * of the answer. `send` resolves with the message's ref (a new one when the message changed
+ * its kind: a draft sent for good, a stream stopped) and throws RateLimitedError when the
+ * platform says to wait (the engine pauses the budget the call drew on: one 429, one pause),
+ * MessageGoneError when the message to change no longer exists, StreamUnavailableError when
+ * a native stream cannot start or go on (the engine goes on by post and edit).
  */
 export interface ReplySurface {
   readonly renderer: Renderer;
   readonly limits: SurfaceLimits;
-  /** Shared call budget this surface draws from, when the platform has one. */
-  readonly budget?: CallBudget;
-  post(rendered: string, options: SendOptions): Promise<MessageRef>;
-  edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void>;
+  /** The shared budget a call of this kind draws on, when the platform has one. */
+  budgetFor?(call: CallName): CallBudget | undefined;
+  send(request: SendRequest): Promise<MessageRef>;
+  /** Whether a new message may start as a native stream (`stream` and `append` calls). */
+  canStream?(): boolean;
   /** A short message apart from the answer (command replies, system messages). */
   notice(rendered: string, options?: NoticeOptions): Promise<void>;
   /**
@@ -149,8 +177,8 @@ export interface ReplySurface {
    */
   stopTyping?(): Promise<void>;
   /**
-   * True when the final state of message `ref` goes by a call that is no edit of it (Slack's
-   * chat.stopStream, a Telegram draft sent for good): it waits for no edit interval.
+   * True when the final state of message `ref` goes by a call that is no edit of it (a
+   * Telegram draft sent for good): it waits for no edit interval.
    */
   endsWithoutEdit?(ref: MessageRef): boolean;
   /**
@@ -161,16 +189,38 @@ export interface ReplySurface {
   /**
    * A JSON-serializable description of a message this surface posted and of where it is,
    * from which the channel can finish the message after the process died (Channel.reopen).
-   * Called again after edits: a ref may change as the message does (a draft sent for good,
-   * a stream started). Surfaces without it (a terminal) have nothing to finish after a kill.
+   * Surfaces without it (a terminal) have nothing to finish after a kill.
    */
   persistRef?(ref: MessageRef): unknown;
 }
 
-/** A message of an earlier process, reopened on a surface that can edit it now. */
+/**
+ * What the reply engine tells of an answer's messages as they reach the platform (the
+ * answer journal listens): `sent` after each call that changed message `index`, with what
+ * ReplySurface.persistRef saves of it (`refChanged` when that is new); `gone` when a person
+ * deleted it (the answer goes on in a new message).
+ */
+export type AnswerMessageEvent =
+  | {
+      kind: "sent";
+      index: number;
+      saved: unknown;
+      refChanged: boolean;
+      /** The chatbot's Markdown the message shows ("" for a note alone). */
+      markdown: string;
+      final: boolean;
+    }
+  | { kind: "gone"; index: number };
+
+/**
+ * A message of an earlier process, reopened on a surface that can change it now: `ref` is
+ * undefined for one that never reached the platform, `streaming` true for a native stream
+ * that may still be open.
+ */
 export interface ReopenedMessage {
   surface: ReplySurface;
-  ref: MessageRef;
+  ref: MessageRef | undefined;
+  streaming: boolean;
 }
 
 /** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */

@@ -22,12 +22,9 @@ export function createCommandSurface(respond: RespondFn): ReplySurface {
   return {
     renderer: slackRenderer,
     limits,
-    async post(rendered): Promise<MessageRef> {
-      await send(rendered, true);
+    async send(request): Promise<MessageRef> {
+      if ("text" in request) await send(request.text, true);
       return {};
-    },
-    async edit(_ref, rendered) {
-      await send(rendered, true);
     },
     async notice(rendered, options: NoticeOptions = {}) {
       await send(rendered, !options.private);

@@ -16,7 +16,7 @@ import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
 import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackStartCall } from "./start-calls.ts";
-import { readSavedMessage, SlackSurface, type SlackThread } from "./surface.ts";
+import { readSavedMessage, SlackSurface, type SlackThread, savedRef } from "./surface.ts";
 import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
 import { Workspaces } from "./workspace.ts";
 
@@ -262,8 +262,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     reopen(saved) {
       const found = readSavedMessage(saved);
       if (!found) return undefined;
-      const surface = surfaceFor(found.thread);
-      return { surface, ref: surface.adopt(found) };
+      return { surface: surfaceFor(found.thread), ref: savedRef(found), streaming: found.stream };
     },
     unhealthyReason() {
       if (!app) return "Slack channel not started";

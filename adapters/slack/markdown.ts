@@ -1,15 +1,7 @@
 import type { Nodes, Parents, Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { gfm } from "micromark-extension-gfm";
-import { lastParses } from "../../src/markdown/parse.ts";
+import { markdownParser } from "../../src/markdown/parse.ts";
 
 export type { Root };
-
-const AS_TEXT = {
-  extensions: [gfm(), { disable: { null: ["characterReference", "htmlFlow", "htmlText"] } }],
-  mdastExtensions: [gfmFromMarkdown()],
-};
 
 /**
  * The chatbot's Markdown as a tree (CommonMark + GFM, as the core's `parseMarkdown`), except
@@ -17,7 +9,7 @@ const AS_TEXT = {
  * shown as written rather than read as HTML or decoded. Angle-bracket autolinks stay links;
  * the renderers decide what a safe link is.
  */
-export const parseAnswer = lastParses((markdown) => fromMarkdown(markdown, AS_TEXT));
+export const parseAnswer = markdownParser(["characterReference", "htmlFlow", "htmlText"]);
 
 /** How a link node was written: `[text](url)` / `[text][ref]`, `<url>`, or a bare URL. */
 export function linkForm(node: Nodes, source: string): "inline" | "angle" | "bare" {

@@ -61,8 +61,16 @@ export class MarkdownStream {
   }
 }
 
+/**
+ * What a text must hold for safeMarkdown to change it: a character to escape, or a link
+ * (`[…](…)`, `<…>`, or a literal www., http(s):// or e-mail one).
+ */
+const MAY_NEED_EDITS = /[<>&[@]|:\/\/|www\./i;
+
 /** The whole Markdown made safe for Slack. */
 export function safeMarkdown(markdown: string): string {
+  // Most prose has nothing to make safe: it is sent as written, with no parse.
+  if (!MAY_NEED_EDITS.test(markdown)) return markdown;
   const tree = parseAnswer(markdown);
   const edits: Edit[] = [];
   collect(tree, { source: markdown, definitions: definitionsOf(tree), edits });

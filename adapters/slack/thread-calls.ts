@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { webApi } from "@slack/bolt";
-import { RateLimitedError } from "../../src/errors.ts";
+import { RateLimitedError, StreamUnavailableError } from "../../src/errors.ts";
 import { SlackChannelUnavailableError, streamFailureScope, toBridgeError } from "./api.ts";
-import type { CallKind, CallTokens } from "./call-tokens.ts";
 import { STATUS_WAIT_MS } from "./limits.ts";
 import type { StatusGate } from "./status-gate.ts";
 
@@ -24,41 +23,34 @@ export interface SlackThread {
  * A streaming call failed for a reason other than a 429 or a channel the bot cannot use:
  * streaming is unavailable for this message, this thread or the whole workspace.
  */
-export class StreamUnavailable extends Error {
+export class StreamUnavailable extends StreamUnavailableError {
   constructor(
     readonly scope: "message" | "thread" | "workspace",
     reason: string,
     cause: unknown,
   ) {
-    super(reason, { cause });
+    super(reason, cause);
   }
 }
 
 /**
- * The Web API calls of one answer's thread. Each takes its budget token first and turns a
- * failure into what the reply engine handles: RateLimitedError (and a pause of the budget
- * the call drew on), MessageGoneError, SlackChannelUnavailableError (after which nothing is
- * sent here any more), StreamUnavailable for the streaming methods.
+ * The Web API calls of one answer's thread. Each turns a failure into what the reply engine
+ * handles: RateLimitedError (the engine pauses the budget the call drew on),
+ * MessageGoneError, SlackChannelUnavailableError (after which nothing is sent here any more),
+ * StreamUnavailable for the streaming methods.
  */
 export class ThreadCalls {
   readonly #client: webApi.WebClient;
   readonly #thread: SlackThread;
-  readonly #tokens: CallTokens;
   #unusable: SlackChannelUnavailableError | undefined;
   #replies = 0;
   #settingStatus: Promise<boolean> | undefined;
 
   readonly #statusGate: StatusGate;
 
-  constructor(
-    client: webApi.WebClient,
-    thread: SlackThread,
-    tokens: CallTokens,
-    statusGate: StatusGate,
-  ) {
+  constructor(client: webApi.WebClient, thread: SlackThread, statusGate: StatusGate) {
     this.#client = client;
     this.#thread = thread;
-    this.#tokens = tokens;
     this.#statusGate = statusGate;
   }
 
@@ -74,7 +66,7 @@ export class ThreadCalls {
 
   async postMessage(text: string): Promise<string | undefined> {
     const { channel, threadTs } = this.#thread;
-    const posted = await this.#reply("chat.postMessage", "other", () =>
+    const posted = await this.#reply("chat.postMessage", () =>
       this.#client.chat.postMessage({
         channel,
         thread_ts: threadTs,
@@ -89,7 +81,7 @@ export class ThreadCalls {
   }
 
   async update(ts: string, text: string): Promise<void> {
-    await this.#call("chat.update", "update", () =>
+    await this.#call("chat.update", () =>
       // `blocks: []`: a streamed message is made of blocks, and chat.update keeps a message's
       // blocks unless told otherwise, so its text alone would change nothing a person sees.
       // https://docs.slack.dev/reference/methods/chat.update#arg_blocks
@@ -105,7 +97,7 @@ export class ThreadCalls {
 
   async postEphemeral(text: string): Promise<void> {
     const { channel, threadTs, userId } = this.#thread;
-    await this.#call("chat.postEphemeral", "other", () =>
+    await this.#call("chat.postEphemeral", () =>
       this.#client.chat.postEphemeral({ channel, user: userId, thread_ts: threadTs, text }),
     );
   }
@@ -141,7 +133,6 @@ export class ThreadCalls {
     const { channel, threadTs, userId, userTeamId } = this.#thread;
     const started = await this.#reply(
       "chat.startStream",
-      "other",
       () =>
         this.#client.chat.startStream({
           channel,
@@ -159,7 +150,6 @@ export class ThreadCalls {
   async appendStream(ts: string, markdown: string): Promise<void> {
     await this.#call(
       "chat.appendStream",
-      "append",
       () =>
         this.#client.chat.appendStream({
           channel: this.#thread.channel,
@@ -173,7 +163,6 @@ export class ThreadCalls {
   async stopStream(ts: string, markdown: string): Promise<void> {
     await this.#call(
       "chat.stopStream",
-      "other",
       () =>
         this.#client.chat.stopStream({
           channel: this.#thread.channel,
@@ -195,35 +184,21 @@ export class ThreadCalls {
    * A call that puts a message in the thread, which takes the loading status down: it goes
    * after a status still on its way, which would otherwise land after it and stay up.
    */
-  async #reply<T>(
-    method: string,
-    kind: CallKind,
-    run: () => Promise<T>,
-    stream = false,
-  ): Promise<T> {
+  async #reply<T>(method: string, run: () => Promise<T>, stream = false): Promise<T> {
     // Briefly: a slow status must not hold the answer's first text back.
     if (this.#settingStatus) await Promise.race([this.#settingStatus, sleep(STATUS_WAIT_MS)]);
-    const result = await this.#call(method, kind, run, stream);
+    const result = await this.#call(method, run, stream);
     this.#replies++;
     return result;
   }
 
-  async #call<T>(
-    method: string,
-    kind: CallKind,
-    run: () => Promise<T>,
-    stream = false,
-  ): Promise<T> {
+  async #call<T>(method: string, run: () => Promise<T>, stream = false): Promise<T> {
     this.assertUsable();
-    await this.#tokens.spend(kind);
     try {
       return await run();
     } catch (error) {
       const mapped = toBridgeError(method, this.#thread.channel, error);
-      if (mapped instanceof RateLimitedError) {
-        this.#tokens.budgetFor(kind)?.pause(mapped.retryAfterMs);
-        throw mapped;
-      }
+      if (mapped instanceof RateLimitedError) throw mapped;
       if (mapped instanceof SlackChannelUnavailableError) {
         this.#unusable = mapped;
         throw mapped;

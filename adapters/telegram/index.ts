@@ -351,7 +351,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     },
     reopen(saved) {
       const found = readSavedMessage(saved);
-      return found && { surface: surfaceFor(found.place), ref: found.ref };
+      return found && { surface: surfaceFor(found.place), ref: found.ref, streaming: false };
     },
     unhealthyReason() {
       if (state === "new") return "Telegram channel not started";

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { type Budget, callWithinBudget } from "../../src/coordination/call-budget.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
-import type { MessageRef, ReplySurface, SendOptions, SurfaceLimits } from "../../src/ports.ts";
+import type {
+  MessageRef,
+  Renderer,
+  ReplySurface,
+  SendRequest,
+  SurfaceLimits,
+} from "../../src/ports.ts";
 import type { DraftSlots } from "./drafts.ts";
 import {
   isMessageGone,
@@ -68,33 +74,41 @@ const NOTICE_MAX_WAIT_MS = 60_000;
 const PLACEHOLDER = escapeText("…");
 
 /**
+ * How an answer is rendered for Telegram: HTML, and while it streams without a dangling
+ * opener (see renderStreaming).
+ */
+export const telegramAnswerRenderer: Renderer = { ...telegramRenderer, interim: renderStreaming };
+
+/**
  * One answer's place in Telegram as a reply surface: a private chat, a group's reply chain or
  * a forum topic. Private chats stream as a native draft (sendMessageDraft) that the final
  * text persists with one sendMessage; elsewhere, and where drafts are unavailable, the
  * answer is sent and then edited. A draft lapses after 30 s unchanged: the reply engine shows
  * it again in time (refreshMs). Telegram's answers map to what the reply engine expects:
- * 429 → RateLimitedError (and the chat's budget pauses, once), "message to edit not found" →
- * MessageGoneError, "message is not modified" → success, "can't parse entities" → the same
- * text once more as plain text.
+ * 429 → RateLimitedError, "message to edit not found" → MessageGoneError, "message is not
+ * modified" → success, "can't parse entities" → the same text once more as plain text.
  */
 export class TelegramSurface implements ReplySurface {
-  readonly renderer = telegramRenderer;
+  readonly renderer = telegramAnswerRenderer;
   readonly limits: SurfaceLimits;
-  readonly budget: Budget;
   readonly #deps: SurfaceDeps;
 
   constructor(deps: SurfaceDeps) {
     this.#deps = deps;
     this.limits = deps.limits;
-    this.budget = deps.budget;
   }
 
-  post(rendered: string, options: SendOptions): Promise<MessageRef> {
-    return this.#pausing(() => this.#post(rendered, options));
+  /** Every call of an answer draws on the chat's one budget. */
+  budgetFor(): Budget {
+    return this.#deps.budget;
   }
 
-  edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
-    return this.#pausing(() => this.#edit(ref as TelegramRef, rendered, options));
+  async send(request: SendRequest): Promise<MessageRef> {
+    if (request.call === "post") return this.#post(shown(request.text), request.final);
+    if (request.call === "edit") {
+      return this.#edit(request.ref as TelegramRef, shown(request.text), request.final);
+    }
+    throw new Error(`Telegram has no ${request.call} call`);
   }
 
   /** A draft's last state is sent as a message: no edit, so it waits for no edit interval. */
@@ -107,36 +121,29 @@ export class TelegramSurface implements ReplySurface {
     return isDraft(ref as TelegramRef) ? this.#deps.drafts.refreshMs : undefined;
   }
 
-  async #post(rendered: string, options: SendOptions): Promise<MessageRef> {
+  async #post(text: string, final: boolean): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
-    const text = shown(rendered, options);
-    if (!options.final && place.isPrivate && drafts.take(place.chatId, this)) {
+    if (!final && place.isPrivate && drafts.take(place.chatId, this)) {
       const draftId = drafts.nextId();
       if (await this.#draft(draftId, text)) return { messageId: undefined, draftId };
       drafts.release(place.chatId, this);
     }
-    return { messageId: await this.#send(text), draftId: undefined } satisfies TelegramRef;
+    return { messageId: await this.#send(text), draftId: undefined };
   }
 
-  async #edit(message: TelegramRef, rendered: string, options: SendOptions): Promise<void> {
+  async #edit(message: TelegramRef, text: string, final: boolean): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
-    const text = shown(rendered, options);
-    if (message.messageId === undefined) {
-      if (
-        !options.final &&
-        message.draftId !== undefined &&
-        (await this.#draft(message.draftId, text))
-      ) {
+    const { messageId, draftId } = message;
+    if (messageId === undefined) {
+      if (!final && draftId !== undefined && (await this.#draft(draftId, text))) {
         drafts.touch(place.chatId, this);
-        return;
+        return message;
       }
       // The draft's last state (or drafts stopped working): sent for good, exactly once.
-      message.messageId = await this.#send(text);
-      message.draftId = undefined;
+      const sent: TelegramRef = { messageId: await this.#send(text), draftId: undefined };
       drafts.release(place.chatId, this);
-      return;
+      return sent;
     }
-    const messageId = message.messageId;
     await this.#attempt(async (parseMode, body) => {
       try {
         await this.#deps.api.editMessageText(place.chatId, messageId, body, {
@@ -146,6 +153,7 @@ export class TelegramSurface implements ReplySurface {
         if (!isNotModified(error)) throw error;
       }
     }, text);
+    return message;
   }
 
   /**
@@ -159,7 +167,7 @@ export class TelegramSurface implements ReplySurface {
   }
 
   async notice(rendered: string): Promise<void> {
-    await callWithinBudget(this.budget, () => this.#send(shown(rendered)), {
+    await callWithinBudget(this.#deps.budget, () => this.#send(shown(rendered)), {
       maxWaits: NOTICE_ATTEMPTS - 1,
       maxWaitMs: NOTICE_MAX_WAIT_MS,
       urgent: true,
@@ -239,16 +247,6 @@ export class TelegramSurface implements ReplySurface {
     );
   }
 
-  /** The answer's calls: a 429 pauses the chat's budget (notices pause it in callWithinBudget). */
-  async #pausing<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof RateLimitedError) this.budget.pause(error.retryAfterMs);
-      throw error;
-    }
-  }
-
   /**
    * Makes one call with the HTML, and once more as plain text if Telegram cannot parse it;
    * turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
@@ -287,16 +285,7 @@ function topicOf(place: Place): { message_thread_id?: number } {
   return place.topicId === undefined ? {} : { message_thread_id: place.topicId };
 }
 
-/**
- * What to send for a rendered text. While an answer streams, its Markdown is rendered without
- * a dangling opener (see renderStreaming); Telegram refuses a message with no visible text,
- * so an empty render shows as "…".
- */
-function shown(rendered: string, options?: SendOptions): string {
-  const source = options?.source;
-  const text =
-    options && !options.final && source && source.note === undefined && source.markdown
-      ? renderStreaming(source.markdown)
-      : rendered;
+/** Telegram refuses a message with no visible text: an empty render shows as "…". */
+function shown(text: string): string {
   return visibleText(text).trim() === "" ? PLACEHOLDER : text;
 }

@@ -146,12 +146,13 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           await discardBody(response);
           throw failure;
         }
-        const body = options.onFirstByte
-          ? timeFirstChunk(response.body, sentAt, options.onFirstByte)
-          : response.body;
-        const events = parseChatStream(body, {
+        const { onFirstByte } = options;
+        // The backend's own time to answer, apart from the queue before it and the platform
+        // calls after it.
+        const events = parseChatStream(response.body, {
           path: chatPath,
           maxHeaderBytes: options.maxStreamHeaderBytes,
+          onFirstChunk: onFirstByte && (() => onFirstByte((performance.now() - sentAt) / 1000)),
         });
         for await (const event of events) {
           if (event.type === "header") headerSeen = true;
@@ -198,25 +199,6 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
     close: () => transport.close(),
   };
-}
-
-/**
- * The body, telling `onFirst` when its first chunk came: the backend's own time to answer,
- * apart from the queue before it and the platform calls after it.
- */
-async function* timeFirstChunk(
-  body: AsyncIterable<Uint8Array>,
-  since: number,
-  onFirst: (seconds: number) => void,
-): AsyncGenerator<Uint8Array, void, undefined> {
-  let first = true;
-  for await (const chunk of body) {
-    if (first) {
-      first = false;
-      onFirst((performance.now() - since) / 1000);
-    }
-    yield chunk;
-  }
 }
 
 function isTransient(error: unknown): boolean {

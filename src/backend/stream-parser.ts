@@ -22,6 +22,8 @@ export interface ChatStreamParserOptions {
   path: string;
   /** ProtocolError once the header is known to be longer than this; bounds the buffer. */
   maxHeaderBytes?: number | undefined;
+  /** Told when the body's first chunk came (the backend's own time to answer). */
+  onFirstChunk?: (() => void) | undefined;
 }
 
 /**
@@ -46,7 +48,12 @@ export async function* parseChatStream(
   // Set once the header has been yielded; from then on every byte is answer text.
   let decoder: TextDecoder | undefined;
 
+  let onFirstChunk = options.onFirstChunk;
   for await (const value of body) {
+    if (onFirstChunk) {
+      onFirstChunk();
+      onFirstChunk = undefined;
+    }
     const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     if (decoder) {
       const text = decoder.decode(chunk, { stream: true });

@@ -3,7 +3,7 @@ import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
-import { type AnswerEnd, AnswerWriter, type AnswerWriterOptions } from "../reply/answer-writer.ts";
+import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
@@ -16,7 +16,6 @@ export interface AnswerDeps {
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
-  maxAnswerChars: number;
 }
 
 export interface AnswerReport {
@@ -30,15 +29,17 @@ export interface AnswerReport {
 }
 
 /**
- * Streams the chatbot's answer to one question onto a surface: reads the thread's context,
- * asks the backend, keeps the thread's conversation as soon as the header names it, and
- * ends with the complete answer, the cut text with a note, or the readable error.
+ * Streams the chatbot's answer to one question through its writer onto a surface: reads the
+ * thread's context, asks the backend, keeps the thread's conversation as soon as the header
+ * names it, and ends with the complete answer, the cut text with a note, or the readable
+ * error. The surface takes the backend's system message as a notice.
  */
 export async function answerQuestion(
   deps: AnswerDeps,
   message: IncomingMessage,
+  writer: AnswerWriter,
   surface: ReplySurface,
-  options: Pick<AnswerWriterOptions, "placeholder" | "onCall" | "onFirstPost"> & {
+  options: {
     signal?: AbortSignal;
     /** When the message arrived (performance.now()); durations count from here. */
     receivedAt?: number;
@@ -46,16 +47,6 @@ export async function answerQuestion(
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
-  let firstTextMs: number | undefined;
-  const writer = new AnswerWriter(surface, {
-    maxAnswerChars: deps.maxAnswerChars,
-    placeholder: options.placeholder,
-    onCall: options.onCall,
-    onFirstPost: options.onFirstPost,
-    onFirstText: () => {
-      firstTextMs = performance.now() - started;
-    },
-  });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
   // question or by the process shutting down. (Listeners removed at the end, not
@@ -121,7 +112,7 @@ export async function answerQuestion(
   return {
     end: summary.truncated ? "cut" : end.kind,
     errorCode,
-    firstTextMs,
+    firstTextMs: summary.firstTextAt === undefined ? undefined : summary.firstTextAt - started,
     totalMs: performance.now() - started,
     messages: summary.messages,
     calls: summary.calls,

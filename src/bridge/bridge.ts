@@ -7,7 +7,8 @@ import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } f
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import type { IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
+import type { IncomingMessage, ReplySurface } from "../ports.ts";
+import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -77,7 +78,6 @@ export class Bridge {
       conversations: this.#conversations,
       log: options.log,
       defaultLanguage: options.defaultLanguage,
-      maxAnswerChars: options.maxAnswerChars,
     };
     this.#answerQueue =
       options.answerQueue ??
@@ -205,14 +205,23 @@ export class Bridge {
     log: Logger,
     receivedAt: number,
   ): Promise<void> {
-    // From its first message (a "queued" note, a placeholder) to its end, the answer is in
+    // From its first message (a "queued" note, its first text) to its end, the answer is in
     // the journal: after a kill, the next start finishes it with the interrupted note.
-    const journaled = this.#options.journal?.track(message.channel, surface);
+    const record = surface.persistRef ? this.#options.journal?.track(message.channel) : undefined;
+    const { metrics } = this.#options;
+    const channel = message.channel;
+    const writer = new AnswerWriter(surface, {
+      maxAnswerChars: this.#options.maxAnswerChars,
+      onFirstPost: waits.turn.shown,
+      onCall: (kind) =>
+        (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),
+      onMessage: record && ((event) => record.update(event)),
+    });
     let report: AnswerReport | undefined;
     try {
-      report = await this.#stream(message, journaled?.surface ?? surface, waits, log, receivedAt);
+      report = await this.#stream(message, surface, writer, waits, log, receivedAt);
     } finally {
-      await journaled?.close();
+      await record?.close();
     }
     if (!report) return;
     this.#unpostable.delete(message.channelKey);
@@ -234,25 +243,19 @@ export class Bridge {
   async #stream(
     message: IncomingMessage,
     surface: ReplySurface,
+    writer: AnswerWriter,
     { turn, place }: Waits,
     log: Logger,
     receivedAt: number,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
-    const channel = message.channel;
-    let placeholder: { ref: MessageRef; rendered: string } | undefined;
+    let queued = false;
     /** Shows why the question waits, in the one message its answer then takes over. */
     const showWaiting = async (text: string) => {
-      const rendered = surface.renderer.note(text);
       try {
-        await surface.budget?.acquire();
-        if (placeholder) {
-          await surface.edit(placeholder.ref, rendered, { final: false });
-          placeholder = { ref: placeholder.ref, rendered };
-        } else {
-          placeholder = { ref: await surface.post(rendered, { final: false }), rendered };
-          turn.shown();
-        }
+        await writer.showNote(text);
+        if (!queued) turn.shown();
+        queued = true;
       } catch (error) {
         // Only a courtesy: the question keeps its place and is answered all the same.
         log.warn({ err: error }, "could not show that a question is queued");
@@ -262,12 +265,10 @@ export class Bridge {
     const showQueued = async (elsewhere: boolean) => {
       await turn.previousShown;
       const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
-      if (ahead === 0 || placeholder) return;
+      if (ahead === 0 || queued) return;
       await showWaiting(`⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`);
     };
     if (turn.waitingAhead() > 0) await showQueued(false);
-    const onCall = (kind: "post" | "edit" | "rate-limited") =>
-      (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel });
     const answer = async () => {
       // The thread's turn came; now the process must have room (MAX_ACTIVE_ANSWERS).
       let shownInLine: Promise<void> | undefined;
@@ -283,10 +284,7 @@ export class Bridge {
       }
       metrics?.activeAnswers.inc();
       try {
-        return await answerQuestion({ ...this.#answerDeps, log }, message, surface, {
-          placeholder,
-          onFirstPost: turn.shown,
-          onCall,
+        return await answerQuestion({ ...this.#answerDeps, log }, message, writer, surface, {
           receivedAt,
           signal: this.#stopping.signal,
         });
@@ -295,18 +293,12 @@ export class Bridge {
         place.leave();
       }
     };
-    let report: AnswerReport;
     try {
-      report = await turn.run(answer, () => showQueued(true));
+      return await turn.run(answer, () => showQueued(true));
     } catch (error) {
       // The answer never took over its "queued" message: it shows the error instead.
-      if (!placeholder) throw error;
-      const { ref } = placeholder;
-      const note = surface.renderer.note(`⚠️ ${readableError(error)}`);
-      const shown = await (async () => {
-        await surface.budget?.acquire();
-        await surface.edit(ref, note, { final: true });
-      })().then(
+      if (!queued) throw error;
+      const shown = await writer.finish({ kind: "error", note: `⚠️ ${readableError(error)}` }).then(
         () => true,
         () => false,
       );
@@ -314,7 +306,6 @@ export class Bridge {
       if (!(error instanceof NotStartedError)) log.error({ err: error }, "message failed");
       return undefined;
     }
-    return report;
   }
 
   #record(channel: string, report: AnswerReport): void {

@@ -3,7 +3,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
 import type { Logger } from "../log.ts";
-import type { ReplySurface } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
@@ -18,7 +17,7 @@ import {
   recoveringKey,
 } from "./entry.ts";
 import { finishInterrupted, type RecoveryChannel } from "./finish-interrupted.ts";
-import { JournaledAnswer, type PersistingSurface } from "./journaled-answer.ts";
+import { JournaledAnswer } from "./journaled-answer.ts";
 
 export interface AnswerJournalOptions {
   store: KeyValueStore;
@@ -47,16 +46,16 @@ const RECOVERY_CONCURRENCY = 8;
  * The journal of answers in flight, so that an answer left mid-stream by a kill is finished
  * by the next process: its message shows the text it had and a note that it was interrupted.
  *
- * Each answer whose surface can persist its refs keeps one record (JournaledAnswer) from its
- * first message until it is over. The process lists its answers in its own index key and,
+ * Each answer whose surface can persist its refs keeps one record (JournaledAnswer, fed by the
+ * reply engine's message events) from its first message until it is over. The process lists its answers in its own index key and,
  * with its first record, lists itself in `journal:runs`, so a later process finds every
  * record without listing keys. On Redis, where processes run side by side, each keeps a lease
  * alive; only runs whose lease has lapsed are finished. The embedded store belongs to one
  * process at a time, so every other run found there is a dead one.
  *
- * Cost per answer: one write when its first message is posted (plus a write of the index,
- * shared by the answers starting at the same time), one when a message is added or its ref
- * changes, one per `updateIntervalMs` while its text grows, and one delete at the end.
+ * Cost per answer: one write when its first message is posted, one when a message is added
+ * or its ref changes, one per `updateIntervalMs` while its text grows, and one delete at the
+ * end. The run's index is written only when more answers than ever before are in flight.
  */
 export class AnswerJournal {
   readonly runId: string;
@@ -68,11 +67,17 @@ export class AnswerJournal {
   readonly #ttlMs: number;
   /** Whether other live processes may share the store (Redis). */
   readonly #shared: boolean;
-  #seq = 0;
+  /**
+   * Each answer in flight has a slot, and its record the id `<run>:<slot>`; a slot is used
+   * again once its answer's record is gone, so the run's index (every slot's id) only grows
+   * with the most answers this process ever had at once, and is rarely written.
+   */
+  #slots = 0;
+  readonly #freeSlots: number[] = [];
   /** Answers with a record in the store. */
   readonly #active = new Set<string>();
-  /** The ids the index in the store holds (as last written). */
-  #indexed = new Set<string>();
+  /** How many slots the index in the store lists (as last written). */
+  #indexed = 0;
   #indexWrite: Promise<void> | undefined;
   #registration: Promise<void> | undefined;
   /** Held while this run lives: on Redis, a run whose lease lapsed counts as dead. */
@@ -97,28 +102,29 @@ export class AnswerJournal {
   }
 
   /**
-   * Starts the record of one answer on `surface`: the answer must use the returned surface
-   * and close the record when it is over. Undefined when the surface cannot persist its refs
-   * (a terminal): such an answer has nothing to finish after a kill.
+   * Starts the record of one answer in `channel` (on a surface that can persist its refs):
+   * the answer's writer tells it of every message, and the answer closes it when it is over.
    */
-  track(channel: string, surface: ReplySurface): JournaledAnswer | undefined {
-    if (this.#closed || !canPersist(surface)) return undefined;
-    const id = `${this.runId}:${++this.#seq}`;
-    return new JournaledAnswer(channel, surface, {
+  track(channel: string): JournaledAnswer | undefined {
+    if (this.#closed) return undefined;
+    const slot = this.#freeSlots.pop() ?? this.#slots++;
+    const id = `${this.runId}:${slot}`;
+    return new JournaledAnswer(channel, {
       updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
       save: async (entry) => {
         this.#active.add(id);
         await Promise.all([
           this.#store.set(entryKey(id), entry, this.#ttlMs),
-          this.#ensureIndexed(id),
+          this.#ensureIndexed(slot),
         ]);
       },
       remove: async () => {
         this.#active.delete(id);
-        // The index keeps the id until its next write: a missing record is skipped.
+        // The index keeps the id: a missing record is skipped.
         await this.#store.delete(entryKey(id));
       },
+      closed: () => this.#freeSlots.push(slot),
     });
   }
 
@@ -225,7 +231,7 @@ export class AnswerJournal {
         // dead and removed it. Take the lease again and list the run again.
         this.#log.warn("journal lease lapsed; registering again");
         this.#registration = undefined;
-        this.#indexed = new Set();
+        this.#indexed = 0;
         await this.#registered();
       },
       failed: (error) =>
@@ -234,16 +240,17 @@ export class AnswerJournal {
     await this.#changeRuns((runs) => (runs.includes(this.runId) ? runs : [...runs, this.runId]));
   }
 
-  /** Resolves once the index in the store lists `id`. Answers starting together share a write. */
-  async #ensureIndexed(id: string): Promise<void> {
+  /** Resolves once the index in the store lists `slot`. Answers starting together share a write. */
+  async #ensureIndexed(slot: number): Promise<void> {
     await this.#registered();
-    while (!this.#indexed.has(id)) {
+    while (this.#indexed <= slot) {
       if (!this.#indexWrite) {
-        const ids = [...this.#active];
+        const slots = this.#slots;
+        const ids = Array.from({ length: slots }, (_, i) => `${this.runId}:${i}`);
         const write = (async () => {
           try {
             await this.#store.set(indexKey(this.runId), ids, this.#ttlMs);
-            this.#indexed = new Set(ids);
+            this.#indexed = Math.max(this.#indexed, slots);
           } finally {
             this.#indexWrite = undefined;
           }
@@ -298,8 +305,4 @@ export class AnswerJournal {
       await this.#store.release(claim, this.runId).catch(() => undefined);
     }
   }
-}
-
-function canPersist(surface: ReplySurface): surface is PersistingSurface {
-  return typeof surface.persistRef === "function";
 }

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AbortedError, MessageGoneError, RateLimitedError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { Channel, MessageSource, ReopenedMessage, ReplySurface } from "../ports.ts";
+import type { Channel, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
 import { splitToFit } from "../reply/split.ts";
 import type { JournalEntry } from "./entry.ts";
 
@@ -47,18 +47,30 @@ export async function finishInterrupted(
 }
 
 async function finishMessage(
-  { surface, ref }: ReopenedMessage,
+  { surface, ref, streaming }: ReopenedMessage,
   markdown: string,
   log: Logger,
 ): Promise<void> {
-  const { rendered, source } = cutMessage(surface, markdown);
+  const { text, note } = cutMessage(surface, markdown);
+  let current = ref;
+  // A stream cannot be taken over by appending, and a platform refuses edits of a live one.
+  if (current !== undefined && streaming) {
+    const live = current;
+    current = await surface.send({ call: "stop", ref: live }).catch(() => live);
+  }
+  const request: SendRequest =
+    current === undefined
+      ? { call: "post", text, final: true }
+      : { call: "edit", ref: current, text, final: true };
+  const budget = surface.budgetFor?.(request.call);
   for (let attempt = 1; ; attempt++) {
     try {
-      await surface.budget?.acquire({ urgent: true });
-      await surface.edit(ref, rendered, { final: true, source });
+      await budget?.acquire({ urgent: true });
+      await surface.send(request);
       return;
     } catch (error) {
       if (error instanceof RateLimitedError && attempt < RATE_LIMIT_ATTEMPTS) {
+        budget?.pause?.(error.retryAfterMs);
         await sleep(Math.min(error.retryAfterMs, MAX_RETRY_WAIT_MS));
         continue;
       }
@@ -69,7 +81,7 @@ async function finishMessage(
     }
   }
   await surface
-    .notice(surface.renderer.note(source.note ?? BARE_NOTE))
+    .notice(surface.renderer.note(note))
     .catch((error: unknown) => log.warn({ err: error }, "an interrupted answer stays unfinished"));
 }
 
@@ -81,14 +93,12 @@ async function finishMessage(
 export function cutMessage(
   surface: Pick<ReplySurface, "renderer" | "limits">,
   markdown: string,
-): { rendered: string; source: MessageSource } {
+): { text: string; note: string } {
   const { renderer, limits } = surface;
-  if (!markdown.trim()) {
-    return { rendered: renderer.note(BARE_NOTE), source: { markdown: "", note: BARE_NOTE } };
-  }
+  if (!markdown.trim()) return { text: renderer.note(BARE_NOTE), note: BARE_NOTE };
   const suffix = `\n\n${renderer.note(CUT_NOTE)}`;
   const fits = (head: string) =>
     renderer.measure(renderer.render(head) + suffix) <= limits.maxMessageLength;
   const head = splitToFit(markdown, fits)?.head ?? markdown;
-  return { rendered: renderer.render(head) + suffix, source: { markdown: head, note: CUT_NOTE } };
+  return { text: renderer.render(head) + suffix, note: CUT_NOTE };
 }

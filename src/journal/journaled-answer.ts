@@ -1,6 +1,5 @@
-import { MessageGoneError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { MessageRef, ReplySurface, SendOptions } from "../ports.ts";
+import type { AnswerMessageEvent } from "../ports.ts";
 import type { JournalEntry } from "./entry.ts";
 
 /** Where one answer's record goes (the process's AnswerJournal). */
@@ -10,31 +9,29 @@ export interface JournalSink {
   readonly log: Logger;
   save(entry: JournalEntry): Promise<void>;
   remove(): Promise<void>;
+  /** The record is gone (removed, or never written): its place may serve another answer. */
+  closed(): void;
 }
 
-/** A surface that can describe its messages for a later process. */
-export type PersistingSurface = ReplySurface & { persistRef(ref: MessageRef): unknown };
-
 interface TrackedMessage {
+  /** What the surface's persistRef saved of it. */
+  saved: unknown;
   markdown: string;
   final: boolean;
-  /** JSON of the ref as last written: a change (a stream started) is written at once. */
-  writtenRef: string | undefined;
 }
 
 /**
- * Keeps one answer's record in the journal while it is in flight, by watching its surface:
- * `surface` is the answer's own surface with every post and edit noted. A new message (or a
- * message whose ref changed) is written at once; text that only grew is written at most once
- * per `updateIntervalMs`, since a restart re-renders what was written last. At most one
- * write is under way at a time, always with the latest state. `close` removes the record.
+ * Keeps one answer's record in the journal while it is in flight, fed by the reply engine's
+ * message events (AnswerWriterOptions.onMessage). A new message (or a message whose ref
+ * changed: a stream stopped, a draft sent) is written at once; text that only grew is
+ * written at most once per `updateIntervalMs`, since a restart re-renders what was written
+ * last. At most one write is under way at a time, always with the latest state. `close`
+ * removes the record.
  */
 export class JournaledAnswer {
-  readonly surface: ReplySurface;
-  readonly #inner: PersistingSurface;
   readonly #channel: string;
   readonly #sink: JournalSink;
-  readonly #messages = new Map<MessageRef, TrackedMessage>();
+  readonly #messages = new Map<number, TrackedMessage>();
   #dirty = false;
   #urgent = false;
   #closed = false;
@@ -44,39 +41,24 @@ export class JournaledAnswer {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
 
-  constructor(channel: string, surface: PersistingSurface, sink: JournalSink) {
-    this.#inner = surface;
+  constructor(channel: string, sink: JournalSink) {
     this.#channel = channel;
     this.#sink = sink;
-    const inner = surface;
-    const journaled: ReplySurface = {
-      renderer: inner.renderer,
-      limits: inner.limits,
-      budget: inner.budget,
-      post: async (rendered, options) => {
-        const ref = await inner.post(rendered, options);
-        this.#sent(ref, options);
-        return ref;
-      },
-      edit: async (ref, rendered, options) => {
-        try {
-          await inner.edit(ref, rendered, options);
-        } catch (error) {
-          // The reply engine posts the text anew; the vanished message needs no finishing.
-          if (error instanceof MessageGoneError) this.#messages.delete(ref);
-          throw error;
-        }
-        this.#sent(ref, options);
-      },
-      notice: (rendered, options) => inner.notice(rendered, options),
-      persistRef: (ref) => inner.persistRef(ref),
-    };
-    if (inner.showTyping) journaled.showTyping = () => inner.showTyping?.() ?? Promise.resolve();
-    if (inner.stopTyping) journaled.stopTyping = () => inner.stopTyping?.() ?? Promise.resolve();
-    if (inner.endsWithoutEdit)
-      journaled.endsWithoutEdit = (ref) => inner.endsWithoutEdit?.(ref) ?? false;
-    if (inner.refreshMs) journaled.refreshMs = (ref) => inner.refreshMs?.(ref);
-    this.surface = journaled;
+  }
+
+  /** A message of the answer reached the platform, or a person deleted it. */
+  update(event: AnswerMessageEvent): void {
+    if (event.kind === "gone") {
+      // The reply engine posts the text anew; the vanished message needs no finishing.
+      this.#messages.delete(event.index);
+      return;
+    }
+    const { index, saved, markdown, final, refChanged } = event;
+    const isNew = !this.#messages.has(index);
+    this.#messages.set(index, { saved, markdown, final });
+    // A final text needs no finishing: the record is removed (or rewritten) soon.
+    if (final) return;
+    this.#changed(isNew || refChanged);
   }
 
   /** The answer is over (complete, cut or failed): its record goes. Never throws. */
@@ -85,27 +67,13 @@ export class JournaledAnswer {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#writing;
-    if (!this.#wrote) return;
-    await this.#sink
-      .remove()
-      .catch((error: unknown) =>
-        this.#sink.log.warn({ err: error }, "could not remove a finished answer from the journal"),
-      );
-  }
-
-  #sent(ref: MessageRef, options: SendOptions): void {
-    let message = this.#messages.get(ref);
-    const isNew = message === undefined;
-    if (!message) {
-      message = { markdown: "", final: false, writtenRef: undefined };
-      this.#messages.set(ref, message);
+    try {
+      if (this.#wrote) await this.#sink.remove();
+      this.#sink.closed();
+    } catch (error) {
+      // Its place is not used again: the record left behind must not read as a later answer's.
+      this.#sink.log.warn({ err: error }, "could not remove a finished answer from the journal");
     }
-    message.markdown = options.source?.markdown ?? "";
-    message.final = options.final;
-    // A final text needs no finishing: the record is removed (or rewritten) soon.
-    if (options.final) return;
-    const urgent = isNew || message.writtenRef !== refJson(this.#inner, ref);
-    this.#changed(urgent);
   }
 
   #changed(urgent: boolean): void {
@@ -158,18 +126,12 @@ export class JournaledAnswer {
 
   #entry(): JournalEntry {
     const messages: JournalEntry["messages"] = [];
-    for (const [ref, message] of this.#messages) {
-      if (message.final) continue;
-      const json = refJson(this.#inner, ref);
-      message.writtenRef = json;
-      if (json === undefined) continue;
-      messages.push({ ref: JSON.parse(json) as unknown, markdown: message.markdown });
+    const indexes = [...this.#messages.keys()].sort((a, b) => a - b);
+    for (const index of indexes) {
+      const message = this.#messages.get(index);
+      if (!message || message.final || message.saved === undefined) continue;
+      messages.push({ ref: message.saved, markdown: message.markdown });
     }
     return { channel: this.#channel, messages };
   }
-}
-
-function refJson(surface: PersistingSurface, ref: MessageRef): string | undefined {
-  const saved = surface.persistRef(ref);
-  return saved === undefined ? undefined : JSON.stringify(saved);
 }

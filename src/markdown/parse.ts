@@ -1,11 +1,10 @@
 import type { Root } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
+import { fromMarkdown, type Options } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { proseTree } from "./prose-tree.ts";
 
 export type { Root };
-
-const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
 
 /**
  * Parses the chatbot's Markdown (CommonMark plus GitHub's tables, strikethrough, task
@@ -13,18 +12,57 @@ const GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
  * of an answer parses too: an unclosed `**` is plain text until its closer arrives, so renderers
  * built on the tree emit balanced markup for every prefix.
  */
-export const parseMarkdown = lastParses((markdown) => fromMarkdown(markdown, GFM));
+export const parseMarkdown = markdownParser();
 
-// Parses kept: an answer's text is parsed by the reply engine's renderer and again, right
-// after, by its surface (Slack's stream text, Telegram's streaming render), and parsing is
-// most of what an answer costs.
+/**
+ * GFM's literal autolinks, each with what a text must hold for it to match. micromark tries
+ * the email one at the start of every word and scans the word for an `@`: in prose that is
+ * most of what a parse costs, so a text without the marker is parsed without the construct
+ * (the same tree, about twice as fast).
+ */
+const LITERAL_AUTOLINKS: readonly { name: string; in: (markdown: string) => boolean }[] = [
+  { name: "emailAutolink", in: (markdown) => markdown.includes("@") },
+  { name: "wwwAutolink", in: (markdown) => /www\./i.test(markdown) },
+  { name: "protocolAutolink", in: (markdown) => markdown.includes("://") },
+];
+
+/**
+ * A GFM parser (see parseMarkdown) with the constructs `disabled` named turned off (raw HTML,
+ * character references), that remembers its last few parses.
+ */
+export function markdownParser(disabled: readonly string[] = []): (markdown: string) => Root {
+  const variants = new Map<number, Options>();
+  const optionsFor = (markdown: string): Options => {
+    let absent = 0;
+    for (const [bit, autolink] of LITERAL_AUTOLINKS.entries()) {
+      if (!autolink.in(markdown)) absent |= 1 << bit;
+    }
+    let options = variants.get(absent);
+    if (!options) {
+      const off = LITERAL_AUTOLINKS.filter((_, bit) => absent & (1 << bit)).map((a) => a.name);
+      options = {
+        extensions: [gfm(), { disable: { null: [...disabled, ...off] } }],
+        mdastExtensions: [gfmFromMarkdown()],
+      };
+      variants.set(absent, options);
+    }
+    return options;
+  };
+  return lastParses(
+    (markdown) => proseTree(markdown) ?? fromMarkdown(markdown, optionsFor(markdown)),
+  );
+}
+
+// Parses kept: an answer's text may be parsed twice in a row (Slack's stream text asks where
+// its last line settles, then makes the settled text safe; Telegram renders the same text for
+// the stream and for good), and parsing is most of what an answer costs.
 const KEPT_PARSES = 8;
 
 /**
  * `parse`, remembering its last few results: the same text parsed again gives the same
  * tree. The trees are shared, so their users must not change them.
  */
-export function lastParses(parse: (markdown: string) => Root): (markdown: string) => Root {
+function lastParses(parse: (markdown: string) => Root): (markdown: string) => Root {
   const kept = new Map<string, Root>();
   return (markdown) => {
     let tree = kept.get(markdown);

@@ -1,4 +1,4 @@
-import type { MessageRef, ReplySurface, SendOptions, SurfaceLimits } from "../../src/ports.ts";
+import type { MessageRef, ReplySurface, SendRequest, SurfaceLimits } from "../../src/ports.ts";
 import { plainRenderer } from "../support/memory-surface.ts";
 import { STAMP } from "./stamp-backend.ts";
 import { epochMs } from "./stats.ts";
@@ -27,23 +27,21 @@ export class StampSurface implements ReplySurface {
     this.#onFirstText = onFirstText;
   }
 
-  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
-    this.#receive(rendered, options);
+  async send(request: SendRequest): Promise<MessageRef> {
+    if (request.call === "post" || request.call === "edit") {
+      this.#receive(request.text, request.final);
+    }
     return this.calls;
-  }
-
-  async edit(_ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
-    this.#receive(rendered, options);
   }
 
   async notice(): Promise<void> {
     this.notices++;
   }
 
-  #receive(rendered: string, options: SendOptions): void {
+  #receive(rendered: string, final: boolean): void {
     const at = epochMs();
     this.calls++;
-    if (options.final) this.finished = true;
+    if (final) this.finished = true;
     if (!Number.isNaN(this.firstTextLatencyMs)) return;
     const stamp = STAMP.exec(rendered)?.[1];
     if (stamp !== undefined) {

@@ -38,7 +38,7 @@ function channelOver(...surfaces: PersistingSurface[]): RecoveryChannel {
     reopen: (saved) => {
       const { surface, id } = saved as { surface: string; id: number };
       const found = surfaces.find((s) => s.name === surface);
-      return found && { surface: found, ref: id };
+      return found && { surface: found, ref: id, streaming: false };
     },
   };
 }
@@ -125,6 +125,30 @@ describe("the answer journal (embedded store)", () => {
     expect(writes.filter((w) => w === "set runs")).toHaveLength(1);
     await journal.close();
     expect(await journalRuns(h.store)).toEqual([]);
+  });
+
+  it("writes a run's index only when more answers than ever are in flight, not per answer", async () => {
+    const h = await startHarness({ simulator: { chunkDelayMs: 2 } });
+    harnesses.push(h);
+    const { store, writes } = countWrites(h.store);
+    const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+    const bridge = bridgeWith(h, { store, journal });
+    for (let i = 0; i < 4; i++) {
+      await bridge.handle(
+        incoming(`question ${i}`, { threadKey: `t${i}` }),
+        new PersistingSurface(),
+      );
+    }
+    await Promise.all(
+      [4, 5].map((i) =>
+        bridge.handle(incoming(`question ${i}`, { threadKey: `t${i}` }), new PersistingSurface()),
+      ),
+    );
+
+    expect(writes.filter((w) => w === "delete answer")).toHaveLength(6);
+    // One answer at a time, then two at once: the index grew twice.
+    expect(writes.filter((w) => w === "set run")).toHaveLength(2);
+    expect(await journalEntries(h.store, journal.runId)).toEqual([]);
   });
 
   it("finishes a dead run's answers: the text it had plus the note, or the note alone", async () => {

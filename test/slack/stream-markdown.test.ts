@@ -99,6 +99,21 @@ describe("Markdown for a native stream", () => {
     for (const literal of HOSTILE_LITERALS) expect(view.visible).toContain(literal);
   });
 
+  it("sends prose as written, and makes each marker alone in prose safe", () => {
+    const prose = "Plain prose, with *emphasis*, `code`, 5 - 3 = 2 and (an aside): all fine.";
+    expect(safeMarkdown(prose)).toBe(prose);
+    const cases: [string, string][] = [
+      ["Tom & Jerry", "Tom \\& Jerry"],
+      ["if a < b then", "if a \\< b then"],
+      ["ping <!channel> now", "ping \\<!channel\\> now"],
+      ["see [the docs](javascript:alert(1)) here", "see the docs (javascript\\:alert\\(1\\)) here"],
+    ];
+    for (const [text, safe] of cases) expect(safeMarkdown(text), text).toBe(safe);
+    for (const text of ["mail ana@example.org", "go to www.example.com", "open https://e.com"]) {
+      expect(viewMarkdown(safeMarkdown(text)).disguised, text).toEqual([]);
+    }
+  });
+
   it("ends a message's stream with its note, escaped", () => {
     expect(
       new MarkdownStream().text({ markdown: "Some *text*", note: "⚠️ cut_off [1]" }, true),

@@ -5,7 +5,7 @@ import type {
   NoticeOptions,
   Renderer,
   ReplySurface,
-  SendOptions,
+  SendRequest,
   SurfaceLimits,
 } from "../../src/ports.ts";
 
@@ -33,7 +33,7 @@ export const plainRenderer: Renderer = {
 export class MemorySurface implements ReplySurface {
   readonly renderer: Renderer;
   readonly limits: SurfaceLimits;
-  readonly budget?: CallBudget;
+  readonly #budget?: CallBudget;
   readonly messages: string[] = [];
   readonly notices: { text: string; private: boolean }[] = [];
   readonly calls: SurfaceCall[] = [];
@@ -56,7 +56,7 @@ export class MemorySurface implements ReplySurface {
       maxMessageLength: options.limits?.maxMessageLength ?? 4_000,
       minEditIntervalMs: options.limits?.minEditIntervalMs ?? 0,
     };
-    if (options.budget) this.budget = options.budget;
+    if (options.budget) this.#budget = options.budget;
     if (options.typing) {
       this.showTyping = async () => {
         this.typing++;
@@ -85,17 +85,22 @@ export class MemorySurface implements ReplySurface {
     return this.messages.join("");
   }
 
-  async post(rendered: string, options: SendOptions): Promise<MessageRef> {
-    this.#enter("post", this.messages.length, rendered, options.final);
-    this.messages.push(rendered);
-    return this.messages.length - 1;
+  budgetFor(): CallBudget | undefined {
+    return this.#budget;
   }
 
-  async edit(ref: MessageRef, rendered: string, options: SendOptions): Promise<void> {
-    const id = ref as number;
-    this.#enter("edit", id, rendered, options.final);
+  async send(request: SendRequest): Promise<MessageRef> {
+    if (request.call === "post") {
+      this.#enter("post", this.messages.length, request.text, request.final);
+      this.messages.push(request.text);
+      return this.messages.length - 1;
+    }
+    if (request.call !== "edit") throw new Error(`no ${request.call} here`);
+    const id = request.ref as number;
+    this.#enter("edit", id, request.text, request.final);
     if (this.#gone.has(id)) throw new MessageGoneError();
-    this.messages[id] = rendered;
+    this.messages[id] = request.text;
+    return id;
   }
 
   async notice(rendered: string, options?: NoticeOptions): Promise<void> {

@@ -1,17 +1,11 @@
-import { Api } from "grammy";
 import { afterEach, describe, expect, it } from "vitest";
-import { DraftSlots } from "../../adapters/telegram/drafts.ts";
-import { installErrorBoundary } from "../../adapters/telegram/errors.ts";
-import { TelegramSurface } from "../../adapters/telegram/surface.ts";
-import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { type Budget, RateBudget } from "../../src/coordination/call-budget.ts";
 import type { WaitOptions } from "../../src/coordination/wait-queue.ts";
-import { createLogger } from "../../src/log.ts";
 import { AnswerWriter } from "../../src/reply/answer-writer.ts";
 import { groupBurst, median } from "../support/group-burst.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
-import { answered, type Rig, startRig } from "./rig.ts";
+import { answered, groupSurface, type Rig, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
 let backend: RawBackend | undefined;
@@ -73,24 +67,11 @@ describe("Telegram at Telegram's pace", () => {
   it("pauses the chat's budget once for one 429, for an answer and for a notice", async () => {
     rig = await startRig({ start: false });
     const { fake, group } = rig;
-    const api = new Api(fake.token, { apiRoot: fake.url });
-    installErrorBoundary(api);
     const budget = new CountingBudget(new RateBudget({ perMinute: 6_000, burst: 5 }));
-    const surface = new TelegramSurface({
-      api,
-      log: createLogger({ level: "silent", secrets: [] }),
-      place: {
-        chatId: group.id,
-        isPrivate: false,
-        topicId: undefined,
-        replyTo: undefined,
-        threadKey: "t",
-        chained: false,
-      },
-      limits: { maxMessageLength: 4_096, minEditIntervalMs: 10 },
+    const surface = groupSurface(fake, group.id, {
       budget,
-      drafts: new DraftSlots(),
-      chains: new ReplyChains(rig.harness.store),
+      store: rig.harness.store,
+      minEditIntervalMs: 10,
     });
     const tooMany = {
       chatId: group.id,

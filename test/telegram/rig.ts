@@ -1,17 +1,24 @@
 import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { Api } from "grammy";
+import { DraftSlots } from "../../adapters/telegram/drafts.ts";
+import { installErrorBoundary } from "../../adapters/telegram/errors.ts";
 import {
   createTelegramChannel,
   type TelegramChannel,
   type TelegramChannelOptions,
 } from "../../adapters/telegram/index.ts";
+import { TelegramSurface } from "../../adapters/telegram/surface.ts";
+import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import type { Budget } from "../../src/coordination/call-budget.ts";
 import { createLogger } from "../../src/log.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
 import { type Harness, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
 import {
   type Chat,
@@ -221,5 +228,31 @@ function scriptedBackend(answer: string, after?: Promise<unknown>): Promise<RawB
       await ctx.write(characters.slice(at, at + 400).join(""), 2);
     }
     ctx.res.end();
+  });
+}
+
+/** A surface for one answer in a group over the fake, as the channel makes it (no reply chain). */
+export function groupSurface(
+  fake: FakeTelegram,
+  chatId: number,
+  options: { budget: Budget; store: KeyValueStore; minEditIntervalMs?: number },
+): TelegramSurface {
+  const api = new Api(fake.token, { apiRoot: fake.url });
+  installErrorBoundary(api);
+  return new TelegramSurface({
+    api,
+    log: createLogger({ level: "silent", secrets: [] }),
+    place: {
+      chatId,
+      isPrivate: false,
+      topicId: undefined,
+      replyTo: undefined,
+      threadKey: "t",
+      chained: false,
+    },
+    limits: { maxMessageLength: 4_096, minEditIntervalMs: options.minEditIntervalMs ?? 0 },
+    budget: options.budget,
+    drafts: new DraftSlots(),
+    chains: new ReplyChains(options.store),
   });
 }

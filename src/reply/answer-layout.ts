@@ -1,0 +1,183 @@
+import type { ReplySurface } from "../ports.ts";
+import { AnswerText } from "./answer-text.ts";
+import {
+  canAppend,
+  modeOf,
+  newMessage,
+  type OutgoingMessage,
+  type Plan,
+  planFor,
+  renderSource,
+  textOf,
+  toReplace,
+} from "./outgoing-message.ts";
+import { splitToFit } from "./split.ts";
+
+/** How the answer ended, for the final note. */
+export type AnswerEnd =
+  | { kind: "complete" }
+  /** Cut by a failure after some text: `note` says why. */
+  | { kind: "cut"; note: string }
+  /** Failed before any text: `note` is the readable error. */
+  | { kind: "error"; note: string };
+
+const NO_ANSWER = "(no answer)";
+const TRUNCATED = "(truncated)";
+
+/**
+ * One answer's text and its messages: what each should show (the text split where it
+ * outgrows the platform's limit, the final note on the last) and the call each needs next.
+ * The layout is redone only when the text or the end changed, and each text is rendered once
+ * however often it is asked for.
+ */
+export class AnswerLayout {
+  readonly messages: OutgoingMessage[] = [];
+  readonly text: AnswerText;
+  readonly #surface: ReplySurface;
+  #end: AnswerEnd | undefined;
+  /** Markdown of the current (last) message = #tailPrefix + text.slice(#tailStart). */
+  #tailStart = 0;
+  #tailPrefix = "";
+  #version = 0;
+  #laidOutVersion = -1;
+
+  constructor(surface: ReplySurface, maxAnswerChars: number) {
+    this.#surface = surface;
+    this.text = new AnswerText(maxAnswerChars);
+  }
+
+  /** Changes with every piece of text and with the end. */
+  get version(): number {
+    return this.#version;
+  }
+
+  get end(): AnswerEnd | undefined {
+    return this.#end;
+  }
+
+  /** Adds a streamed piece; false once the answer reached its cap. */
+  append(piece: string): boolean {
+    this.#version++;
+    return this.text.append(piece);
+  }
+
+  finish(end: AnswerEnd): void {
+    this.#end = end;
+    this.#version++;
+  }
+
+  /** Lays the answer out again if it changed, and returns the first call due. */
+  next(): Plan | undefined {
+    if (this.#laidOutVersion !== this.#version) {
+      this.#laidOutVersion = this.#version;
+      this.#layout();
+    }
+    return this.pending();
+  }
+
+  /** Whether a call is due: the answer changed since its last layout, or a message differs. */
+  get due(): boolean {
+    return this.#laidOutVersion !== this.#version || this.pending() !== undefined;
+  }
+
+  /** The first call a message needs to show what it should, as laid out now. */
+  pending(): Plan | undefined {
+    for (const message of this.messages) {
+      const plan = this.#planOf(message);
+      if (plan) return plan;
+    }
+    return undefined;
+  }
+
+  /**
+   * A live stream the platform has not ended for its age (SurfaceLimits.streamMaxAgeMs), that
+   * can show `text` (when given) by appending.
+   */
+  streamUsable(message: OutgoingMessage, text?: string): boolean {
+    const maxAge = this.#surface.limits.streamMaxAgeMs ?? Number.POSITIVE_INFINITY;
+    if (performance.now() - message.startedAt >= maxAge) return false;
+    return text === undefined ? message.live : canAppend(message, text);
+  }
+
+  #planOf(message: OutgoingMessage): Plan | undefined {
+    const { source } = message;
+    if (!source || message.finalized) return undefined;
+    const final = message.frozen || this.#end !== undefined;
+    const { renderer } = this.#surface;
+    let mode = modeOf(message, final, this.#canStream());
+    let text = textOf(renderer, message, { mode, source, final });
+    if (message.ref !== undefined && mode === "append" && !this.streamUsable(message, text)) {
+      toReplace(message);
+      mode = "replace";
+      text = textOf(renderer, message, { mode, source, final });
+    }
+    return planFor(message, mode, text, final);
+  }
+
+  #canStream(): boolean {
+    return this.#surface.renderer.stream !== undefined && this.#surface.canStream?.() === true;
+  }
+
+  /**
+   * Decides what each message should show: the answer's text from where the current message
+   * starts, split where it outgrows the platform's limit (the head frozen in the current
+   * message, the rest in a new one), and the final note on the last.
+   */
+  #layout(): void {
+    const { renderer, limits } = this.#surface;
+    const note = this.#finalNote();
+    const hasText = this.text.hasText;
+    if (!hasText && note === undefined) return;
+    const final = this.#end !== undefined;
+    const canStream = this.#canStream();
+    let markdown = this.#tailPrefix + this.text.value.slice(this.#tailStart);
+    for (;;) {
+      const current = this.#current();
+      const mode = modeOf(current, final, canStream);
+      // The whole tail as it would be sent now; a head that would be cut off as it will stay.
+      const fits = (head: string) => {
+        const source = { markdown: head, note: final ? note : undefined };
+        const text =
+          head === markdown
+            ? textOf(renderer, current, { mode, source, final })
+            : renderSource(renderer, current, { mode, source, final: true });
+        return renderer.measure(text) <= limits.maxMessageLength;
+      };
+      const split = splitToFit(markdown, fits);
+      if (!split) break;
+      current.source = { markdown: split.head };
+      current.frozen = true;
+      this.messages.push(newMessage());
+      this.#tailStart += Math.max(0, split.index - this.#tailPrefix.length);
+      this.#tailPrefix = split.reopened;
+      markdown = split.tail;
+    }
+    const current = this.#current();
+    const body = markdown.trim() ? markdown : "";
+    if (final && note !== undefined) {
+      current.source = { markdown: body, note };
+    } else if (body) {
+      current.source = { markdown };
+    } else if (current.ref === undefined && this.messages.length > 1) {
+      // A platform refuses an empty message: whitespace waits for text, or for the end.
+      this.messages.pop();
+    }
+  }
+
+  #current(): OutgoingMessage {
+    let last = this.messages.at(-1);
+    if (!last || last.frozen) {
+      last = newMessage();
+      this.messages.push(last);
+    }
+    return last;
+  }
+
+  #finalNote(): string | undefined {
+    const end = this.#end;
+    if (!end) return undefined;
+    if (end.kind !== "complete") return end.note;
+    if (this.text.truncated) return TRUNCATED;
+    return this.text.hasText ? undefined : NO_ANSWER;
+  }
+}

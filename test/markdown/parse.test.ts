@@ -1,0 +1,64 @@
+import { fromMarkdown } from "mdast-util-from-markdown";
+import { gfmFromMarkdown } from "mdast-util-gfm";
+import { gfm } from "micromark-extension-gfm";
+import { describe, expect, it } from "vitest";
+import { parseAnswer } from "../../adapters/slack/markdown.ts";
+import { parseMarkdown } from "../../src/markdown/parse.ts";
+import { proseTree } from "../../src/markdown/prose-tree.ts";
+import { HOSTILE, HOSTILE_STREAMS, SAMPLES } from "../slack/samples.ts";
+
+const FULL_GFM = { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] };
+const AS_TEXT = {
+  extensions: [gfm(), { disable: { null: ["characterReference", "htmlFlow", "htmlText"] } }],
+  mdastExtensions: [gfmFromMarkdown()],
+};
+
+const LINKS = [
+  "Write to ana@example.org or visit www.example.com, WWW.Example.org and https://example.com/a?b.",
+  "HTTP://EXAMPLE.COM/x and Www.example.net. and mail me: a.b-c@d.example",
+  "no links here, just @mentions and a www without a dot, and a colon: // slashes",
+  "plain prose with no markers at all, as most of an answer is",
+];
+
+/** Prose a parse can be skipped for, and near misses that must be parsed. */
+const PROSE = [
+  "streaming answers grow in place while the backend is still writing them. ",
+  "t=1732250000123.456; First paragraph, 3.5 times longer than it needs to be!\n\nSecond one, (with an aside) and a question? Yes; no: maybe.\nA soft break.\n",
+  "\n\nStarts after blank lines,\n\n\nand ends with spaces   ",
+  "1. a list\n2. of two",
+  "- a bullet",
+  "# a heading",
+  "> a quote",
+  "    indented code",
+  "a line  \nwith a hard break",
+  "a line \nending in a space",
+  "Setext\n===",
+  "Setext\n---",
+  "a\tb",
+  "non\u00a0breaking\u00a0space\u00a0",
+  "3) a list that starts with a parenthesis",
+  "2024. A year that starts a line",
+  "one\r\ntwo",
+];
+
+/** Prefixes as an answer streams (every one of short texts, else every 5th, and the whole). */
+const prefixes = (text: string) => {
+  const step = text.length > 200 ? 5 : 1;
+  return [
+    ...Array.from({ length: Math.ceil(text.length / step) }, (_, i) => text.slice(0, i * step)),
+    text,
+  ];
+};
+
+describe("parsing the chatbot's Markdown", () => {
+  it("gives the tree of full GFM for every prefix, though it skips what a text cannot hold", () => {
+    for (const text of [...PROSE, ...LINKS, ...SAMPLES, HOSTILE, ...HOSTILE_STREAMS]) {
+      for (const prefix of prefixes(text)) {
+        expect(parseMarkdown(prefix), prefix).toEqual(fromMarkdown(prefix, FULL_GFM));
+        expect(parseAnswer(prefix), prefix).toEqual(fromMarkdown(prefix, AS_TEXT));
+      }
+    }
+    // The prose among them is not parsed at all.
+    for (const text of PROSE.slice(0, 3)) expect(proseTree(text), text).toBeDefined();
+  });
+});
