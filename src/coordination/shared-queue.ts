@@ -11,8 +11,11 @@ export interface SharedQueueOptions {
   key: string;
   /** This process's name among the consumers: unique per process. */
   consumer: string;
-  /** MAX_ACTIVE_ANSWERS: entries this process works on at once. */
-  maxActive: number;
+  /**
+   * How many more entries this process can take now (MAX_ACTIVE_ANSWERS less what it runs and
+   * has lined up): the process's own answer queue says.
+   */
+  room(): number;
   /** MAX_QUEUED_QUESTIONS: entries waiting to be taken, for the whole queue. */
   maxQueued: number;
   /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
@@ -26,6 +29,8 @@ export interface SharedQueueOptions {
 
 /** An entry this process took, from the moment it was taken until its handler ends. */
 export interface QueueJob {
+  /** The entry's id in the queue. */
+  readonly id: string;
   readonly value: unknown;
   /**
    * The work begins for good: the entry leaves the queue, so no other process will take it
@@ -38,8 +43,8 @@ export interface QueueJob {
 
 /**
  * Work shared by every process on one store queue (work-stream.ts): each process adds what
- * it receives, and takes the next entries only while it has room (fewer than `maxActive`
- * jobs), so work goes by capacity, whichever process received it. A taken entry is held by
+ * it cannot start at once, and takes the next entries only while it has room (`room()`),
+ * so work goes by capacity, whichever process received it. A taken entry is held by
  * renewals every third of TAKEOVER_MS until the job begins it; an entry whose holder died
  * is taken over by another process after TAKEOVER_MS. Once begun, the entry is gone from the
  * queue: what happens to work cut by a kill after that is the job's own affair (the answer
@@ -61,6 +66,7 @@ export class SharedQueue {
   #loop: Promise<void> | undefined;
   #renewal: Renewal | undefined;
   #lastTakeOver = -Infinity;
+  #depth = 0;
   readonly #jobs = new Set<Promise<void>>();
 
   constructor(options: SharedQueueOptions) {
@@ -73,12 +79,17 @@ export class SharedQueue {
     return this.#active;
   }
 
+  /** Entries waiting to be taken, as last learnt (an add, a renewal round). */
+  get depth(): number {
+    return this.#depth;
+  }
+
   /** Adds an entry at the back of the queue; undefined when `maxQueued` already wait. */
   async push(value: unknown): Promise<StreamAdd | undefined> {
     const { store, key, maxQueued } = this.#options;
     const added = await store.streamAdd(key, value, maxQueued);
-    if (added) this.#options.onDepth?.(added.place);
-    this.#poke();
+    if (added) this.#setDepth(added.place);
+    this.wake();
     return added;
   }
 
@@ -96,16 +107,16 @@ export class SharedQueue {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#poke();
+    this.wake();
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);
     await this.#renewal?.stop();
   }
 
   async #run(): Promise<void> {
-    const { store, key, consumer, maxActive, takeoverMs } = this.#options;
+    const { store, key, consumer, takeoverMs } = this.#options;
     while (!this.#stopped) {
-      const room = maxActive - this.#active;
+      const room = this.#options.room();
       let taken = 0;
       if (room > 0) {
         try {
@@ -127,7 +138,7 @@ export class SharedQueue {
           );
         }
       }
-      if (taken === 0 || this.#active >= maxActive) await this.#idle();
+      if (taken === 0) await this.#idle();
     }
   }
 
@@ -139,6 +150,7 @@ export class SharedQueue {
     this.#held.add(id);
     let begun = false;
     const job: QueueJob = {
+      id,
       value,
       begin: async () => {
         if (this.#stopped) throw new NotStartedError();
@@ -160,7 +172,7 @@ export class SharedQueue {
           await store.streamFinish(key, consumer, id).catch(() => undefined);
         }
         this.#active -= 1;
-        this.#poke();
+        this.wake();
       }
     })();
     this.#jobs.add(running);
@@ -168,7 +180,7 @@ export class SharedQueue {
   }
 
   async #renew(): Promise<void> {
-    const { store, key, consumer, log, onDepth } = this.#options;
+    const { store, key, consumer, log } = this.#options;
     try {
       const held = [...this.#held];
       if (held.length > 0) {
@@ -181,7 +193,7 @@ export class SharedQueue {
           );
         }
       }
-      onDepth?.(await store.streamWaiting(key));
+      this.#setDepth(await store.streamWaiting(key));
     } catch (error) {
       log[storeFailureLevel(error)]({ err: error }, "could not renew questions held in the queue");
     }
@@ -204,7 +216,13 @@ export class SharedQueue {
     this.#woken = false;
   }
 
-  #poke(): void {
+  #setDepth(depth: number): void {
+    this.#depth = depth;
+    this.#options.onDepth?.(depth);
+  }
+
+  /** Looks for entries now: this process has room again. */
+  wake(): void {
     if (this.#wake) this.#wake();
     else this.#woken = true;
   }

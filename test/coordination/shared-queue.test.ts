@@ -35,7 +35,7 @@ class Worker {
       store,
       key,
       consumer: name,
-      maxActive,
+      room: () => maxActive - this.queue.active,
       maxQueued: 100,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,
@@ -100,7 +100,7 @@ function queueSuite(name: string, openStore: () => Promise<KeyValueStore>): void
         store,
         key: `bounded-${randomUUID()}`,
         consumer: "a",
-        maxActive: 1,
+        room: () => 0,
         maxQueued: 2,
         takeoverMs: TAKEOVER_MS,
         log,
@@ -170,11 +170,11 @@ describe.runIf(redis)("redis", () => {
     const key = `work-${randomUUID()}`;
     const store = await redisStore();
     let beginHeld: (() => Promise<boolean>) | undefined;
-    const holder = new SharedQueue({
+    const holder: SharedQueue = new SharedQueue({
       store,
       key,
       consumer: "holder",
-      maxActive: 1,
+      room: (): number => 1 - holder.active,
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,
@@ -208,11 +208,11 @@ describe.runIf(redis)("redis", () => {
   it("begin at a stop rejects with NotStartedError and leaves the entry for another process", async () => {
     const key = `work-${randomUUID()}`;
     const store = await redisStore();
-    const stopping = new SharedQueue({
+    const stopping: SharedQueue = new SharedQueue({
       store,
       key,
       consumer: "stopping",
-      maxActive: 1,
+      room: (): number => 1 - stopping.active,
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,
