@@ -572,7 +572,7 @@ const NOTICE_DELAY_MS = 250;
 // How long the answering process waits for the notice being posted (a post under a 429).
 const NOTICE_WAIT_MS = 5_000;
 const NOTICE_POLL_MS = 25;
-const NOTICE_TTL_MS = 24 * 60 * 60 * 1000;
+const NOTICE_TTL_MS = 60 * 60 * 1000;
 // A question may wait this long in the shared queue and still keep its thread's order.
 const QUEUED_TICKET_MS = 60 * 60 * 1000;
 
