@@ -66,6 +66,7 @@ export class SharedQueue {
   #loop: Promise<void> | undefined;
   #renewal: Renewal | undefined;
   #lastTakeOver = -Infinity;
+  #unwatch: (() => void) | undefined;
   #depth = 0;
   readonly #jobs = new Set<Promise<void>>();
 
@@ -97,6 +98,8 @@ export class SharedQueue {
   serve(handler: (job: QueueJob) => Promise<void>): void {
     if (this.#handler) throw new Error("the queue is served once");
     this.#handler = handler;
+    // An add anywhere wakes this process at once; polling covers a missed announcement.
+    this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.wake());
     this.#renewal = new Renewal(() => this.#renew(), this.#options.takeoverMs / 3);
     this.#loop = this.#run();
   }
@@ -107,6 +110,7 @@ export class SharedQueue {
    */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#unwatch?.();
     this.wake();
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);

@@ -41,6 +41,18 @@ interface MemoryStream {
  */
 export class MemoryStreams {
   readonly #streams = new Map<string, MemoryStream>();
+  readonly #watchers = new Map<string, Set<() => void>>();
+
+  /** Calls `onAdd` after each add to the queue at `key`; returns the way to stop. */
+  watch(key: string, onAdd: () => void): () => void {
+    const watchers = this.#watchers.get(key) ?? new Set();
+    this.#watchers.set(key, watchers);
+    watchers.add(onAdd);
+    return () => {
+      watchers.delete(onAdd);
+      if (watchers.size === 0) this.#watchers.delete(key);
+    };
+  }
 
   add(key: string, value: unknown, maxWaiting: number): StreamAdd | undefined {
     let stream = this.#streams.get(key);
@@ -53,6 +65,7 @@ export class MemoryStreams {
     stream.seq += 1;
     const id = `${stream.seq}-0`;
     stream.entries.set(id, { value: JSON.stringify(value) });
+    for (const onAdd of this.#watchers.get(key) ?? []) queueMicrotask(onAdd);
     return { id, place: waiting + 1 };
   }
 
@@ -133,7 +146,10 @@ local function flatten(entries)
 end
 `;
 
-/** ARGV value (JSON), max waiting. Returns {id, place}, or false when full. */
+/**
+ * ARGV value (JSON), max waiting. Returns {id, place}, or false when full. Publishes on
+ * streamAddedChannel(KEYS[1]), so the processes with room take it at once.
+ */
 export const REDIS_STREAM_ADD_SCRIPT = `${PRELUDE}
 local ahead = waiting()
 if ahead >= tonumber(ARGV[2]) then return false end
@@ -141,8 +157,14 @@ if redis.call("EXISTS", stream) == 0 then
   redis.call("XGROUP", "CREATE", stream, "${GROUP}", "0", "MKSTREAM")
 end
 local id = redis.call("XADD", stream, "*", "v", ARGV[1])
+redis.call("PUBLISH", stream .. ":added", id)
 return {id, ahead + 1}
 `;
+
+/** Where the add script announces a new entry of the stream at `streamKey` (its full key). */
+export function streamAddedChannel(streamKey: string): string {
+  return `${streamKey}:added`;
+}
 
 /** ARGV consumer, count. Returns id, value, id, value… of the entries taken. */
 export const REDIS_STREAM_TAKE_SCRIPT = `${PRELUDE}

@@ -214,6 +214,10 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("streamFinish", async () => this.#streams.finish(key, consumer, id));
   }
 
+  streamWatch(key: string, onAdd: () => void): () => void {
+    return this.#streams.watch(key, onAdd);
+  }
+
   streamWaiting(key: string): Promise<number> {
     return this.#guard.run("streamWaiting", async () => this.#streams.waiting(key));
   }

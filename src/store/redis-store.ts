@@ -23,6 +23,7 @@ import {
   REDIS_STREAM_WAITING_SCRIPT,
   type StreamAdd,
   type StreamEntry,
+  streamAddedChannel,
   streamAddOf,
   streamEntriesOf,
 } from "../coordination/work-stream.ts";
@@ -105,6 +106,9 @@ export class RedisStore implements KeyValueStore {
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
   readonly #outage: OutageLog | undefined;
+  /** The connection for streamWatch (a subscribed connection can send nothing else). */
+  #subscriber: RedisClient | undefined;
+  readonly #watchers = new Map<string, Set<() => void>>();
 
   constructor(
     client: RedisClient,
@@ -329,6 +333,38 @@ export class RedisStore implements KeyValueStore {
     );
   }
 
+  streamWatch(key: string, onAdd: () => void): () => void {
+    const channel = streamAddedChannel(this.#key(key));
+    let watchers = this.#watchers.get(channel);
+    if (!watchers) {
+      const added = new Set<() => void>();
+      watchers = added;
+      this.#watchers.set(channel, added);
+      void this.#subscribe(channel, () => {
+        for (const watcher of added) watcher();
+      });
+    }
+    watchers.add(onAdd);
+    return () => {
+      watchers.delete(onAdd);
+    };
+  }
+
+  async #subscribe(channel: string, listener: () => void): Promise<void> {
+    try {
+      if (!this.#subscriber) {
+        const subscriber = this.#client.duplicate();
+        // Its failures show as the main connection's: only kept from crashing the process.
+        subscriber.on("error", () => undefined);
+        this.#subscriber = subscriber;
+        await subscriber.connect();
+      }
+      await this.#subscriber.subscribe(channel, listener);
+    } catch {
+      // Polling takes what an announcement would have woken a process for.
+    }
+  }
+
   streamWaiting(key: string): Promise<number> {
     return this.#run("streamWaiting", async () =>
       Number(await this.#script(REDIS_STREAM_WAITING_SCRIPT, [this.#key(key)], [])),
@@ -346,6 +382,7 @@ export class RedisStore implements KeyValueStore {
       this.#state.closed = true;
       // Nothing of ours is in flight any more; destroy also stops the reconnect loop.
       if (this.#client.isOpen) this.#client.destroy();
+      if (this.#subscriber?.isOpen) this.#subscriber.destroy();
     });
   }
 

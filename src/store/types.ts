@@ -127,6 +127,13 @@ export interface KeyValueStore {
   /** How many entries wait to be taken. */
   streamWaiting(key: string): Promise<number>;
 
+  /**
+   * Calls `onAdd` soon after any process adds to the queue at `key` (Redis pub/sub), so a
+   * process with room need not poll to take it at once. A hint only: an announcement lost
+   * while the connection is down is made up for by polling. Returns the way to stop.
+   */
+  streamWatch(key: string, onAdd: () => void): () => void;
+
   /** Resolves when the store answers now; rejects with StoreUnavailableError otherwise (for /healthz). */
   ping(): Promise<void>;
 

@@ -142,6 +142,11 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.streamFinish(key, consumer, id);
   }
 
+  /** Not a round trip: a subscription. */
+  streamWatch(key: string, onAdd: () => void): () => void {
+    return this.#inner.streamWatch(key, onAdd);
+  }
+
   streamWaiting(key: string): Promise<number> {
     this.#count("streamWaiting");
     return this.#inner.streamWaiting(key);

@@ -375,6 +375,30 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.streamFinish("work", "b", dropped)).toBe(true);
     });
 
+    it("work stream: a watcher hears of adds to its queue, and of no other queue's", async () => {
+      let heard = 0;
+      let other = 0;
+      const stop = store.streamWatch("watched", () => {
+        heard += 1;
+      });
+      const stopOther = store.streamWatch("elsewhere", () => {
+        other += 1;
+      });
+      // The subscription may take a moment to be in place: add until one is heard.
+      for (let i = 0; heard === 0 && i < 100; i += 1) {
+        await store.streamAdd("watched", i, 1_000);
+        await sleep(20);
+      }
+      expect(heard).toBeGreaterThan(0);
+      expect(other).toBe(0);
+      stop();
+      stopOther();
+      const before = heard;
+      await store.streamAdd("watched", "after", 1_000);
+      await sleep(100);
+      expect(heard).toBe(before);
+    });
+
     it("ping resolves while the store is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

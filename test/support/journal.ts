@@ -59,6 +59,7 @@ export function recordingReads(store: KeyValueStore): {
     streamHold: (key, consumer, ids) => store.streamHold(key, consumer, ids),
     streamFinish: (key, consumer, id) => store.streamFinish(key, consumer, id),
     streamWaiting: (key) => store.streamWaiting(key),
+    streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
     ping: () => store.ping(),
     close: () => store.close(),
   };
