@@ -110,7 +110,10 @@ export class LocalAnswerQueue implements AnswerQueue {
       state = "active";
       this.#active += 1;
       this.#setWaiting(this.#waiting - 1);
-      this.#options.metrics?.queueWait.observe((performance.now() - enteredAt) / 1000);
+      // A question from the shared queue waited there: the bridge counts its whole wait.
+      if (!options.taken) {
+        this.#options.metrics?.queueWait.observe((performance.now() - enteredAt) / 1000);
+      }
     };
     const drop = () => {
       state = "left";

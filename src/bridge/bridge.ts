@@ -325,6 +325,7 @@ export class Bridge {
           start: async (onWait) => {
             await place.start(onWait);
             if (!(await job.begin())) throw new TakenOverError();
+            this.#options.metrics?.queueWait.observe(Math.max(0, Date.now() - receivedAt) / 1000);
           },
           leave: () => place.leave(),
         };
