@@ -19,7 +19,13 @@ import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-qu
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
-import { adoptedTurn, type HandedTicket, ThreadQueue, type Turn } from "./thread-queue.ts";
+import {
+  type AdoptedTurn,
+  adoptedTurn,
+  type HandedTicket,
+  ThreadQueue,
+  type Turn,
+} from "./thread-queue.ts";
 
 export interface BridgeOptions {
   backend: BackendClient;
@@ -65,7 +71,7 @@ export class Bridge {
   readonly #answerDeps: AnswerDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
-  #threadLeaseMs: number | undefined;
+  readonly #threadLeaseMs: number | undefined;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
 
@@ -276,13 +282,19 @@ export class Bridge {
     });
   }
 
-  #adopted(threadKey: string, ticket: HandedTicket | undefined): Turn {
+  #adopted(threadKey: string, ticket: HandedTicket | undefined): AdoptedTurn {
     const { store, log, threadPollMs } = this.#options;
     return adoptedTurn(
-      { store, log, pollMs: threadPollMs, signal: this.#stopping.signal },
+      {
+        store,
+        log,
+        pollMs: threadPollMs,
+        leaseMs: this.#threadLeaseMs,
+        signal: this.#stopping.signal,
+      },
       threadKey,
       ticket,
-      this.#threadLeaseMs ?? undefined,
+      QUEUED_TICKET_MS,
     );
   }
 
@@ -325,6 +337,7 @@ export class Bridge {
           start: async (onWait) => {
             await place.start(onWait);
             if (!(await job.begin())) throw new TakenOverError();
+            turn.begun();
             this.#options.metrics?.queueWait.observe(Math.max(0, Date.now() - receivedAt) / 1000);
           },
           leave: () => place.leave(),
@@ -333,8 +346,11 @@ export class Bridge {
         try {
           await this.#answer(message, surface, { turn, place: begin, shown }, log, waited);
         } catch (error) {
-          // Another process answers it: nothing to say here.
-          if (error instanceof TakenOverError || error instanceof NotStartedError) return;
+          // Another process answers it, in the thread's place: nothing to say here.
+          if (error instanceof TakenOverError || error instanceof NotStartedError) {
+            turn.abandon();
+            return;
+          }
           await this.#reportFailure(error, message, surface, log);
         }
       } finally {

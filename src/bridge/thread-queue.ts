@@ -159,22 +159,40 @@ export class ThreadQueue {
   }
 }
 
+/** The turn of a message taken from the shared queue (adoptedTurn). */
+export interface AdoptedTurn extends Turn {
+  /**
+   * The answer began: from now the ticket holds only `leaseMs` unrenewed, so the thread goes
+   * on soon after this process dies mid-answer (the journal finishes that answer).
+   */
+  begun(): void;
+  /**
+   * The message goes back to the queue unanswered (a stop, a takeover): the ticket is kept for
+   * the process that takes it next, and no longer renewed here.
+   */
+  abandon(): void;
+}
+
 /**
  * The turn of a message another process received and handed over with its ticket: the
  * ticket, taken there on arrival, orders it among the thread's messages on every process.
- * It stands outside this process's own lines, whose later tickets may be ahead of it.
+ * It stands outside this process's own lines, whose later tickets may be ahead of it. Until
+ * the answer begins, the ticket holds for `waitLeaseMs` unrenewed, so that when this process
+ * dies the process that takes the message over still finds it in its place.
  */
 export function adoptedTurn(
   options: ThreadQueueOptions,
   threadKey: string,
   handed: HandedTicket | undefined,
-  leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs,
-): Turn {
+  waitLeaseMs: number,
+): AdoptedTurn {
+  const leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
   const ticket =
     handed &&
     new ThreadTicket(options, lineKey(threadKey), {
       owner: handed.owner,
-      leaseMs,
+      leaseMs: waitLeaseMs,
+      renewMs: leaseMs / 3,
       number: handed.number,
     });
   let left = false;
@@ -186,16 +204,18 @@ export function adoptedTurn(
   return {
     waitingAhead: () => 0,
     leave,
+    begun: () => ticket?.setLease(leaseMs),
+    abandon: () => {
+      if (left) return;
+      left = true;
+      void ticket?.stopRenewing();
+    },
     previousShown: Promise.resolve(),
     shown: () => undefined,
     handOff: () => Promise.reject(new Error("an adopted turn is not handed on")),
     run: async (task, onWaitingElsewhere) => {
-      try {
-        await ticket?.turn(options.pollMs ?? POLL_MS, onWaitingElsewhere);
-        return await task();
-      } finally {
-        leave();
-      }
+      await ticket?.turn(options.pollMs ?? POLL_MS, onWaitingElsewhere);
+      return task();
     },
   };
 }
@@ -211,7 +231,7 @@ class ThreadTicket {
   readonly #options: ThreadQueueOptions;
   readonly #key: string;
   readonly #owner: string;
-  readonly #leaseMs: number;
+  #leaseMs: number;
   readonly #number: Promise<number>;
   /** Settles (never rejects) once the store answered the request for this ticket. */
   readonly taken: Promise<unknown>;
@@ -222,7 +242,10 @@ class ThreadTicket {
   constructor(
     options: ThreadQueueOptions,
     key: string,
-    ticket: { owner: string; leaseMs: number } & ({ after: Promise<unknown> } | { number: number }),
+    ticket: { owner: string; leaseMs: number; renewMs?: number } & (
+      | { after: Promise<unknown> }
+      | { number: number }
+    ),
   ) {
     this.#options = options;
     this.#key = key;
@@ -235,7 +258,7 @@ class ThreadTicket {
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
     this.taken = this.#number.catch(() => undefined);
     // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
-    this.#renewal = new Renewal(() => this.#renew(), this.#leaseMs / 3);
+    this.#renewal = new Renewal(() => this.#renew(), ticket.renewMs ?? this.#leaseMs / 3);
   }
 
   /**
@@ -259,6 +282,16 @@ class ThreadTicket {
       }
       await sleep(pollMs, undefined, { signal });
     }
+  }
+
+  /** From the next renewal on, the ticket holds `leaseMs` unrenewed. */
+  setLease(leaseMs: number): void {
+    this.#leaseMs = leaseMs;
+  }
+
+  /** No more renewals: the ticket holds until its lease runs out. */
+  stopRenewing(): Promise<void> {
+    return this.#renewal.stop();
   }
 
   /**
