@@ -20,7 +20,10 @@ export interface SharedQueueOptions {
   maxQueued: number;
   /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
   takeoverMs: number;
-  /** How often a process with room looks for entries other processes added (default 50 ms). */
+  /**
+   * How often a process with room looks for entries without being woken (default 250 ms): an
+   * add wakes every process at once (streamWatch); this covers an announcement lost meanwhile.
+   */
   pollMs?: number | undefined;
   log: Logger;
   /** Called with the number of entries waiting, whenever it is learnt. */
@@ -72,7 +75,7 @@ export class SharedQueue {
 
   constructor(options: SharedQueueOptions) {
     this.#options = options;
-    this.#pollMs = options.pollMs ?? 50;
+    this.#pollMs = options.pollMs ?? 250;
   }
 
   /** Jobs running in this process (taken, handler not ended). */
