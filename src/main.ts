@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
 import { createConsoleChannel } from "../adapters/console/index.ts";
@@ -7,6 +8,7 @@ import { createBackendClient } from "./backend/client.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
+import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
@@ -74,6 +76,24 @@ async function main(): Promise<number> {
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
+    // One queue for the deployment: what this process has no room for, any process with room
+    // takes (in memory on the embedded store, where this process is the only one).
+    const answerQueue: LocalAnswerQueue = new LocalAnswerQueue({
+      ...config.answerQueue,
+      log,
+      metrics,
+      waitingElsewhere: () => sharedQueue.depth,
+    });
+    const sharedQueue: SharedQueue = new SharedQueue({
+      store,
+      key: "queue:answers",
+      consumer: randomUUID(),
+      room: () => answerQueue.room(),
+      maxQueued: config.answerQueue.maxQueued,
+      takeoverMs: config.takeoverMs,
+      log,
+      onDepth: () => answerQueue.showDepth(),
+    });
     const bridge = new Bridge({
       backend,
       store,
@@ -85,7 +105,8 @@ async function main(): Promise<number> {
       leads: createLeadsCommands({ backend, channels: leadChannels }),
       journal,
       threadLeaseMs: config.takeoverMs,
-      answerQueue: new LocalAnswerQueue({ ...config.answerQueue, log, metrics }),
+      answerQueue,
+      sharedQueue,
     });
     const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
     if (channels.length === 0) {
@@ -118,6 +139,7 @@ async function main(): Promise<number> {
             }),
           ]
         : [];
+    bridge.serveQueue(channels);
     await runService({
       channels,
       // Started right after the channels: answers a killed run left are finished first thing.

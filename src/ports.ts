@@ -38,6 +38,13 @@ export interface IncomingMessage {
    * and ends with the text it had and the interrupted note.
    */
   signal?: AbortSignal;
+  /**
+   * Where the reply goes, as JSON the channel rebuilds a surface from in any process
+   * (Channel.surfaceFor): with it, a question may be answered by another process of the
+   * deployment (the shared answer queue). None for a surface only this process can reach
+   * (the terminal).
+   */
+  replyPlace?: unknown;
 }
 
 /** A message the surface posted, as the surface needs it to change it later. */
@@ -258,6 +265,11 @@ export interface Channel {
    * saved value is not this channel's (or from an older shape it no longer reads).
    */
   reopen?(saved: unknown): ReopenedMessage | undefined;
+  /**
+   * The surface of a question this or another process received (IncomingMessage.replyPlace),
+   * for the process that answers it. Undefined when the place is not this channel's.
+   */
+  surfaceFor?(replyPlace: unknown): ReplySurface | undefined;
 }
 
 /** A lead as the backend lists it (see the API's leads endpoint). */

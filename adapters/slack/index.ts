@@ -16,7 +16,13 @@ import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
 import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackStartCall } from "./start-calls.ts";
-import { readSavedMessage, SlackSurface, type SlackThread, savedRef } from "./surface.ts";
+import {
+  readSavedMessage,
+  type SavedSlackMessage,
+  SlackSurface,
+  type SlackThread,
+  savedRef,
+} from "./surface.ts";
 import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
 import { Workspaces } from "./workspace.ts";
 
@@ -161,7 +167,9 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
           .set(key, true, THREAD_TTL_MS)
           .catch((error: unknown) => log.warn({ err: error }, "could not remember the thread"));
       }
-      await options.bridge.handle(message, surfaceFor(thread));
+      // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
+      const replyPlace: SavedSlackMessage = { thread, stream: false };
+      await options.bridge.handle({ ...message, replyPlace }, surfaceFor(thread));
     });
   };
 
@@ -258,6 +266,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     async stop() {
       stopped = true;
       await receiver.stop();
+    },
+    surfaceFor(replyPlace) {
+      const found = readSavedMessage(replyPlace);
+      return found && surfaceFor(found.thread);
     },
     reopen(saved) {
       const found = readSavedMessage(saved);

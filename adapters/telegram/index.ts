@@ -238,6 +238,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         threadKey: place.threadKey,
         authorId: reading.authorId,
         text: reading.text,
+        // The place as persistRef saves it, with no message yet: reopen's reader reads it.
+        replyPlace: { ...place },
         isAdmin: () =>
           admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
       };
@@ -352,6 +354,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     reopen(saved) {
       const found = readSavedMessage(saved);
       return found && { surface: surfaceFor(found.place), ref: found.ref, streaming: false };
+    },
+    surfaceFor(replyPlace) {
+      const found = readSavedMessage(replyPlace);
+      return found && surfaceFor(found.place);
     },
     unhealthyReason() {
       if (state === "new") return "Telegram channel not started";

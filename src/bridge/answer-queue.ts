@@ -20,24 +20,18 @@ export interface QueuePlace {
  * new question is refused, so the person can be told the bot is busy instead of waiting for
  * good. Commands never enter it: they cost no answer.
  *
- * A queue shared by the processes on Redis (issue 14, item 2) keeps this shape, on Redis
- * Streams with one consumer group:
- * - `enter` is XADD of the question (its IncomingMessage and the surface's persisted
- *   place, as the journal keeps it: ReplySurface.persistRef, Channel.reopen), refused in the
- *   same script when the stream's waiting entries (XLEN minus the group's pending) reach
- *   `maxQueued`; the place in line is the number of entries ahead of it.
- * - `start` resolves on the process whose consumer loop took the entry: each process reads
- *   with XREADGROUP … COUNT <free room> only while it has room, so work goes by capacity,
- *   whichever process received it.
- * - `leave` is XACK (and XDEL) when the answer ends; entries of a process that died stay
- *   pending and are taken over with XAUTOCLAIM after TAKEOVER_MS (the journal and the
- *   delivery dedupe keep such a question answered once).
- * - `close` stops reading: on Redis, questions not yet taken stay for the other processes
- *   instead of being refused as here.
+ * With the deployment's shared queue (src/coordination/shared-queue.ts), a question this
+ * process has no room for goes there instead, and this queue takes questions from it while
+ * it has room (room()), whichever process received them.
  */
 export interface AnswerQueue {
-  /** A place for a new question; undefined when the queue is full (the bot is busy). */
-  enter(): QueuePlace | undefined;
+  /**
+   * A place for a new question; undefined when the queue is full (the bot is busy). `taken`:
+   * the question was taken from the shared queue, which bounds it already: never refused.
+   */
+  enter(options?: { taken?: boolean }): QueuePlace | undefined;
+  /** How many more questions would start at once now (none waiting, room under the cap). */
+  room(): number;
   /** Answers running now. */
   readonly active: number;
   /** Questions accepted whose answer has not begun. */
@@ -56,6 +50,8 @@ export interface LocalAnswerQueueOptions {
   maxQueued: number;
   log: Logger;
   metrics?: Metrics | undefined;
+  /** Questions waiting in the shared queue, counted in the queued-questions gauge too. */
+  waitingElsewhere?: (() => number) | undefined;
 }
 
 interface Waiter {
@@ -89,11 +85,20 @@ export class LocalAnswerQueue implements AnswerQueue {
     return this.#waiting;
   }
 
-  enter(): QueuePlace | undefined {
+  room(): number {
+    return Math.max(0, this.#options.maxActive - this.#active - this.#waiting);
+  }
+
+  /** The gauge again, when the shared queue's depth changed. */
+  showDepth(): void {
+    this.#setWaiting(this.#waiting);
+  }
+
+  enter(options: { taken?: boolean } = {}): QueuePlace | undefined {
     const { maxActive, maxQueued } = this.#options;
     // Questions waiting for their thread count too: each of them will need room.
     const wouldWait = this.#active + this.#waiting >= maxActive;
-    if (wouldWait && this.#waiting >= maxQueued) {
+    if (wouldWait && this.#waiting >= maxQueued && !options.taken) {
       this.#refuse();
       return undefined;
     }
@@ -105,7 +110,10 @@ export class LocalAnswerQueue implements AnswerQueue {
       state = "active";
       this.#active += 1;
       this.#setWaiting(this.#waiting - 1);
-      this.#options.metrics?.queueWait.observe((performance.now() - enteredAt) / 1000);
+      // A question from the shared queue waited there: the bridge counts its whole wait.
+      if (!options.taken) {
+        this.#options.metrics?.queueWait.observe((performance.now() - enteredAt) / 1000);
+      }
     };
     const drop = () => {
       state = "left";
@@ -168,7 +176,7 @@ export class LocalAnswerQueue implements AnswerQueue {
 
   #setWaiting(waiting: number): void {
     this.#waiting = waiting;
-    this.#options.metrics?.queuedQuestions.set(waiting);
+    this.#options.metrics?.queuedQuestions.set(waiting + (this.#options.waitingElsewhere?.() ?? 0));
     if (waiting === 0 && this.#refused > 0) {
       this.#options.log.info(
         { refused: this.#refused },

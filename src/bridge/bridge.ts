@@ -1,13 +1,16 @@
 import { createHash, randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
+import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } from "../errors.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import type { IncomingMessage, ReplySurface } from "../ports.ts";
+import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
@@ -17,7 +20,13 @@ import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-qu
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
-import { ThreadQueue, type Turn } from "./thread-queue.ts";
+import {
+  type AdoptedTurn,
+  adoptedTurn,
+  type HandedTicket,
+  ThreadQueue,
+  type Turn,
+} from "./thread-queue.ts";
 
 export interface BridgeOptions {
   backend: BackendClient;
@@ -35,6 +44,13 @@ export interface BridgeOptions {
    * (MAX_ACTIVE_ANSWERS, MAX_QUEUED_QUESTIONS). None: every question is answered at once.
    */
   answerQueue?: AnswerQueue;
+  /**
+   * The deployment's queue (src/coordination/shared-queue.ts): a question this process has no
+   * room for goes there, to be answered by whichever process has room first. Served from
+   * serveQueue(), once the channels that rebuild its surfaces exist. None: every question is
+   * answered by the process that received it.
+   */
+  sharedQueue?: SharedQueue;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
@@ -56,6 +72,7 @@ export class Bridge {
   readonly #answerDeps: AnswerDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
+  readonly #threadLeaseMs: number | undefined;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
 
@@ -82,6 +99,7 @@ export class Bridge {
     this.#answerQueue =
       options.answerQueue ??
       new LocalAnswerQueue({ maxActive: Infinity, maxQueued: Infinity, log: options.log });
+    this.#threadLeaseMs = options.threadLeaseMs;
     this.#queue = new ThreadQueue({
       store: options.store,
       log: options.log,
@@ -113,6 +131,9 @@ export class Bridge {
    */
   async drain(graceMs: number): Promise<void> {
     const notStarted = this.#answerQueue.waiting;
+    // First: questions this process took from the shared queue and did not begin stay there
+    // for the other processes, instead of being refused with the local ones.
+    const sharedStopped = this.#options.sharedQueue?.stop();
     this.#answerQueue.close();
     if (notStarted > 0) {
       this.#options.log.info(
@@ -128,6 +149,7 @@ export class Bridge {
       this.#stopping.abort(new AbortedError("the bot is shutting down"));
       await settled();
     }
+    await sharedStopped;
   }
 
   async #handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
@@ -161,22 +183,202 @@ export class Bridge {
         await sendNotice(surface, refusal, { private: true });
         return;
       }
+      const shared = this.#options.sharedQueue;
+      if (shared && message.replyPlace !== undefined && this.#answerQueue.room() === 0) {
+        await this.#share(shared, message, surface, turn, log);
+        return;
+      }
       const place = this.#answerQueue.enter();
       if (!place) {
-        this.#options.metrics?.questionsRefused.inc({ channel: message.channel });
-        await sendNotice(surface, BUSY, { private: true });
+        await this.#refuseBusy(message, surface);
         return;
       }
       try {
         await this.#answer(message, surface, { turn, place }, log, receivedAt);
       } finally {
         place.leave();
+        shared?.wake();
       }
     } catch (error) {
       await this.#reportFailure(error, message, surface, log);
     } finally {
       turn.leave();
     }
+  }
+
+  async #refuseBusy(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+    this.#options.metrics?.questionsRefused.inc({ channel: message.channel });
+    await sendNotice(surface, BUSY, { private: true });
+  }
+
+  /**
+   * Puts a question this process has no room for into the deployment's queue, with its
+   * thread's ticket, for whichever process has room first; tells the person its place if no
+   * process took it within NOTICE_DELAY_MS.
+   */
+  async #share(
+    shared: SharedQueue,
+    message: IncomingMessage,
+    surface: ReplySurface,
+    turn: Turn,
+    log: Logger,
+  ): Promise<void> {
+    const ticket = await turn.handOff(QUEUED_TICKET_MS);
+    const question: QueuedQuestion = {
+      message: {
+        channel: message.channel,
+        deliveryId: message.deliveryId,
+        channelKey: message.channelKey,
+        channelId: message.channelId,
+        threadKey: message.threadKey,
+        authorId: message.authorId,
+        text: message.text,
+        bareCommands: message.bareCommands,
+        replyPlace: message.replyPlace,
+      },
+      ticket,
+      receivedAt: Date.now(),
+    };
+    const added = await shared.push(question).catch((error: unknown) => {
+      // The ticket goes back with the question: nothing else will use it.
+      this.#adopted(message.threadKey, ticket).leave();
+      throw error;
+    });
+    if (!added) {
+      this.#adopted(message.threadKey, ticket).leave();
+      await this.#refuseBusy(message, surface);
+      return;
+    }
+    if (!surface.persistRef) return;
+    await sleep(NOTICE_DELAY_MS);
+    const { store } = this.#options;
+    // Whoever claims first, this process or the one that took the question: a notice is
+    // posted only while no answer began, and the answer then takes it over.
+    if (!(await store.claim(noticeKey(added.id), "shown", NOTICE_TTL_MS))) return;
+    let shown: ShownNotice | null = null;
+    try {
+      const text = `⏳ many questions right now: yours is number ${added.place} in line`;
+      await surface.budgetFor?.("post")?.acquire({ urgent: true });
+      const ref = await surface.send({
+        call: "post",
+        text: surface.renderer.note(text),
+        final: false,
+      });
+      shown = { saved: surface.persistRef(ref), text };
+    } catch (error) {
+      log.warn({ err: error }, "could not show that a question is queued");
+    } finally {
+      await store.set(noticeRefKey(added.id), shown, NOTICE_TTL_MS);
+    }
+  }
+
+  /**
+   * Starts taking questions from the deployment's queue while this process has room; the
+   * channels rebuild their surfaces. No-op without a shared queue.
+   */
+  serveQueue(channels: readonly Channel[]): void {
+    this.#options.sharedQueue?.serve((job) => {
+      const taken = this.#takeQueued(job, channels);
+      this.#inFlight.add(taken);
+      const forget = () => this.#inFlight.delete(taken);
+      taken.then(forget, forget);
+      return taken;
+    });
+  }
+
+  #adopted(threadKey: string, ticket: HandedTicket | undefined): AdoptedTurn {
+    const { store, log, threadPollMs } = this.#options;
+    return adoptedTurn(
+      {
+        store,
+        log,
+        pollMs: threadPollMs,
+        leaseMs: this.#threadLeaseMs,
+        signal: this.#stopping.signal,
+      },
+      threadKey,
+      ticket,
+      QUEUED_TICKET_MS,
+    );
+  }
+
+  /** Answers a question taken from the deployment's queue, received here or elsewhere. */
+  async #takeQueued(job: QueueJob, channels: readonly Channel[]): Promise<void> {
+    // The room is taken before anything is awaited, so the queue takes no more than it has.
+    const place = this.#answerQueue.enter({ taken: true });
+    if (!place) return;
+    try {
+      const parsed = queuedQuestion.safeParse(job.value);
+      if (!parsed.success) {
+        this.#options.log.warn("a question in the shared queue was unreadable and is dropped");
+        return;
+      }
+      const { ticket, receivedAt } = parsed.data;
+      const message: IncomingMessage = {
+        ...parsed.data.message,
+        // Commands never go through the queue, and only they ask who is an admin.
+        isAdmin: () => Promise.resolve(false),
+      };
+      const turn = this.#adopted(message.threadKey, ticket);
+      const log = this.#options.log.child({
+        channel: message.channel,
+        thread: hashThread(message.threadKey),
+      });
+      try {
+        const notice = await this.#takeNotice(job.id);
+        const reopened = notice && firstOf(channels, (c) => c.reopen?.(notice.saved));
+        const surface =
+          reopened?.surface ?? firstOf(channels, (c) => c.surfaceFor?.(message.replyPlace));
+        if (!surface) {
+          log.warn("a queued question is for a channel this process does not run: dropped");
+          return;
+        }
+        const shown = reopened && notice ? { ref: reopened.ref, note: notice.text } : undefined;
+        const begin: QueuePlace = {
+          start: async (onWait) => {
+            await place.start(onWait);
+            if (!(await job.begin())) throw new TakenOverError();
+            turn.begun();
+            this.#options.metrics?.queueWait.observe(Math.max(0, Date.now() - receivedAt) / 1000);
+          },
+          leave: () => place.leave(),
+        };
+        const waited = performance.now() - (Date.now() - receivedAt);
+        try {
+          await this.#answer(message, surface, { turn, place: begin, shown }, log, waited);
+        } catch (error) {
+          // Another process answers it, in the thread's place: nothing to say here.
+          if (error instanceof TakenOverError || error instanceof NotStartedError) {
+            turn.abandon();
+            return;
+          }
+          await this.#reportFailure(error, message, surface, log);
+        }
+      } finally {
+        turn.leave();
+      }
+    } finally {
+      place.leave();
+      this.#options.sharedQueue?.wake();
+    }
+  }
+
+  /**
+   * The queued notice the receiving process posted for this question, if it did: claims the
+   * notice first, so none is posted once the answer begins here.
+   */
+  async #takeNotice(id: string): Promise<ShownNotice | undefined> {
+    const { store } = this.#options;
+    if (await store.claim(noticeKey(id), "answered", NOTICE_TTL_MS)) return undefined;
+    // Taken before by a process that died: it had claimed the notice, none was posted.
+    if ((await store.get(noticeKey(id))) !== "shown") return undefined;
+    const deadline = performance.now() + NOTICE_WAIT_MS;
+    while (performance.now() < deadline) {
+      const shown = await store.get<ShownNotice | null>(noticeRefKey(id));
+      if (shown !== undefined) return shown ?? undefined;
+      await sleep(NOTICE_POLL_MS);
+    }
+    return undefined;
   }
 
   async #command(
@@ -244,12 +446,17 @@ export class Bridge {
     message: IncomingMessage,
     surface: ReplySurface,
     writer: AnswerWriter,
-    { turn, place }: Waits,
+    { turn, place, shown }: Waits,
     log: Logger,
     receivedAt: number,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
     let queued = false;
+    if (shown) {
+      // A notice the receiving process posted: the answer takes it over.
+      writer.adoptNote(shown.ref, shown.note);
+      queued = true;
+    }
     /** Shows why the question waits, in the one message its answer then takes over. */
     const showWaiting = async (text: string) => {
       try {
@@ -348,6 +555,58 @@ export class Bridge {
   }
 }
 
+/** A question in the deployment's queue: all another process needs to answer it. */
+const queuedQuestion = z.object({
+  message: z.object({
+    channel: z.string(),
+    deliveryId: z.string(),
+    channelKey: z.string(),
+    channelId: z.string(),
+    threadKey: z.string(),
+    authorId: z.string(),
+    text: z.string(),
+    bareCommands: z.boolean().optional(),
+    replyPlace: z.unknown(),
+  }),
+  /** Its place in its thread's line, taken on arrival: the taker waits for those ahead. */
+  ticket: z.object({ number: z.number(), owner: z.string() }).optional(),
+  /** When the receiving process got it (epoch ms). */
+  receivedAt: z.number(),
+});
+type QueuedQuestion = z.input<typeof queuedQuestion>;
+
+/** The queued notice a receiving process posted, as the answering process takes it over. */
+interface ShownNotice {
+  saved: unknown;
+  text: string;
+}
+
+// A question taken this soon is answered without a "queued" notice first.
+const NOTICE_DELAY_MS = 250;
+// How long the answering process waits for the notice being posted (a post under a 429).
+const NOTICE_WAIT_MS = 5_000;
+const NOTICE_POLL_MS = 25;
+const NOTICE_TTL_MS = 60 * 60 * 1000;
+// A question may wait this long in the shared queue and still keep its thread's order.
+const QUEUED_TICKET_MS = 60 * 60 * 1000;
+
+const noticeKey = (id: string) => `queue:notice:${id}`;
+const noticeRefKey = (id: string) => `queue:notice-ref:${id}`;
+
+/** The question's queue entry was taken over by another process: it answers it there. */
+class TakenOverError extends Error {}
+
+function firstOf<T>(
+  channels: readonly Channel[],
+  pick: (c: Channel) => T | undefined,
+): T | undefined {
+  for (const channel of channels) {
+    const found = pick(channel);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 /** What a question hears when MAX_QUEUED_QUESTIONS already wait. */
 const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
 
@@ -357,6 +616,8 @@ interface Waits {
   turn: Turn;
   /** Its place in the process's answer queue: room under the cap. */
   place: QueuePlace;
+  /** The "queued" notice already on screen, which the answer takes over. */
+  shown?: { ref: MessageRef; note: string } | undefined;
 }
 
 function readableError(error: unknown): string {

@@ -36,6 +36,19 @@ export interface Turn {
   readonly previousShown: Promise<void>;
   /** This message's first message is on screen: the one behind may show its own. */
   shown(): void;
+  /**
+   * The message goes to the shared queue, to be answered by whichever process takes it: its
+   * place here is given up, and its ticket kept in the store for `leaseMs` (how long a
+   * question may wait there) for the taker to adopt (ThreadQueue.adopt). Undefined when the
+   * ticket could not be had: the taker then runs without waiting for the thread.
+   */
+  handOff(leaseMs: number): Promise<HandedTicket | undefined>;
+}
+
+/** A ticket in a thread's line, as a message handed to another process carries it. */
+export interface HandedTicket {
+  number: number;
+  owner: string;
 }
 
 interface Place {
@@ -78,7 +91,7 @@ export class ThreadQueue {
     this.#options = options;
     // Short, renewed every third of it: a dead process holds a thread for seconds, not minutes.
     this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
-    this.#pollMs = options.pollMs ?? 200;
+    this.#pollMs = options.pollMs ?? POLL_MS;
   }
 
   enter(threadKey: string): Turn {
@@ -91,7 +104,7 @@ export class ThreadQueue {
     this.#lines.set(threadKey, line);
     const place: Place = { left: false };
     line.places.push(place);
-    const ticket = new ThreadTicket(this.#options, `line:thread:${threadKey}`, {
+    const ticket = new ThreadTicket(this.#options, lineKey(threadKey), {
       owner: `${this.#owner}:${++this.#tickets}`,
       leaseMs: this.#leaseMs,
       after: line.ticketTail,
@@ -116,9 +129,21 @@ export class ThreadQueue {
       // this ticket still ahead and wait a poll for nothing.
       void ticket.giveBack().then(finished.resolve);
     };
+    const handOff = async (leaseMs: number) => {
+      const handed = await ticket.handOff(leaseMs);
+      place.left = true;
+      shown.resolve();
+      line.places.splice(line.places.indexOf(place), 1);
+      if (line.places.length === 0 && this.#lines.get(threadKey) === line) {
+        this.#lines.delete(threadKey);
+      }
+      finished.resolve();
+      return handed;
+    };
     return {
       waitingAhead: () => line.places.indexOf(place),
       leave,
+      handOff,
       previousShown,
       shown: () => shown.resolve(),
       run: async (task, onWaitingElsewhere) => {
@@ -134,12 +159,79 @@ export class ThreadQueue {
   }
 }
 
+/** The turn of a message taken from the shared queue (adoptedTurn). */
+export interface AdoptedTurn extends Turn {
+  /**
+   * The answer began: from now the ticket holds only `leaseMs` unrenewed, so the thread goes
+   * on soon after this process dies mid-answer (the journal finishes that answer).
+   */
+  begun(): void;
+  /**
+   * The message goes back to the queue unanswered (a stop, a takeover): the ticket is kept for
+   * the process that takes it next, and no longer renewed here.
+   */
+  abandon(): void;
+}
+
+/**
+ * The turn of a message another process received and handed over with its ticket: the
+ * ticket, taken there on arrival, orders it among the thread's messages on every process.
+ * It stands outside this process's own lines, whose later tickets may be ahead of it. Until
+ * the answer begins, the ticket holds for `waitLeaseMs` unrenewed, so that when this process
+ * dies the process that takes the message over still finds it in its place.
+ */
+export function adoptedTurn(
+  options: ThreadQueueOptions,
+  threadKey: string,
+  handed: HandedTicket | undefined,
+  waitLeaseMs: number,
+): AdoptedTurn {
+  const leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
+  const ticket =
+    handed &&
+    new ThreadTicket(options, lineKey(threadKey), {
+      owner: handed.owner,
+      leaseMs: waitLeaseMs,
+      renewMs: leaseMs / 3,
+      number: handed.number,
+    });
+  let left = false;
+  const leave = () => {
+    if (left) return;
+    left = true;
+    void ticket?.giveBack();
+  };
+  return {
+    waitingAhead: () => 0,
+    leave,
+    begun: () => ticket?.setLease(leaseMs),
+    abandon: () => {
+      if (left) return;
+      left = true;
+      void ticket?.stopRenewing();
+    },
+    previousShown: Promise.resolve(),
+    shown: () => undefined,
+    handOff: () => Promise.reject(new Error("an adopted turn is not handed on")),
+    run: async (task, onWaitingElsewhere) => {
+      await ticket?.turn(options.pollMs ?? POLL_MS, onWaitingElsewhere);
+      return task();
+    },
+  };
+}
+
+function lineKey(threadKey: string): string {
+  return `line:thread:${threadKey}`;
+}
+
+const POLL_MS = 200;
+
 /** One message's ticket in its thread's line in the store, renewed until it is given back. */
 class ThreadTicket {
   readonly #options: ThreadQueueOptions;
   readonly #key: string;
   readonly #owner: string;
-  readonly #leaseMs: number;
+  #leaseMs: number;
   readonly #number: Promise<number>;
   /** Settles (never rejects) once the store answered the request for this ticket. */
   readonly taken: Promise<unknown>;
@@ -150,19 +242,23 @@ class ThreadTicket {
   constructor(
     options: ThreadQueueOptions,
     key: string,
-    ticket: { owner: string; leaseMs: number; after: Promise<unknown> },
+    ticket: { owner: string; leaseMs: number; renewMs?: number } & (
+      | { after: Promise<unknown> }
+      | { number: number }
+    ),
   ) {
     this.#options = options;
     this.#key = key;
     this.#owner = ticket.owner;
     this.#leaseMs = ticket.leaseMs;
-    this.#number = ticket.after.then(() =>
-      options.store.takeTicket(key, this.#owner, this.#leaseMs),
-    );
+    this.#number =
+      "number" in ticket
+        ? Promise.resolve(ticket.number)
+        : ticket.after.then(() => options.store.takeTicket(key, this.#owner, this.#leaseMs));
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
     this.taken = this.#number.catch(() => undefined);
     // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
-    this.#renewal = new Renewal(() => this.#renew(), this.#leaseMs / 3);
+    this.#renewal = new Renewal(() => this.#renew(), ticket.renewMs ?? this.#leaseMs / 3);
   }
 
   /**
@@ -185,6 +281,35 @@ class ThreadTicket {
         await onWaitingElsewhere?.();
       }
       await sleep(pollMs, undefined, { signal });
+    }
+  }
+
+  /** From the next renewal on, the ticket holds `leaseMs` unrenewed. */
+  setLease(leaseMs: number): void {
+    this.#leaseMs = leaseMs;
+  }
+
+  /** No more renewals: the ticket holds until its lease runs out. */
+  stopRenewing(): Promise<void> {
+    return this.#renewal.stop();
+  }
+
+  /**
+   * Keeps the ticket for another process: no more renewals here, and its lease set to
+   * `leaseMs`. Undefined when it could not be had or lapsed.
+   */
+  async handOff(leaseMs: number): Promise<HandedTicket | undefined> {
+    await this.#renewal.stop();
+    try {
+      const number = await this.#number;
+      const status = await this.#options.store.checkTicket(this.#key, number, this.#owner, leaseMs);
+      return status === "lapsed" ? undefined : { number, owner: this.#owner };
+    } catch (error) {
+      this.#options.log[storeFailureLevel(error)](
+        { err: error },
+        "could not hand a place in a thread's line over",
+      );
+      return undefined;
     }
   }
 

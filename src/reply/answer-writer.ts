@@ -109,6 +109,19 @@ export class AnswerWriter {
     }
   }
 
+  /**
+   * Takes over a note already on screen for this answer (a queued notice another process
+   * posted, rebuilt from its saved ref): the answer replaces it, as it would its own note.
+   * Before `start`.
+   */
+  adoptNote(ref: MessageRef, note: string): void {
+    if (this.#loop || this.#messages.length > 0) return;
+    const message = newMessage({ source: { markdown: "", note }, noStream: true });
+    const text = this.#surface.renderer.note(note);
+    this.#messages.push(message);
+    this.#sent({ message, request: { call: "post", text, final: false }, text, final: false }, ref);
+  }
+
   /** Shows that the bot is working and starts the send loop. */
   start(): void {
     if (this.#loop) return;

@@ -4,6 +4,7 @@ import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows, type WindowDraw } from "../coordination/call-window.ts";
 import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
 import { MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
+import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
@@ -64,6 +65,7 @@ export class EmbeddedStore implements KeyValueStore {
   readonly #buckets = new MemoryBuckets();
   readonly #lines = new MemoryLines();
   readonly #windows = new MemoryWindows();
+  readonly #streams = new MemoryStreams();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -183,6 +185,41 @@ export class EmbeddedStore implements KeyValueStore {
 
   drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
     return this.#guard.run("drawWindow", async () => this.#windows.draw(key, window, options));
+  }
+
+  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined> {
+    return this.#guard.run("streamAdd", async () => this.#streams.add(key, value, maxWaiting));
+  }
+
+  streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]> {
+    return this.#guard.run("streamTake", async () => this.#streams.take(key, consumer, count));
+  }
+
+  streamTakeOver(
+    key: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    return this.#guard.run("streamTakeOver", async () =>
+      this.#streams.takeOver(key, consumer, minIdleMs, count),
+    );
+  }
+
+  streamHold(key: string, consumer: string, ids: readonly string[]): Promise<string[]> {
+    return this.#guard.run("streamHold", async () => this.#streams.hold(key, consumer, ids));
+  }
+
+  streamFinish(key: string, consumer: string, id: string): Promise<boolean> {
+    return this.#guard.run("streamFinish", async () => this.#streams.finish(key, consumer, id));
+  }
+
+  streamWatch(key: string, onAdd: () => void): () => void {
+    return this.#streams.watch(key, onAdd);
+  }
+
+  streamWaiting(key: string): Promise<number> {
+    return this.#guard.run("streamWaiting", async () => this.#streams.waiting(key));
   }
 
   ping(): Promise<void> {

@@ -37,6 +37,18 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
       measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
     drawWindow: (key, window, options) =>
       measure("drawWindow", () => store.drawWindow(key, window, options)),
+    streamAdd: (key, value, maxWaiting) =>
+      measure("streamAdd", () => store.streamAdd(key, value, maxWaiting)),
+    streamTake: (key, consumer, count) =>
+      measure("streamTake", () => store.streamTake(key, consumer, count)),
+    streamTakeOver: (key, consumer, minIdleMs, count) =>
+      measure("streamTakeOver", () => store.streamTakeOver(key, consumer, minIdleMs, count)),
+    streamHold: (key, consumer, ids) =>
+      measure("streamHold", () => store.streamHold(key, consumer, ids)),
+    streamFinish: (key, consumer, id) =>
+      measure("streamFinish", () => store.streamFinish(key, consumer, id)),
+    streamWaiting: (key) => measure("streamWaiting", () => store.streamWaiting(key)),
+    streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
     ping: () => measure("ping", () => store.ping()),
     close: () => store.close(),
   };

@@ -14,6 +14,19 @@ import {
   ticketStatusOf,
 } from "../coordination/ticket-line.ts";
 import { REDIS_DRAW_SCRIPT, type TokenBucket } from "../coordination/token-bucket.ts";
+import {
+  REDIS_STREAM_ADD_SCRIPT,
+  REDIS_STREAM_FINISH_SCRIPT,
+  REDIS_STREAM_HOLD_SCRIPT,
+  REDIS_STREAM_TAKE_OVER_SCRIPT,
+  REDIS_STREAM_TAKE_SCRIPT,
+  REDIS_STREAM_WAITING_SCRIPT,
+  type StreamAdd,
+  type StreamEntry,
+  streamAddedChannel,
+  streamAddOf,
+  streamEntriesOf,
+} from "../coordination/work-stream.ts";
 import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
@@ -44,6 +57,11 @@ export const DEFAULT_NAMESPACE = "chatbot-bridge";
 // another process is never extended or deleted by its previous owner.
 const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
 const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
+
+/** Lua reads numbers as doubles: an unbounded limit goes as the largest exact one. */
+function limitOf(limit: number): number {
+  return Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER;
+}
 
 const digests = new Map<string, string>();
 
@@ -88,6 +106,9 @@ export class RedisStore implements KeyValueStore {
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
   readonly #outage: OutageLog | undefined;
+  /** The connection for streamWatch (a subscribed connection can send nothing else). */
+  #subscriber: RedisClient | undefined;
+  readonly #watchers = new Map<string, Set<() => void>>();
 
   constructor(
     client: RedisClient,
@@ -255,6 +276,101 @@ export class RedisStore implements KeyValueStore {
     });
   }
 
+  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined> {
+    return this.#run("streamAdd", async () =>
+      streamAddOf(
+        await this.#script(
+          REDIS_STREAM_ADD_SCRIPT,
+          [this.#key(key)],
+          [JSON.stringify(value), String(limitOf(maxWaiting))],
+        ),
+      ),
+    );
+  }
+
+  streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]> {
+    return this.#run("streamTake", async () =>
+      streamEntriesOf(
+        await this.#script(REDIS_STREAM_TAKE_SCRIPT, [this.#key(key)], [consumer, String(count)]),
+      ),
+    );
+  }
+
+  streamTakeOver(
+    key: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    return this.#run("streamTakeOver", async () =>
+      streamEntriesOf(
+        await this.#script(
+          REDIS_STREAM_TAKE_OVER_SCRIPT,
+          [this.#key(key)],
+          [consumer, String(Math.ceil(minIdleMs)), String(count)],
+        ),
+      ),
+    );
+  }
+
+  streamHold(key: string, consumer: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return this.#run("streamHold", async () => []);
+    return this.#run("streamHold", async () => {
+      const reply = await this.#script(
+        REDIS_STREAM_HOLD_SCRIPT,
+        [this.#key(key)],
+        [consumer, ...ids],
+      );
+      return Array.isArray(reply) ? reply.map(String) : [];
+    });
+  }
+
+  streamFinish(key: string, consumer: string, id: string): Promise<boolean> {
+    return this.#run(
+      "streamFinish",
+      async () =>
+        (await this.#script(REDIS_STREAM_FINISH_SCRIPT, [this.#key(key)], [consumer, id])) === 1,
+    );
+  }
+
+  streamWatch(key: string, onAdd: () => void): () => void {
+    const channel = streamAddedChannel(this.#key(key));
+    let watchers = this.#watchers.get(channel);
+    if (!watchers) {
+      const added = new Set<() => void>();
+      watchers = added;
+      this.#watchers.set(channel, added);
+      void this.#subscribe(channel, () => {
+        for (const watcher of added) watcher();
+      });
+    }
+    watchers.add(onAdd);
+    return () => {
+      watchers.delete(onAdd);
+    };
+  }
+
+  async #subscribe(channel: string, listener: () => void): Promise<void> {
+    try {
+      if (!this.#subscriber) {
+        const subscriber = this.#client.duplicate();
+        // Its failures show as the main connection's: only kept from crashing the process.
+        subscriber.on("error", () => undefined);
+        this.#subscriber = subscriber;
+        await subscriber.connect();
+      }
+      await this.#subscriber.subscribe(channel, listener);
+    } catch {
+      // Polling takes what an announcement would have woken a process for.
+    }
+  }
+
+  streamWaiting(key: string): Promise<number> {
+    return this.#run("streamWaiting", async () =>
+      Number(await this.#script(REDIS_STREAM_WAITING_SCRIPT, [this.#key(key)], [])),
+    );
+  }
+
   ping(): Promise<void> {
     return this.#run("ping", async () => {
       await this.#client.ping();
@@ -266,6 +382,7 @@ export class RedisStore implements KeyValueStore {
       this.#state.closed = true;
       // Nothing of ours is in flight any more; destroy also stops the reconnect loop.
       if (this.#client.isOpen) this.#client.destroy();
+      if (this.#subscriber?.isOpen) this.#subscriber.destroy();
     });
   }
 

@@ -1,6 +1,7 @@
 import type { CallWindow, WindowDraw } from "../coordination/call-window.ts";
 import type { TicketStatus } from "../coordination/ticket-line.ts";
 import type { TokenBucket } from "../coordination/token-bucket.ts";
+import type { StreamAdd, StreamEntry } from "../coordination/work-stream.ts";
 
 /**
  * The one storage port of the bridge. Two implementations keep the same contract
@@ -91,6 +92,47 @@ export interface KeyValueStore {
    * the Redis; in memory for the embedded store.
    */
   drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number>;
+
+  /**
+   * The work queue at `key` (see work-stream.ts): one queue for every process sharing the
+   * Redis (a stream with a consumer group), in memory for the embedded store. Adds `value` at
+   * the back unless `maxWaiting` entries already wait to be taken (then undefined), in one
+   * atomic step.
+   */
+  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined>;
+
+  /** Takes up to `count` waiting entries, oldest first; `consumer` holds them from now. */
+  streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]>;
+
+  /**
+   * Takes over up to `count` entries whose holder has not renewed its hold for `minIdleMs`
+   * (it died): `consumer` holds them from now.
+   */
+  streamTakeOver(
+    key: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): Promise<StreamEntry[]>;
+
+  /** Renews `consumer`'s hold of those of `ids` it still holds; returns those. */
+  streamHold(key: string, consumer: string, ids: readonly string[]): Promise<string[]>;
+
+  /**
+   * The entry is done and leaves the queue, only while `consumer` still holds it: true then,
+   * false when another consumer took it over (it is theirs to do).
+   */
+  streamFinish(key: string, consumer: string, id: string): Promise<boolean>;
+
+  /** How many entries wait to be taken. */
+  streamWaiting(key: string): Promise<number>;
+
+  /**
+   * Calls `onAdd` soon after any process adds to the queue at `key` (Redis pub/sub), so a
+   * process with room need not poll to take it at once. A hint only: an announcement lost
+   * while the connection is down is made up for by polling. Returns the way to stop.
+   */
+  streamWatch(key: string, onAdd: () => void): () => void;
 
   /** Resolves when the store answers now; rejects with StoreUnavailableError otherwise (for /healthz). */
   ping(): Promise<void>;

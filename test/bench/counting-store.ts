@@ -1,6 +1,7 @@
 import type { CallWindow, WindowDraw } from "../../src/coordination/call-window.ts";
 import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
 import type { TokenBucket } from "../../src/coordination/token-bucket.ts";
+import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
 type Operation = Exclude<keyof KeyValueStore, "sharedAcrossProcesses">;
@@ -8,7 +9,7 @@ type Operation = Exclude<keyof KeyValueStore, "sharedAcrossProcesses">;
 /**
  * A KeyValueStore that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
- * one script each, drawToken, drawWindow and each ticket operation one script, the set operations
+ * one script each, drawToken, drawWindow and each ticket and work-stream operation one script, the set operations
  * SADD, SREM and SMEMBERS).
  */
 export class CountingStore implements KeyValueStore {
@@ -109,6 +110,46 @@ export class CountingStore implements KeyValueStore {
   drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
     this.#count("drawWindow");
     return this.#inner.drawWindow(key, window, options);
+  }
+
+  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined> {
+    this.#count("streamAdd");
+    return this.#inner.streamAdd(key, value, maxWaiting);
+  }
+
+  streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]> {
+    this.#count("streamTake");
+    return this.#inner.streamTake(key, consumer, count);
+  }
+
+  streamTakeOver(
+    key: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): Promise<StreamEntry[]> {
+    this.#count("streamTakeOver");
+    return this.#inner.streamTakeOver(key, consumer, minIdleMs, count);
+  }
+
+  streamHold(key: string, consumer: string, ids: readonly string[]): Promise<string[]> {
+    this.#count("streamHold");
+    return this.#inner.streamHold(key, consumer, ids);
+  }
+
+  streamFinish(key: string, consumer: string, id: string): Promise<boolean> {
+    this.#count("streamFinish");
+    return this.#inner.streamFinish(key, consumer, id);
+  }
+
+  /** Not a round trip: a subscription. */
+  streamWatch(key: string, onAdd: () => void): () => void {
+    return this.#inner.streamWatch(key, onAdd);
+  }
+
+  streamWaiting(key: string): Promise<number> {
+    this.#count("streamWaiting");
+    return this.#inner.streamWaiting(key);
   }
 
   ping(): Promise<void> {

@@ -2,7 +2,7 @@
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
 // `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
-// pipeline, leads, bot, pace, cap) and writes bench/results/latest-only-<names>.json instead.
+// pipeline, leads, bot, pace, cap, queue) and writes bench/results/latest-only-<names>.json instead.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join } from "node:path";
@@ -55,7 +55,17 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
-const SECTIONS = ["parse", "client", "store", "pipeline", "leads", "bot", "pace", "cap"] as const;
+const SECTIONS = [
+  "parse",
+  "client",
+  "store",
+  "pipeline",
+  "leads",
+  "bot",
+  "pace",
+  "cap",
+  "queue",
+] as const;
 const only = onlySections(process.argv.slice(2));
 
 console.log(
@@ -262,6 +272,26 @@ await section(
       "arrival). Acks: Slack events (chatter the bot drops) delivered from the moment the bot",
       "reached its cap; late = past Slack's 3 s or not 200.",
       "Choose MAX_ACTIVE_ANSWERS as the largest cap whose loop p99 stays under 50 ms (README).",
+    ];
+  },
+);
+
+await section(
+  "queue",
+  "9. Shared answer queue on Redis: handing a question to another process (benchQueue)",
+  async () => {
+    const row = await runWorker(
+      "queue",
+      { questions: 1_000, burst: 300, room: 100, answerMs: 1_000 },
+      3 * MINUTE,
+    );
+    results.queue = row;
+    if (row.takenP99Ms > 5)
+      missed.push(`queue: enqueue → taken p99 ${row.takenP99Ms} ms (goal ≤ 5 ms)`);
+    return [
+      `enqueue → taken by another connection, ${row.questions} questions one by one: p50 ${row.takenP50Ms} ms, p99 ${row.takenP99Ms} ms (goal ≤ 5 ms), max ${row.takenMaxMs} ms`,
+      `${row.burst} questions reaching one process at once, three consumers with room 100 each (answers held 1 s): ${row.sharePercent.join(" % / ")} % (goal each ≥ 25 %)`,
+      "Consumers are queues on connections of their own in one process, as bot processes are on one Redis; the whole-bot check of the same is test/main/shared-queue.test.ts.",
     ];
   },
 );

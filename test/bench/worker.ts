@@ -9,6 +9,7 @@ import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
 import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
+import { benchQueue, type QueueBenchOptions } from "./queue-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
 
 export const TASKS = {
@@ -20,6 +21,7 @@ export const TASKS = {
   bot: (options: BotBenchOptions) => benchBot(options),
   pace: (options: PaceBenchOptions) => benchPace(options),
   cap: (options: CapBenchOptions) => benchCap(options),
+  queue: (options: QueueBenchOptions) => benchQueue(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -17,9 +17,12 @@ afterEach(async () => {
 const inLine = (n: number) => `⏳ many questions right now: yours is number ${n} in line`;
 const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
 
-async function start(answerQueue: { maxActive: number; maxQueued: number }) {
+async function start(
+  answerQueue: { maxActive: number; maxQueued: number },
+  options: { sharedQueue?: boolean } = {},
+) {
   backend = await startHeldBackend();
-  h = await startSlackHarness({ backend, answerQueue });
+  h = await startSlackHarness({ backend, answerQueue, ...options });
   return { h, backend };
 }
 
@@ -185,5 +188,39 @@ describe("at most MAX_ACTIVE_ANSWERS answers at once", () => {
     expect(a2?.text).toBe(restarting);
     expect(backend.asked).toEqual(["A1"]);
     expect(h.logs.filter((l) => l.level >= 50)).toEqual([]);
+  });
+});
+
+describe("with the shared queue, as a process runs it", () => {
+  it("tells the questions past the cap their place, answers each in its notice, and tells the one past the bound the bot is busy", async () => {
+    const { h, backend } = await start({ maxActive: 1, maxQueued: 2 }, { sharedQueue: true });
+    const roots = Array.from({ length: 4 }, () => h.nextTs());
+    await h.sendEvent(mention("question 1", { ts: roots[0] ?? "" }));
+    await until("the first answer running", () => (backend.open === 1 ? true : undefined));
+    for (const n of [2, 3]) {
+      await h.sendEvent(mention(`question ${n}`, { ts: roots[n - 1] ?? "" }));
+      await until(`question ${n} in line`, () =>
+        shownIn(h, roots[n - 1] ?? "") === inLine(n - 1) ? true : undefined,
+      );
+    }
+    // They wait in the store's queue, where any process with room would take them.
+    expect(await h.store.streamWaiting("queue:answers")).toBe(2);
+    expect(await metric(h, /^chatbot_bridge_queued_questions (\d+)$/m)).toBe(2);
+    await h.sendEvent(mention("question 4", { ts: roots[3] ?? "" }));
+    const busy = await until("the busy reply", () =>
+      h.fake.ephemerals.find((e) => e.threadTs === roots[3]),
+    );
+    expect(busy.text).toBe(BUSY);
+
+    backend.releaseAll();
+    for (const n of [1, 2, 3]) {
+      await until(`answer ${n}`, () =>
+        shownIn(h, roots[n - 1] ?? "") === `Answer to question ${n}.` ? true : undefined,
+      );
+      // The answer took the place of its notice: one message in the thread.
+      expect(h.fake.thread("C1", roots[n - 1] ?? "")).toHaveLength(1);
+    }
+    expect(backend.asked).toEqual(["question 1", "question 2", "question 3"]);
+    expect(backend.mostOpen).toBe(1);
   });
 });

@@ -322,6 +322,83 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.drawWindow("reserved", window)).toBeGreaterThan(0);
     });
 
+    it("work stream: entries are taken oldest first, each by one consumer, and say their place when added", async () => {
+      expect(await store.streamAdd("work", { q: 1 }, 10)).toMatchObject({ place: 1 });
+      expect(await store.streamAdd("work", { q: 2 }, 10)).toMatchObject({ place: 2 });
+      expect(await store.streamAdd("work", { q: 3 }, 10)).toMatchObject({ place: 3 });
+      expect(await store.streamWaiting("work")).toBe(3);
+      const a = await store.streamTake("work", "a", 2);
+      expect(a.map((e) => e.value)).toEqual([{ q: 1 }, { q: 2 }]);
+      const b = await store.streamTake("work", "b", 5);
+      expect(b.map((e) => e.value)).toEqual([{ q: 3 }]);
+      expect(await store.streamTake("work", "b", 5)).toEqual([]);
+      expect(await store.streamWaiting("work")).toBe(0);
+      // Held entries are not waiting: a new one is next in line.
+      expect(await store.streamAdd("work", { q: 4 }, 10)).toMatchObject({ place: 1 });
+      expect(await store.streamTake("nothing here", "a", 5)).toEqual([]);
+      expect(await store.streamWaiting("nothing here")).toBe(0);
+    });
+
+    it("work stream: an add past maxWaiting is refused, and taking makes room", async () => {
+      await store.streamAdd("bounded", "x", 2);
+      await store.streamAdd("bounded", "y", 2);
+      expect(await store.streamAdd("bounded", "z", 2)).toBeUndefined();
+      await store.streamTake("bounded", "a", 1);
+      expect(await store.streamAdd("bounded", "z", 2)).toMatchObject({ place: 2 });
+      expect(await store.streamAdd("unbounded", "z", Infinity)).toMatchObject({ place: 1 });
+    });
+
+    it("work stream: only the holder finishes an entry; a finished entry is gone", async () => {
+      await store.streamAdd("work", "one", 10);
+      const [entry] = await store.streamTake("work", "a", 1);
+      if (!entry) throw new Error("nothing taken");
+      expect(await store.streamFinish("work", "b", entry.id)).toBe(false);
+      expect(await store.streamFinish("work", "a", entry.id)).toBe(true);
+      expect(await store.streamFinish("work", "a", entry.id)).toBe(false);
+      expect(await store.streamTakeOver("work", "b", 0, 10)).toEqual([]);
+    });
+
+    it("work stream: an entry whose holder stops renewing is taken over once idle long enough, and is no longer the first holder's", async () => {
+      await store.streamAdd("work", "kept", 10);
+      await store.streamAdd("work", "dropped", 10);
+      const taken = await store.streamTake("work", "dead", 2);
+      const [kept, dropped] = taken.map((e) => e.id);
+      if (!kept || !dropped) throw new Error("nothing taken");
+      expect(await store.streamTakeOver("work", "b", 300, 10)).toEqual([]);
+      await sleep(200);
+      expect(await store.streamHold("work", "dead", [kept])).toEqual([kept]);
+      await sleep(200);
+      const over = await store.streamTakeOver("work", "b", 300, 10);
+      expect(over).toEqual([{ id: dropped, value: "dropped" }]);
+      expect(await store.streamHold("work", "dead", [kept, dropped])).toEqual([kept]);
+      expect(await store.streamFinish("work", "dead", dropped)).toBe(false);
+      expect(await store.streamFinish("work", "b", dropped)).toBe(true);
+    });
+
+    it("work stream: a watcher hears of adds to its queue, and of no other queue's", async () => {
+      let heard = 0;
+      let other = 0;
+      const stop = store.streamWatch("watched", () => {
+        heard += 1;
+      });
+      const stopOther = store.streamWatch("elsewhere", () => {
+        other += 1;
+      });
+      // The subscription may take a moment to be in place: add until one is heard.
+      for (let i = 0; heard === 0 && i < 100; i += 1) {
+        await store.streamAdd("watched", i, 1_000);
+        await sleep(20);
+      }
+      expect(heard).toBeGreaterThan(0);
+      expect(other).toBe(0);
+      stop();
+      stopOther();
+      const before = heard;
+      await store.streamAdd("watched", "after", 1_000);
+      await sleep(100);
+      expect(heard).toBe(before);
+    });
+
     it("ping resolves while the store is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });

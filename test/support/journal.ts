@@ -52,6 +52,14 @@ export function recordingReads(store: KeyValueStore): {
     giveBackTicket: (key, ticket, owner) => store.giveBackTicket(key, ticket, owner),
     drawToken: (key, bucket, holdMs) => store.drawToken(key, bucket, holdMs),
     drawWindow: (key, window, options) => store.drawWindow(key, window, options),
+    streamAdd: (key, value, maxWaiting) => store.streamAdd(key, value, maxWaiting),
+    streamTake: (key, consumer, count) => store.streamTake(key, consumer, count),
+    streamTakeOver: (key, consumer, minIdleMs, count) =>
+      store.streamTakeOver(key, consumer, minIdleMs, count),
+    streamHold: (key, consumer, ids) => store.streamHold(key, consumer, ids),
+    streamFinish: (key, consumer, id) => store.streamFinish(key, consumer, id),
+    streamWaiting: (key) => store.streamWaiting(key),
+    streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
     ping: () => store.ping(),
     close: () => store.close(),
   };

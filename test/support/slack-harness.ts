@@ -13,6 +13,7 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
@@ -49,6 +50,8 @@ export interface SlackHarnessOptions {
   journal?: (store: KeyValueStore) => AnswerJournal;
   /** MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS; default: no cap. */
   answerQueue?: { maxActive: number; maxQueued: number };
+  /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
+  sharedQueue?: boolean;
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -139,6 +142,27 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   });
   // One registry for the bridge and /metrics, as in the process.
   const metrics = new Metrics();
+  const answerQueue: LocalAnswerQueue | undefined =
+    options.answerQueue &&
+    new LocalAnswerQueue({
+      ...options.answerQueue,
+      log,
+      metrics,
+      waitingElsewhere: (): number => sharedQueue?.depth ?? 0,
+    });
+  const sharedQueue: SharedQueue | undefined =
+    answerQueue && options.sharedQueue
+      ? new SharedQueue({
+          store,
+          key: "queue:answers",
+          consumer: "harness",
+          room: () => answerQueue.room(),
+          maxQueued: options.answerQueue?.maxQueued ?? 0,
+          takeoverMs: 3_000,
+          log,
+          onDepth: () => answerQueue.showDepth(),
+        })
+      : undefined;
   const bridge = new Bridge({
     backend,
     store,
@@ -146,9 +170,8 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     metrics,
     ...OPEN_BRIDGE,
     journal: options.journal?.(store),
-    ...(options.answerQueue && {
-      answerQueue: new LocalAnswerQueue({ ...options.answerQueue, log, metrics }),
-    }),
+    ...(answerQueue && { answerQueue }),
+    ...(sharedQueue && { sharedQueue }),
   });
   const channel = createSlackChannel({
     botToken: fake.options.botToken,
@@ -174,6 +197,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     log,
   });
   await channel.start();
+  bridge.serveQueue([channel]);
   if (options.socketMode) await fake.socket.connected();
   const eventsUrl = `http://127.0.0.1:${http.port}/slack/events`;
   let seq = 0;
@@ -245,6 +269,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     async close() {
       await channel.stop();
       await http.close();
+      await sharedQueue?.stop();
       await fake.close();
       await backend.close();
       await simulator.close();

@@ -1,0 +1,236 @@
+import { NotStartedError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { Renewal } from "./lease.ts";
+import type { StreamAdd } from "./work-stream.ts";
+
+export interface SharedQueueOptions {
+  store: KeyValueStore;
+  /** The queue's key: every process that shares the work uses the same one. */
+  key: string;
+  /** This process's name among the consumers: unique per process. */
+  consumer: string;
+  /**
+   * How many more entries this process can take now (MAX_ACTIVE_ANSWERS less what it runs and
+   * has lined up): the process's own answer queue says.
+   */
+  room(): number;
+  /** MAX_QUEUED_QUESTIONS: entries waiting to be taken, for the whole queue. */
+  maxQueued: number;
+  /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
+  takeoverMs: number;
+  /**
+   * How often a process with room looks for entries without being woken (default 250 ms): an
+   * add wakes every process at once (streamWatch); this covers an announcement lost meanwhile.
+   */
+  pollMs?: number | undefined;
+  log: Logger;
+  /** Called with the number of entries waiting, whenever it is learnt. */
+  onDepth?: ((waiting: number) => void) | undefined;
+}
+
+/** An entry this process took, from the moment it was taken until its handler ends. */
+export interface QueueJob {
+  /** The entry's id in the queue. */
+  readonly id: string;
+  readonly value: unknown;
+  /**
+   * The work begins for good: the entry leaves the queue, so no other process will take it
+   * over. Resolves false when another process took it over meanwhile (this one stalled past
+   * TAKEOVER_MS): the entry is theirs, and this process must drop it. Rejects with
+   * NotStartedError once the queue stopped: the entry stays for another process.
+   */
+  begin(): Promise<boolean>;
+}
+
+/**
+ * Work shared by every process on one store queue (work-stream.ts): each process adds what
+ * it cannot start at once, and takes the next entries only while it has room (`room()`),
+ * so work goes by capacity, whichever process received it. A taken entry is held by
+ * renewals every third of TAKEOVER_MS until the job begins it; an entry whose holder died
+ * is taken over by another process after TAKEOVER_MS. Once begun, the entry is gone from the
+ * queue: what happens to work cut by a kill after that is the job's own affair (the answer
+ * journal finishes an answer cut mid-stream), so it is never done twice.
+ *
+ * On the embedded store the queue is in memory and this process is its only consumer: the
+ * same code path, one process.
+ */
+export class SharedQueue {
+  readonly #options: SharedQueueOptions;
+  readonly #pollMs: number;
+  /** Taken entries whose job has not begun them: renewed until it does. */
+  readonly #held = new Set<string>();
+  #active = 0;
+  #handler: ((job: QueueJob) => Promise<void>) | undefined;
+  #stopped = false;
+  #wake: (() => void) | undefined;
+  #woken = false;
+  #loop: Promise<void> | undefined;
+  #renewal: Renewal | undefined;
+  #lastTakeOver = -Infinity;
+  #unwatch: (() => void) | undefined;
+  #depth = 0;
+  readonly #jobs = new Set<Promise<void>>();
+
+  constructor(options: SharedQueueOptions) {
+    this.#options = options;
+    this.#pollMs = options.pollMs ?? 250;
+  }
+
+  /** Jobs running in this process (taken, handler not ended). */
+  get active(): number {
+    return this.#active;
+  }
+
+  /** Entries waiting to be taken, as last learnt (an add, a renewal round). */
+  get depth(): number {
+    return this.#depth;
+  }
+
+  /** Adds an entry at the back of the queue; undefined when `maxQueued` already wait. */
+  async push(value: unknown): Promise<StreamAdd | undefined> {
+    const { store, key, maxQueued } = this.#options;
+    const added = await store.streamAdd(key, value, maxQueued);
+    if (added) this.#setDepth(added.place);
+    this.wake();
+    return added;
+  }
+
+  /** Starts taking entries while there is room; each goes to `handler`. */
+  serve(handler: (job: QueueJob) => Promise<void>): void {
+    if (this.#handler) throw new Error("the queue is served once");
+    this.#handler = handler;
+    // An add anywhere wakes this process at once; polling covers a missed announcement.
+    this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.wake());
+    this.#renewal = new Renewal(() => this.#renew(), this.#options.takeoverMs / 3);
+    this.#loop = this.#run();
+  }
+
+  /**
+   * Takes nothing more. Entries taken and not begun stay held until their handler ends (their
+   * begin() rejects), then lapse and are taken over by another process.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#unwatch?.();
+    this.wake();
+    await this.#loop;
+    await Promise.allSettled([...this.#jobs]);
+    await this.#renewal?.stop();
+  }
+
+  async #run(): Promise<void> {
+    const { store, key, consumer, takeoverMs } = this.#options;
+    while (!this.#stopped) {
+      const room = this.#options.room();
+      let taken = 0;
+      if (room > 0) {
+        try {
+          const entries = [];
+          // Looking for a dead holder's entries costs a scan: a few times per TAKEOVER_MS.
+          if (performance.now() - this.#lastTakeOver >= takeoverMs / 4) {
+            this.#lastTakeOver = performance.now();
+            entries.push(...(await store.streamTakeOver(key, consumer, takeoverMs, room)));
+          }
+          if (entries.length < room) {
+            entries.push(...(await store.streamTake(key, consumer, room - entries.length)));
+          }
+          for (const entry of entries) this.#start(entry.id, entry.value);
+          taken = entries.length;
+        } catch (error) {
+          this.#options.log[storeFailureLevel(error)](
+            { err: error },
+            "could not take questions from the shared queue",
+          );
+        }
+      }
+      if (taken === 0) await this.#idle();
+    }
+  }
+
+  #start(id: string, value: unknown): void {
+    const handler = this.#handler;
+    if (!handler) return;
+    const { store, key, consumer } = this.#options;
+    this.#active += 1;
+    this.#held.add(id);
+    let begun = false;
+    const job: QueueJob = {
+      id,
+      value,
+      begin: async () => {
+        if (this.#stopped) throw new NotStartedError();
+        begun = true;
+        this.#held.delete(id);
+        return store.streamFinish(key, consumer, id);
+      },
+    };
+    const running = (async () => {
+      try {
+        await handler(job);
+      } catch (error) {
+        this.#options.log.error({ err: error }, "a job of the shared queue failed");
+      } finally {
+        this.#held.delete(id);
+        // A job that ended without beginning (a refusal, a duplicate) is done all the same;
+        // one left at a stop stays for another process.
+        if (!begun && !this.#stopped) {
+          await store.streamFinish(key, consumer, id).catch(() => undefined);
+        }
+        this.#active -= 1;
+        this.wake();
+      }
+    })();
+    this.#jobs.add(running);
+    void running.finally(() => this.#jobs.delete(running));
+  }
+
+  async #renew(): Promise<void> {
+    const { store, key, consumer, log } = this.#options;
+    try {
+      const held = [...this.#held];
+      if (held.length > 0) {
+        const kept = new Set(await store.streamHold(key, consumer, held));
+        const lost = held.filter((id) => !kept.has(id) && this.#held.has(id));
+        if (lost.length > 0) {
+          log.warn(
+            { questions: lost.length },
+            "questions this process held were taken over by another (this one stalled past TAKEOVER_MS): they are answered there",
+          );
+        }
+      }
+      this.#setDepth(await store.streamWaiting(key));
+    } catch (error) {
+      log[storeFailureLevel(error)]({ err: error }, "could not renew questions held in the queue");
+    }
+  }
+
+  /** Waits for a poke (an entry added here, a job ended) or the poll interval. */
+  async #idle(): Promise<void> {
+    if (this.#woken) {
+      this.#woken = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, this.#pollMs);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wake = undefined;
+    this.#woken = false;
+  }
+
+  #setDepth(depth: number): void {
+    this.#depth = depth;
+    this.#options.onDepth?.(depth);
+  }
+
+  /** Looks for entries now: this process has room again. */
+  wake(): void {
+    if (this.#wake) this.#wake();
+    else this.#woken = true;
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * A work queue kept in the store: entries are added at the back, and each is taken by one
+ * consumer (a process), whichever added it. A taken entry stays the taker's until it is
+ * done; when the taker stops renewing its hold (it died), another consumer takes it over.
+ * On Redis this is a stream with one consumer group (XADD, XREADGROUP, XAUTOCLAIM, XACK),
+ * so every process sharing the Redis draws from the same queue; the embedded store keeps the
+ * same steps in memory (MemoryStreams), for the one process that owns it.
+ *
+ * The shared answer queue (src/coordination/shared-queue.ts) builds on it.
+ */
+
+/** An entry as a consumer got it: its id in the queue, and the value added. */
+export interface StreamEntry {
+  id: string;
+  value: unknown;
+}
+
+/** What an add says: the entry's id and its place (1: next to be taken); undefined when full. */
+export interface StreamAdd {
+  id: string;
+  place: number;
+}
+
+interface MemoryEntry {
+  value: string;
+  /** Who holds it, and since when its hold was last renewed; none while it waits. */
+  consumer?: string;
+  heldAt?: number;
+}
+
+interface MemoryStream {
+  seq: number;
+  /** Every entry not yet done, by id, in the order they were added. */
+  entries: Map<string, MemoryEntry>;
+}
+
+/**
+ * Queues by key in this process's memory: the embedded store's. A question waits there only
+ * seconds, and a restart tells no one (the queue belongs to the process that stopped), as the
+ * local answer queue did.
+ */
+export class MemoryStreams {
+  readonly #streams = new Map<string, MemoryStream>();
+  readonly #watchers = new Map<string, Set<() => void>>();
+
+  /** Calls `onAdd` after each add to the queue at `key`; returns the way to stop. */
+  watch(key: string, onAdd: () => void): () => void {
+    const watchers = this.#watchers.get(key) ?? new Set();
+    this.#watchers.set(key, watchers);
+    watchers.add(onAdd);
+    return () => {
+      watchers.delete(onAdd);
+      if (watchers.size === 0) this.#watchers.delete(key);
+    };
+  }
+
+  add(key: string, value: unknown, maxWaiting: number): StreamAdd | undefined {
+    let stream = this.#streams.get(key);
+    if (!stream) {
+      stream = { seq: 0, entries: new Map() };
+      this.#streams.set(key, stream);
+    }
+    const waiting = this.waiting(key);
+    if (waiting >= maxWaiting) return undefined;
+    stream.seq += 1;
+    const id = `${stream.seq}-0`;
+    stream.entries.set(id, { value: JSON.stringify(value) });
+    for (const onAdd of this.#watchers.get(key) ?? []) queueMicrotask(onAdd);
+    return { id, place: waiting + 1 };
+  }
+
+  take(key: string, consumer: string, count: number): StreamEntry[] {
+    const taken: StreamEntry[] = [];
+    for (const [id, entry] of this.#streams.get(key)?.entries ?? []) {
+      if (taken.length >= count) break;
+      if (entry.consumer !== undefined) continue;
+      entry.consumer = consumer;
+      entry.heldAt = performance.now();
+      taken.push({ id, value: JSON.parse(entry.value) });
+    }
+    return taken;
+  }
+
+  takeOver(key: string, consumer: string, minIdleMs: number, count: number): StreamEntry[] {
+    const now = performance.now();
+    const taken: StreamEntry[] = [];
+    for (const [id, entry] of this.#streams.get(key)?.entries ?? []) {
+      if (taken.length >= count) break;
+      if (entry.heldAt === undefined || now - entry.heldAt < minIdleMs) continue;
+      entry.consumer = consumer;
+      entry.heldAt = now;
+      taken.push({ id, value: JSON.parse(entry.value) });
+    }
+    return taken;
+  }
+
+  hold(key: string, consumer: string, ids: readonly string[]): string[] {
+    const entries = this.#streams.get(key)?.entries;
+    const held: string[] = [];
+    for (const id of ids) {
+      const entry = entries?.get(id);
+      if (entry?.consumer !== consumer) continue;
+      entry.heldAt = performance.now();
+      held.push(id);
+    }
+    return held;
+  }
+
+  finish(key: string, consumer: string, id: string): boolean {
+    const stream = this.#streams.get(key);
+    if (stream?.entries.get(id)?.consumer !== consumer) return false;
+    stream.entries.delete(id);
+    if (stream.entries.size === 0) this.#streams.delete(key);
+    return true;
+  }
+
+  waiting(key: string): number {
+    let waiting = 0;
+    for (const entry of this.#streams.get(key)?.entries.values() ?? []) {
+      if (entry.consumer === undefined) waiting += 1;
+    }
+    return waiting;
+  }
+}
+
+// The same steps on Redis, each one atomic script. KEYS[1] is the stream; its consumer group
+// is GROUP, created with the stream by the first add. Entries carry their value in field "v".
+// A done entry is acknowledged and deleted, so the stream holds only entries not yet done:
+// its length minus the group's pending count is the number waiting to be taken.
+const GROUP = "answers";
+const PRELUDE = `
+local stream = KEYS[1]
+local function waiting()
+  if redis.call("EXISTS", stream) == 0 then return 0 end
+  return redis.call("XLEN", stream) - redis.call("XPENDING", stream, "${GROUP}")[1]
+end
+local function flatten(entries)
+  local out = {}
+  for _, entry in ipairs(entries) do
+    if entry[2] then
+      table.insert(out, entry[1])
+      table.insert(out, entry[2][2])
+    end
+  end
+  return out
+end
+`;
+
+/**
+ * ARGV value (JSON), max waiting. Returns {id, place}, or false when full. Publishes on
+ * streamAddedChannel(KEYS[1]), so the processes with room take it at once.
+ */
+export const REDIS_STREAM_ADD_SCRIPT = `${PRELUDE}
+local ahead = waiting()
+if ahead >= tonumber(ARGV[2]) then return false end
+if redis.call("EXISTS", stream) == 0 then
+  redis.call("XGROUP", "CREATE", stream, "${GROUP}", "0", "MKSTREAM")
+end
+local id = redis.call("XADD", stream, "*", "v", ARGV[1])
+redis.call("PUBLISH", stream .. ":added", id)
+return {id, ahead + 1}
+`;
+
+/** Where the add script announces a new entry of the stream at `streamKey` (its full key). */
+export function streamAddedChannel(streamKey: string): string {
+  return `${streamKey}:added`;
+}
+
+/** ARGV consumer, count. Returns id, value, id, value… of the entries taken. */
+export const REDIS_STREAM_TAKE_SCRIPT = `${PRELUDE}
+if redis.call("EXISTS", stream) == 0 then return {} end
+local reply = redis.call("XREADGROUP", "GROUP", "${GROUP}", ARGV[1], "COUNT", ARGV[2], "STREAMS", stream, ">")
+if not reply then return {} end
+return flatten(reply[1][2])
+`;
+
+/** ARGV consumer, min idle ms, count. Returns id, value… of the entries taken over. */
+export const REDIS_STREAM_TAKE_OVER_SCRIPT = `${PRELUDE}
+if redis.call("EXISTS", stream) == 0 then return {} end
+local reply = redis.call("XAUTOCLAIM", stream, "${GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
+return flatten(reply[2])
+`;
+
+/** ARGV consumer, ids…: renews the hold of those the consumer still holds; returns them. */
+export const REDIS_STREAM_HOLD_SCRIPT = `${PRELUDE}
+local held = {}
+if redis.call("EXISTS", stream) == 0 then return held end
+for i = 2, #ARGV do
+  local pending = redis.call("XPENDING", stream, "${GROUP}", ARGV[i], ARGV[i], 1)
+  if pending[1] and pending[1][2] == ARGV[1] then
+    redis.call("XCLAIM", stream, "${GROUP}", ARGV[1], 0, ARGV[i], "JUSTID")
+    table.insert(held, ARGV[i])
+  end
+end
+return held
+`;
+
+/** ARGV consumer, id: done, if the consumer still holds it. Returns 1 done, 0 not its own. */
+export const REDIS_STREAM_FINISH_SCRIPT = `${PRELUDE}
+if redis.call("EXISTS", stream) == 0 then return 0 end
+local pending = redis.call("XPENDING", stream, "${GROUP}", ARGV[2], ARGV[2], 1)
+if not (pending[1] and pending[1][2] == ARGV[1]) then return 0 end
+redis.call("XACK", stream, "${GROUP}", ARGV[2])
+redis.call("XDEL", stream, ARGV[2])
+return 1
+`;
+
+/** Returns the number of entries waiting to be taken. */
+export const REDIS_STREAM_WAITING_SCRIPT = `${PRELUDE}
+return waiting()
+`;
+
+/** A script's flat id, value… reply as entries. */
+export function streamEntriesOf(reply: unknown): StreamEntry[] {
+  const flat = Array.isArray(reply) ? reply : [];
+  const entries: StreamEntry[] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) {
+    entries.push({ id: String(flat[i]), value: JSON.parse(String(flat[i + 1])) });
+  }
+  return entries;
+}
+
+/** The add script's reply. */
+export function streamAddOf(reply: unknown): StreamAdd | undefined {
+  if (!Array.isArray(reply)) return undefined;
+  return { id: String(reply[0]), place: Number(reply[1]) };
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type QueueJob, SharedQueue } from "../../src/coordination/shared-queue.ts";
+import { NotStartedError } from "../../src/errors.ts";
+import { createLogger } from "../../src/log.ts";
+import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
+import { openRedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
+import { sleep, startTestRedis } from "../support/redis.ts";
+
+const redis = await startTestRedis("shared queue");
+afterAll(() => redis?.close());
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const log = createLogger({ level: "silent", secrets: [] });
+const TAKEOVER_MS = 600;
+
+/** A consumer that records what it took and holds each job until released. */
+class Worker {
+  readonly taken: unknown[] = [];
+  readonly begun: unknown[] = [];
+  readonly queue: SharedQueue;
+  readonly #release: (() => void)[] = [];
+  #autoRelease = false;
+
+  constructor(store: KeyValueStore, key: string, name: string, maxActive: number) {
+    this.queue = new SharedQueue({
+      store,
+      key,
+      consumer: name,
+      room: () => maxActive - this.queue.active,
+      maxQueued: 100,
+      takeoverMs: TAKEOVER_MS,
+      pollMs: 20,
+      log,
+    });
+  }
+
+  /** Serves the queue; `begin` false leaves each job taken and never begun. */
+  serve(options: { begin: boolean } = { begin: true }): void {
+    this.queue.serve(async (job: QueueJob) => {
+      this.taken.push(job.value);
+      if (!options.begin) return new Promise<void>(() => undefined);
+      if (await job.begin()) this.begun.push(job.value);
+      if (this.#autoRelease) return;
+      await new Promise<void>((resolve) => this.#release.push(resolve));
+    });
+  }
+
+  releaseAll(): void {
+    this.#autoRelease = true;
+    for (const release of this.#release.splice(0)) release();
+  }
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error("condition not met in time");
+    await sleep(10);
+  }
+}
+
+function queueSuite(name: string, openStore: () => Promise<KeyValueStore>): void {
+  describe(`${name}: a queue shared by the processes`, () => {
+    it("each process takes only what it has room for, whichever process added it; each entry is taken once", async () => {
+      const key = `work-${randomUUID()}`;
+      const a = new Worker(await openStore(), key, "a", 2);
+      const b = new Worker(await openStore(), key, "b", 2);
+      cleanups.push(async () => {
+        a.releaseAll();
+        b.releaseAll();
+        await Promise.all([a.queue.stop(), b.queue.stop()]);
+      });
+      a.serve();
+      b.serve();
+      for (let i = 1; i <= 6; i += 1) expect(await a.queue.push(i)).toBeDefined();
+      await until(() => a.begun.length === 2 && b.begun.length === 2);
+      // Past both caps, two wait.
+      await sleep(100);
+      expect(a.queue.active + b.queue.active).toBe(4);
+      expect(a.taken.length + b.taken.length).toBe(4);
+      a.releaseAll();
+      b.releaseAll();
+      await until(() => a.begun.length + b.begun.length === 6);
+      expect([...a.begun, ...b.begun].sort()).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(b.begun.length).toBeGreaterThanOrEqual(2);
+    });
+
+    it("refuses an entry past maxQueued, and takes new ones again once there is room", async () => {
+      const store = await openStore();
+      const queue = new SharedQueue({
+        store,
+        key: `bounded-${randomUUID()}`,
+        consumer: "a",
+        room: () => 0,
+        maxQueued: 2,
+        takeoverMs: TAKEOVER_MS,
+        log,
+      });
+      expect(await queue.push("x")).toMatchObject({ place: 1 });
+      expect(await queue.push("y")).toMatchObject({ place: 2 });
+      expect(await queue.push("z")).toBeUndefined();
+    });
+  });
+}
+
+async function embeddedStore(): Promise<KeyValueStore> {
+  const dir = await mkdtemp(join(tmpdir(), "bridge-queue-"));
+  const store = await openEmbeddedStore({ dataDir: dir });
+  cleanups.push(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return store;
+}
+
+let shared: KeyValueStore | undefined;
+// The embedded store belongs to one process: both consumers share one store object.
+queueSuite("embedded", async () => {
+  shared ??= await embeddedStore();
+  return shared;
+});
+afterEach(() => {
+  shared = undefined;
+});
+
+/** A store of its own on the one Redis, as each process has. */
+async function redisStore(): Promise<KeyValueStore> {
+  if (!redis) throw new Error("no Redis");
+  const store = await openRedisStore({ url: redis.url, namespace: redis.namespace });
+  cleanups.push(() => store.close());
+  return store;
+}
+
+describe.runIf(redis)("redis", () => {
+  queueSuite("redis", redisStore);
+
+  it("a process that dies holding entries not begun: another takes each over within TAKEOVER_MS, once", async () => {
+    const key = `work-${randomUUID()}`;
+    const deadStore = await openRedisStore({ url: redis?.url ?? "", namespace: redis?.namespace });
+    const dead = new Worker(deadStore, key, "dead", 3);
+    dead.serve({ begin: false });
+    for (let i = 1; i <= 3; i += 1) await dead.queue.push(i);
+    await until(() => dead.taken.length === 3);
+    // A kill: its connection goes, so nothing is renewed and nothing more is taken.
+    await deadStore.close();
+    const diedAt = performance.now();
+    const heir = new Worker(await redisStore(), key, "heir", 5);
+    heir.serve();
+    cleanups.push(async () => {
+      heir.releaseAll();
+      await heir.queue.stop();
+    });
+    await until(() => heir.begun.length === 3, TAKEOVER_MS * 4);
+    expect(performance.now() - diedAt).toBeLessThan(TAKEOVER_MS * 2 + 500);
+    expect([...heir.begun].sort()).toEqual([1, 2, 3]);
+    await sleep(TAKEOVER_MS * 1.5);
+    expect(heir.taken).toHaveLength(3);
+  });
+
+  it("a live holder keeps an entry it has not begun past TAKEOVER_MS, and begins it then", async () => {
+    const key = `work-${randomUUID()}`;
+    const store = await redisStore();
+    let beginHeld: (() => Promise<boolean>) | undefined;
+    const holder: SharedQueue = new SharedQueue({
+      store,
+      key,
+      consumer: "holder",
+      room: (): number => 1 - holder.active,
+      maxQueued: 10,
+      takeoverMs: TAKEOVER_MS,
+      pollMs: 20,
+      log,
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    cleanups.push(() => {
+      release();
+      return holder.stop();
+    });
+    holder.serve(async (job) => {
+      beginHeld = () => job.begin();
+      await released;
+    });
+    await holder.push("held");
+    await until(() => beginHeld !== undefined);
+    const other = new Worker(await redisStore(), key, "other", 1);
+    other.serve();
+    cleanups.push(async () => {
+      other.releaseAll();
+      await other.queue.stop();
+    });
+    await sleep(TAKEOVER_MS * 2);
+    expect(other.taken).toEqual([]);
+    expect(await beginHeld?.()).toBe(true);
+  });
+
+  it("begin at a stop rejects with NotStartedError and leaves the entry for another process", async () => {
+    const key = `work-${randomUUID()}`;
+    const store = await redisStore();
+    const stopping: SharedQueue = new SharedQueue({
+      store,
+      key,
+      consumer: "stopping",
+      room: (): number => 1 - stopping.active,
+      maxQueued: 10,
+      takeoverMs: TAKEOVER_MS,
+      pollMs: 20,
+      log,
+    });
+    let outcome: unknown;
+    let go!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    stopping.serve(async (job) => {
+      await gate;
+      outcome = await job.begin().catch((error: unknown) => error);
+    });
+    await stopping.push("question");
+    await until(() => stopping.active === 1);
+    const stopped = stopping.stop();
+    go();
+    await stopped;
+    expect(outcome).toBeInstanceOf(NotStartedError);
+    const heir = new Worker(await redisStore(), key, "heir", 1);
+    heir.serve();
+    cleanups.push(async () => {
+      heir.releaseAll();
+      await heir.queue.stop();
+    });
+    await until(() => heir.begun.length === 1, TAKEOVER_MS * 4);
+    expect(heir.begun).toEqual(["question"]);
+  });
+});

@@ -1,0 +1,246 @@
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
+import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { startTestRedis } from "../support/redis.ts";
+import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+
+const redis = await startTestRedis("bot processes sharing the answer queue");
+afterAll(() => redis?.close());
+// The bots use the default key prefix, so they need a Redis of their own, not a shared one.
+const ownRedis = redis?.server !== undefined;
+if (redis && !ownRedis) console.warn("[shared answer queue] skipped: no redis-server of its own");
+
+const SECRET = "shared-queue-secret";
+const TAKEOVER_MS = 1_500;
+
+// Each test its own database: nothing one leaves behind (queue, journal, leases) reaches the next.
+let database = 8;
+beforeEach(() => {
+  database++;
+});
+
+const track = cleanupAfterEach();
+
+interface Bot {
+  bot: RunningBot;
+  url: string;
+  /** The webhook, in webhook mode. */
+  webhook: string;
+}
+
+async function startQueueBot(
+  fake: FakeTelegram,
+  backend: HeldBackend,
+  env: Record<string, string>,
+): Promise<Bot> {
+  const bot = track(
+    startBot({
+      cwd: await botWorkDir(),
+      env: {
+        ...telegramBotEnv(fake, backend),
+        STORE_URL: `${redis?.url}/${database}`,
+        LEADS_POLL_INTERVAL: "0",
+        // A dead process's questions are taken over after 1.5 s instead of 10 s.
+        TAKEOVER_MS: String(TAKEOVER_MS),
+        ...env,
+      },
+    }),
+    (b) => b.stop("SIGKILL"),
+  );
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
+  const url = `http://127.0.0.1:${port}`;
+  return { bot, url, webhook: `${url}/telegram/webhook` };
+}
+
+function webhookEnv(): Record<string, string> {
+  return {
+    TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+  };
+}
+
+async function deliver(webhook: string, update: Update): Promise<number> {
+  const response = await fetch(webhook, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRET },
+    body: JSON.stringify(update),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+async function metric(bot: Bot, pattern: RegExp): Promise<number> {
+  const text = await (await fetch(`${bot.url}/metrics`)).text();
+  let total = 0;
+  for (const match of text.matchAll(pattern)) total += Number(match[1]);
+  return total;
+}
+
+const answered = (bot: Bot) => metric(bot, /^chatbot_bridge_questions_total\{[^}]*\} (\d+)$/gm);
+const active = (bot: Bot) => metric(bot, /^chatbot_bridge_active_answers (\d+)$/gm);
+const queued = (bot: Bot) => metric(bot, /^chatbot_bridge_queued_questions (\d+)$/gm);
+
+function privateChats(fake: FakeTelegram, count: number) {
+  return Array.from({ length: count }, (_, i) => {
+    const person = fake.user(2001 + i, `Person ${i + 1}`);
+    fake.addChat({ id: person.id, type: "private", first_name: person.first_name });
+    return person;
+  });
+}
+
+async function untilCount(what: string, count: () => Promise<number>, wanted: number) {
+  const deadline = performance.now() + 10_000;
+  while ((await count()) !== wanted) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", () => {
+  it("the elected poller's updates are answered by every process, each once, none past MAX_ACTIVE_ANSWERS", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    // Every message the bot shows is a message (no drafts), so each is seen where it stands.
+    fake.draftsAvailable = false;
+    const backend = track(await startHeldBackend(), (b) => {
+      b.releaseAll();
+      return b.close();
+    });
+    const bots = await Promise.all(
+      [1, 2, 3].map(() => startQueueBot(fake, backend, { MAX_ACTIVE_ANSWERS: "2" })),
+    );
+    await Promise.all(bots.map((b) => b.bot.logLine("channel started")));
+    const people = privateChats(fake, 10);
+    for (const [i, person] of people.entries()) {
+      fake.write({ chat: person.id, from: person, text: `q${i + 1}` });
+    }
+
+    await until("every process at its cap", () => (backend.open === 6 ? true : undefined));
+    await sleep(300);
+    expect(backend.open).toBe(6);
+    expect(await Promise.all(bots.map(active))).toEqual([2, 2, 2]);
+    // The other four wait in the one queue, told their place.
+    await until("four told their place", () => {
+      const told = people.filter((p) =>
+        fake.botMessages(p.id).at(-1)?.text.startsWith("⏳ many questions right now"),
+      );
+      return told.length === 4 ? true : undefined;
+    });
+    // Each process's gauge shows the one queue's depth (learnt within a third of TAKEOVER_MS).
+    for (const bot of bots) await untilCount("the depth on every process", () => queued(bot), 4);
+
+    backend.releaseAll();
+    for (const [i, person] of people.entries()) {
+      await until(`answer ${i + 1}`, () =>
+        fake.botMessages(person.id).at(-1)?.text === `Answer to q${i + 1}.` ? true : undefined,
+      );
+    }
+    // Each answered once: one message per chat, one request to the chatbot per question.
+    for (const person of people) expect(fake.botMessages(person.id)).toHaveLength(1);
+    expect([...backend.asked].sort()).toEqual(people.map((_, i) => `q${i + 1}`).sort());
+    expect(backend.mostOpen).toBe(6);
+    // Each process counts an answer once its last edit is through.
+    const total = async () => (await Promise.all(bots.map(answered))).reduce((a, b) => a + b, 0);
+    await untilCount("10 answers counted", total, 10);
+    const perProcess = await Promise.all(bots.map(answered));
+    for (const count of perProcess) expect(count).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a thread's questions wait for its earlier one on another process; a process killed holding them: each answered once by another, in order, within TAKEOVER_MS", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    fake.draftsAvailable = false;
+    const backend = track(await startHeldBackend(), (b) => {
+      b.releaseAll();
+      return b.close();
+    });
+    const taker = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "3" });
+    const receiver = await startQueueBot(fake, backend, {
+      ...webhookEnv(),
+      MAX_ACTIVE_ANSWERS: "1",
+    });
+    await Promise.all([taker, receiver].map((b) => b.bot.logLine("Telegram webhook registered")));
+    const [alice] = privateChats(fake, 1) as [ReturnType<typeof privateChats>[0]];
+
+    // q1 is answered by the receiver, which then has no room: q2 and q3 go to the queue.
+    expect(
+      await deliver(receiver.webhook, fake.compose({ chat: alice.id, from: alice, text: "q1" })),
+    ).toBe(200);
+    await until("q1 answering", () => (backend.open === 1 ? true : undefined));
+    for (const text of ["q2", "q3"]) {
+      expect(
+        await deliver(receiver.webhook, fake.compose({ chat: alice.id, from: alice, text })),
+      ).toBe(200);
+    }
+    // The taker has room and takes both, but they wait for q1: the thread keeps its order.
+    await untilCount("the taker holds q2 and q3", () => queued(taker), 2);
+    await sleep(500);
+    expect(backend.asked).toEqual(["q1"]);
+
+    expect(await taker.bot.stop("SIGKILL")).toBe(null);
+    const killedAt = performance.now();
+    backend.release((q) => q === "q1");
+    // And an heir with room for both: still, q3 waits for q2, whose place it keeps.
+    await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "3" });
+    await until("q2 taken over", () => (backend.asked.includes("q2") ? true : undefined));
+    expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_MS + 3_000);
+    await sleep(800);
+    expect(backend.asked).toEqual(["q1", "q2"]);
+    backend.releaseAll();
+    await until("q3 answered", () =>
+      fake.botMessages(alice.id).some((m) => m.text === "Answer to q3.") ? true : undefined,
+    );
+    expect(backend.asked).toEqual(["q1", "q2", "q3"]);
+    const texts = fake.botMessages(alice.id).map((m) => m.text);
+    for (const q of ["q1", "q2", "q3"]) {
+      expect(texts.filter((t) => t === `Answer to ${q}.`)).toHaveLength(1);
+    }
+  });
+
+  it("past MAX_QUEUED_QUESTIONS waiting in the shared queue, a new question is told the bot is busy", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    fake.draftsAvailable = false;
+    const backend = track(await startHeldBackend(), (b) => {
+      b.releaseAll();
+      return b.close();
+    });
+    const env = { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1", MAX_QUEUED_QUESTIONS: "2" };
+    const bots = [await startQueueBot(fake, backend, env), await startQueueBot(fake, backend, env)];
+    await Promise.all(bots.map((b) => b.bot.logLine("Telegram webhook registered")));
+    const people = privateChats(fake, 5);
+    const [a, b] = bots as [Bot, Bot];
+    const send = (i: number, bot: Bot) => {
+      const person = people[i] as (typeof people)[0];
+      return deliver(
+        bot.webhook,
+        fake.compose({ chat: person.id, from: person, text: `q${i + 1}` }),
+      );
+    };
+    await send(0, a);
+    await send(1, b);
+    await until("both processes answering", () => (backend.open === 2 ? true : undefined));
+    // One after the other, each once in the queue: the last is the one past the bound.
+    await send(2, a);
+    await untilCount("q3 in the queue", () => queued(a), 1);
+    await send(3, b);
+    await untilCount("q4 in the queue", () => queued(b), 2);
+    await send(4, a);
+    const busy = "⏳ The bot is busy right now: please try again in a minute.";
+    await until("q5 told the bot is busy", () =>
+      fake.botMessages(people[4]?.id ?? 0).at(-1)?.text === busy ? true : undefined,
+    );
+    const refused = (bot: Bot) =>
+      metric(bot, /^chatbot_bridge_questions_refused_total\{channel="telegram"\} (\d+)$/gm);
+    expect((await refused(a)) + (await refused(b))).toBe(1);
+    backend.releaseAll();
+    for (const i of [0, 1, 2, 3]) {
+      await until(`answer ${i + 1}`, () =>
+        fake.botMessages(people[i]?.id ?? 0).at(-1)?.text === `Answer to q${i + 1}.`
+          ? true
+          : undefined,
+      );
+    }
+    expect(backend.asked).toHaveLength(4);
+  });
+});
