@@ -5,6 +5,7 @@ import type {
   SendRequest,
   StreamRenderer,
 } from "../bridge/ports.ts";
+import { inSession, ParseSession } from "./parse-session.ts";
 
 /**
  * One message of an answer as the reply engine keeps it: what it should show (its source, set
@@ -41,6 +42,8 @@ export interface OutgoingMessage {
   finalized: boolean;
   /** The last text rendered for it and what from: rendered once however often it is asked. */
   rendered?: Rendered;
+  /** Its recent parses, so that its growing text is parsed from its last block on. */
+  parses?: ParseSession;
 }
 
 interface Rendered extends Rendering {
@@ -106,7 +109,9 @@ export function textOf(renderer: Renderer, message: OutgoingMessage, rendering: 
   ) {
     return memo.text;
   }
-  const text = renderSource(renderer, message, rendering);
+  const text = inSession((message.parses ??= new ParseSession()), () =>
+    renderSource(renderer, message, rendering),
+  );
   message.rendered = { ...rendering, text };
   return text;
 }
