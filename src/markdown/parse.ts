@@ -2,6 +2,7 @@ import type { Root } from "mdast";
 import { fromMarkdown, type Options } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { currentSession, extendTree } from "./parse-session.ts";
 import { proseTree } from "./prose-tree.ts";
 
 export type { Root };
@@ -28,7 +29,9 @@ const LITERAL_AUTOLINKS: readonly { name: string; in: (markdown: string) => bool
 
 /**
  * A GFM parser (see parseMarkdown) with the constructs `disabled` named turned off (raw HTML,
- * character references), that remembers its last few parses.
+ * character references). It remembers its last few parses, and within a message's parse
+ * session (see parse-session.ts) parses a text that extends an earlier one from its last
+ * block on.
  */
 export function markdownParser(disabled: readonly string[] = []): (markdown: string) => Root {
   const variants = new Map<number, Options>();
@@ -48,28 +51,27 @@ export function markdownParser(disabled: readonly string[] = []): (markdown: str
     }
     return options;
   };
-  return lastParses(
-    (markdown) => proseTree(markdown) ?? fromMarkdown(markdown, optionsFor(markdown)),
-  );
+  const parseWhole = (markdown: string): Root =>
+    proseTree(markdown) ?? fromMarkdown(markdown, optionsFor(markdown));
+  // The trees are shared (kept, and built on by later parses), so their users must not
+  // change them.
+  const kept = new Map<string, Root>();
+  const parser = {};
+  return (markdown) => {
+    const session = currentSession();
+    let tree = kept.get(markdown);
+    if (!tree) {
+      const earlier = session?.earlier(parser, markdown);
+      tree = (earlier && extendTree(earlier, markdown, parseWhole)) ?? parseWhole(markdown);
+      if (kept.size >= KEPT_PARSES) kept.delete(kept.keys().next().value as string);
+      kept.set(markdown, tree);
+    }
+    session?.keep(parser, markdown, tree);
+    return tree;
+  };
 }
 
 // Parses kept: an answer's text may be parsed twice in a row (Slack's stream text asks where
 // its last line settles, then makes the settled text safe; Telegram renders the same text for
 // the stream and for good), and parsing is most of what an answer costs.
 const KEPT_PARSES = 8;
-
-/**
- * `parse`, remembering its last few results: the same text parsed again gives the same
- * tree. The trees are shared, so their users must not change them.
- */
-function lastParses(parse: (markdown: string) => Root): (markdown: string) => Root {
-  const kept = new Map<string, Root>();
-  return (markdown) => {
-    let tree = kept.get(markdown);
-    if (tree) return tree;
-    tree = parse(markdown);
-    if (kept.size >= KEPT_PARSES) kept.delete(kept.keys().next().value as string);
-    kept.set(markdown, tree);
-    return tree;
-  };
-}

@@ -1,3 +1,4 @@
+import { inSession, ParseSession } from "../markdown/parse-session.ts";
 import type { MessageRef, MessageSource, Renderer, SendRequest, StreamRenderer } from "../ports.ts";
 
 /**
@@ -35,6 +36,8 @@ export interface OutgoingMessage {
   finalized: boolean;
   /** The last text rendered for it and what from: rendered once however often it is asked. */
   rendered?: Rendered;
+  /** Its recent parses, so that its growing text is parsed from its last block on. */
+  parses?: ParseSession;
 }
 
 interface Rendered extends Rendering {
@@ -100,7 +103,9 @@ export function textOf(renderer: Renderer, message: OutgoingMessage, rendering: 
   ) {
     return memo.text;
   }
-  const text = renderSource(renderer, message, rendering);
+  const text = inSession((message.parses ??= new ParseSession()), () =>
+    renderSource(renderer, message, rendering),
+  );
   message.rendered = { ...rendering, text };
   return text;
 }

@@ -4,6 +4,7 @@ import { gfm } from "micromark-extension-gfm";
 import { describe, expect, it } from "vitest";
 import { parseAnswer } from "../../adapters/slack/markdown.ts";
 import { parseMarkdown } from "../../src/markdown/parse.ts";
+import { inSession, ParseSession } from "../../src/markdown/parse-session.ts";
 import { proseTree } from "../../src/markdown/prose-tree.ts";
 import { HOSTILE, HOSTILE_STREAMS, SAMPLES } from "../slack/samples.ts";
 
@@ -41,6 +42,17 @@ const PROSE = [
   "one\r\ntwo",
 ];
 
+/** Blocks whose last one may still change what came before it, or take in what follows. */
+const BLOCKS = [
+  "A paragraph.\n\nAnother\n===\n\n- a list\n- of items\n\n  still the second item\nlazy line\n\nafter.",
+  "Intro:\n1. one\n2. two\n\n3. three\n\n> quoted\ncontinued\n\n> again\n\n---\n\ntext\n---\n\nend",
+  "Code:\n\n```js\nlet a = 1;\n\nlet b = 2;\n```\n\n    indented\n\n    still code\n\nand `inline` **bold**",
+  "| a | b |\n| - | - |\n| 1 | 2 |\nrow without pipes\n\n<div>\nhtml block\n</div>\n\n<!-- a\n\ncomment -->\n\nlast",
+  "Para\n- interrupting list\n\nPara\n2. not a list\n\n# Heading\nText\n\n* * *\n\n~~~\nfence\n~~~",
+  "A [link][ref] early\n\nand the definition later\n\n[ref]: https://example.com\n\nNote[^1].\n\n[^1]: a footnote",
+  "text *em\n</pre>\n  indented\n\n<div>\n\n- a\n\n3\n\n3.",
+];
+
 /** Prefixes as an answer streams (every one of short texts, else every 5th, and the whole). */
 const prefixes = (text: string) => {
   const step = text.length > 200 ? 5 : 1;
@@ -51,6 +63,20 @@ const prefixes = (text: string) => {
 };
 
 describe("parsing the chatbot's Markdown", () => {
+  it("parses a growing message from its last block on, to the tree of a whole parse", () => {
+    for (const text of [...BLOCKS, ...PROSE, ...SAMPLES, HOSTILE, ...HOSTILE_STREAMS]) {
+      const session = new ParseSession();
+      for (const prefix of prefixes(text)) {
+        const [gfm, answer] = inSession(session, () => [
+          parseMarkdown(prefix),
+          parseAnswer(prefix),
+        ]);
+        expect(gfm, prefix).toEqual(fromMarkdown(prefix, FULL_GFM));
+        expect(answer, prefix).toEqual(fromMarkdown(prefix, AS_TEXT));
+      }
+    }
+  });
+
   it("gives the tree of full GFM for every prefix, though it skips what a text cannot hold", () => {
     for (const text of [...PROSE, ...LINKS, ...SAMPLES, HOSTILE, ...HOSTILE_STREAMS]) {
       for (const prefix of prefixes(text)) {
