@@ -103,9 +103,8 @@ export function textOf(renderer: Renderer, message: OutgoingMessage, rendering: 
   ) {
     return memo.text;
   }
-  const text = inSession((message.parses ??= new ParseSession()), () =>
-    renderSource(renderer, message, rendering),
-  );
+  message.parses ??= new ParseSession();
+  const text = inSession(message.parses, () => renderSource(renderer, message, rendering));
   message.rendered = { ...rendering, text };
   return text;
 }
