@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
-import { cleanupAfterEach } from "../support/process-test.ts";
+import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { botWorkDir, startBot, until } from "../support/run-bot.ts";
-import { mention, SIGNING_SECRET, sign, signedJsonHeaders } from "../support/slack-harness.ts";
+import { mention, sign, signedJsonHeaders } from "../support/slack-harness.ts";
 
 const track = cleanupAfterEach();
 
@@ -43,16 +43,7 @@ describe("a Slack request with a valid signature and a body Slack never sends", 
     const bot = track(
       startBot({
         cwd: await botWorkDir(),
-        env: {
-          SLACK_BOT_TOKEN: fake.options.botToken,
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: fake.apiUrl,
-          CHATBOT_BASE_URL: simulator.url,
-          CHATBOT_API_KEY: simulator.apiKey,
-          CHATBOT_BOT_UID: simulator.botUid,
-          LEADS_POLL_INTERVAL: "0",
-          PORT: "0",
-        },
+        env: slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
       }),
       (b) => b.stop("SIGKILL"),
     );

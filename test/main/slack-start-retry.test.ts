@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
-import { cleanupAfterEach } from "../support/process-test.ts";
+import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
 import { botWorkDir, startBot } from "../support/run-bot.ts";
-import { SIGNING_SECRET } from "../support/slack-events.ts";
 
 const track = cleanupAfterEach();
 
@@ -16,16 +15,10 @@ describe("Slack's start-up", () => {
     const bot = track(
       startBot({
         cwd: await botWorkDir(),
-        env: {
-          SLACK_BOT_TOKEN: "xoxb-fake-bot-token",
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
-          CHATBOT_BASE_URL: simulator.url,
-          CHATBOT_API_KEY: simulator.apiKey,
-          CHATBOT_BOT_UID: simulator.botUid,
-          LEADS_POLL_INTERVAL: "0",
-          PORT: "0",
-        },
+        env: slackBotEnv(
+          { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
+          simulator,
+        ),
       }),
       (b) => b.stop("SIGKILL"),
     );
@@ -45,16 +38,10 @@ describe("Slack's start-up", () => {
     const bot = track(
       startBot({
         cwd: await botWorkDir(),
-        env: {
-          SLACK_BOT_TOKEN: "xoxb-fake-bot-token",
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: `http://127.0.0.1:${port}/api/`,
-          CHATBOT_BASE_URL: simulator.url,
-          CHATBOT_API_KEY: simulator.apiKey,
-          CHATBOT_BOT_UID: simulator.botUid,
-          LEADS_POLL_INTERVAL: "0",
-          PORT: "0",
-        },
+        env: slackBotEnv(
+          { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
+          simulator,
+        ),
       }),
       (b) => b.stop("SIGKILL"),
     );
@@ -73,16 +60,7 @@ describe("Slack's start-up", () => {
     const bot = track(
       startBot({
         cwd: await botWorkDir(),
-        env: {
-          SLACK_BOT_TOKEN: fake.options.botToken,
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: fake.apiUrl,
-          CHATBOT_BASE_URL: simulator.url,
-          CHATBOT_API_KEY: simulator.apiKey,
-          CHATBOT_BOT_UID: simulator.botUid,
-          LEADS_POLL_INTERVAL: "0",
-          PORT: "0",
-        },
+        env: slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
       }),
       (b) => b.stop("SIGKILL"),
     );

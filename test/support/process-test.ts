@@ -1,6 +1,7 @@
 import { afterEach } from "vitest";
 import type { Simulator } from "../../src/simulator/index.ts";
 import type { FakeTelegram } from "./fake-telegram.ts";
+import { SIGNING_SECRET } from "./slack-events.ts";
 
 /**
  * Closes what a test started, after each test, last started first. Returns `track`, which
@@ -34,6 +35,26 @@ export function telegramBotEnv(
     CHATBOT_BASE_URL: backend.url,
     CHATBOT_API_KEY: backend.apiKey,
     CHATBOT_BOT_UID: backend.botUid,
+    PORT: "0",
+  };
+}
+
+/**
+ * The environment of a bot process on Slack over HTTP with this backend: `apiUrl` is a fake
+ * Slack's (or an address where none listens yet), `botToken` the token it accepts.
+ */
+export function slackBotEnv(
+  slack: { apiUrl: string; botToken: string },
+  backend: BackendAddress,
+): Record<string, string> {
+  return {
+    SLACK_BOT_TOKEN: slack.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: slack.apiUrl,
+    CHATBOT_BASE_URL: backend.url,
+    CHATBOT_API_KEY: backend.apiKey,
+    CHATBOT_BOT_UID: backend.botUid,
+    LEADS_POLL_INTERVAL: "0",
     PORT: "0",
   };
 }
