@@ -81,7 +81,9 @@ describe("Telegram at Telegram's pace", () => {
     // allowance as they go, yet the final text and the next answer's first find it.
     rig = await startRig({
       backend: { url: backend.url, apiKey: "k", botUid: "b" },
-      fake: { limits: { chat: { perMinute: 60, burst: 3 }, group: { limit: 20, windowMs: 60_000 } } },
+      fake: {
+        limits: { chat: { perMinute: 60, burst: 3 }, group: { limit: 20, windowMs: 60_000 } },
+      },
       channel: { privateEditIntervalMs: 1_000, budgets: undefined },
     });
     const { fake, alice, dm } = rig;
@@ -98,7 +100,10 @@ describe("Telegram at Telegram's pace", () => {
       finalMs.push((shown("sendMessage")[i]?.at ?? Number.POSITIVE_INFINITY) - (ends[i] ?? 0));
     }
     const seen = JSON.stringify({ firstTextMs, finalMs });
-    expect(fake.calls.filter((c) => c.errorCode === 429), seen).toEqual([]);
+    expect(
+      fake.calls.filter((c) => c.errorCode === 429),
+      seen,
+    ).toEqual([]);
     for (const ms of [...firstTextMs, ...finalMs]) expect(ms, seen).toBeLessThan(150);
   });
 
