@@ -44,6 +44,7 @@ import {
 import { Poller } from "./polling.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
+import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
 
 // Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
@@ -144,6 +145,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const bot = new Bot(options.botToken, {
     client: {
       ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
+      fetch: undiciFetch as unknown as typeof fetch,
       timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
     },
   });
