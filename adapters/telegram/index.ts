@@ -33,6 +33,7 @@ import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
   ADMIN_CACHE_MS,
   CHAT_BURST,
+  CHAT_SPACING_MARGIN_MS,
   CHAT_SPACING_MS,
   GROUP_WINDOW_MS,
   MAX_MESSAGE_LENGTH,
@@ -43,6 +44,7 @@ import {
 import { Poller } from "./polling.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
+import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
 
 // Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
@@ -143,6 +145,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const bot = new Bot(options.botToken, {
     client: {
       ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
+      fetch: undiciFetch as unknown as typeof fetch,
       timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
     },
   });
@@ -160,7 +163,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   // A private chat is one thread, answered by one process at a time: its budget needs no
   // sharing. A group's threads may be answered by several processes at once.
   const privateBudget = options.budgets?.private ?? {
-    perMinute: 60_000 / CHAT_SPACING_MS,
+    perMinute: 60_000 / (CHAT_SPACING_MS + CHAT_SPACING_MARGIN_MS),
     burst: CHAT_BURST,
   };
   const privateBudgets = new RateBudgets(() => new RateBudget(privateBudget));
@@ -168,7 +171,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     limit: options.groupMessagesPerMinute ?? DEFAULTS.telegramGroupMessagesPerMinute,
     windowMs: GROUP_WINDOW_MS + WINDOW_MARGIN_MS,
     burst: CHAT_BURST,
-    spacingMs: CHAT_SPACING_MS,
+    spacingMs: CHAT_SPACING_MS + CHAT_SPACING_MARGIN_MS,
   };
   const groupBudgets = new RateBudgets((chatId) =>
     createWindowBudget(groupWindow, { store, key: `budget:telegram:group-window:${chatId}` }),

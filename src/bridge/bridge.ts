@@ -51,6 +51,11 @@ export interface BridgeOptions {
    * answered by the process that received it.
    */
   sharedQueue?: SharedQueue;
+  /**
+   * How long the backend may stay silent before the typing sign shows (Slack's status,
+   * Telegram's typing action). Default: the writer's (half a second); tests shorten it.
+   */
+  typingDelayMs?: number;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
@@ -414,6 +419,7 @@ export class Bridge {
     const channel = message.channel;
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#options.maxAnswerChars,
+      typingDelayMs: this.#options.typingDelayMs,
       onFirstPost: waits.turn.shown,
       onCall: (kind) =>
         (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),

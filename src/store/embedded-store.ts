@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
-import { type CallWindow, MemoryWindows, type WindowDraw } from "../coordination/call-window.ts";
+import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
 import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
-import { MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
+import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
@@ -179,11 +179,11 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("giveBackTicket", async () => this.#lines.giveBack(key, ticket, owner));
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
-    return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, holdMs));
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
+    return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, options));
   }
 
-  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options?: DrawOptions): Promise<number> {
     return this.#guard.run("drawWindow", async () => this.#windows.draw(key, window, options));
   }
 

@@ -33,8 +33,8 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
       measure("checkTicket", () => store.checkTicket(key, ticket, owner, leaseMs)),
     giveBackTicket: (key, ticket, owner) =>
       measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
-    drawToken: (key, bucket, holdMs) =>
-      measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
+    drawToken: (key, bucket, options) =>
+      measure("drawToken", () => store.drawToken(key, bucket, options)),
     drawWindow: (key, window, options) =>
       measure("drawWindow", () => store.drawWindow(key, window, options)),
     streamAdd: (key, value, maxWaiting) =>

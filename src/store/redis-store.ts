@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
-import {
-  type CallWindow,
-  REDIS_WINDOW_SCRIPT,
-  type WindowDraw,
-} from "../coordination/call-window.ts";
+import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
 import {
   REDIS_CHECK_TICKET_SCRIPT,
   REDIS_GIVE_BACK_TICKET_SCRIPT,
@@ -13,7 +9,11 @@ import {
   type TicketStatus,
   ticketStatusOf,
 } from "../coordination/ticket-line.ts";
-import { REDIS_DRAW_SCRIPT, type TokenBucket } from "../coordination/token-bucket.ts";
+import {
+  type DrawOptions,
+  REDIS_DRAW_SCRIPT,
+  type TokenBucket,
+} from "../coordination/token-bucket.ts";
 import {
   REDIS_STREAM_ADD_SCRIPT,
   REDIS_STREAM_FINISH_SCRIPT,
@@ -247,18 +247,23 @@ export class RedisStore implements KeyValueStore {
     );
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options: DrawOptions = {}): Promise<number> {
     return this.#run("drawToken", async () => {
       const reply = await this.#script(
         REDIS_DRAW_SCRIPT,
         [this.#key(key)],
-        [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
+        [
+          String(bucket.intervalMs),
+          String(bucket.burst),
+          String(Math.ceil(options.holdMs ?? 0)),
+          String(options.reserve ?? 0),
+        ],
       );
       return Number(reply);
     });
   }
 
-  drawWindow(key: string, window: CallWindow, options: WindowDraw = {}): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options: DrawOptions = {}): Promise<number> {
     return this.#run("drawWindow", async () => {
       const reply = await this.#script(
         REDIS_WINDOW_SCRIPT,

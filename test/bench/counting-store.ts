@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "../../src/coordination/call-window.ts";
+import type { CallWindow } from "../../src/coordination/call-window.ts";
 import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
-import type { TokenBucket } from "../../src/coordination/token-bucket.ts";
+import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
@@ -102,12 +102,12 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.giveBackTicket(key, ticket, owner);
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
     this.#count("drawToken");
-    return this.#inner.drawToken(key, bucket, holdMs);
+    return this.#inner.drawToken(key, bucket, options);
   }
 
-  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options?: DrawOptions): Promise<number> {
     this.#count("drawWindow");
     return this.#inner.drawWindow(key, window, options);
   }

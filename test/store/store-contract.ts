@@ -270,10 +270,24 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.drawToken("other budget", bucket)).toBe(0);
     });
 
+    it("drawToken with a reserve leaves that many tokens (all but one at most) to draws without", async () => {
+      const bucket = { intervalMs: 200, burst: 3 };
+      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
+      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
+      // One token left: kept for a draw that must not wait.
+      const wait = await store.drawToken("kept", bucket, { reserve: 1 });
+      expect(wait).toBeGreaterThan(150);
+      expect(wait).toBeLessThanOrEqual(200);
+      expect(await store.drawToken("kept", bucket)).toBe(0);
+      // A reserve larger than the burst keeps all but one token: routine draws still go.
+      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBe(0);
+      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBeGreaterThan(150);
+    });
+
     it("drawToken with a hold empties the bucket for that long; holds for one moment do not add up", async () => {
       const bucket = { intervalMs: 100, burst: 5 };
-      expect(await store.drawToken("held", bucket, 400)).toBe(400);
-      expect(await store.drawToken("held", bucket, 400)).toBe(400);
+      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
+      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
       const wait = await store.drawToken("held", bucket);
       expect(wait).toBeGreaterThan(400);
       expect(wait).toBeLessThanOrEqual(500);

@@ -50,7 +50,7 @@ export function recordingReads(store: KeyValueStore): {
     takeTicket: (key, owner, leaseMs) => store.takeTicket(key, owner, leaseMs),
     checkTicket: (key, ticket, owner, leaseMs) => store.checkTicket(key, ticket, owner, leaseMs),
     giveBackTicket: (key, ticket, owner) => store.giveBackTicket(key, ticket, owner),
-    drawToken: (key, bucket, holdMs) => store.drawToken(key, bucket, holdMs),
+    drawToken: (key, bucket, options) => store.drawToken(key, bucket, options),
     drawWindow: (key, window, options) => store.drawWindow(key, window, options),
     streamAdd: (key, value, maxWaiting) => store.streamAdd(key, value, maxWaiting),
     streamTake: (key, consumer, count) => store.streamTake(key, consumer, count),

@@ -52,6 +52,8 @@ export interface SlackHarnessOptions {
   answerQueue?: { maxActive: number; maxQueued: number };
   /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
   sharedQueue?: boolean;
+  /** How long the backend may be silent before the status shows; default 0 (at once). */
+  typingDelayMs?: number;
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -169,6 +171,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     log,
     metrics,
     ...OPEN_BRIDGE,
+    ...(options.typingDelayMs !== undefined && { typingDelayMs: options.typingDelayMs }),
     journal: options.journal?.(store),
     ...(answerQueue && { answerQueue }),
     ...(sharedQueue && { sharedQueue }),
