@@ -180,6 +180,29 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
     });
 
+    it("maps: a field set returns what it held before; entries list every field", async () => {
+      expect(await store.mapEntries("votes")).toEqual({});
+      expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U2", { rating: "down" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U1", { rating: "down" })).toEqual({ rating: "up" });
+      expect(await store.mapEntries("votes")).toEqual({
+        "a1:U1": { rating: "down" },
+        "a1:U2": { rating: "down" },
+      });
+      // Another key is another map.
+      expect(await store.mapEntries("other votes")).toEqual({});
+    });
+
+    it("maps: concurrent puts of one map lose none, and each sees one earlier value", async () => {
+      const fields = Array.from({ length: 30 }, (_, i) => `f${i}`);
+      await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 1)));
+      const before = await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 2)));
+      expect(before).toEqual(fields.map(() => 1));
+      const entries = await store.mapEntries<number>("crowd-map");
+      expect(Object.keys(entries).sort()).toEqual([...fields].sort());
+      expect(Object.values(entries).every((v) => v === 2)).toBe(true);
+    });
+
     it("tickets are served in the order they were taken, each after those ahead go back", async () => {
       const a = await store.takeTicket("line", "a", 5_000);
       const b = await store.takeTicket("line", "b", 5_000);
@@ -416,6 +439,8 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.addToSet("s", "m"),
         () => store.removeFromSet("s", "m"),
         () => store.setMembers("s"),
+        () => store.putInMap("m", "f", 1),
+        () => store.mapEntries("m"),
         () => store.takeTicket("l", "me", 1_000),
         () => store.checkTicket("l", 1, "me", 1_000),
         () => store.giveBackTicket("l", 1, "me"),
