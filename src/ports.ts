@@ -24,6 +24,16 @@ export interface IncomingMessage {
   threadKey: string;
   /** The platform's own id of the author, as allowlists and admin lists name it. */
   authorId: string;
+  /**
+   * The author's name as the platform shows it (a display name), when the delivery carries
+   * one: untrusted text, for notes such as "stopped by …".
+   */
+  authorName?: string | undefined;
+  /**
+   * The author administers the whole bot (listed in SLACK_ADMIN_USERS / TELEGRAM_ADMIN_USERS)
+   * and writes in a direct chat with it: commands there may show every channel's records.
+   */
+  adminOfAll?: boolean;
   /** The text with the bot's own mention already removed. */
   text: string;
   /**

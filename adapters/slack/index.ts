@@ -153,7 +153,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     const delivery = toDelivery(event, {
       teamId,
       identity,
-      isAdmin: (user) => admins.isAdmin(user),
+      admins,
     });
     if (!delivery) return;
     const { kind, message, thread } = delivery;
@@ -183,7 +183,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),
       async ({ command, ack, respond }) => {
         await ack();
-        const delivery = toCommand(command, (user) => admins.isAdmin(user));
+        const delivery = toCommand(command, admins);
         if (!delivery) return;
         later(async () => {
           if (delivery.word === "new" && !delivery.threadTs) {

@@ -237,6 +237,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         channelId: String(chatId),
         threadKey: place.threadKey,
         authorId: reading.authorId,
+        authorName: reading.authorName,
+        adminOfAll: place.isPrivate && admins.isListed(reading.authorId),
         text: reading.text,
         // The place as persistRef saves it, with no message yet: reopen's reader reads it.
         replyPlace: { ...place },

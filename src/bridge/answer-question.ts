@@ -1,6 +1,6 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
-import { AnswerCutError, BridgeError, settingProblem } from "../errors.ts";
+import { AnswerCutError, AnswerStoppedError, BridgeError, settingProblem } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
@@ -8,7 +8,9 @@ import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import type { AnswerStops } from "./answer-stops.ts";
 import { formatSources } from "./sources.ts";
+import { stoppedNote } from "./stop-feedback-texts.ts";
 
 export interface AnswerDeps {
   backend: BackendClient;
@@ -16,6 +18,8 @@ export interface AnswerDeps {
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
+  /** Makes each answer stoppable by its asker or an admin (`/stop`, the Stop button). */
+  stops?: AnswerStops;
 }
 
 export interface AnswerReport {
@@ -47,12 +51,13 @@ export async function answerQuestion(
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
+  const running = await deps.stops?.begin(message.threadKey, message.authorId);
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
-  // question or by the process shutting down. (Listeners removed at the end, not
+  // question, by `/stop` or by the process shutting down. (Listeners removed at the end, not
   // AbortSignal.any: on Node 20 that leaks per answer.)
   const stop = new AbortController();
-  const stoppers = [options.signal, message.signal].filter((s) => s !== undefined);
+  const stoppers = [options.signal, message.signal, running?.signal].filter((s) => s !== undefined);
   const stopWith = (event: Event) => stop.abort((event.target as AbortSignal).reason);
   for (const stopper of stoppers) {
     if (stopper.aborted) stop.abort(stopper.reason);
@@ -98,16 +103,14 @@ export async function answerQuestion(
     const sources = header ? formatSources(header.relatedDocs) : "";
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
-    end = endFor(error, writer.text.length > 0);
-    const cause = error instanceof AnswerCutError ? error.reason : error;
-    errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
-    if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
-    const problem = settingProblem(cause);
-    // The person sees the userMessage; the operator, who can fix it, needs more than info.
-    if (problem) deps.log.error({ kind: errorCode }, problem);
+    if (signal.reason instanceof AnswerStoppedError) {
+      end = { kind: "stopped", note: stoppedNote(signal.reason.byName) };
+    } else {
+      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log));
+    }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
-  await saving;
+  await Promise.all([saving, running?.end()]);
   const summary = await writer.finish(end);
   return {
     end: summary.truncated ? "cut" : end.kind,
@@ -117,6 +120,21 @@ export async function answerQuestion(
     messages: summary.messages,
     calls: summary.calls,
   };
+}
+
+/** How a failed answer ends, and its failure's code; logs what the operator must know. */
+function failed(
+  error: unknown,
+  hadText: boolean,
+  log: Logger,
+): { end: AnswerEnd; errorCode: string } {
+  const cause = error instanceof AnswerCutError ? error.reason : error;
+  const errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
+  if (!(error instanceof BridgeError)) log.error({ err: error }, "answer failed");
+  const problem = settingProblem(cause);
+  // The person sees the userMessage; the operator, who can fix it, needs more than info.
+  if (problem) log.error({ kind: errorCode }, problem);
+  return { end: endFor(error, hadText), errorCode };
 }
 
 function endFor(error: unknown, hadText: boolean): AnswerEnd {

@@ -7,6 +7,7 @@ import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } from "../errors.ts";
+import { FeedbackVotes } from "../feedback/votes.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -17,6 +18,7 @@ import { ChannelSettings, Conversations, Deliveries } from "../store/repositorie
 import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
+import { AnswerStops } from "./answer-stops.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -54,6 +56,8 @@ export interface BridgeOptions {
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
+  /** How often an answer streaming here looks for a stop asked in another process. */
+  stopPollMs?: number;
 }
 
 /**
@@ -82,7 +86,14 @@ export class Bridge {
     setMaxListeners(0, this.#stopping.signal);
     this.#deliveries = new Deliveries(options.store, randomUUID());
     this.#conversations = new Conversations(options.store);
+    const stops = new AnswerStops({
+      store: options.store,
+      log: options.log,
+      pollMs: options.stopPollMs,
+    });
     this.#commands = new CommandHandler({
+      stops,
+      feedback: new FeedbackVotes(options.store),
       conversations: this.#conversations,
       settings: new ChannelSettings(options.store),
       defaultLanguage: options.defaultLanguage,
@@ -95,6 +106,7 @@ export class Bridge {
       conversations: this.#conversations,
       log: options.log,
       defaultLanguage: options.defaultLanguage,
+      stops,
     };
     this.#answerQueue =
       options.answerQueue ??
@@ -397,7 +409,7 @@ export class Bridge {
       turn.leave();
       reply = await run();
     }
-    await sendNotice(surface, reply.text, { private: reply.private });
+    if (reply.text) await sendNotice(surface, reply.text, { private: reply.private });
   }
 
   async #answer(

@@ -19,7 +19,9 @@ export type AnswerEnd =
   /** Cut by a failure after some text: `note` says why. */
   | { kind: "cut"; note: string }
   /** Failed before any text: `note` is the readable error. */
-  | { kind: "error"; note: string };
+  | { kind: "error"; note: string }
+  /** Stopped by a person: the text so far, then `note` says who stopped it. */
+  | { kind: "stopped"; note: string };
 
 const NO_ANSWER = "(no answer)";
 const TRUNCATED = "(truncated)";
