@@ -7,6 +7,7 @@ import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
+import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
@@ -108,7 +109,15 @@ async function main(): Promise<number> {
       answerQueue,
       sharedQueue,
     });
-    const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
+    // Every feature's button actions, registered before the channels take presses.
+    const buttons = new ButtonHandlers();
+    const { channels, announcers } = createChannels(config, {
+      bridge,
+      buttons,
+      store,
+      log,
+      metrics,
+    });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
       const terminal = createConsoleChannel({
@@ -171,6 +180,7 @@ async function main(): Promise<number> {
 
 interface ChannelDeps {
   bridge: Bridge;
+  buttons: ButtonHandlers;
   store: KeyValueStore;
   log: Logger;
   metrics: Metrics;

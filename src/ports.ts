@@ -240,6 +240,68 @@ export interface ReopenedMessage {
   streaming: boolean;
 }
 
+/**
+ * A button under a message the bot posted (Slack: a button of an actions block; Telegram: an
+ * inline keyboard button). Pressing it reaches the handler registered for `action`
+ * (ButtonHandlers) with `id`. The platform carries both back from the person's client, so
+ * neither is trusted: `id` only names what the handler then looks up and checks.
+ */
+export interface Button {
+  /** The handler's name: letters, digits, `.`, `_` and `-` (e.g. "lead.claim"). */
+  action: string;
+  /** What the press is about (a lead's id): short, since Telegram carries at most 64 bytes. */
+  id: string;
+  /** What the button shows (plain text). */
+  label: string;
+  /** Slack's emphasis; Telegram shows every button alike. */
+  style?: "primary" | "danger";
+}
+
+/** Who pressed a button. */
+export interface Presser {
+  /** The platform's own user id (as admin lists and IncomingMessage.authorId name it). */
+  id: string;
+  /** How to name them to others (a display or user name): untrusted, escape it. */
+  name: string;
+  /** Whether they may administer the chat the message is in. Lazy: it can cost an API call. */
+  isAdmin(): Promise<boolean>;
+}
+
+/**
+ * A press of a Button, in platform-neutral form. The channel has already acknowledged it
+ * (Slack's 3 s ack) or will answer it when the handler ends (Telegram's answerCallbackQuery),
+ * so a handler may take its time, but a private reply reads best within a few seconds.
+ */
+export interface PressedButton {
+  /** The channel kind: "slack", "telegram". */
+  channel: string;
+  action: string;
+  /** The button's id, as the client sent it back: never trusted. */
+  id: string;
+  person: Presser;
+  /** The platform's own id of the chat or channel the message is in. */
+  channelId: string;
+  /** Scope of channel settings, as IncomingMessage.channelKey. */
+  channelKey: string;
+  /** The message the button is under, as the channel's announcer or surface changes it. */
+  message: MessageRef;
+  /**
+   * Tells only the presser (Slack: an ephemeral message; Telegram: an alert on the press, so
+   * only the first call of a press shows). Plain text: the channel escapes it.
+   */
+  replyPrivately(text: string): Promise<void>;
+  /** Replaces the buttons under the message (none: `[]`), leaving its text as it is. */
+  setButtons(buttons: readonly Button[]): Promise<void>;
+}
+
+/** Runs a feature's work for one press. What it throws is logged by the channel. */
+export type ButtonHandler = (pressed: PressedButton) => Promise<void>;
+
+/** Where a channel hands every press: false when no handler knows its action. */
+export interface ButtonPresses {
+  handle(pressed: PressedButton): Promise<boolean>;
+}
+
 /** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */
 export interface HttpRoute {
   method: "GET" | "POST";

@@ -156,6 +156,22 @@ export class FakeSlack {
     return message.format === "markdown" ? viewMarkdown(message.text) : viewMrkdwn(message.text);
   }
 
+  /** The buttons a message shows now (its actions blocks): what each says and sends back. */
+  buttonsOf(message: FakeMessage): { actionId: string; value: string; label: string }[] {
+    return (message.blocks ?? []).flatMap((block) => {
+      const { type, elements } = block as { type?: string; elements?: unknown[] };
+      if (type !== "actions" || !Array.isArray(elements)) return [];
+      return elements.map((element) => {
+        const button = element as { action_id?: string; value?: string; text?: { text?: string } };
+        return {
+          actionId: String(button.action_id),
+          value: String(button.value ?? ""),
+          label: String(button.text?.text ?? ""),
+        };
+      });
+    });
+  }
+
   callsTo(method: string): SlackCall[] {
     return this.calls.filter((c) => c.method === method);
   }

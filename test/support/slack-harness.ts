@@ -31,6 +31,7 @@ import { BOT, eventEnvelope, SIGNING_SECRET, sign, TEAM } from "./slack-events.t
 
 export {
   BOT,
+  blockActions,
   eventEnvelope,
   SIGNING_SECRET,
   sign,
@@ -52,6 +53,8 @@ export interface SlackHarnessOptions {
   answerQueue?: { maxActive: number; maxQueued: number };
   /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
   sharedQueue?: boolean;
+  /** Lowest level of the lines kept in `logs` (default warn). */
+  logLevel?: "debug" | "info" | "warn";
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -78,6 +81,8 @@ export interface SlackHarness {
   sendEvent(event: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
   /** POSTs a body exactly as given (a recorded envelope, a form), signed unless told not to. */
   sendRaw(body: string, contentType: string, options?: SendOptions): Promise<Ack>;
+  /** Delivers an interactivity payload (a button press), signed and form-encoded as Slack does. */
+  sendAction(payload: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
   /** Delivers a slash command. */
   sendCommand(command: string, text: string, options?: CommandOptions): Promise<Ack>;
   /** Waits until every delivery so far has been handled. */
@@ -129,7 +134,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   const store = await openStore({ dataDir });
   const logs: LogLines = [];
   const log = createLogger({
-    level: "warn",
+    level: options.logLevel ?? "warn",
     secrets: [],
     pretty: false,
     destination: new Writable({
@@ -237,6 +242,15 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       return { status: 200, ms: performance.now() - started, body: "" };
     },
     sendRaw: post,
+    async sendAction(payload, send = {}) {
+      if (!options.socketMode) {
+        const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+        return post(body, "application/x-www-form-urlencoded", send);
+      }
+      const started = performance.now();
+      await fake.socket.deliver("interactive", payload);
+      return { status: 200, ms: performance.now() - started, body: "" };
+    },
     async sendCommand(command, text, send = {}) {
       const payload = {
         command,

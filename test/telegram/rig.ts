@@ -25,7 +25,6 @@ import {
   type FakeTelegram,
   type FakeTelegramOptions,
   startFakeTelegram,
-  type Update,
   type User,
 } from "../support/fake-telegram.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
@@ -185,7 +184,7 @@ export async function until(
 }
 
 /** Waits until the bot has polled `update` and finished handling everything it took. */
-export async function answered(rig: Rig, update: Update): Promise<void> {
+export async function answered(rig: Rig, update: { update_id: number }): Promise<void> {
   await until(
     () =>
       rig.fake
