@@ -111,6 +111,7 @@ async function main(): Promise<number> {
     });
     // Every feature's button actions, registered before the channels take presses.
     const buttons = new ButtonHandlers();
+    bridge.registerButtons(buttons);
     const { channels, announcers } = createChannels(config, {
       bridge,
       buttons,

@@ -145,14 +145,16 @@ export interface CallBudget {
  * `post` a new message, `edit` (replace) a message's whole text, `stream` start a native
  * stream with its first text, `append` text to it, `end` it with its last text (maybe ""),
  * `stop` it with no text (its text is then replaced by edits). `final`: the message will not
- * change again (a draft is sent for good).
+ * change again (a draft is sent for good). `buttons`: what the message shows under its text
+ * after the call (none: no buttons, any it had go); a surface leaves them out where the
+ * platform has no place for them (a Telegram draft, a Slack stream until its end).
  */
 export type SendRequest =
-  | { call: "post"; text: string; final: boolean }
-  | { call: "edit"; ref: MessageRef; text: string; final: boolean }
+  | { call: "post"; text: string; final: boolean; buttons?: readonly Button[] }
+  | { call: "edit"; ref: MessageRef; text: string; final: boolean; buttons?: readonly Button[] }
   | { call: "stream"; text: string }
   | { call: "append"; ref: MessageRef; text: string }
-  | { call: "end"; ref: MessageRef; text: string }
+  | { call: "end"; ref: MessageRef; text: string; buttons?: readonly Button[] }
   | { call: "stop"; ref: MessageRef };
 
 export type CallName = SendRequest["call"];
@@ -255,6 +257,11 @@ export interface Button {
   label: string;
   /** Slack's emphasis; Telegram shows every button alike. */
   style?: "primary" | "danger";
+  /**
+   * One of a 👍/👎 pair rating the message: Slack shows the pair as its feedback buttons
+   * element at the end of a native stream.
+   */
+  feedback?: "positive" | "negative";
 }
 
 /** Who pressed a button. */

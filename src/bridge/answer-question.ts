@@ -1,6 +1,7 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, AnswerStoppedError, BridgeError, settingProblem } from "../errors.ts";
+import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
@@ -8,6 +9,7 @@ import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { stopButton, voteButtons } from "./answer-buttons.ts";
 import type { AnswerStops } from "./answer-stops.ts";
 import { formatSources } from "./sources.ts";
 import { stoppedNote } from "./stop-feedback-texts.ts";
@@ -20,6 +22,8 @@ export interface AnswerDeps {
   defaultLanguage: LanguageCode;
   /** Makes each answer stoppable by its asker or an admin (`/stop`, the Stop button). */
   stops?: AnswerStops;
+  /** Makes each answer ratable (👍/👎 under it). */
+  votes?: FeedbackVotes;
 }
 
 export interface AnswerReport {
@@ -51,7 +55,9 @@ export async function answerQuestion(
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
+  const askedAt = new Date();
   const running = await deps.stops?.begin(message.threadKey, message.authorId);
+  if (running) writer.setButtons({ live: [stopButton(running.id)], final: [] });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
   // question, by `/stop` or by the process shutting down. (Listeners removed at the end, not
@@ -66,8 +72,11 @@ export async function answerQuestion(
   const signal = stop.signal;
   let end: AnswerEnd = { kind: "complete" };
   let saving: Promise<void> | undefined;
+  /** The conversation the answer belongs to, as its votes are recorded with it. */
+  let conversationUid: string | undefined;
   try {
     const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
+    conversationUid = context.conversationUid;
     let header: StreamHeader | undefined;
     for await (const event of deps.backend.chatStream({
       question: message.text,
@@ -82,6 +91,7 @@ export async function answerQuestion(
             "the chatbot's answer named no conversation: the thread keeps its previous one",
           );
         } else {
+          conversationUid = header.conversationUid;
           // Saved at once, not after the answer: a cut answer still keeps the thread's context.
           saving = deps.conversations
             .save(message.threadKey, header.conversationUid)
@@ -111,6 +121,23 @@ export async function answerQuestion(
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   await Promise.all([saving, running?.end()]);
+  if (running && deps.votes && end.kind !== "error" && writer.text) {
+    const rated = await deps.votes
+      .remember(running.id, {
+        platform: message.channel,
+        channelKey: message.channelKey,
+        conversationUid,
+        questionAt: askedAt.toISOString(),
+      })
+      .then(
+        () => true,
+        (error: unknown) => {
+          deps.log.warn({ err: error }, "the answer cannot be rated: its record was not stored");
+          return false;
+        },
+      );
+    writer.setButtons({ live: [], final: rated ? voteButtons(running.id) : [] });
+  }
   const summary = await writer.finish(end);
   return {
     end: summary.truncated ? "cut" : end.kind,

@@ -16,9 +16,11 @@ import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { registerAnswerButtons } from "./answer-buttons.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
 import { AnswerStops } from "./answer-stops.ts";
+import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -77,6 +79,8 @@ export class Bridge {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
   readonly #threadLeaseMs: number | undefined;
+  readonly #stops: AnswerStops;
+  readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
 
@@ -91,9 +95,11 @@ export class Bridge {
       log: options.log,
       pollMs: options.stopPollMs,
     });
+    this.#stops = stops;
+    this.#votes = new FeedbackVotes(options.store);
     this.#commands = new CommandHandler({
       stops,
-      feedback: new FeedbackVotes(options.store),
+      feedback: this.#votes,
       conversations: this.#conversations,
       settings: new ChannelSettings(options.store),
       defaultLanguage: options.defaultLanguage,
@@ -107,6 +113,7 @@ export class Bridge {
       log: options.log,
       defaultLanguage: options.defaultLanguage,
       stops,
+      votes: this.#votes,
     };
     this.#answerQueue =
       options.answerQueue ??
@@ -118,6 +125,15 @@ export class Bridge {
       leaseMs: options.threadLeaseMs,
       pollMs: options.threadPollMs,
       signal: this.#stopping.signal,
+    });
+  }
+
+  /** Registers what the Stop button and the 👍/👎 under answers do. */
+  registerButtons(handlers: ButtonHandlers): void {
+    registerAnswerButtons(handlers, {
+      stops: this.#stops,
+      votes: this.#votes,
+      metrics: this.#options.metrics,
     });
   }
 

@@ -216,6 +216,8 @@ export class FakeConversations {
       message.text += text;
       message.history.push(message.text);
     }
+    // Rendered under the streamed text.
+    if (Array.isArray(args.blocks)) message.blocks = [...(message.blocks ?? []), ...args.blocks];
     message.stream = "stopped";
     return { ok: true, channel: message.channel, ts: message.ts, message: { text: message.text } };
   }

@@ -13,6 +13,7 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
@@ -178,7 +179,11 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     ...(answerQueue && { answerQueue }),
     ...(sharedQueue && { sharedQueue }),
   });
+  // The answers' Stop and 👍/👎 buttons, as main.ts registers them.
+  const buttons = new ButtonHandlers();
+  bridge.registerButtons(buttons);
   const channel = createSlackChannel({
+    buttons,
     botToken: fake.options.botToken,
     signingSecret: SIGNING_SECRET,
     appToken: options.socketMode ? fake.options.appToken : undefined,

@@ -13,6 +13,7 @@ import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { Budget } from "../../src/coordination/call-budget.ts";
 import { createLogger } from "../../src/log.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
@@ -115,7 +116,11 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       },
     }),
   });
+  // The answers' Stop and 👍/👎 buttons, as main.ts registers them.
+  const buttons = new ButtonHandlers();
+  bridge.registerButtons(buttons);
   const channel = createTelegramChannel({
+    buttons,
     botToken: fake.token,
     apiRoot: fake.url,
     adminUsers: [],
