@@ -12,7 +12,9 @@ import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
+import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
+import { LeadClaimBook } from "./leads/lead-claims.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import { createLogger, type Logger, maskSecrets } from "./log.ts";
@@ -77,6 +79,7 @@ async function main(): Promise<number> {
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
+    const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
     const answerQueue: LocalAnswerQueue = new LocalAnswerQueue({
@@ -103,7 +106,7 @@ async function main(): Promise<number> {
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
-      leads: createLeadsCommands({ backend, channels: leadChannels }),
+      leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
       journal,
       threadLeaseMs: config.takeoverMs,
       answerQueue,
@@ -118,6 +121,12 @@ async function main(): Promise<number> {
       store,
       log,
       metrics,
+    });
+    registerClaimButtons(buttons, {
+      book: leadClaims,
+      channels: leadChannels,
+      announcers,
+      log,
     });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
@@ -142,6 +151,7 @@ async function main(): Promise<number> {
               store,
               channels: leadChannels,
               announcers,
+              claims: leadClaims,
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,

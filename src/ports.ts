@@ -363,11 +363,24 @@ export interface Lead {
   remark: string;
 }
 
+/** What a lead announcement shows besides the lead: who took it, and the buttons under it. */
+export interface LeadCardState {
+  /** A line of the bot's own under the fields ("Claimed by …"): plain text, escaped by the announcer. */
+  status?: string;
+  buttons?: readonly Button[];
+}
+
 /**
  * Posts one lead announcement into a lead channel; implemented by each platform adapter,
  * which renders the lead for its platform (Slack blocks, Telegram HTML) as untrusted text.
  */
 export interface LeadAnnouncer {
   readonly platform: string;
-  announce(channelId: string, lead: Lead): Promise<void>;
+  /**
+   * Posts the announcement; resolves with where its message is (JSON, the same shape a press
+   * on it gives as PressedButton.message), or undefined when it cannot be changed later.
+   */
+  announce(channelId: string, lead: Lead, state?: LeadCardState): Promise<unknown>;
+  /** Shows `lead` in `state` on an announcement posted before (`message` as announce gave it). */
+  show?(message: unknown, lead: Lead, state: LeadCardState): Promise<void>;
 }

@@ -80,6 +80,11 @@ export interface SlackMessageAt {
   ts: string;
 }
 
+/** One shape for a message's place, whoever builds it: refs of one message compare equal. */
+export function slackMessageAt(channel: string, ts: string): SlackMessageAt {
+  return { channel, ts };
+}
+
 /** A block_actions payload read, or undefined when it is not one with a message and a channel. */
 export function readBlockActions(body: unknown): BlockActions | undefined {
   const parsed = blockActions.safeParse(body);
@@ -103,7 +108,6 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
   const threadTs = payload.container.thread_ts ?? payload.message?.thread_ts;
   const { user } = payload;
   const handle = user.username ?? user.name;
-  const at: SlackMessageAt = { channel, ts };
   const { client } = context;
   return {
     channel: "slack",
@@ -117,7 +121,7 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
     },
     channelId: channel,
     channelKey: `slack:${payload.team?.id ?? ""}:${channel}`,
-    message: at,
+    message: slackMessageAt(channel, ts),
     async replyPrivately(text) {
       try {
         await client.chat.postEphemeral({

@@ -47,6 +47,11 @@ export interface TelegramMessageAt {
   messageId: number;
 }
 
+/** One shape for a message's place, whoever builds it: refs of one message compare equal. */
+export function telegramMessageAt(chatId: number, messageId: number): TelegramMessageAt {
+  return { chatId, messageId };
+}
+
 export interface TelegramPressContext {
   api: Api;
   isAdmin(check: { chatId: number; isPrivate: boolean; authorId: string }): Promise<boolean>;
@@ -67,7 +72,6 @@ export function telegramPress(
   if (!read || !message) return undefined;
   const chatId = message.chat.id;
   const { from } = query;
-  const at: TelegramMessageAt = { chatId, messageId: message.message_id };
   return {
     channel: "telegram",
     action: read.action,
@@ -86,7 +90,7 @@ export function telegramPress(
     },
     channelId: String(chatId),
     channelKey: `telegram:${chatId}`,
-    message: at,
+    message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
     replyPrivately: (text) => context.answer([...text].slice(0, MAX_ALERT_LENGTH).join("")),
     async setButtons(buttons) {

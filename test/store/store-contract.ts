@@ -136,6 +136,18 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.claim("lock", "intruder", 5_000)).toBe(true);
     });
 
+    it("a claim's owner may be a record (JSON with quotes, colons, any script): read back whole, released only by that exact text", async () => {
+      // What a lead's claim keeps: who took it and when (src/leads/lead-claims.ts).
+      const owner = JSON.stringify({ personId: "U1", name: 'Zoë "ann" <@U2>: 李', at: "2026" });
+      const other = JSON.stringify({ personId: "U2", name: "bob", at: "2026" });
+      expect(await store.claim("lead:claim:1", owner, 60_000)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(false);
+      expect(await store.get("lead:claim:1")).toBe(owner);
+      expect(await store.release("lead:claim:1", other)).toBe(false);
+      expect(await store.release("lead:claim:1", owner)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(true);
+    });
+
     it("concurrent claims of one key: exactly one wins", async () => {
       const owners = Array.from({ length: 25 }, (_, i) => `owner-${i}`);
       const results = await Promise.all(owners.map((owner) => store.claim("race", owner, 5_000)));
