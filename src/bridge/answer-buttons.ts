@@ -40,7 +40,7 @@ export function registerAnswerButtons(
 ): void {
   handlers.on(STOP, async (pressed) => {
     const { person } = pressed;
-    const outcome = await deps.stops.stopById(pressed.id, {
+    const outcome = await deps.stops.stopById(pressed.id, pressed.channelKey, {
       id: person.id,
       name: person.name,
       isAdmin: () => person.isAdmin(),
@@ -59,7 +59,7 @@ async function vote(
   if (!match) return;
   const rating = match[1] as Rating;
   const answerId = match[2] as string;
-  const outcome = await deps.votes.vote(answerId, pressed.person.id, rating);
+  const outcome = await deps.votes.vote(answerId, pressed.channelKey, pressed.person.id, rating);
   if (outcome.kind === "unknown-answer") {
     await pressed.replyPrivately(voteTooLate());
     return;

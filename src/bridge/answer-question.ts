@@ -56,7 +56,7 @@ export async function answerQuestion(
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
   const askedAt = new Date();
-  const running = await deps.stops?.begin(message.threadKey, message.authorId);
+  const running = await deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
   if (running) writer.setButtons({ live: [stopButton(running.id)], final: [] });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the

@@ -25,6 +25,7 @@ export interface RunningAnswer {
 }
 
 const runningRecord = z.object({ id: z.string(), askerId: z.string() });
+const runRecord = z.object({ askerId: z.string(), channelKey: z.string() });
 const stopRecord = z.object({ name: z.string().optional() });
 
 /**
@@ -45,8 +46,8 @@ export class AnswerStops {
     this.#pollMs = options.pollMs ?? 500;
   }
 
-  /** Registers an answer to `askerId`'s question in `threadKey` as stoppable. */
-  async begin(threadKey: string, askerId: string): Promise<RunningAnswer> {
+  /** Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable. */
+  async begin(threadKey: string, askerId: string, channelKey: string): Promise<RunningAnswer> {
     const id = randomBytes(12).toString("base64url");
     const stop = new AbortController();
     this.#local.set(id, stop);
@@ -54,7 +55,7 @@ export class AnswerStops {
     const record = { id, askerId };
     await Promise.all([
       this.#store.set(threadRunKey(threadKey), record, RUNNING_TTL_MS),
-      this.#store.set(runKey(id), { threadKey, askerId }, RUNNING_TTL_MS),
+      this.#store.set(runKey(id), { askerId, channelKey }, RUNNING_TTL_MS),
     ]).catch((error: unknown) =>
       this.#log.warn({ err: error }, "the answer could not be made stoppable"),
     );
@@ -84,10 +85,13 @@ export class AnswerStops {
     return this.#stop(parsed.data.id, parsed.data.askerId, by);
   }
 
-  /** A Stop button pressed: stops the answer `id`, if it still runs and `by` may. */
-  async stopById(id: string, by: Stopper): Promise<StopOutcome> {
-    const parsed = z.object({ askerId: z.string() }).safeParse(await this.#store.get(runKey(id)));
-    if (!parsed.success) return "none";
+  /**
+   * A Stop button pressed in `channelKey`: stops the answer `id`, if it still runs there and
+   * `by` may. The id came back from a client: an answer of another channel is "none".
+   */
+  async stopById(id: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
+    const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
+    if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
     return this.#stop(id, parsed.data.askerId, by);
   }
 

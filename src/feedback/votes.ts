@@ -64,10 +64,18 @@ export class FeedbackVotes {
     await this.#store.set(answerKey(answerId), value, MAX_FEEDBACK_DAYS * DAY_MS);
   }
 
-  /** Records `voterId`'s vote on an answer, replacing their earlier one. */
-  async vote(answerId: string, voterId: string, rating: Rating): Promise<VoteOutcome> {
+  /**
+   * Records `voterId`'s vote on an answer, pressed in `channelKey`, replacing their earlier
+   * one. The id came back from a client: an answer of another channel is unknown.
+   */
+  async vote(
+    answerId: string,
+    channelKey: string,
+    voterId: string,
+    rating: Rating,
+  ): Promise<VoteOutcome> {
     const parsed = ratedAnswer.safeParse(await this.#store.get(answerKey(answerId)));
-    if (!parsed.success) return { kind: "unknown-answer" };
+    if (!parsed.success || parsed.data.channelKey !== channelKey) return { kind: "unknown-answer" };
     const record: VoteRecord = {
       ...parsed.data,
       conversationUid: parsed.data.conversationUid,

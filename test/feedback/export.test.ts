@@ -49,9 +49,9 @@ describe("npm run feedback", () => {
       conversationUid: "conv-1",
       questionAt: new Date(now - DAY_MS).toISOString(),
     });
-    await recent.vote("a1", "U1", "up");
-    await recent.vote("a1", "U2", "up");
-    await recent.vote("a1", "U2", "down");
+    await recent.vote("a1", "slack:T1:C1", "U1", "up");
+    await recent.vote("a1", "slack:T1:C1", "U2", "up");
+    await recent.vote("a1", "slack:T1:C1", "U2", "down");
     // A question of ten days ago: outside --since 7d.
     await recent.remember("old", {
       platform: "telegram",
@@ -59,7 +59,7 @@ describe("npm run feedback", () => {
       conversationUid: undefined,
       questionAt: new Date(now - 10 * DAY_MS).toISOString(),
     });
-    await recent.vote("old", "7", "up");
+    await recent.vote("old", "telegram:-100", "7", "up");
     await store.close();
 
     const result = await runExport(["--since", "7d"], { DATA_DIR: dataDir });

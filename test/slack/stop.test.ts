@@ -25,7 +25,10 @@ async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
   backend = await startHeldBackend();
   h = await startSlackHarness({
     backend,
-    fake: { users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } } },
+    fake: {
+      users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
+      channels: { C1: { type: "channel" }, C2: { type: "channel" } },
+    },
     ...options,
     slack: { nativeStreaming: false, ...options.slack },
   });
@@ -170,6 +173,27 @@ describe("the Stop button and the votes under answers", () => {
     expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
       "Answer to weather\n\n⏹ stopped by @uadmin",
     ]);
+  });
+
+  it("trusts no id a press sends back: Stop from another channel stops nothing", async () => {
+    const harness = await start();
+    const ts = await streaming(harness);
+    const [shown] = harness.fake.thread("C1", ts);
+    const stop = shown && harness.fake.buttonsOf(shown)[0];
+    // An admin, but in C2: the answer in C1 is not theirs to stop from there.
+    await harness.sendAction(
+      blockActions({
+        actionId: String(stop?.actionId),
+        value: String(stop?.value),
+        user: "UADMIN",
+        channel: "C2",
+      }),
+    );
+    await waitFor(() => harness.fake.ephemerals.length > 0, "the reply");
+    expect(harness.fake.ephemerals.map((e) => e.text)).toEqual([
+      "Nothing to stop: no answer is being written in this thread.",
+    ]);
+    expect(backend?.open).toBe(1);
   });
 
   it("records one vote per person and answer, changeable, and /feedback counts them for admins", async () => {
