@@ -110,6 +110,19 @@ describe("Telegram: Stop and votes under answers", () => {
     );
   });
 
+  it("stops a draft in a private chat on /stop: the message sent for good with the note and 👍/👎", async () => {
+    const r = await start();
+    r.fake.write({ chat: r.dm.id, from: r.alice, text: "weather" });
+    // A draft has no buttons: `/stop` is the way there.
+    await until(() => [...r.fake.drafts(r.dm.id).values()].some((d) => d.length > 0));
+    r.fake.write({ chat: r.dm.id, from: r.alice, text: "/stop" });
+    await until(() => r.fake.botMessages(r.dm.id).length > 0);
+    const [sent] = r.fake.botMessages(r.dm.id);
+    expect(backend?.dropped).toEqual(["weather"]);
+    expect(sent?.text).toBe("Answer to weather\n\n⏹ stopped by Alice");
+    expect(sent?.replyMarkup?.inline_keyboard.flat().map((b) => b.text)).toEqual(["👍", "👎"]);
+  });
+
   it("records one vote per person, changeable; /feedback counts them for admins", async () => {
     const r = await start();
     (backend as HeldBackend).releaseAll();
