@@ -1,7 +1,7 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
 import { AnswerCutError, AnswerStoppedError, BridgeError, settingProblem } from "../errors.ts";
-import type { FeedbackVotes } from "../feedback/votes.ts";
+import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
@@ -122,21 +122,13 @@ export async function answerQuestion(
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   await Promise.all([saving, running?.end()]);
   if (running && deps.votes && end.kind !== "error" && writer.text) {
-    const rated = await deps.votes
-      .remember(running.id, {
-        platform: message.channel,
-        channelKey: message.channelKey,
-        conversationUid,
-        questionAt: askedAt.toISOString(),
-      })
-      .then(
-        () => true,
-        (error: unknown) => {
-          deps.log.warn({ err: error }, "the answer cannot be rated: its record was not stored");
-          return false;
-        },
-      );
-    writer.setButtons({ live: [], final: rated ? voteButtons(running.id) : [] });
+    const rated: RatedAnswer = {
+      platform: message.channel,
+      channelKey: message.channelKey,
+      conversationUid,
+      questionAt: askedAt.toISOString(),
+    };
+    await offerVotes(deps.votes, running.id, rated, writer, deps.log);
   }
   const summary = await writer.finish(end);
   return {
@@ -147,6 +139,22 @@ export async function answerQuestion(
     messages: summary.messages,
     calls: summary.calls,
   };
+}
+
+/** 👍/👎 under the finished answer, once its record is stored (without it no vote counts). */
+async function offerVotes(
+  votes: FeedbackVotes,
+  answerId: string,
+  rated: RatedAnswer,
+  writer: AnswerWriter,
+  log: Logger,
+): Promise<void> {
+  try {
+    await votes.remember(answerId, rated);
+    writer.setButtons({ live: [], final: voteButtons(answerId) });
+  } catch (error) {
+    log.warn({ err: error }, "the answer cannot be rated: its record was not stored");
+  }
 }
 
 /** How a failed answer ends, and its failure's code; logs what the operator must know. */

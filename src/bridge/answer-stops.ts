@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { AnswerStoppedError } from "../errors.ts";
+import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -52,13 +52,15 @@ export class AnswerStops {
     const stop = new AbortController();
     this.#local.set(id, stop);
     // A thread writes one answer at a time (its queue), so its key names the one running.
-    const record = { id, askerId };
     await Promise.all([
-      this.#store.set(threadRunKey(threadKey), record, RUNNING_TTL_MS),
+      this.#store.set(threadRunKey(threadKey), { id, askerId }, RUNNING_TTL_MS),
       this.#store.set(runKey(id), { askerId, channelKey }, RUNNING_TTL_MS),
-    ]).catch((error: unknown) =>
-      this.#log.warn({ err: error }, "the answer could not be made stoppable"),
-    );
+    ]).catch((error: unknown) => {
+      // The answer goes on all the same; an outage the store logged once needs no line each.
+      if (!(error instanceof StoreUnavailableError && error.duringOutage)) {
+        this.#log.warn({ err: error }, "the answer could not be made stoppable");
+      }
+    });
     const timer = this.#store.sharedAcrossProcesses
       ? setInterval(() => void this.#poll(id, stop), this.#pollMs)
       : undefined;

@@ -31,6 +31,11 @@ async function streaming(r: Rig) {
   );
   const answer = r.fake.botMessages(r.group.id)[0];
   if (!answer) throw new Error("no answer");
+  // A reply to the answer belongs to its thread once the bot has noted the chain.
+  const chain = `telegram:chain:${r.group.id}:${answer.message_id}`;
+  for (let i = 0; i < 200 && (await r.harness.store.get(chain)) === undefined; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   return { question, answer };
 }
 
