@@ -1,11 +1,10 @@
-import type { FeedbackVotes } from "../feedback/votes.ts";
+import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Button, PressedButton } from "../ports.ts";
 import type { AnswerStops } from "./answer-stops.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
 import {
   nothingToStop,
-  type Rating,
   stopLabel,
   stopRefused,
   voteThanks,

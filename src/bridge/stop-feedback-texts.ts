@@ -1,3 +1,5 @@
+import type { Rating } from "../feedback/votes.ts";
+
 /**
  * Every text a person sees from stopping an answer and rating one, in one place, so the
  * message catalog (issue 15) can take them over whole. Names are people's own display names:
@@ -64,5 +66,3 @@ export function feedbackSummary(counts: {
   const share = Math.round((counts.up / total) * 100);
   return `Votes on answers ${where} in ${period}: 👍 ${counts.up} · 👎 ${counts.down} (${share}% 👍)`;
 }
-
-export type Rating = "up" | "down";

@@ -1,6 +1,8 @@
 import { z } from "zod";
-import type { Rating } from "../bridge/stop-feedback-texts.ts";
 import type { KeyValueStore } from "../store/types.ts";
+
+/** 👍 or 👎. */
+export type Rating = "up" | "down";
 
 /** An answer that can be rated: what its votes are recorded with. Never the question's text. */
 export interface RatedAnswer {

@@ -30,7 +30,7 @@ async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
       channels: { C1: { type: "channel" }, C2: { type: "channel" } },
     },
     ...options,
-    slack: { nativeStreaming: false, ...options.slack },
+    slack: { nativeStreaming: false, adminUsers: ["ULISTED"], ...options.slack },
   });
   return h;
 }
@@ -230,6 +230,13 @@ describe("the Stop button and the votes under answers", () => {
       "Votes on answers in this channel in the last 30 days: 👍 1 · 👎 1 (50% 👍)",
       expect.stringContaining("(1 to 90)"),
     ]);
+
+    // A bot admin (SLACK_ADMIN_USERS) in their DM sees every channel's votes.
+    await harness.sendCommand("/feedback", "", { user: "ULISTED", channel: "D1" });
+    await harness.settle();
+    expect(harness.fake.responses.at(-1)?.text).toBe(
+      "Votes on answers in all channels in the last 7 days: 👍 1 · 👎 1 (50% 👍)",
+    );
 
     const metrics = await (
       await fetch(`${harness.eventsUrl.replace("/slack/events", "")}/metrics`)
