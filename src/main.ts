@@ -7,11 +7,14 @@ import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
+import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
+import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
+import { LeadClaimBook } from "./leads/lead-claims.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import { createLogger, type Logger, maskSecrets } from "./log.ts";
@@ -76,6 +79,7 @@ async function main(): Promise<number> {
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
+    const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
     const answerQueue: LocalAnswerQueue = new LocalAnswerQueue({
@@ -102,13 +106,28 @@ async function main(): Promise<number> {
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
-      leads: createLeadsCommands({ backend, channels: leadChannels }),
+      leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
       journal,
       threadLeaseMs: config.takeoverMs,
       answerQueue,
       sharedQueue,
     });
-    const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
+    // Every feature's button actions, registered before the channels take presses.
+    const buttons = new ButtonHandlers();
+    bridge.registerButtons(buttons);
+    const { channels, announcers } = createChannels(config, {
+      bridge,
+      buttons,
+      store,
+      log,
+      metrics,
+    });
+    registerClaimButtons(buttons, {
+      book: leadClaims,
+      channels: leadChannels,
+      announcers,
+      log,
+    });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
       const terminal = createConsoleChannel({
@@ -132,6 +151,7 @@ async function main(): Promise<number> {
               store,
               channels: leadChannels,
               announcers,
+              claims: leadClaims,
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,
@@ -171,6 +191,7 @@ async function main(): Promise<number> {
 
 interface ChannelDeps {
   bridge: Bridge;
+  buttons: ButtonHandlers;
   store: KeyValueStore;
   log: Logger;
   metrics: Metrics;

@@ -14,6 +14,7 @@ export function toIncoming(line: string, signal?: AbortSignal): IncomingMessage 
     channelId: "console",
     threadKey: "console",
     authorId: "console",
+    authorName: "you",
     text: line,
     // Whoever runs the terminal runs the bot.
     isAdmin: async () => true,

@@ -32,6 +32,11 @@ export class SlackAdmins {
     this.#cacheMs = cacheMs;
   }
 
+  /** Listed in SLACK_ADMIN_USERS: an admin of the whole bot. */
+  isListed(userId: string): boolean {
+    return this.#extra.has(userId);
+  }
+
   isAdmin(userId: string): Promise<boolean> {
     if (this.#extra.has(userId)) return Promise.resolve(true);
     const now = performance.now();

@@ -7,8 +7,9 @@ import {
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
+import type { Lead, LeadAnnouncer, LeadCardState } from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
+import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
@@ -26,12 +27,19 @@ function fieldText(field: LeadField): string {
 }
 
 /**
- * A lead as Block Kit: a header, then one section of labelled fields; `text` is the
- * plain-text fallback notifications and screen readers use.
- * https://docs.slack.dev/reference/block-kit/blocks/section-block
+ * A lead as Block Kit: a header, then one section of labelled fields, then the card's status
+ * (who took it) and its buttons; `text` is the plain-text fallback notifications and screen
+ * readers use. https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
-export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
+export function leadMessage(
+  lead: Lead,
+  state: LeadCardState = {},
+): { text: string; blocks: object[] } {
   const fields = announcementFields(lead);
+  const status = state.status
+    ? [{ type: "context", elements: [{ type: "mrkdwn", text: literal(state.status) }] }]
+    : [];
+  const buttons = state.buttons?.length ? [buttonsBlock(state.buttons)] : [];
   return {
     text: `${ANNOUNCEMENT_TITLE}: ${literal(lead.name || "—")}`,
     blocks: [
@@ -43,6 +51,8 @@ export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
           text: `*${field.label}*\n${fieldText(field)}`,
         })),
       },
+      ...status,
+      ...buttons,
     ],
   };
 }
@@ -52,17 +62,28 @@ export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnounce
   const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
     platform: "slack",
-    async announce(channelId, lead) {
-      await callWithinBudget(budgets.for(channelId), async () => {
+    async announce(channelId, lead, state) {
+      return callWithinBudget(budgets.for(channelId), async () => {
         try {
-          await client.chat.postMessage({
+          const posted = await client.chat.postMessage({
             channel: channelId,
-            ...leadMessage(lead),
+            ...leadMessage(lead, state),
             unfurl_links: false,
             unfurl_media: false,
           });
+          return posted.ts ? slackMessageAt(posted.channel ?? channelId, posted.ts) : undefined;
         } catch (error) {
           throw toBridgeError("chat.postMessage", channelId, error);
+        }
+      });
+    },
+    async show(message, lead, state) {
+      const { channel, ts } = message as SlackMessageAt;
+      await callWithinBudget(budgets.for(channel), async () => {
+        try {
+          await client.chat.update({ channel, ts, ...leadMessage(lead, state) });
+        } catch (error) {
+          throw toBridgeError("chat.update", channel, error);
         }
       });
     },

@@ -28,6 +28,14 @@ const messageEvent = z.looseObject({
   thread_ts: z.string().optional(),
   team: z.string().optional(),
   user_team: z.string().optional(),
+  // Undocumented but sent with people's messages: their names as Slack shows them.
+  user_profile: z
+    .looseObject({
+      display_name: z.string().optional(),
+      real_name: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type MessageEvent = z.infer<typeof messageEvent>;
@@ -66,7 +74,7 @@ export function toDelivery(
   context: {
     teamId: string | undefined;
     identity: SlackIdentity;
-    isAdmin(user: string): Promise<boolean>;
+    admins: Admins;
   },
 ): SlackDelivery | undefined {
   const parsed = messageEvent.safeParse(raw);
@@ -102,11 +110,23 @@ export function toDelivery(
       channelId: event.channel,
       threadKey: threadKeyOf(teamId, event.channel, threadTs),
       authorId: user,
+      authorName: nameOf(event.user_profile),
+      adminOfAll: kind === "dm" && context.admins.isListed(user),
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
-      isAdmin: () => context.isAdmin(user),
+      isAdmin: () => context.admins.isAdmin(user),
     },
   };
+}
+
+/** Who is an admin: of a channel (asked), of the whole bot (SLACK_ADMIN_USERS). */
+export interface Admins {
+  isAdmin(user: string): Promise<boolean>;
+  isListed(user: string): boolean;
+}
+
+function nameOf(profile: MessageEvent["user_profile"]): string | undefined {
+  return profile?.display_name || profile?.real_name || profile?.name || undefined;
 }
 
 /** Not the bot itself, another app or bot, or Slackbot: answering those talks to a machine. */
@@ -140,6 +160,7 @@ const commandPayload = z.looseObject({
   team_id: z.string(),
   channel_id: z.string(),
   user_id: z.string(),
+  user_name: z.string().optional(),
   trigger_id: z.string(),
   thread_ts: z.string().optional(),
 });
@@ -150,6 +171,7 @@ export const SLASH_COMMANDS: Readonly<Record<string, string>> = {
   "/leads": "leads",
   "/chatbot-help": "help",
   "/chatbot-new": "new",
+  "/feedback": "feedback",
 };
 
 export interface CommandDelivery {
@@ -160,10 +182,7 @@ export interface CommandDelivery {
 }
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
-export function toCommand(
-  raw: unknown,
-  isAdmin: (user: string) => Promise<boolean>,
-): CommandDelivery | undefined {
+export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undefined {
   const parsed = commandPayload.safeParse(raw);
   if (!parsed.success) return undefined;
   const payload = parsed.data;
@@ -182,8 +201,11 @@ export function toCommand(
       channelId: payload.channel_id,
       threadKey,
       authorId: payload.user_id,
+      authorName: payload.user_name,
+      // DM channel ids start with D (https://docs.slack.dev/reference/objects/conversation-object).
+      adminOfAll: payload.channel_id.startsWith("D") && admins.isListed(payload.user_id),
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
-      isAdmin: () => isAdmin(payload.user_id),
+      isAdmin: () => admins.isAdmin(payload.user_id),
     },
   };
 }

@@ -8,6 +8,7 @@ const EVERYONE: readonly BotCommand[] = [
   { command: "help", description: "List the commands" },
   { command: "new", description: "Start a fresh conversation here" },
   { command: "language", description: "Show the answer language (admins: /language <code>)" },
+  { command: "stop", description: "Stop the answer being written (reply to it in a group)" },
 ];
 
 /**
@@ -26,6 +27,7 @@ export const COMMAND_MENU: readonly { scope: BotCommandScope; commands: readonly
           command: "leads",
           description: "List recent leads; /leads subscribe announces them here",
         },
+        { command: "feedback", description: "Count the 👍 and 👎 on answers here" },
       ],
     },
   ];

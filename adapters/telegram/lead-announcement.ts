@@ -7,16 +7,30 @@ import {
   isPlainEmail,
   type LeadField,
 } from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
-import { retryAfterMs } from "./errors.ts";
+import type { Lead, LeadAnnouncer, LeadCardState } from "../../src/ports.ts";
+import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
+import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 
-/** A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain. */
-export function renderLeadAnnouncement(lead: Lead): string {
+/**
+ * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
+ * card's status (who took it) in italics at the end.
+ */
+export function renderLeadAnnouncement(lead: Lead, state: LeadCardState = {}): string {
   const lines = announcementFields(lead).map(
     (field) => `<b>${escapeText(field.label)}:</b> ${renderValue(field)}`,
   );
-  return [`<b>${escapeText(ANNOUNCEMENT_TITLE)}</b>`, ...lines].join("\n");
+  const status = state.status ? ["", `<i>${escapeText(state.status)}</i>`] : [];
+  return [`<b>${escapeText(ANNOUNCEMENT_TITLE)}</b>`, ...lines, ...status].join("\n");
+}
+
+/** sendMessage's and editMessageText's options for a card in `state`. */
+function cardOptions(state: LeadCardState) {
+  return {
+    parse_mode: "HTML" as const,
+    link_preview_options: { is_disabled: true },
+    ...(state.buttons ? { reply_markup: inlineKeyboard(state.buttons) } : {}),
+  };
 }
 
 function renderValue(field: LeadField): string {
@@ -34,14 +48,29 @@ function renderValue(field: LeadField): string {
 export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
   return {
     platform: "telegram",
-    async announce(chatId, lead) {
-      await callWithinBudget(
+    async announce(chatId, lead, state = {}) {
+      const sent = await callWithinBudget(
         budgets.for(chatId),
+        () => api.sendMessage(chatId, renderLeadAnnouncement(lead, state), cardOptions(state)),
+        { retryAfterMs },
+      );
+      return telegramMessageAt(sent.chat.id, sent.message_id);
+    },
+    async show(message, lead, state) {
+      const { chatId, messageId } = message as TelegramMessageAt;
+      await callWithinBudget(
+        budgets.for(String(chatId)),
         () =>
-          api.sendMessage(chatId, renderLeadAnnouncement(lead), {
-            parse_mode: "HTML",
-            link_preview_options: { is_disabled: true },
-          }),
+          api
+            .editMessageText(chatId, messageId, renderLeadAnnouncement(lead, state), {
+              ...cardOptions(state),
+              // An edit without it would keep no keyboard at all.
+              reply_markup: inlineKeyboard(state.buttons ?? []),
+            })
+            .catch((error: unknown) => {
+              // Already showing it (a press that came twice): nothing to change.
+              if (!isNotModified(error)) throw error;
+            }),
         { retryAfterMs },
       );
     },

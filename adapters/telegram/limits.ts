@@ -73,3 +73,21 @@ export const ANONYMOUS_ADMIN_BOT_ID = 1_087_968_824;
  * asked again. Ours: admins change rarely, and a minute keeps a removed admin's rights short.
  */
 export const ADMIN_CACHE_MS = 60_000;
+
+/**
+ * A button's callback_data: 1-64 bytes. https://core.telegram.org/bots/api#inlinekeyboardbutton
+ */
+export const MAX_CALLBACK_DATA_BYTES = 64;
+
+/**
+ * An alert's text in answerCallbackQuery: 0-200 characters.
+ * https://core.telegram.org/bots/api#answercallbackquery
+ */
+export const MAX_ALERT_LENGTH = 200;
+
+/**
+ * Ours: a press is answered by this long after it came even while its handler still works, so
+ * the client's spinner stops (Telegram drops an answer it waited too long for; it documents no
+ * number).
+ */
+export const CALLBACK_ANSWER_MS = 8_000;

@@ -7,6 +7,7 @@ import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } from "../errors.ts";
+import { FeedbackVotes } from "../feedback/votes.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -15,8 +16,11 @@ import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { registerAnswerButtons } from "./answer-buttons.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
+import { AnswerStops } from "./answer-stops.ts";
+import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -59,6 +63,8 @@ export interface BridgeOptions {
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
+  /** How often an answer streaming here looks for a stop asked in another process. */
+  stopPollMs?: number;
 }
 
 /**
@@ -78,6 +84,8 @@ export class Bridge {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
   readonly #threadLeaseMs: number | undefined;
+  readonly #stops: AnswerStops;
+  readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
 
@@ -87,7 +95,16 @@ export class Bridge {
     setMaxListeners(0, this.#stopping.signal);
     this.#deliveries = new Deliveries(options.store, randomUUID());
     this.#conversations = new Conversations(options.store);
+    const stops = new AnswerStops({
+      store: options.store,
+      log: options.log,
+      pollMs: options.stopPollMs,
+    });
+    this.#stops = stops;
+    this.#votes = new FeedbackVotes(options.store);
     this.#commands = new CommandHandler({
+      stops,
+      feedback: this.#votes,
       conversations: this.#conversations,
       settings: new ChannelSettings(options.store),
       defaultLanguage: options.defaultLanguage,
@@ -100,6 +117,8 @@ export class Bridge {
       conversations: this.#conversations,
       log: options.log,
       defaultLanguage: options.defaultLanguage,
+      stops,
+      votes: this.#votes,
     };
     this.#answerQueue =
       options.answerQueue ??
@@ -111,6 +130,15 @@ export class Bridge {
       leaseMs: options.threadLeaseMs,
       pollMs: options.threadPollMs,
       signal: this.#stopping.signal,
+    });
+  }
+
+  /** Registers what the Stop button and the 👍/👎 under answers do. */
+  registerButtons(handlers: ButtonHandlers): void {
+    registerAnswerButtons(handlers, {
+      stops: this.#stops,
+      votes: this.#votes,
+      metrics: this.#options.metrics,
     });
   }
 
@@ -402,7 +430,7 @@ export class Bridge {
       turn.leave();
       reply = await run();
     }
-    await sendNotice(surface, reply.text, { private: reply.private });
+    if (reply.text) await sendNotice(surface, reply.text, { private: reply.private });
   }
 
   async #answer(

@@ -1,7 +1,15 @@
 import { LANGUAGES, type LanguageCode } from "../backend/languages.ts";
+import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
+import type { AnswerStops } from "./answer-stops.ts";
 import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
+import {
+  feedbackAdminsOnly,
+  feedbackSummary,
+  nothingToStop,
+  stopRefused,
+} from "./stop-feedback-texts.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
 export interface LeadsCommands {
@@ -10,6 +18,7 @@ export interface LeadsCommands {
 }
 
 export interface CommandReply {
+  /** "": nothing to say (what the command did shows for itself). */
   text: string;
   /** Only the asker needs it (shown privately where the platform can). */
   private: boolean;
@@ -20,6 +29,8 @@ export interface CommandHandlerOptions {
   settings: ChannelSettings;
   defaultLanguage: LanguageCode;
   leads?: LeadsCommands | undefined;
+  stops: AnswerStops;
+  feedback: FeedbackVotes;
 }
 
 /** Runs the bot's own commands and says what to reply. Nothing here calls the chatbot. */
@@ -49,7 +60,29 @@ export class CommandHandler {
           : this.#setLanguage(message, command.code);
       case "leads":
         return this.#leads(command, message);
+      case "stop":
+        return this.#stop(message);
+      case "feedback":
+        return this.#feedback(message, command.days);
     }
+  }
+
+  async #stop(message: IncomingMessage): Promise<CommandReply> {
+    const outcome = await this.#options.stops.stopInThread(message.threadKey, {
+      id: message.authorId,
+      name: message.authorName,
+      isAdmin: () => message.isAdmin(),
+    });
+    // A stopped answer says who stopped it in its own last line.
+    if (outcome === "stopped") return { text: "", private: true };
+    return { text: outcome === "refused" ? stopRefused() : nothingToStop(), private: true };
+  }
+
+  async #feedback(message: IncomingMessage, days: number): Promise<CommandReply> {
+    const all = message.adminOfAll === true;
+    if (!all && !(await message.isAdmin())) return { text: feedbackAdminsOnly(), private: true };
+    const counts = await this.#options.feedback.count(days, all ? undefined : message.channelKey);
+    return { text: feedbackSummary({ ...counts, days, all }), private: true };
   }
 
   async #showLanguage(message: IncomingMessage): Promise<CommandReply> {

@@ -9,6 +9,7 @@ import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
+import { cardState, type LeadClaimBook } from "./lead-claims.ts";
 import { leadId } from "./lead-id.ts";
 import { cleanLead } from "./lead-text.ts";
 
@@ -19,6 +20,8 @@ export interface LeadPollerOptions {
   store: KeyValueStore;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
+  /** With it, each announcement carries the claim button and is recorded for its presses. */
+  claims?: LeadClaimBook | undefined;
   log: Logger;
   metrics?: Metrics | undefined;
   intervalMs: number;
@@ -60,7 +63,8 @@ const REMEMBER_MS = 60 * DAY_MS;
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<Omit<LeadPollerOptions, "metrics">> & { metrics?: Metrics };
+  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "claims">> &
+    Pick<LeadPollerOptions, "metrics" | "claims">;
   readonly #owner = randomUUID();
   /** Who polls: one process at a time. */
   readonly #lease: Lease;
@@ -186,12 +190,26 @@ export class LeadPoller {
     if ((await store.get(key)) === "done") return "done";
     // Another process is posting it right now (or crashed doing so: its claim expires).
     if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
+    const shown = cleanLead(lead);
+    const { claims } = this.#options;
+    let message: unknown;
     try {
-      await announcer.announce(channel.id, cleanLead(lead));
+      const state = claims && cardState(id, (await claims.holder(id))?.claim);
+      message = await announcer.announce(channel.id, shown, state);
     } catch (error) {
       await store.release(key, this.#owner).catch(() => undefined);
       throw error;
     }
+    // Posted: a failure to record it costs its buttons (a press is told the lead cannot be
+    // claimed there), never a second announcement.
+    await claims
+      ?.posted(id, shown, { platform: channel.platform, message })
+      .catch((error: unknown) =>
+        this.#options.log.warn(
+          { kind: error instanceof BridgeError ? error.code : "UNEXPECTED" },
+          "lead announced, but its claim button could not be recorded",
+        ),
+      );
     await store.set(key, "done", REMEMBER_MS);
     this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
     return "posted";

@@ -3,11 +3,14 @@ import type { LeadsCommands } from "../bridge/command-handler.ts";
 import type { IncomingMessage } from "../ports.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import type { LeadChannel, LeadChannels } from "./lead-channels.ts";
+import { claimLine, type LeadClaimBook } from "./lead-claims.ts";
 import { cleanLead, leadLine } from "./lead-text.ts";
 
 export interface LeadsCommandsOptions {
   backend: BackendClient;
   channels: LeadChannels;
+  /** With it, each listed lead says who took it. */
+  claims?: Pick<LeadClaimBook, "claimsOf"> | undefined;
   now?: () => Date;
   /** Lines in one `/leads` reply; the rest is counted, not shown. */
   maxLines?: number;
@@ -50,7 +53,13 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
           ? `Too many leads to count: the bot reads at most ${number(fetched.leads.length)} at a time, and those it read are all older than ${span}.`
           : `No leads in ${span}.`;
       }
-      const shown = leads.slice(0, maxLines).map((lead) => leadLine(cleanLead(lead)));
+      const listed = leads.slice(0, maxLines);
+      const claims = (await options.claims?.claimsOf(listed)) ?? [];
+      const shown = listed.map((lead, index) => {
+        const claim = claims[index];
+        const line = leadLine(cleanLead(lead));
+        return claim ? `${line} — ${claimLine(claim)}` : line;
+      });
       const rest = leads.length - maxLines;
       const more =
         rest <= 0

@@ -6,7 +6,7 @@ import type {
   MessageRef,
   ReplySurface,
 } from "../ports.ts";
-import { type AnswerEnd, AnswerLayout } from "./answer-layout.ts";
+import { type AnswerButtons, type AnswerEnd, AnswerLayout } from "./answer-layout.ts";
 import { CallPacer } from "./call-pacer.ts";
 import {
   markGone,
@@ -18,7 +18,7 @@ import {
   toReplace,
 } from "./outgoing-message.ts";
 
-export type { AnswerEnd } from "./answer-layout.ts";
+export type { AnswerButtons, AnswerEnd } from "./answer-layout.ts";
 
 export interface AnswerWriterOptions {
   /** Longest answer shown; the rest is dropped and a "(truncated)" note added. */
@@ -150,6 +150,15 @@ export class AnswerWriter {
     const more = this.#layout.append(piece);
     this.#wake?.();
     return more;
+  }
+
+  /**
+   * The buttons under the answer's last message: `live` while it grows (where the platform
+   * lets a growing message have them), `final` once it is complete.
+   */
+  setButtons(buttons: AnswerButtons): void {
+    this.#layout.setButtons(buttons);
+    this.#wake?.();
   }
 
   /** The answer is over: sends what remains and resolves once the platform shows it. */

@@ -160,6 +160,21 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("setMembers", () => this.#members(key));
   }
 
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    return this.#guard.run("putInMap", () =>
+      this.#atomic.run(key, async () => {
+        const entries = await this.#entries<T>(key);
+        const before = Object.hasOwn(entries, field) ? entries[field] : undefined;
+        await this.#keyv.set(key, { ...entries, [field]: value });
+        return before;
+      }),
+    );
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    return this.#guard.run("mapEntries", () => this.#entries<T>(key));
+  }
+
   async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
@@ -229,6 +244,12 @@ export class EmbeddedStore implements KeyValueStore {
   }
 
   /** A set is kept as one array of its members: the mutex makes each change atomic. */
+  async #entries<T>(key: string): Promise<Record<string, T>> {
+    const value = await this.#keyv.get<unknown>(key);
+    const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
+    return isMap ? { ...(value as Record<string, T>) } : {};
+  }
+
   async #members(key: string): Promise<string[]> {
     const value = await this.#keyv.get<unknown>(key);
     return Array.isArray(value) ? value.filter((m): m is string => typeof m === "string") : [];

@@ -27,6 +27,8 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     removeFromSet: (key, member) =>
       measure("removeFromSet", () => store.removeFromSet(key, member)),
     setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
+    putInMap: (key, field, value) => measure("putInMap", () => store.putInMap(key, field, value)),
+    mapEntries: (key) => measure("mapEntries", () => store.mapEntries(key)),
     takeTicket: (key, owner, leaseMs) =>
       measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),
     checkTicket: (key, ticket, owner, leaseMs) =>

@@ -58,6 +58,11 @@ export const DEFAULT_NAMESPACE = "chatbot-bridge";
 const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
 const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 
+/** HSET that answers with the field's previous value (false when it was new), atomically. */
+const PUT_IN_MAP_SCRIPT = `local before = redis.call("HGET", KEYS[1], ARGV[1])
+redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+return before`;
+
 /** Lua reads numbers as doubles: an unbounded limit goes as the largest exact one. */
 function limitOf(limit: number): number {
   return Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER;
@@ -212,6 +217,26 @@ export class RedisStore implements KeyValueStore {
 
   setMembers(key: string): Promise<string[]> {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
+  }
+
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    return this.#run("putInMap", async () => {
+      const before = await this.#script(
+        PUT_IN_MAP_SCRIPT,
+        [this.#key(key)],
+        [field, JSON.stringify(value)],
+      );
+      return typeof before === "string" ? (JSON.parse(before) as T) : undefined;
+    });
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    return this.#run("mapEntries", async () => {
+      const raw = await this.#client.hGetAll(this.#key(key));
+      return Object.fromEntries(
+        Object.entries(raw).map(([field, value]) => [field, JSON.parse(value) as T]),
+      );
+    });
   }
 
   async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {

@@ -64,6 +64,18 @@ export interface KeyValueStore {
   setMembers(key: string): Promise<string[]>;
 
   /**
+   * Sets `field` of the map at `key` to `value` and returns the value it held before
+   * (undefined when the field is new), in one atomic step (a script over HGET and HSET on
+   * Redis, across every process sharing it; under the key's mutex in the embedded store). A
+   * key holds a map, a set or a value, never two of them. Without TTL: what is recorded here
+   * stays (feedback votes).
+   */
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined>;
+
+  /** Every field of the map at `key` with its value; {} when there is none. */
+  mapEntries<T>(key: string): Promise<Record<string, T>>;
+
+  /**
    * Takes the next ticket in the line at `key` and returns its number: tickets are served
    * in the order they were taken, across every process sharing the Redis (in memory for the
    * embedded store, which belongs to one process). The ticket holds for `leaseMs`; each

@@ -87,6 +87,16 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.setMembers(key);
   }
 
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    this.#count("putInMap");
+    return this.#inner.putInMap(key, field, value);
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    this.#count("mapEntries");
+    return this.#inner.mapEntries(key);
+  }
+
   takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     this.#count("takeTicket");
     return this.#inner.takeTicket(key, owner, leaseMs);

@@ -136,6 +136,18 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.claim("lock", "intruder", 5_000)).toBe(true);
     });
 
+    it("a claim's owner may be a record (JSON with quotes, colons, any script): read back whole, released only by that exact text", async () => {
+      // What a lead's claim keeps: who took it and when (src/leads/lead-claims.ts).
+      const owner = JSON.stringify({ personId: "U1", name: 'Zoë "ann" <@U2>: 李', at: "2026" });
+      const other = JSON.stringify({ personId: "U2", name: "bob", at: "2026" });
+      expect(await store.claim("lead:claim:1", owner, 60_000)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(false);
+      expect(await store.get("lead:claim:1")).toBe(owner);
+      expect(await store.release("lead:claim:1", other)).toBe(false);
+      expect(await store.release("lead:claim:1", owner)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(true);
+    });
+
     it("concurrent claims of one key: exactly one wins", async () => {
       const owners = Array.from({ length: 25 }, (_, i) => `owner-${i}`);
       const results = await Promise.all(owners.map((owner) => store.claim("race", owner, 5_000)));
@@ -178,6 +190,29 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       ]);
       expect(changes).toEqual([...leaving.map(() => true), ...staying.map(() => false)]);
       expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
+    });
+
+    it("maps: a field set returns what it held before; entries list every field", async () => {
+      expect(await store.mapEntries("votes")).toEqual({});
+      expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U2", { rating: "down" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U1", { rating: "down" })).toEqual({ rating: "up" });
+      expect(await store.mapEntries("votes")).toEqual({
+        "a1:U1": { rating: "down" },
+        "a1:U2": { rating: "down" },
+      });
+      // Another key is another map.
+      expect(await store.mapEntries("other votes")).toEqual({});
+    });
+
+    it("maps: concurrent puts of one map lose none, and each sees one earlier value", async () => {
+      const fields = Array.from({ length: 30 }, (_, i) => `f${i}`);
+      await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 1)));
+      const before = await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 2)));
+      expect(before).toEqual(fields.map(() => 1));
+      const entries = await store.mapEntries<number>("crowd-map");
+      expect(Object.keys(entries).sort()).toEqual([...fields].sort());
+      expect(Object.values(entries).every((v) => v === 2)).toBe(true);
     });
 
     it("tickets are served in the order they were taken, each after those ahead go back", async () => {
@@ -430,6 +465,8 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.addToSet("s", "m"),
         () => store.removeFromSet("s", "m"),
         () => store.setMembers("s"),
+        () => store.putInMap("m", "f", 1),
+        () => store.mapEntries("m"),
         () => store.takeTicket("l", "me", 1_000),
         () => store.checkTicket("l", 1, "me", 1_000),
         () => store.giveBackTicket("l", 1, "me"),

@@ -47,6 +47,8 @@ export function recordingReads(store: KeyValueStore): {
     addToSet: (key, member) => store.addToSet(key, member),
     removeFromSet: (key, member) => store.removeFromSet(key, member),
     setMembers: (key) => store.setMembers(key),
+    putInMap: (key, field, value) => store.putInMap(key, field, value),
+    mapEntries: (key) => store.mapEntries(key),
     takeTicket: (key, owner, leaseMs) => store.takeTicket(key, owner, leaseMs),
     checkTicket: (key, ticket, owner, leaseMs) => store.checkTicket(key, ticket, owner, leaseMs),
     giveBackTicket: (key, ticket, owner) => store.giveBackTicket(key, ticket, owner),
