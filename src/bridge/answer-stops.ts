@@ -28,20 +28,29 @@ const runningRecord = z.object({ id: z.string(), askerId: z.string() });
 const runRecord = z.object({ askerId: z.string(), channelKey: z.string() });
 const stopRecord = z.object({ name: z.string().optional() });
 
+/** The part of the store the records of running answers need. */
+type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
+
 /**
  * Which answers are being written, and the requests to stop them, across every process
  * sharing the store: the process that gets `/stop` (or a Stop press) is often not the one
- * streaming the answer. The request goes through the store (a key the streaming process
- * reads every `pollMs`), and straight to the answer when it streams here.
+ * streaming the answer. The request goes through the store (keys the streaming process reads
+ * every `pollMs`, all of its answers' in one round trip), and straight to the answer when it
+ * streams here. A store no other
+ * process shares keeps no such records: they stay in this process's memory, which costs an
+ * answer no store round trip (six of them otherwise).
  */
 export class AnswerStops {
-  readonly #store: KeyValueStore;
+  readonly #store: Records;
   readonly #log: Logger;
   readonly #pollMs: number;
   readonly #local = new Map<string, AbortController>();
+  readonly #shared: boolean;
+  #poller: NodeJS.Timeout | undefined;
 
   constructor(options: { store: KeyValueStore; log: Logger; pollMs?: number }) {
-    this.#store = options.store;
+    this.#store = options.store.sharedAcrossProcesses ? options.store : new MemoryRecords();
+    this.#shared = options.store.sharedAcrossProcesses;
     this.#log = options.log;
     this.#pollMs = options.pollMs ?? 500;
   }
@@ -61,16 +70,19 @@ export class AnswerStops {
         this.#log.warn({ err: error }, "the answer could not be made stoppable");
       }
     });
-    const timer = this.#store.sharedAcrossProcesses
-      ? setInterval(() => void this.#poll(id, stop), this.#pollMs)
-      : undefined;
-    timer?.unref();
+    if (this.#shared && !this.#poller) {
+      this.#poller = setInterval(() => void this.#poll(), this.#pollMs);
+      this.#poller.unref();
+    }
     return {
       id,
       signal: stop.signal,
       end: async () => {
-        clearInterval(timer);
         this.#local.delete(id);
+        if (this.#local.size === 0) {
+          clearInterval(this.#poller);
+          this.#poller = undefined;
+        }
         await Promise.all([
           this.#deleteIfOurs(threadKey, id),
           this.#store.delete(runKey(id)),
@@ -108,13 +120,19 @@ export class AnswerStops {
     return "stopped";
   }
 
-  async #poll(id: string, stop: AbortController): Promise<void> {
-    if (stop.signal.aborted) return;
+  /** Stop requests other processes left for the answers streaming here. */
+  async #poll(): Promise<void> {
+    const running = [...this.#local].filter(([, stop]) => !stop.signal.aborted);
+    if (running.length === 0) return;
     try {
-      const parsed = stopRecord.safeParse(await this.#store.get(stopKey(id)));
-      if (parsed.success && !stop.signal.aborted) {
-        stop.abort(new AnswerStoppedError(parsed.data.name));
-      }
+      const requests = await this.#store.getMany(running.map(([id]) => stopKey(id)));
+      requests.forEach((request, i) => {
+        const parsed = stopRecord.safeParse(request);
+        const stop = running[i]?.[1];
+        if (parsed.success && stop && !stop.signal.aborted) {
+          stop.abort(new AnswerStoppedError(parsed.data.name));
+        }
+      });
     } catch {
       // The store is down: the outage is logged by the store; a stop waits for it.
     }
@@ -123,6 +141,27 @@ export class AnswerStops {
   async #deleteIfOurs(threadKey: string, id: string): Promise<void> {
     const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
     if (parsed.success && parsed.data.id === id) await this.#store.delete(threadRunKey(threadKey));
+  }
+}
+
+/** Records in this process's memory: they end with the answer, or with the process. */
+class MemoryRecords implements Records {
+  readonly #values = new Map<string, unknown>();
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return this.#values.get(key) as T | undefined;
+  }
+
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    return keys.map((key) => this.#values.get(key) as T | undefined);
+  }
+
+  async set(key: string, value: unknown): Promise<void> {
+    this.#values.set(key, value);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.#values.delete(key);
   }
 }
 
