@@ -4,6 +4,7 @@ import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
 import type { Button, PressedButton } from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
+import { slackChannelKey } from "./to-incoming.ts";
 
 /** The actions block the bot's buttons live in: found again by this id to replace them. */
 export const BUTTONS_BLOCK_ID = "chatbot-bridge-buttons";
@@ -97,6 +98,10 @@ export function readBlockActions(body: unknown): BlockActions | undefined {
 
 export interface SlackPressContext {
   client: webApi.WebClient;
+  /** The workspace, as Bolt's context names it for events too. */
+  teamId: string | undefined;
+  /** The bot's own workspace (auth.test), when neither the context nor the payload names one. */
+  botTeamId: string | undefined;
   isAdmin(user: string): Promise<boolean>;
 }
 
@@ -120,7 +125,7 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
       isAdmin: () => context.isAdmin(user.id),
     },
     channelId: channel,
-    channelKey: `slack:${payload.team?.id ?? ""}:${channel}`,
+    channelKey: slackChannelKey(context.teamId ?? payload.team?.id ?? context.botTeamId, channel),
     message: slackMessageAt(channel, ts),
     async replyPrivately(text) {
       try {
