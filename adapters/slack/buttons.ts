@@ -39,14 +39,6 @@ export function buttonsBlock(buttons: readonly Button[]): object {
   };
 }
 
-/** `blocks` with the bot's buttons replaced by `buttons` (none: the block goes). */
-export function withButtons(blocks: readonly object[], buttons: readonly Button[]): object[] {
-  const kept = blocks.filter(
-    (block) => (block as { block_id?: unknown }).block_id !== BUTTONS_BLOCK_ID,
-  );
-  return buttons.length > 0 ? [...kept, buttonsBlock(buttons)] : kept;
-}
-
 /** The parts of a `block_actions` payload a press needs; Slack signed it, its values are the client's. */
 const blockActions = z.looseObject({
   type: z.literal("block_actions"),
@@ -65,9 +57,7 @@ const blockActions = z.looseObject({
   message: z
     .looseObject({
       ts: z.string(),
-      text: z.string().optional(),
       thread_ts: z.string().optional(),
-      blocks: z.array(z.looseObject({})).optional(),
     })
     .optional(),
   actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
@@ -137,23 +127,6 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
         });
       } catch (error) {
         throw toBridgeError("chat.postEphemeral", channel, error);
-      }
-    },
-    async setButtons(buttons) {
-      const text = payload.message?.text ?? "";
-      // A message posted as text alone still comes with the blocks Slack made of it.
-      const blocks = payload.message?.blocks ?? [
-        { type: "section", text: { type: "mrkdwn", text } },
-      ];
-      try {
-        await client.chat.update({
-          channel,
-          ts,
-          text,
-          blocks: withButtons(blocks, buttons) as never,
-        });
-      } catch (error) {
-        throw toBridgeError("chat.update", channel, error);
       }
     },
   };

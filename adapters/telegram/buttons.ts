@@ -93,10 +93,5 @@ export function telegramPress(
     message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
     replyPrivately: (text) => context.answer([...text].slice(0, MAX_ALERT_LENGTH).join("")),
-    async setButtons(buttons) {
-      await context.api.editMessageReplyMarkup(chatId, message.message_id, {
-        reply_markup: inlineKeyboard(buttons),
-      });
-    },
   };
 }
