@@ -297,8 +297,6 @@ export interface PressedButton {
    * only the first call of a press shows). Plain text: the channel escapes it.
    */
   replyPrivately(text: string): Promise<void>;
-  /** Replaces the buttons under the message (none: `[]`), leaving its text as it is. */
-  setButtons(buttons: readonly Button[]): Promise<void>;
 }
 
 /** Runs a feature's work for one press. What it throws is logged by the channel. */

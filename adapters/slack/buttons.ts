@@ -4,6 +4,7 @@ import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
 import type { Button, PressedButton } from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
+import { slackChannelKey } from "./to-incoming.ts";
 
 /** The actions block the bot's buttons live in: found again by this id to replace them. */
 export const BUTTONS_BLOCK_ID = "chatbot-bridge-buttons";
@@ -38,14 +39,6 @@ export function buttonsBlock(buttons: readonly Button[]): object {
   };
 }
 
-/** `blocks` with the bot's buttons replaced by `buttons` (none: the block goes). */
-export function withButtons(blocks: readonly object[], buttons: readonly Button[]): object[] {
-  const kept = blocks.filter(
-    (block) => (block as { block_id?: unknown }).block_id !== BUTTONS_BLOCK_ID,
-  );
-  return buttons.length > 0 ? [...kept, buttonsBlock(buttons)] : kept;
-}
-
 /** The parts of a `block_actions` payload a press needs; Slack signed it, its values are the client's. */
 const blockActions = z.looseObject({
   type: z.literal("block_actions"),
@@ -64,9 +57,7 @@ const blockActions = z.looseObject({
   message: z
     .looseObject({
       ts: z.string(),
-      text: z.string().optional(),
       thread_ts: z.string().optional(),
-      blocks: z.array(z.looseObject({})).optional(),
     })
     .optional(),
   actions: z.array(z.looseObject({ action_id: z.string(), value: z.string().optional() })).min(1),
@@ -97,6 +88,10 @@ export function readBlockActions(body: unknown): BlockActions | undefined {
 
 export interface SlackPressContext {
   client: webApi.WebClient;
+  /** The workspace, as Bolt's context names it for events too. */
+  teamId: string | undefined;
+  /** The bot's own workspace (auth.test), when neither the context nor the payload names one. */
+  botTeamId: string | undefined;
   isAdmin(user: string): Promise<boolean>;
 }
 
@@ -120,7 +115,7 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
       isAdmin: () => context.isAdmin(user.id),
     },
     channelId: channel,
-    channelKey: `slack:${payload.team?.id ?? ""}:${channel}`,
+    channelKey: slackChannelKey(context.teamId ?? payload.team?.id ?? context.botTeamId, channel),
     message: slackMessageAt(channel, ts),
     async replyPrivately(text) {
       try {
@@ -132,23 +127,6 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
         });
       } catch (error) {
         throw toBridgeError("chat.postEphemeral", channel, error);
-      }
-    },
-    async setButtons(buttons) {
-      const text = payload.message?.text ?? "";
-      // A message posted as text alone still comes with the blocks Slack made of it.
-      const blocks = payload.message?.blocks ?? [
-        { type: "section", text: { type: "mrkdwn", text } },
-      ];
-      try {
-        await client.chat.update({
-          channel,
-          ts,
-          text,
-          blocks: withButtons(blocks, buttons) as never,
-        });
-      } catch (error) {
-        throw toBridgeError("chat.update", channel, error);
       }
     },
   };

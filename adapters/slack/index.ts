@@ -177,10 +177,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   };
 
   /** After the ack: one press of a button, handed to its feature's handler. */
-  const onPress = async (body: unknown) => {
+  const onPress = async (body: unknown, teamId: string | undefined) => {
     const payload = readBlockActions(body);
     const pressed =
-      payload && slackPress(payload, { client, isAdmin: (user) => admins.isAdmin(user) });
+      payload &&
+      slackPress(payload, {
+        client,
+        teamId,
+        botTeamId: identity?.teamId,
+        isAdmin: (user) => admins.isAdmin(user),
+      });
     const known = pressed && (await options.buttons?.handle(pressed));
     // A press the bot has no handler for (another app's button, an old message): Slack got
     // its 200; one quiet line, no reply.
@@ -191,10 +197,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     // Interactivity comes to the same request URL as events (and over Socket Mode): every
     // block_actions is acknowledged at once, within Slack's 3 s, and handled after.
     // https://docs.slack.dev/interactivity/handling-user-interaction#acknowledgment_response
-    bolt.action(/.*/, async ({ ack, body }) => {
+    bolt.action(/.*/, async ({ ack, body, context }) => {
       await ack();
       later(() =>
-        onPress(body).catch((error: unknown) =>
+        onPress(body, context.teamId).catch((error: unknown) =>
           log.error({ err: error }, "Slack button press failed"),
         ),
       );

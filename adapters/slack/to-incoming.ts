@@ -106,7 +106,7 @@ export function toDelivery(
       // The message's own ts: a retry, a replay and the `message` twin of an `app_mention`
       // all carry it, so each question is answered once.
       deliveryId: `${teamId}:${event.channel}:${event.ts}`,
-      channelKey: `slack:${teamId}:${event.channel}`,
+      channelKey: slackChannelKey(teamId, event.channel),
       channelId: event.channel,
       threadKey: threadKeyOf(teamId, event.channel, threadTs),
       authorId: user,
@@ -197,7 +197,7 @@ export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undef
     message: {
       channel: "slack",
       deliveryId: `command:${payload.trigger_id}`,
-      channelKey: `slack:${payload.team_id}:${payload.channel_id}`,
+      channelKey: slackChannelKey(payload.team_id, payload.channel_id),
       channelId: payload.channel_id,
       threadKey,
       authorId: payload.user_id,
@@ -208,4 +208,13 @@ export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undef
       isAdmin: () => admins.isAdmin(payload.user_id),
     },
   };
+}
+
+/**
+ * Where a Slack conversation's settings live, the same from an event, a slash command and a
+ * button press (whose payload's `team` is null on an org-wide install: the workspace comes
+ * from Bolt's context there).
+ */
+export function slackChannelKey(teamId: string | undefined, channel: string): string {
+  return `slack:${teamId ?? ""}:${channel}`;
 }

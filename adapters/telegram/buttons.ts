@@ -3,6 +3,7 @@ import type { CallbackQuery, InlineKeyboardMarkup } from "grammy/types";
 import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
 import type { Button, PressedButton } from "../../src/ports.ts";
 import { MAX_ALERT_LENGTH, MAX_CALLBACK_DATA_BYTES } from "./limits.ts";
+import { personName } from "./to-incoming.ts";
 
 /** callback_data: the action, then the id (an action never holds the separator). */
 const SEPARATOR = ":";
@@ -78,9 +79,7 @@ export function telegramPress(
     id: read.id,
     person: {
       id: String(from.id),
-      name: from.username
-        ? `@${from.username}`
-        : [from.first_name, from.last_name].filter(Boolean).join(" "),
+      name: personName(from),
       isAdmin: () =>
         context.isAdmin({
           chatId,
@@ -93,10 +92,5 @@ export function telegramPress(
     message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
     replyPrivately: (text) => context.answer([...text].slice(0, MAX_ALERT_LENGTH).join("")),
-    async setButtons(buttons) {
-      await context.api.editMessageReplyMarkup(chatId, message.message_id, {
-        reply_markup: inlineKeyboard(buttons),
-      });
-    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Message, MessageEntity } from "grammy/types";
+import type { Message, MessageEntity, User } from "grammy/types";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
@@ -101,8 +101,17 @@ export function readMessage(message: Message, me: BotIdentity): Reading {
 
 function nameOf(message: Message): string | undefined {
   if (isAnonymousAdmin(message)) return message.chat.title;
-  const from = message.from;
-  return from && [from.first_name, from.last_name].filter(Boolean).join(" ");
+  return message.from && personName(message.from);
+}
+
+/**
+ * How the bot names a person in what it writes ("stopped by …", "claimed by …"), the same
+ * whether they typed or pressed: their @username, which names one account, else their name.
+ */
+export function personName(user: User): string {
+  return user.username
+    ? `@${user.username}`
+    : [user.first_name, user.last_name].filter(Boolean).join(" ");
 }
 
 /**

@@ -87,7 +87,13 @@ export class FeedbackVotes {
     };
     const day = parsed.data.questionAt.slice(0, 10);
     const before = voteRecord.safeParse(
-      await this.#store.putInMap(dayKey(day), `${answerId}:${voterId}`, withoutUndefined(record)),
+      await this.#store.putInMap(
+        dayKey(day),
+        `${answerId}:${voterId}`,
+        withoutUndefined(record),
+        // A day's votes are read for MAX_FEEDBACK_DAYS after it (one more: the day itself).
+        (MAX_FEEDBACK_DAYS + 1) * DAY_MS,
+      ),
     );
     const previous = before.success ? before.data.rating : undefined;
     return { kind: "recorded", changed: previous !== undefined, previous };

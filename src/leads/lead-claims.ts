@@ -83,7 +83,7 @@ export class LeadClaimBook {
   async posted(id: string, lead: Lead, post: LeadPost): Promise<void> {
     await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
     if (post.message !== undefined) {
-      await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post));
+      await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post), REMEMBER_MS);
     }
   }
 

@@ -132,12 +132,16 @@ export class EmbeddedStore implements KeyValueStore {
     );
   }
 
-  addToSet(key: string, member: string): Promise<boolean> {
+  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
     return this.#guard.run("addToSet", () =>
       this.#atomic.run(key, async () => {
         const members = await this.#members(key);
-        if (members.includes(member)) return false;
-        await this.#keyv.set(key, [...members, member]);
+        if (members.includes(member)) {
+          if (ttl !== undefined) await this.#keyv.set(key, members, ttl);
+          return false;
+        }
+        await this.#keyv.set(key, [...members, member], ttl);
         return true;
       }),
     );
@@ -160,12 +164,13 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("setMembers", () => this.#members(key));
   }
 
-  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
+    const ttl = checkTtl(ttlMs);
     return this.#guard.run("putInMap", () =>
       this.#atomic.run(key, async () => {
         const entries = await this.#entries<T>(key);
         const before = Object.hasOwn(entries, field) ? entries[field] : undefined;
-        await this.#keyv.set(key, { ...entries, [field]: value });
+        await this.#keyv.set(key, { ...entries, [field]: value }, ttl);
         return before;
       }),
     );

@@ -23,11 +23,12 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     claim: (key, owner, ttlMs) => measure("claim", () => store.claim(key, owner, ttlMs)),
     renew: (key, owner, ttlMs) => measure("renew", () => store.renew(key, owner, ttlMs)),
     release: (key, owner) => measure("release", () => store.release(key, owner)),
-    addToSet: (key, member) => measure("addToSet", () => store.addToSet(key, member)),
+    addToSet: (key, member, ttlMs) => measure("addToSet", () => store.addToSet(key, member, ttlMs)),
     removeFromSet: (key, member) =>
       measure("removeFromSet", () => store.removeFromSet(key, member)),
     setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
-    putInMap: (key, field, value) => measure("putInMap", () => store.putInMap(key, field, value)),
+    putInMap: (key, field, value, ttlMs) =>
+      measure("putInMap", () => store.putInMap(key, field, value, ttlMs)),
     mapEntries: (key) => measure("mapEntries", () => store.mapEntries(key)),
     takeTicket: (key, owner, leaseMs) =>
       measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),

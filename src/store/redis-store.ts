@@ -61,6 +61,7 @@ const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return red
 /** HSET that answers with the field's previous value (false when it was new), atomically. */
 const PUT_IN_MAP_SCRIPT = `local before = redis.call("HGET", KEYS[1], ARGV[1])
 redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+if tonumber(ARGV[3]) > 0 then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end
 return before`;
 
 /** Lua reads numbers as doubles: an unbounded limit goes as the largest exact one. */
@@ -201,11 +202,16 @@ export class RedisStore implements KeyValueStore {
     });
   }
 
-  addToSet(key: string, member: string): Promise<boolean> {
-    return this.#run(
-      "addToSet",
-      async () => (await this.#client.sAdd(this.#key(key), member)) === 1,
-    );
+  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+    return this.#run("addToSet", async () => {
+      if (ttlMs === undefined) return (await this.#client.sAdd(this.#key(key), member)) === 1;
+      const [added] = await this.#client
+        .multi()
+        .sAdd(this.#key(key), member)
+        .pExpire(this.#key(key), Math.ceil(ttlMs))
+        .exec();
+      return Number(added) === 1;
+    });
   }
 
   removeFromSet(key: string, member: string): Promise<boolean> {
@@ -219,12 +225,12 @@ export class RedisStore implements KeyValueStore {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
   }
 
-  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
     return this.#run("putInMap", async () => {
       const before = await this.#script(
         PUT_IN_MAP_SCRIPT,
         [this.#key(key)],
-        [field, JSON.stringify(value)],
+        [field, JSON.stringify(value), String(Math.ceil(ttlMs ?? 0))],
       );
       return typeof before === "string" ? (JSON.parse(before) as T) : undefined;
     });

@@ -53,9 +53,10 @@ export interface KeyValueStore {
    * Adds `member` to the set at `key`; true when it was not there yet. Each change is one
    * atomic step (SADD on Redis, across every process sharing it; under the key's mutex in the
    * embedded store), so concurrent changes of one set never lose each other. A key holds a
-   * set or a value (`set`/`claim`), never both.
+   * set or a value (`set`/`claim`), never both. With `ttlMs` the whole set lapses that long
+   * after its last change.
    */
-  addToSet(key: string, member: string): Promise<boolean>;
+  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean>;
 
   /** Removes `member` from the set at `key`; true when it was there. */
   removeFromSet(key: string, member: string): Promise<boolean>;
@@ -67,10 +68,10 @@ export interface KeyValueStore {
    * Sets `field` of the map at `key` to `value` and returns the value it held before
    * (undefined when the field is new), in one atomic step (a script over HGET and HSET on
    * Redis, across every process sharing it; under the key's mutex in the embedded store). A
-   * key holds a map, a set or a value, never two of them. Without TTL: what is recorded here
-   * stays (feedback votes).
+   * key holds a map, a set or a value, never two of them. With `ttlMs` the whole map lapses
+   * that long after its last change; without, what is recorded here stays.
    */
-  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined>;
+  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined>;
 
   /** Every field of the map at `key` with its value; {} when there is none. */
   mapEntries<T>(key: string): Promise<Record<string, T>>;

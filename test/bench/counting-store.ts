@@ -72,9 +72,9 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.release(key, owner);
   }
 
-  addToSet(key: string, member: string): Promise<boolean> {
+  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
     this.#count("addToSet");
-    return this.#inner.addToSet(key, member);
+    return this.#inner.addToSet(key, member, ttlMs);
   }
 
   removeFromSet(key: string, member: string): Promise<boolean> {
@@ -87,9 +87,9 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.setMembers(key);
   }
 
-  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
     this.#count("putInMap");
-    return this.#inner.putInMap(key, field, value);
+    return this.#inner.putInMap(key, field, value, ttlMs);
   }
 
   mapEntries<T>(key: string): Promise<Record<string, T>> {

@@ -175,6 +175,26 @@ describe("the Stop button and the votes under answers", () => {
     ]);
   });
 
+  it("stops from a press on an org-wide install, whose payload names no team", async () => {
+    const harness = await start();
+    const ts = await streaming(harness);
+    const [shown] = harness.fake.thread("C1", ts);
+    const stop = shown && harness.fake.buttonsOf(shown)[0];
+    const payload = blockActions({
+      actionId: String(stop?.actionId),
+      value: String(stop?.value),
+      user: "U1",
+      username: "u1",
+      messageTs: ts,
+    });
+    await harness.sendAction({ ...payload, team: null });
+    await harness.settle();
+    expect(backend?.dropped).toEqual(["weather"]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by @u1",
+    ]);
+  });
+
   it("trusts no id a press sends back: Stop from another channel stops nothing", async () => {
     const harness = await start();
     const ts = await streaming(harness);

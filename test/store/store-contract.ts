@@ -192,6 +192,21 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
     });
 
+    it("sets and maps with a TTL lapse that long after their last change", async () => {
+      await store.addToSet("posts", "a", 150);
+      await store.putInMap("day", "a1:U1", { rating: "up" }, 150);
+      await sleep(100);
+      // A change starts the TTL anew.
+      await store.addToSet("posts", "b", 150);
+      await store.putInMap("day", "a1:U2", { rating: "down" }, 150);
+      await sleep(100);
+      expect((await store.setMembers("posts")).sort()).toEqual(["a", "b"]);
+      expect(Object.keys(await store.mapEntries("day")).sort()).toEqual(["a1:U1", "a1:U2"]);
+      await sleep(120);
+      expect(await store.setMembers("posts")).toEqual([]);
+      expect(await store.mapEntries("day")).toEqual({});
+    });
+
     it("maps: a field set returns what it held before; entries list every field", async () => {
       expect(await store.mapEntries("votes")).toEqual({});
       expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();

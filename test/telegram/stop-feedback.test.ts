@@ -110,8 +110,10 @@ describe("Telegram: Stop and votes under answers", () => {
       () => r.fake.message(r.group.id, answer.message_id)?.text.includes("stopped") === true,
     );
     expect(backend?.dropped).toEqual(["weather"]);
-    expect(r.fake.message(r.group.id, answer.message_id)?.text).toBe(
-      "Answer to weather\n\n⏹ stopped by Bob",
+    // Named as a press names them: the @username, shown without a live mention.
+    const text = r.fake.message(r.group.id, answer.message_id)?.text ?? "";
+    expect(text.replace(/[\u200B-\u200D\u2060]/g, "")).toBe(
+      "Answer to weather\n\n⏹ stopped by @bob_example",
     );
   });
 
@@ -124,7 +126,9 @@ describe("Telegram: Stop and votes under answers", () => {
     await until(() => r.fake.botMessages(r.dm.id).length > 0);
     const [sent] = r.fake.botMessages(r.dm.id);
     expect(backend?.dropped).toEqual(["weather"]);
-    expect(sent?.text).toBe("Answer to weather\n\n⏹ stopped by Alice");
+    expect(sent?.text.replace(/[\u200B-\u200D\u2060]/g, "")).toBe(
+      "Answer to weather\n\n⏹ stopped by @alice_example",
+    );
     expect(sent?.replyMarkup?.inline_keyboard.flat().map((b) => b.text)).toEqual(["👍", "👎"]);
   });
 
