@@ -55,8 +55,24 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
     return onCard ? card : undefined;
   };
 
-  /** Every announcement of the lead shows `claim` now; one that cannot is left as it was. */
-  const showEverywhere = async (
+  /**
+   * Every announcement of the lead shows who holds it now, as the store says (not as this
+   * press left it: a release and a claim in two processes may edit the cards in either
+   * order). Drawn again while the holder changed meanwhile, so the last edit shows the last
+   * holder. An announcement that cannot be edited is left as it was.
+   */
+  const showEverywhere = async (id: string, lead: Lead, posts: readonly LeadPost[]) => {
+    let shown: string | undefined;
+    for (let draws = 0; draws < MAX_DRAWS; draws++) {
+      const holder = await book.holder(id);
+      const record = holder?.record ?? "";
+      if (record === shown) return;
+      shown = record;
+      await draw(id, lead, posts, holder?.claim);
+    }
+  };
+
+  const draw = async (
     id: string,
     lead: Lead,
     posts: readonly LeadPost[],
@@ -90,7 +106,7 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
       at: now().toISOString(),
     };
     if (await book.claim(pressed.id, claim)) {
-      return showEverywhere(pressed.id, card.lead, card.posts, claim);
+      return showEverywhere(pressed.id, card.lead, card.posts);
     }
     const holder = await book.holder(pressed.id);
     if (!holder) return pressed.replyPrivately(claimTryAgain());
@@ -109,6 +125,9 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
     if (!(await book.release(pressed.id, holder.record))) {
       return pressed.replyPrivately(claimTryAgain());
     }
-    return showEverywhere(pressed.id, card.lead, card.posts, undefined);
+    return showEverywhere(pressed.id, card.lead, card.posts);
   });
 }
+
+/** Redraws of a lead's cards for one press, however often its holder changes meanwhile. */
+const MAX_DRAWS = 3;
