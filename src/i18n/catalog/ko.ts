@@ -1,0 +1,117 @@
+import type { Messages } from "../messages.ts";
+
+export const ko: Messages = {
+  noAnswer: "(답변 없음)",
+  truncated: "(잘림)",
+  failed: "⚠️ {reason}",
+  answerCut: "⚠️ 답변이 중간에 끊겼습니다: {reason}",
+  queuedBehind: "⏳ 대기 중: 앞에 질문 {count, number}개가 있습니다",
+  numberInLine: "⏳ 지금 질문이 많습니다: 회원님의 질문은 {place, number}번째입니다",
+  busy: "⏳ 지금은 봇이 너무 바쁩니다. 1분 후에 다시 시도해 주세요.",
+
+  errorUnexpected: "봇에서 문제가 발생했습니다",
+  errorApiKey: "챗봇이 API 키를 거부했습니다({status})",
+  errorPermission:
+    "챗봇이 접근을 거부했습니다({status}): 채팅하려면 챗봇 계정에 유료 구독이 필요합니다",
+  errorNotFound: "챗봇을 찾을 수 없습니다({status}): 기본 URL과 봇 ID를 확인하세요",
+  errorBackendBusy: "챗봇이 바쁩니다({status}). 잠시 후 다시 시도해 주세요",
+  errorBackendFailed: "챗봇 서비스에 장애가 발생했습니다({status}). 나중에 다시 시도해 주세요",
+  errorBackendRefused: "챗봇이 요청을 거부했습니다({status})",
+  errorApi: "챗봇이 오류를 반환했습니다(코드 {code})",
+  errorApiDetail: "챗봇이 오류를 반환했습니다(코드 {code}): {detail}",
+  errorProtocol: "챗봇이 이 봇이 읽을 수 없는 응답을 보냈습니다",
+  errorNoResponse: "챗봇이 제시간에 응답하지 않았습니다",
+  errorSilent: "챗봇의 전송이 멈췄습니다",
+  errorTooLong: "챗봇의 답변이 {duration} 넘게 걸렸습니다",
+  errorUnreachable: "챗봇에 연결할 수 없습니다",
+  errorConnectionLost: "연결이 끊겼습니다",
+  errorInterrupted: "중단됨",
+  errorStore: "지금은 봇의 저장소를 사용할 수 없습니다. 잠시 후 다시 시도해 주세요",
+  errorPlatformRateLimit: "채팅 플랫폼이 봇에게 속도를 줄이라고 요청했습니다",
+  errorCannotPost: "봇이 여기에 글을 올릴 수 없습니다",
+  errorCannotPostBecause: "봇이 여기에 글을 올릴 수 없습니다({error})",
+  errorRestarting:
+    "봇이 다시 시작하는 중이라 질문을 처리하지 못했습니다. 1분 후에 다시 질문해 주세요",
+  errorSlackRefused: "Slack이 답장을 거부했습니다({error})",
+  errorSlackAdminCheck: "워크스페이스 관리자인지 확인할 수 없습니다({error})",
+  errorTelegramRefused: "Telegram이 봇의 요청을 거부했습니다({error})",
+  errorTelegramUnreachable: "봇이 Telegram에 연결할 수 없습니다. 잠시 후 다시 시도해 주세요",
+  errorTelegramAdminCheck:
+    "이 채팅의 관리자인지 Telegram에서 확인할 수 없습니다. 다시 시도해 주세요",
+
+  channelNotEnabled: "이 채널에서는 봇이 활성화되어 있지 않습니다.",
+  userNotAllowed: "죄송합니다. 이 봇을 사용할 수 있는 사람 목록에 없습니다.",
+  emptyQuestion: "질문을 입력해 주세요.",
+  questionTooLong:
+    "질문이 {length, number}자입니다. 최대 {limit, number}자까지 가능하니 줄여 주세요.",
+  slowDown:
+    "천천히 해 주세요: {window, number}초에 질문 {count, number}개까지 할 수 있습니다. {seconds, number}초 후에 다시 시도하세요.",
+  onlyText: "텍스트 메시지만 읽을 수 있습니다. 질문을 글로 적어 주세요.",
+
+  helpIntro: "무엇이든 물어보시거나 명령어를 사용하세요:",
+  helpHelp: "명령어 목록 보기",
+  helpNew: "이 스레드에서 새 대화 시작",
+  helpLanguage: "이 채널의 답변 언어 보기",
+  helpLanguageSet: "답변 언어 변경(관리자, {auto}는 초기화)",
+  helpLeads: "최근 며칠간의 리드 목록(기본 {days, number}일), 리드 채널에서 사용",
+  helpLeadsSubscribe: "새 리드를 여기에 알림(관리자), {unsubscribe}로 중지",
+  unknownCommand: "알 수 없는 명령어입니다: {command}",
+  newConversation: "새로 시작합니다. 다음 질문부터 새 대화가 시작됩니다.",
+  newOutsideThread:
+    "여기서는 스레드마다 대화가 따로입니다. 새로 시작하려면 새 스레드를 여세요(저를 멘션하거나 새 메시지를 보내세요). 또는 스레드 안에서 멘션 뒤에 {new}라고 쓰세요.",
+  languageNamed: "{name}({code})",
+  languageAuto: "각 질문의 언어({code})",
+  languageShown: "이곳의 답변 언어는 {language}입니다. 관리자는 {command}로 바꿀 수 있습니다.",
+  languageShownDefault:
+    "이곳의 답변 언어는 {language}(기본값)입니다. 관리자는 {command}로 바꿀 수 있습니다.",
+  languageSet: "이제 이곳의 답변 언어는 {language}입니다.",
+  languageReset: "답변 언어를 초기화했습니다. 이곳의 답변 언어는 {language}입니다.",
+  languageAdminOnly: "답변 언어는 이 채널의 관리자만 바꿀 수 있습니다.",
+  languageUnknown: "알 수 없는 언어 코드입니다. 사용 가능한 코드: {codes}",
+
+  leadsUsage: "{list}, {days}(1~{max, number}), {subscribe}, {unsubscribe} 중 하나를 입력하세요",
+  leadsNotSetUp: "이 봇에는 리드 알림이 설정되어 있지 않습니다.",
+  leadsAdminOnly: "리드 알림은 이 채널의 관리자만 바꿀 수 있습니다.",
+  leadsOnlyInLeadChannels:
+    "리드는 리드 채널에서만 보입니다. 관리자가 {command}로 이 채널을 리드 채널로 만들 수 있습니다.",
+  leadsNone: "최근 {days, number}일 동안 리드가 없습니다.",
+  leadsTooManyToCount:
+    "리드가 너무 많아 셀 수 없습니다. 봇은 한 번에 최대 {read, number}개를 읽는데, 읽은 리드가 모두 최근 {days, number}일보다 오래되었습니다.",
+  leadsTitle: "최근 {days, number}일 동안의 리드 {count, number}개(최신순):",
+  leadsTitleAtLeast:
+    "최근 {days, number}일 동안의 리드 최소 {count, number}개(봇이 한 번에 읽는 양보다 많음, 최신순):",
+  leadsMoreAtLeast: "…그 밖에 최소 {count, number}개 더.",
+  leadsMoreOlder: "…그 밖에 더 오래된 리드 {count, number}개.",
+  leadLine: "• {time}: {name} · {phone} · {email}",
+  leadLineRemark: "• {time}: {name} · {phone} · {email} — “{remark}”",
+  leadsConfigured: "이 채널은 봇 설정({variables})으로 리드를 받습니다. 변경은 그곳에서 하세요.",
+  leadsSubscribed: "이제 이 채널에 모든 새 리드가 알림됩니다.",
+  leadsAlreadySubscribed: "이 채널에는 이미 모든 새 리드가 알림됩니다.",
+  leadsUnsubscribed: "이 채널에 더 이상 리드 알림이 오지 않습니다.",
+  leadsNotSubscribed: "이 채널은 리드 알림을 받고 있지 않았습니다.",
+  leadTitle: "새 리드",
+  leadFallback: "새 리드: {name}",
+  leadName: "이름",
+  leadPhone: "전화번호",
+  leadEmail: "이메일",
+  leadRemark: "메모",
+  leadTime: "시간",
+  leadConversation: "대화",
+
+  assistantGreeting:
+    "안녕하세요! 무엇이든 물어보세요. 여기서는 스레드마다 대화가 따로입니다. {command}로 명령어 목록을 볼 수 있습니다.",
+  promptAbilities: "무엇을 할 수 있나요?",
+  promptStart: "어디서부터 시작할까요?",
+  promptSimpleTitle: "쉽게 설명해 줘",
+  promptSimple: "네가 잘 아는 분야를 쉬운 문장 몇 개로 설명해 줘.",
+
+  menuHelp: "명령어 목록 보기",
+  menuNew: "여기서 새 대화 시작",
+  menuLanguage: "답변 언어 보기(관리자: {command})",
+  menuLeads: "최근 리드 보기, {command}로 여기에 알림",
+
+  consoleThinking: "생각 중…",
+  consoleWelcome: "챗봇과 대화하세요. 질문을 입력하거나 {command}로 명령어를 확인하세요.",
+  consoleKeys: "{stop}로 답변을 멈춥니다. 프롬프트에서 {stop} 또는 {quit}를 누르면 종료합니다.",
+  consoleDropped: "(답변 중에 입력한 {count, number}줄은 버려졌습니다)",
+};
