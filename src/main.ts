@@ -10,6 +10,7 @@ import { Bridge } from "./bridge/bridge.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
+import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
@@ -132,6 +133,7 @@ async function main(): Promise<number> {
               store,
               channels: leadChannels,
               announcers,
+              languages: new ChannelLanguages(store, config.defaultLanguage),
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,

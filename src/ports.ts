@@ -34,6 +34,12 @@ export interface IncomingMessage {
   /** Whether the author may administer this channel. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
   /**
+   * The author's own language as the platform tells it (Telegram's `language_code`, Slack's
+   * user locale, the console's system locale), for the bot's own texts where the channel has
+   * no language set. Lazy: it can cost an API call. Undefined when the platform does not say.
+   */
+  authorLocale?(): Promise<string | undefined>;
+  /**
    * Fires when the person withdraws the question (Ctrl+C in the terminal): the answer stops
    * and ends with the text it had and the interrupted note.
    */
@@ -284,11 +290,34 @@ export interface Lead {
   remark: string;
 }
 
+/** One labelled line of a lead announcement; an `email` value may become a mailto link. */
+export interface LeadAnnouncementField {
+  label: string;
+  value: string;
+  kind: "text" | "email" | "time" | "id";
+}
+
+/** A lead as one lead channel is told of it: its words in that channel's language. */
+export interface LeadAnnouncement {
+  /** The lead, cleaned for showing. */
+  lead: Lead;
+  /** "New lead". */
+  title: string;
+  /** "New lead: Ada", for notifications and screen readers. */
+  summary: string;
+  fields: readonly LeadAnnouncementField[];
+}
+
 /**
  * Posts one lead announcement into a lead channel; implemented by each platform adapter,
- * which renders the lead for its platform (Slack blocks, Telegram HTML) as untrusted text.
+ * which renders it for its platform (Slack blocks, Telegram HTML) as untrusted text.
  */
 export interface LeadAnnouncer {
   readonly platform: string;
-  announce(channelId: string, lead: Lead): Promise<void>;
+  /**
+   * The key of the channel's settings (as IncomingMessage.channelKey names it), whose
+   * language the announcement speaks; undefined while the adapter cannot tell it yet.
+   */
+  channelKey(channelId: string): string | undefined;
+  announce(channelId: string, announcement: LeadAnnouncement): Promise<void>;
 }

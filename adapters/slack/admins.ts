@@ -56,12 +56,10 @@ export class SlackAdmins {
       const mapped = toBridgeError("users.info", "", error);
       if (mapped instanceof RateLimitedError) throw mapped;
       const slackError = slackErrorOf(error);
-      throw new SlackApiError(
-        "users.info",
-        slackError,
-        error,
-        `could not check whether you are a workspace admin (${slackError})`,
-      );
+      throw new SlackApiError("users.info", slackError, error, {
+        key: "errorSlackAdminCheck",
+        values: { error: slackError },
+      });
     }
   }
 }

@@ -221,7 +221,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
 
   return {
     name: "slack",
-    leadAnnouncer: createSlackLeadAnnouncer(client),
+    leadAnnouncer: createSlackLeadAnnouncer(client, () => identity?.teamId),
     routes,
     get identity() {
       return identity;

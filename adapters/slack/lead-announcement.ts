@@ -1,13 +1,8 @@
 import type { webApi } from "@slack/bolt";
 import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
-import {
-  ANNOUNCEMENT_TITLE,
-  announcementFields,
-  isPlainEmail,
-  type LeadField,
-} from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
+import { isPlainEmail } from "../../src/leads/lead-text.ts";
+import type { LeadAnnouncement, LeadAnnouncementField, LeadAnnouncer } from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 
@@ -18,7 +13,7 @@ const POSTS_PER_MINUTE = 50;
 /** Text shown as written: no mention, link or formatting of the lead's own can fire. */
 const literal = (text: string) => slackRenderer.note(text);
 
-function fieldText(field: LeadField): string {
+function fieldText(field: LeadAnnouncementField): string {
   if (field.kind === "email" && isPlainEmail(field.value)) {
     return `<mailto:${field.value}|${literal(field.value)}>`;
   }
@@ -30,15 +25,14 @@ function fieldText(field: LeadField): string {
  * plain-text fallback notifications and screen readers use.
  * https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
-export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
-  const fields = announcementFields(lead);
+export function leadMessage(announcement: LeadAnnouncement): { text: string; blocks: object[] } {
   return {
-    text: `${ANNOUNCEMENT_TITLE}: ${literal(lead.name || "—")}`,
+    text: literal(announcement.summary),
     blocks: [
-      { type: "header", text: { type: "plain_text", text: ANNOUNCEMENT_TITLE } },
+      { type: "header", text: { type: "plain_text", text: announcement.title } },
       {
         type: "section",
-        fields: fields.map((field) => ({
+        fields: announcement.fields.map((field) => ({
           type: "mrkdwn",
           text: `*${field.label}*\n${fieldText(field)}`,
         })),
@@ -47,17 +41,27 @@ export function leadMessage(lead: Lead): { text: string; blocks: object[] } {
   };
 }
 
-/** Posts lead announcements into Slack channels within Slack's pace, waiting out 429s. */
-export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnouncer {
+/**
+ * Posts lead announcements into Slack channels within Slack's pace, waiting out 429s; a
+ * channel's settings are keyed by the bot's workspace (`teamId`, known once started).
+ */
+export function createSlackLeadAnnouncer(
+  client: webApi.WebClient,
+  teamId: () => string | undefined,
+): LeadAnnouncer {
   const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
     platform: "slack",
-    async announce(channelId, lead) {
+    channelKey(channelId) {
+      const team = teamId();
+      return team === undefined ? undefined : `slack:${team}:${channelId}`;
+    },
+    async announce(channelId, announcement) {
       await callWithinBudget(budgets.for(channelId), async () => {
         try {
           await client.chat.postMessage({
             channel: channelId,
-            ...leadMessage(lead),
+            ...leadMessage(announcement),
             unfurl_links: false,
             unfurl_media: false,
           });

@@ -1,25 +1,20 @@
 import type { Api } from "grammy";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
-import {
-  ANNOUNCEMENT_TITLE,
-  announcementFields,
-  isPlainEmail,
-  type LeadField,
-} from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
+import { isPlainEmail } from "../../src/leads/lead-text.ts";
+import type { LeadAnnouncement, LeadAnnouncementField, LeadAnnouncer } from "../../src/ports.ts";
 import { retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 
 /** A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain. */
-export function renderLeadAnnouncement(lead: Lead): string {
-  const lines = announcementFields(lead).map(
+export function renderLeadAnnouncement(announcement: LeadAnnouncement): string {
+  const lines = announcement.fields.map(
     (field) => `<b>${escapeText(field.label)}:</b> ${renderValue(field)}`,
   );
-  return [`<b>${escapeText(ANNOUNCEMENT_TITLE)}</b>`, ...lines].join("\n");
+  return [`<b>${escapeText(announcement.title)}</b>`, ...lines].join("\n");
 }
 
-function renderValue(field: LeadField): string {
+function renderValue(field: LeadAnnouncementField): string {
   if (field.kind === "email" && isPlainEmail(field.value)) {
     return `<a href="mailto:${escapeAttribute(field.value)}">${escapeText(field.value)}</a>`;
   }
@@ -34,11 +29,12 @@ function renderValue(field: LeadField): string {
 export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
   return {
     platform: "telegram",
-    async announce(chatId, lead) {
+    channelKey: (chatId) => `telegram:${chatId}`,
+    async announce(chatId, announcement) {
       await callWithinBudget(
         budgets.for(chatId),
         () =>
-          api.sendMessage(chatId, renderLeadAnnouncement(lead), {
+          api.sendMessage(chatId, renderLeadAnnouncement(announcement), {
             parse_mode: "HTML",
             link_preview_options: { is_disabled: true },
           }),

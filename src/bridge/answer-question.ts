@@ -1,6 +1,8 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
-import { AnswerCutError, BridgeError, settingProblem } from "../errors.ts";
+import { AnswerCutError, BridgeError, settingProblem, userTextOf } from "../errors.ts";
+import type { UserText } from "../i18n/messages.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
@@ -43,6 +45,8 @@ export async function answerQuestion(
     signal?: AbortSignal;
     /** When the message arrived (performance.now()); durations count from here. */
     receivedAt?: number;
+    /** The language of the bot's own notes (the cut note, an error). */
+    t: Translator;
   },
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
@@ -98,7 +102,7 @@ export async function answerQuestion(
     const sources = header ? formatSources(header.relatedDocs) : "";
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
-    end = endFor(error, writer.text.length > 0);
+    end = endFor(error, writer.text.length > 0, options.t);
     const cause = error instanceof AnswerCutError ? error.reason : error;
     errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
     if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
@@ -119,12 +123,12 @@ export async function answerQuestion(
   };
 }
 
-function endFor(error: unknown, hadText: boolean): AnswerEnd {
-  const reason =
-    error instanceof BridgeError ? error.userMessage : "something went wrong on the bot's side";
+function endFor(error: unknown, hadText: boolean, t: Translator): AnswerEnd {
+  const reason = userTextOf(error);
   if (error instanceof AnswerCutError || hadText) {
-    const note = error instanceof AnswerCutError ? reason : `answer cut off: ${reason}`;
-    return { kind: "cut", note: `⚠️ ${note}` };
+    const cut: UserText =
+      error instanceof AnswerCutError ? reason : { key: "answerCut", values: { reason } };
+    return { kind: "cut", note: t.t("failed", { reason: cut }) };
   }
-  return { kind: "error", note: `⚠️ ${reason}` };
+  return { kind: "error", note: t.t("failed", { reason }) };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "../backend/languages.ts";
+import type { UserText } from "../i18n/messages.ts";
 
 /** A command the bot itself answers, parsed and validated. */
 export type Command =
@@ -14,20 +15,25 @@ export type Command =
 /** A command word the bot knows, with arguments it cannot accept. */
 export interface CommandProblem {
   name: Command["name"];
-  problem: string;
+  /** What is wrong, to show the person in their language. */
+  problem: UserText;
 }
-
-export const COMMAND_HELP: readonly (readonly [string, string])[] = [
-  ["/help", "list the commands"],
-  ["/new", "start a fresh conversation in this thread"],
-  ["/language", "show the answer language of this channel"],
-  ["/language <code>", "set it (admins; `auto` resets)"],
-  ["/leads [days]", "list the leads of the last days (default 7), in a lead channel"],
-  ["/leads subscribe", "announce new leads here (admins); `/leads unsubscribe` stops"],
-];
 
 const DEFAULT_LEAD_DAYS = 7;
 const MAX_LEAD_DAYS = 90;
+
+/** Each command's usage and what it does, as `/help` lists them. */
+export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
+  ["/help", { key: "helpHelp" }],
+  ["/new", { key: "helpNew" }],
+  ["/language", { key: "helpLanguage" }],
+  ["/language <code>", { key: "helpLanguageSet", values: { auto: "`auto`" } }],
+  ["/leads [days]", { key: "helpLeads", values: { days: DEFAULT_LEAD_DAYS } }],
+  [
+    "/leads subscribe",
+    { key: "helpLeadsSubscribe", values: { unsubscribe: "`/leads unsubscribe`" } },
+  ],
+];
 
 // Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
 const leadDays = z
@@ -82,7 +88,7 @@ function parseLanguage(args: string[]): Command | CommandProblem {
   if (!code) {
     return {
       name: "language",
-      problem: `unknown language code. Valid codes: ${LANGUAGE_CODES.join(", ")}`,
+      problem: { key: "languageUnknown", values: { codes: LANGUAGE_CODES.join(", ") } },
     };
   }
   return { name: "language", code };
@@ -98,7 +104,16 @@ function parseLeads(args: string[]): Command | CommandProblem {
   if (extra !== undefined || !days.success) {
     return {
       name: "leads",
-      problem: `expected \`/leads\`, \`/leads <days>\` (1 to ${MAX_LEAD_DAYS}), \`/leads subscribe\` or \`/leads unsubscribe\``,
+      problem: {
+        key: "leadsUsage",
+        values: {
+          list: "`/leads`",
+          days: "`/leads <days>`",
+          max: MAX_LEAD_DAYS,
+          subscribe: "`/leads subscribe`",
+          unsubscribe: "`/leads unsubscribe`",
+        },
+      },
     };
   }
   return { name: "leads", action: "list", days: days.data };

@@ -1,7 +1,7 @@
 import { IntlMessageFormat } from "intl-messageformat";
 import { CATALOG } from "./catalog/index.ts";
 import { type CatalogLanguage, INTL_LOCALES, RIGHT_TO_LEFT } from "./languages.ts";
-import type { MessageKey, MessageValues, UserText } from "./messages.ts";
+import type { MessageKey, MessageValue, MessageValues, UserText } from "./messages.ts";
 
 /** The bot's own texts in one language, with the locale's plurals, numbers and dates. */
 export interface Translator {
@@ -16,7 +16,7 @@ export interface Translator {
   languageName(language: CatalogLanguage): string;
   /** A moment in UTC, written the locale's way ("Nov 22, 2026, 10:05 UTC"). */
   time(date: Date): string;
-  /** A whole number of minutes, seconds or milliseconds, in words ("5 minutes", "5 минут"). */
+  /** Whole minutes or seconds in words ("5 minutes", "5 минут"), else milliseconds ("400 ms"). */
   duration(ms: number): string;
 }
 
@@ -57,20 +57,37 @@ function createTranslator(language: CatalogLanguage): Translator {
     timeZone: "UTC",
     timeZoneName: "short",
   });
-  const isolate = (values: MessageValues): MessageValues =>
-    Object.fromEntries(
-      Object.entries(values).map(([name, value]) => [
-        name,
-        typeof value === "string" ? `${FSI}${value}${PDI}` : value,
-      ]),
-    );
-  const t = (key: MessageKey, values: MessageValues = {}): string => {
+  const unit = (unit: string, count: number, unitDisplay: "long" | "short" = "long") =>
+    new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay }).format(count);
+  const duration = (ms: number) => {
+    if (ms % 60_000 === 0) return unit("minute", ms / 60_000);
+    if (ms % 1_000 === 0) return unit("second", ms / 1_000);
+    return unit("millisecond", ms, "short");
+  };
+  const formatOf = (key: MessageKey) => {
     let format = formats.get(key);
     if (!format) {
       format = new IntlMessageFormat(messages[key], locale);
       formats.set(key, format);
     }
-    const text = String(format.format(rightToLeft ? isolate(values) : values));
+    return format;
+  };
+  const show = (value: MessageValue): string | number | Date => {
+    if (typeof value !== "object" || value instanceof Date) {
+      return rightToLeft && typeof value === "string" ? `${FSI}${value}${PDI}` : value;
+    }
+    if ("durationMs" in value) return duration(value.durationMs);
+    // A text of this catalog is in this language: it needs no isolation of its own.
+    return render(value.key, value.values);
+  };
+  const render = (key: MessageKey, values: MessageValues = {}): string =>
+    String(
+      formatOf(key).format(
+        Object.fromEntries(Object.entries(values).map(([name, value]) => [name, show(value)])),
+      ),
+    );
+  const t = (key: MessageKey, values?: MessageValues): string => {
+    const text = render(key, values);
     return rightToLeft
       ? text
           .split("\n")
@@ -78,8 +95,6 @@ function createTranslator(language: CatalogLanguage): Translator {
           .join("\n")
       : text;
   };
-  const unit = (unit: string, count: number) =>
-    new Intl.NumberFormat(locale, { style: "unit", unit, unitDisplay: "long" }).format(count);
   return {
     language,
     locale,
@@ -87,10 +102,6 @@ function createTranslator(language: CatalogLanguage): Translator {
     text: (userText) => t(userText.key, userText.values),
     languageName: (code) => names.of(INTL_LOCALES[code]) ?? code,
     time: (date) => times.format(date),
-    duration(ms) {
-      if (ms % 60_000 === 0) return unit("minute", ms / 60_000);
-      if (ms % 1_000 === 0) return unit("second", ms / 1_000);
-      return unit("millisecond", ms);
-    },
+    duration,
   };
 }

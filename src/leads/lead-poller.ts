@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { BackendClient } from "../backend/types.ts";
 import { Lease } from "../coordination/lease.ts";
 import { BridgeError, settingProblem } from "../errors.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import { translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Lead, LeadAnnouncer } from "../ports.ts";
@@ -10,7 +12,7 @@ import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
 import { leadId } from "./lead-id.ts";
-import { cleanLead } from "./lead-text.ts";
+import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,6 +21,8 @@ export interface LeadPollerOptions {
   store: KeyValueStore;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
+  /** Each lead channel's language, for its announcements' words. None: English. */
+  languages?: ChannelLanguages;
   log: Logger;
   metrics?: Metrics | undefined;
   intervalMs: number;
@@ -60,7 +64,8 @@ const REMEMBER_MS = 60 * DAY_MS;
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<Omit<LeadPollerOptions, "metrics">> & { metrics?: Metrics };
+  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages">> &
+    Pick<LeadPollerOptions, "metrics" | "languages">;
   readonly #owner = randomUUID();
   /** Who polls: one process at a time. */
   readonly #lease: Lease;
@@ -187,7 +192,12 @@ export class LeadPoller {
     // Another process is posting it right now (or crashed doing so: its claim expires).
     if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
     try {
-      await announcer.announce(channel.id, cleanLead(lead));
+      const channelKey = announcer.channelKey(channel.id);
+      const t =
+        channelKey && this.#options.languages
+          ? await this.#options.languages.translatorFor(channelKey)
+          : translator("en");
+      await announcer.announce(channel.id, leadAnnouncement(cleanLead(lead), t));
     } catch (error) {
       await store.release(key, this.#owner).catch(() => undefined);
       throw error;

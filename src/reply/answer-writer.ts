@@ -6,7 +6,7 @@ import type {
   MessageRef,
   ReplySurface,
 } from "../ports.ts";
-import { type AnswerEnd, AnswerLayout } from "./answer-layout.ts";
+import { type AnswerEnd, AnswerLayout, type AnswerNotes } from "./answer-layout.ts";
 import { CallPacer } from "./call-pacer.ts";
 import {
   markGone,
@@ -18,11 +18,13 @@ import {
   toReplace,
 } from "./outgoing-message.ts";
 
-export type { AnswerEnd } from "./answer-layout.ts";
+export type { AnswerEnd, AnswerNotes } from "./answer-layout.ts";
 
 export interface AnswerWriterOptions {
   /** Longest answer shown; the rest is dropped and a "(truncated)" note added. */
   maxAnswerChars: number;
+  /** "(truncated)" and "(no answer)" in the answer's language; English when absent. */
+  notes?: AnswerNotes | undefined;
   /** How often a typing indicator is repeated until the first text shows. */
   typingIntervalMs?: number;
   /** Called once, when the first message of this answer is on screen. */
@@ -79,7 +81,7 @@ export class AnswerWriter {
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
     this.#options = { ...options, onFirstPost: once(options.onFirstPost) };
-    this.#layout = new AnswerLayout(surface, options.maxAnswerChars);
+    this.#layout = new AnswerLayout(surface, options.maxAnswerChars, options.notes);
     this.#messages = this.#layout.messages;
     this.#pacer = new CallPacer(surface.limits.minEditIntervalMs);
   }

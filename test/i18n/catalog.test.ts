@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { en } from "../../src/i18n/catalog/en.ts";
 import { CATALOG_LANGUAGES, type CatalogLanguage } from "../../src/i18n/languages.ts";
-import type { MessageKey } from "../../src/i18n/messages.ts";
+import type { MessageKey, MessageValues } from "../../src/i18n/messages.ts";
 import { catalogLanguageOf, pickLanguage } from "../../src/i18n/pick-language.ts";
 import { translator } from "../../src/i18n/translator.ts";
 
 const KEYS = Object.keys(en) as MessageKey[];
 
 /** A value for every placeholder of the catalog: a text that lacks one fails to render. */
-const SAMPLE = {
+const SAMPLE: MessageValues = {
   reason: "x",
   status: "HTTP 503",
   code: "1001",
@@ -40,6 +40,8 @@ const SAMPLE = {
   remark: "call me",
   stop: "Ctrl+C",
   quit: "Ctrl+D",
+  usage: "/help",
+  what: { key: "helpHelp" },
 };
 
 // Texts that are only values and punctuation, and words that are the same in a language

@@ -55,7 +55,7 @@ describe("/leads", () => {
     expect(reply?.text.split("\n")).toEqual([
       "2 leads in the last 3 days, newest first:",
       expect.stringMatching(
-        /^• \d{4}-\d\d-\d\d \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
+        /^• [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
       ),
       expect.stringMatching(/^• .* UTC: Two days · \+1 555 0102 · two@example\.com — “price\?”$/),
     ]);

@@ -6,7 +6,7 @@ export const ar: Messages = {
   noAnswer: "(لا توجد إجابة)",
   truncated: "(تم اقتطاع الإجابة)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ انقطعت الإجابة: {reason}",
+  answerCut: "انقطعت الإجابة: {reason}",
   queuedBehind:
     "⏳ في الانتظار: {count, plural, zero {لا أسئلة قبل سؤالك} one {قبل سؤالك سؤال واحد} two {قبل سؤالك سؤالان} few {قبل سؤالك # أسئلة} many {قبل سؤالك # سؤالًا} other {قبل سؤالك # سؤال}}",
   numberInLine: "⏳ هناك أسئلة كثيرة الآن: ترتيب سؤالك في قائمة الانتظار هو {place, number}",
@@ -49,6 +49,7 @@ export const ar: Messages = {
   onlyText: "لا أستطيع قراءة سوى الرسائل النصية: يُرجى كتابة سؤالك.",
 
   helpIntro: "اسألني عن أي شيء، أو استخدم أمرًا:",
+  helpLine: "{usage}  {what}",
   helpHelp: "يعرض قائمة الأوامر",
   helpNew: "يبدأ محادثة جديدة في هذا النقاش",
   helpLanguage: "يعرض لغة الإجابات في هذه القناة",

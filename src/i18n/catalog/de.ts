@@ -4,7 +4,7 @@ export const de: Messages = {
   noAnswer: "(keine Antwort)",
   truncated: "(gekürzt)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ Antwort abgebrochen: {reason}",
+  answerCut: "Antwort abgebrochen: {reason}",
   queuedBehind: "⏳ wartet hinter {count, plural, one {# Frage} other {# Fragen}}",
   numberInLine:
     "⏳ gerade sind viele Fragen offen: Ihre ist Nummer {place, number} in der Warteschlange",
@@ -56,6 +56,7 @@ export const de: Messages = {
   onlyText: "Ich kann nur Textnachrichten lesen: Bitte schreiben Sie Ihre Frage.",
 
   helpIntro: "Fragen Sie mich, was Sie möchten, oder nutzen Sie einen Befehl:",
+  helpLine: "{usage}  {what}",
   helpHelp: "zeigt die Befehle",
   helpNew: "beginnt in diesem Thread eine neue Unterhaltung",
   helpLanguage: "zeigt die Antwortsprache dieses Kanals",

@@ -10,7 +10,7 @@ export const en = {
   noAnswer: "(no answer)",
   truncated: "(truncated)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ answer cut off: {reason}",
+  answerCut: "answer cut off: {reason}",
   queuedBehind: "⏳ queued behind {count, plural, one {# question} other {# questions}}",
   numberInLine: "⏳ many questions right now: yours is number {place, number} in line",
   busy: "⏳ The bot is busy right now: please try again in a minute.",
@@ -58,6 +58,7 @@ export const en = {
 
   // Commands.
   helpIntro: "Ask me anything, or use a command:",
+  helpLine: "{usage}  {what}",
   helpHelp: "list the commands",
   helpNew: "start a fresh conversation in this thread",
   helpLanguage: "show the answer language of this channel",

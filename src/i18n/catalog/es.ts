@@ -4,7 +4,7 @@ export const es: Messages = {
   noAnswer: "(sin respuesta)",
   truncated: "(recortada)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ respuesta interrumpida: {reason}",
+  answerCut: "respuesta interrumpida: {reason}",
   queuedBehind: "⏳ en cola detrás de {count, plural, one {# pregunta} other {# preguntas}}",
   numberInLine:
     "⏳ hay muchas preguntas ahora mismo: la tuya es la número {place, number} de la cola",
@@ -53,6 +53,7 @@ export const es: Messages = {
   onlyText: "Solo puedo leer mensajes de texto: escribe tu pregunta, por favor.",
 
   helpIntro: "Pregúntame lo que quieras o usa un comando:",
+  helpLine: "{usage}  {what}",
   helpHelp: "muestra la lista de comandos",
   helpNew: "empieza una conversación nueva en este hilo",
   helpLanguage: "muestra el idioma de las respuestas de este canal",

@@ -4,7 +4,7 @@ export const fr: Messages = {
   noAnswer: "(pas de réponse)",
   truncated: "(tronqué)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ réponse interrompue : {reason}",
+  answerCut: "réponse interrompue : {reason}",
   queuedBehind: "⏳ en attente derrière {count, plural, one {# question} other {# questions}}",
   numberInLine:
     "⏳ beaucoup de questions en ce moment : la vôtre est la {place, number}ᵉ dans la file",
@@ -52,6 +52,7 @@ export const fr: Messages = {
   onlyText: "Je ne sais lire que les messages texte : écrivez votre question, s’il vous plaît.",
 
   helpIntro: "Posez-moi n’importe quelle question, ou utilisez une commande :",
+  helpLine: "{usage}  {what}",
   helpHelp: "affiche la liste des commandes",
   helpNew: "commence une nouvelle conversation dans ce fil",
   helpLanguage: "affiche la langue des réponses de ce canal",

@@ -4,7 +4,7 @@ export const hi: Messages = {
   noAnswer: "(कोई जवाब नहीं)",
   truncated: "(जवाब छोटा किया गया)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ जवाब बीच में कट गया: {reason}",
+  answerCut: "जवाब बीच में कट गया: {reason}",
   queuedBehind: "⏳ कतार में: आपसे पहले {count, plural, one {# सवाल है} other {# सवाल हैं}}",
   numberInLine: "⏳ अभी बहुत सारे सवाल हैं: कतार में आपका सवाल {place, number}वें नंबर पर है",
   busy: "⏳ बॉट अभी बहुत व्यस्त है: कृपया एक मिनट बाद फिर कोशिश करें।",
@@ -48,6 +48,7 @@ export const hi: Messages = {
   onlyText: "मैं केवल टेक्स्ट संदेश पढ़ सकता हूँ: कृपया अपना सवाल लिखकर भेजें।",
 
   helpIntro: "मुझसे कुछ भी पूछें, या कोई कमांड इस्तेमाल करें:",
+  helpLine: "{usage}  {what}",
   helpHelp: "कमांड की सूची दिखाता है",
   helpNew: "इस थ्रेड में नई बातचीत शुरू करता है",
   helpLanguage: "इस चैनल की जवाब की भाषा दिखाता है",

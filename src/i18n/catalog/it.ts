@@ -4,7 +4,7 @@ export const it: Messages = {
   noAnswer: "(nessuna risposta)",
   truncated: "(troncata)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ risposta interrotta: {reason}",
+  answerCut: "risposta interrotta: {reason}",
   queuedBehind: "⏳ in coda dietro {count, plural, one {a # domanda} other {a # domande}}",
   numberInLine:
     "⏳ ci sono molte domande in questo momento: la tua è la numero {place, number} in coda",
@@ -50,6 +50,7 @@ export const it: Messages = {
   onlyText: "So leggere solo messaggi di testo: scrivi la tua domanda, per favore.",
 
   helpIntro: "Chiedimi quello che vuoi, oppure usa un comando:",
+  helpLine: "{usage}  {what}",
   helpHelp: "elenca i comandi",
   helpNew: "inizia una nuova conversazione in questo thread",
   helpLanguage: "mostra la lingua delle risposte di questo canale",

@@ -4,7 +4,7 @@ export const jp: Messages = {
   noAnswer: "（回答なし）",
   truncated: "（途中で切り詰めました）",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ 回答が途中で途切れました：{reason}",
+  answerCut: "回答が途中で途切れました：{reason}",
   queuedBehind: "⏳ 順番待ち中です。前に {count, number} 件の質問があります",
   numberInLine: "⏳ ただいま質問が集中しています。あなたの質問は {place, number} 番目です",
   busy: "⏳ ただいまボットが混み合っています。1 分ほどしてからもう一度お試しください。",
@@ -53,6 +53,7 @@ export const jp: Messages = {
   onlyText: "読めるのはテキストメッセージだけです。質問を文字で入力してください。",
 
   helpIntro: "何でも質問してください。コマンドも使えます：",
+  helpLine: "{usage}  {what}",
   helpHelp: "コマンドの一覧を表示",
   helpNew: "このスレッドで新しい会話を始める",
   helpLanguage: "このチャンネルの回答言語を表示",

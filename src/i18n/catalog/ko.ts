@@ -4,7 +4,7 @@ export const ko: Messages = {
   noAnswer: "(답변 없음)",
   truncated: "(잘림)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ 답변이 중간에 끊겼습니다: {reason}",
+  answerCut: "답변이 중간에 끊겼습니다: {reason}",
   queuedBehind: "⏳ 대기 중: 앞에 질문 {count, number}개가 있습니다",
   numberInLine: "⏳ 지금 질문이 많습니다: 회원님의 질문은 {place, number}번째입니다",
   busy: "⏳ 지금은 봇이 너무 바쁩니다. 1분 후에 다시 시도해 주세요.",
@@ -49,6 +49,7 @@ export const ko: Messages = {
   onlyText: "텍스트 메시지만 읽을 수 있습니다. 질문을 글로 적어 주세요.",
 
   helpIntro: "무엇이든 물어보시거나 명령어를 사용하세요:",
+  helpLine: "{usage}  {what}",
   helpHelp: "명령어 목록 보기",
   helpNew: "이 스레드에서 새 대화 시작",
   helpLanguage: "이 채널의 답변 언어 보기",

@@ -4,7 +4,7 @@ export const pt: Messages = {
   noAnswer: "(sem resposta)",
   truncated: "(cortada)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ resposta interrompida: {reason}",
+  answerCut: "resposta interrompida: {reason}",
   queuedBehind: "⏳ na fila atrás de {count, plural, one {# pergunta} other {# perguntas}}",
   numberInLine: "⏳ muitas perguntas agora: a sua é a número {place, number} na fila",
   busy: "⏳ O bot está muito ocupado agora: tente de novo daqui a um minuto.",
@@ -50,6 +50,7 @@ export const pt: Messages = {
   onlyText: "Só consigo ler mensagens de texto: escreva sua pergunta, por favor.",
 
   helpIntro: "Pergunte o que quiser ou use um comando:",
+  helpLine: "{usage}  {what}",
   helpHelp: "lista os comandos",
   helpNew: "começa uma conversa nova nesta thread",
   helpLanguage: "mostra o idioma das respostas deste canal",

@@ -4,7 +4,7 @@ export const ru: Messages = {
   noAnswer: "(нет ответа)",
   truncated: "(ответ обрезан)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ ответ прерван: {reason}",
+  answerCut: "ответ прерван: {reason}",
   queuedBehind:
     "⏳ в очереди: перед вами {count, plural, one {# вопрос} few {# вопроса} many {# вопросов} other {# вопроса}}",
   numberInLine: "⏳ сейчас много вопросов: ваш — {place, number}-й в очереди",
@@ -51,6 +51,7 @@ export const ru: Messages = {
   onlyText: "Я понимаю только текстовые сообщения: пожалуйста, напишите свой вопрос.",
 
   helpIntro: "Спрашивайте что угодно или используйте команду:",
+  helpLine: "{usage}  {what}",
   helpHelp: "список команд",
   helpNew: "начать новый разговор в этой ветке",
   helpLanguage: "показать язык ответов в этом канале",

@@ -4,7 +4,7 @@ export const uk: Messages = {
   noAnswer: "(немає відповіді)",
   truncated: "(відповідь обрізано)",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ відповідь перервано: {reason}",
+  answerCut: "відповідь перервано: {reason}",
   queuedBehind:
     "⏳ у черзі: перед вами {count, plural, one {# питання} few {# питання} many {# питань} other {# питання}}",
   numberInLine: "⏳ зараз багато питань: ваше — {place, number}-е в черзі",
@@ -51,6 +51,7 @@ export const uk: Messages = {
   onlyText: "Я розумію лише текстові повідомлення: будь ласка, напишіть своє питання.",
 
   helpIntro: "Питайте що завгодно або скористайтеся командою:",
+  helpLine: "{usage}  {what}",
   helpHelp: "список команд",
   helpNew: "почати нову розмову в цій гілці",
   helpLanguage: "показати мову відповідей у цьому каналі",

@@ -4,7 +4,7 @@ export const zhHans: Messages = {
   noAnswer: "（没有回答）",
   truncated: "（已截断）",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ 回答中断：{reason}",
+  answerCut: "回答中断：{reason}",
   queuedBehind: "⏳ 正在排队，前面还有 {count, number} 个问题",
   numberInLine: "⏳ 当前问题较多：您的问题排在第 {place, number} 位",
   busy: "⏳ 机器人现在很忙：请一分钟后再试。",
@@ -45,6 +45,7 @@ export const zhHans: Messages = {
   onlyText: "我只能读取文字消息：请输入您的问题。",
 
   helpIntro: "有什么问题尽管问，也可以使用命令：",
+  helpLine: "{usage}  {what}",
   helpHelp: "列出所有命令",
   helpNew: "在此会话串中开始新的对话",
   helpLanguage: "显示此频道的回答语言",

@@ -4,7 +4,7 @@ export const zhHant: Messages = {
   noAnswer: "（沒有回答）",
   truncated: "（已截斷）",
   failed: "⚠️ {reason}",
-  answerCut: "⚠️ 回答中斷：{reason}",
+  answerCut: "回答中斷：{reason}",
   queuedBehind: "⏳ 正在排隊，前面還有 {count, number} 個問題",
   numberInLine: "⏳ 目前問題較多：您的問題排在第 {place, number} 位",
   busy: "⏳ 機器人現在很忙：請一分鐘後再試。",
@@ -45,6 +45,7 @@ export const zhHant: Messages = {
   onlyText: "我只能讀取文字訊息：請輸入您的問題。",
 
   helpIntro: "有什麼問題儘管問，也可以使用指令：",
+  helpLine: "{usage}  {what}",
   helpHelp: "列出所有指令",
   helpNew: "在此討論串中開始新的對話",
   helpLanguage: "顯示此頻道的回答語言",
