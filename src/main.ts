@@ -109,7 +109,14 @@ async function main(): Promise<number> {
       answerQueue,
       sharedQueue,
     });
-    const { channels, announcers } = createChannels(config, { bridge, store, log, metrics });
+    const languages = new ChannelLanguages(store, config.defaultLanguage);
+    const { channels, announcers } = createChannels(config, {
+      bridge,
+      store,
+      languages,
+      log,
+      metrics,
+    });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
       const terminal = createConsoleChannel({
@@ -133,7 +140,7 @@ async function main(): Promise<number> {
               store,
               channels: leadChannels,
               announcers,
-              languages: new ChannelLanguages(store, config.defaultLanguage),
+              languages,
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,
@@ -174,6 +181,7 @@ async function main(): Promise<number> {
 interface ChannelDeps {
   bridge: Bridge;
   store: KeyValueStore;
+  languages: ChannelLanguages;
   log: Logger;
   metrics: Metrics;
 }
