@@ -2,6 +2,7 @@ import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { DEFAULTS } from "../../src/config.ts";
 import { StartupError } from "../../src/errors.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import type { Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
@@ -15,6 +16,7 @@ import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
 import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
+import { slackRenderer } from "./render.ts";
 import { slackStartCall } from "./start-calls.ts";
 import {
   readSavedMessage,
@@ -42,6 +44,11 @@ export interface SlackChannelOptions {
   bridge: Pick<Bridge, "handle">;
   /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
   store: KeyValueStore;
+  /**
+   * The language each conversation speaks, for the texts the channel writes itself (the
+   * assistant pane's greeting and prompts). None: as with DEFAULT_LANGUAGE=auto.
+   */
+  languages?: ChannelLanguages;
   log: Logger;
   /** Counts every Web API call, by method and status. */
   metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
@@ -123,7 +130,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     options.adminCacheMs ?? ADMIN_CACHE_MS,
     () => identity?.teamId,
   );
-  const greeter = new AssistantGreeter(client, options.store, log, options.assistant);
+  const languages = options.languages ?? new ChannelLanguages(options.store, "auto");
+  const greeter = new AssistantGreeter({
+    client,
+    store: options.store,
+    log,
+    languages,
+    admins,
+    teamId: () => identity?.teamId,
+    options: options.assistant,
+  });
   const running = new Set<Promise<void>>();
   let app: App | undefined;
   let identity: SlackIdentity | undefined;
@@ -154,6 +170,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       teamId,
       identity,
       isAdmin: (user) => admins.isAdmin(user),
+      locale: (user) => admins.locale(user),
     });
     if (!delivery) return;
     const { kind, message, thread } = delivery;
@@ -183,13 +200,15 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),
       async ({ command, ack, respond }) => {
         await ack();
-        const delivery = toCommand(command, (user) => admins.isAdmin(user));
+        const delivery = toCommand(command, admins);
         if (!delivery) return;
         later(async () => {
           if (delivery.word === "new" && !delivery.threadTs) {
+            const { message } = delivery;
+            const t = await languages.translatorFor(message.channelKey, message.authorLocale);
             await respond({
               response_type: "ephemeral",
-              text: "Each thread is its own conversation here: start a new thread (mention me, or send me a new message) for a fresh one, or write `new` after a mention inside a thread.",
+              text: slackRenderer.note(t.t("newOutsideThread", { new: "`new`" })),
             });
             return;
           }

@@ -67,6 +67,7 @@ export function toDelivery(
     teamId: string | undefined;
     identity: SlackIdentity;
     isAdmin(user: string): Promise<boolean>;
+    locale(user: string): Promise<string | undefined>;
   },
 ): SlackDelivery | undefined {
   const parsed = messageEvent.safeParse(raw);
@@ -105,6 +106,7 @@ export function toDelivery(
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
       isAdmin: () => context.isAdmin(user),
+      authorLocale: () => context.locale(user),
     },
   };
 }
@@ -162,7 +164,10 @@ export interface CommandDelivery {
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
 export function toCommand(
   raw: unknown,
-  isAdmin: (user: string) => Promise<boolean>,
+  people: {
+    isAdmin(user: string): Promise<boolean>;
+    locale(user: string): Promise<string | undefined>;
+  },
 ): CommandDelivery | undefined {
   const parsed = commandPayload.safeParse(raw);
   if (!parsed.success) return undefined;
@@ -183,7 +188,8 @@ export function toCommand(
       threadKey,
       authorId: payload.user_id,
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
-      isAdmin: () => isAdmin(payload.user_id),
+      isAdmin: () => people.isAdmin(payload.user_id),
+      authorLocale: () => people.locale(payload.user_id),
     },
   };
 }
