@@ -125,6 +125,8 @@ async function main(): Promise<number> {
         output: process.stdout,
         interactive: chatInTerminal,
         greeting,
+        languages,
+        locale: config.systemLocale,
       });
       // In a terminal a stop cuts the answer being shown at once, with its note.
       void stopRequested.then(() => Promise.all([terminal.stop(), bridge.drain(0)]));
