@@ -432,7 +432,9 @@ export class Bridge {
   ): Promise<void> {
     // From its first message (a "queued" note, its first text) to its end, the answer is in
     // the journal: after a kill, the next start finishes it with the interrupted note.
-    const record = surface.persistRef ? this.#options.journal?.track(message.channel) : undefined;
+    const record = surface.persistRef
+      ? this.#options.journal?.track(message.channel, t.language)
+      : undefined;
     const { metrics } = this.#options;
     const channel = message.channel;
     const writer = new AnswerWriter(surface, {

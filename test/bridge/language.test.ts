@@ -20,7 +20,7 @@ describe("the bot's own texts in the channel's language", () => {
     await h.bridge.handle(incoming("/language fr"), surface);
 
     await h.bridge.handle(incoming("tell me #cut"), surface);
-    expect(surface.messages.at(-1)).toMatch(/\n\n⚠️ réponse interrompue : connexion perdue$/);
+    expect(surface.messages.at(-1)).toMatch(/\n\n⚠️ réponse coupée : connexion perdue$/);
 
     await h.bridge.handle(incoming("#status=500"), surface);
     expect(surface.messages.at(-1)).toBe(

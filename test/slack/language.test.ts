@@ -55,7 +55,7 @@ describe("Slack: the bot speaks the channel's language", () => {
     const failed = harness.nextTs();
     await harness.sendEvent(mention("#status=500", { ts: failed }));
     await harness.settle();
-    expect(lastIn(harness, cut)).toMatch(/\n\n⚠️ réponse interrompue : connexion perdue$/);
+    expect(lastIn(harness, cut)).toMatch(/\n\n⚠️ réponse coupée : connexion perdue$/);
     expect(lastIn(harness, failed)).toBe(
       "⚠️ le service du chatbot a échoué (HTTP 500) ; réessayez plus tard",
     );

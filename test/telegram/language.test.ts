@@ -26,7 +26,7 @@ describe("Telegram: the bot speaks the chat's language", () => {
     );
 
     await answered(rig, fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot #cut" }));
-    expect(lastText(rig, group.id)).toMatch(/\n\n⚠️ réponse interrompue : connexion perdue$/);
+    expect(lastText(rig, group.id)).toMatch(/\n\n⚠️ réponse coupée : connexion perdue$/);
 
     await answered(
       rig,

@@ -4,7 +4,7 @@ export const es: Messages = {
   noAnswer: "(sin respuesta)",
   truncated: "(recortada)",
   failed: "⚠️ {reason}",
-  answerCut: "respuesta interrumpida: {reason}",
+  answerCut: "respuesta cortada: {reason}",
   queuedBehind: "⏳ en cola detrás de {count, plural, one {# pregunta} other {# preguntas}}",
   numberInLine:
     "⏳ hay muchas preguntas ahora mismo: la tuya es la número {place, number} de la cola",

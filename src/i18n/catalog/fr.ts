@@ -4,7 +4,7 @@ export const fr: Messages = {
   noAnswer: "(pas de réponse)",
   truncated: "(tronqué)",
   failed: "⚠️ {reason}",
-  answerCut: "réponse interrompue : {reason}",
+  answerCut: "réponse coupée : {reason}",
   queuedBehind: "⏳ en attente derrière {count, plural, one {# question} other {# questions}}",
   numberInLine:
     "⏳ beaucoup de questions en ce moment : la vôtre est la {place, number}ᵉ dans la file",

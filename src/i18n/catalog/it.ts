@@ -4,7 +4,7 @@ export const it: Messages = {
   noAnswer: "(nessuna risposta)",
   truncated: "(troncata)",
   failed: "⚠️ {reason}",
-  answerCut: "risposta interrotta: {reason}",
+  answerCut: "risposta troncata: {reason}",
   queuedBehind: "⏳ in coda dietro {count, plural, one {a # domanda} other {a # domande}}",
   numberInLine:
     "⏳ ci sono molte domande in questo momento: la tua è la numero {place, number} in coda",

@@ -4,7 +4,7 @@ export const pt: Messages = {
   noAnswer: "(sem resposta)",
   truncated: "(cortada)",
   failed: "⚠️ {reason}",
-  answerCut: "resposta interrompida: {reason}",
+  answerCut: "resposta cortada: {reason}",
   queuedBehind: "⏳ na fila atrás de {count, plural, one {# pergunta} other {# perguntas}}",
   numberInLine: "⏳ muitas perguntas agora: a sua é a número {place, number} na fila",
   busy: "⏳ O bot está muito ocupado agora: tente de novo daqui a um minuto.",

@@ -4,7 +4,7 @@ export const ru: Messages = {
   noAnswer: "(нет ответа)",
   truncated: "(ответ обрезан)",
   failed: "⚠️ {reason}",
-  answerCut: "ответ прерван: {reason}",
+  answerCut: "ответ оборван: {reason}",
   queuedBehind:
     "⏳ в очереди: перед вами {count, plural, one {# вопрос} few {# вопроса} many {# вопросов} other {# вопроса}}",
   numberInLine: "⏳ сейчас много вопросов: ваш — {place, number}-й в очереди",

@@ -4,7 +4,7 @@ export const uk: Messages = {
   noAnswer: "(немає відповіді)",
   truncated: "(відповідь обрізано)",
   failed: "⚠️ {reason}",
-  answerCut: "відповідь перервано: {reason}",
+  answerCut: "відповідь обірвано: {reason}",
   queuedBehind:
     "⏳ у черзі: перед вами {count, plural, one {# питання} few {# питання} many {# питань} other {# питання}}",
   numberInLine: "⏳ зараз багато питань: ваше — {place, number}-е в черзі",
