@@ -302,7 +302,7 @@ function describeStatus(status: number): UserText {
 }
 
 /** What a person is told of a failure that has no sentence of its own. */
-export const UNEXPECTED: UserText = { key: "errorUnexpected" };
+const UNEXPECTED: UserText = { key: "errorUnexpected" };
 
 /** The sentence a person is shown for `error`, in their language. */
 export function userTextOf(error: unknown): UserText {

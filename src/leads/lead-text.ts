@@ -27,7 +27,7 @@ function clean(text: string, max: number): string {
  * A lead's `created_at` in UTC, written the way of `t`'s locale, or the text as sent when it
  * does not parse.
  */
-export function leadTime(createdAt: string, t: Translator): string {
+function leadTime(createdAt: string, t: Translator): string {
   const time = new Date(createdAt);
   return Number.isNaN(time.getTime()) ? createdAt : t.time(time);
 }
