@@ -153,7 +153,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     running.add(task);
   };
 
-  const surfaceFor = (thread: SlackThread) =>
+  const surfaceFor = (thread: SlackThread, status?: string) =>
     new SlackSurface({
       client,
       workspace: workspaces.for(thread.teamId),
@@ -162,6 +162,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       nativeStreaming: options.nativeStreaming ?? DEFAULTS.slackNativeStreaming,
       minEditIntervalMs: options.editIntervalMs ?? DEFAULTS.slackEditIntervalMs,
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
+      status,
     });
 
   const onMessage = (event: unknown, teamId: string | undefined) => {
@@ -186,7 +187,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       }
       // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
       const replyPlace: SavedSlackMessage = { thread, stream: false };
-      await options.bridge.handle({ ...message, replyPlace }, surfaceFor(thread));
+      // The loading status speaks the asker's language, as the answer's notes will.
+      const t = await languages.translatorFor(message.channelKey, message.authorLocale);
+      const surface = surfaceFor(thread, t.t("statusThinking"));
+      await options.bridge.handle({ ...message, replyPlace }, surface);
     });
   };
 

@@ -71,7 +71,7 @@ export const ar: Messages = {
   languageAdminOnly: "لا يستطيع تغيير لغة الإجابات إلا مشرف هذه القناة.",
   languageUnknown: "رمز لغة غير معروف. الرموز المتاحة: {codes}",
 
-  leadsUsage: "المتوقع: {list} أو {days} (من ١ إلى {max, number}) أو {subscribe} أو {unsubscribe}",
+  leadsUsage: "المتوقع: {list} أو {days} (من 1 إلى {max, number}) أو {subscribe} أو {unsubscribe}",
   leadsNotSetUp: "إعلانات العملاء المحتملين غير مُعدّة لهذا البوت.",
   leadsAdminOnly: "لا يستطيع تغيير إعلانات العملاء المحتملين إلا مشرف هذه القناة.",
   leadsOnlyInLeadChannels:
@@ -110,6 +110,7 @@ export const ar: Messages = {
   promptStart: "من أين أبدأ؟",
   promptSimpleTitle: "اشرحها ببساطة",
   promptSimple: "اشرح في بضع جمل بسيطة ما الذي تعرفه.",
+  statusThinking: "يفكّر…",
 
   menuHelp: "عرض قائمة الأوامر",
   menuNew: "بدء محادثة جديدة هنا",

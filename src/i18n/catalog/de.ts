@@ -114,6 +114,7 @@ export const de: Messages = {
   promptStart: "Wo fange ich an?",
   promptSimpleTitle: "Einfach erklärt",
   promptSimple: "Erkläre in ein paar einfachen Sätzen, worüber du Bescheid weißt.",
+  statusThinking: "denkt nach…",
 
   menuHelp: "Befehle anzeigen",
   menuNew: "Hier eine neue Unterhaltung beginnen",

@@ -118,6 +118,8 @@ export const en = {
   promptStart: "Where do I start?",
   promptSimpleTitle: "Explain it simply",
   promptSimple: "Explain what you know about in a few simple sentences.",
+  // The loading status under a Slack thread: Slack puts the app's name before it.
+  statusThinking: "is thinking…",
 
   // The Telegram command menu (3-256 characters each).
   menuHelp: "List the commands",

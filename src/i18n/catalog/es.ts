@@ -117,6 +117,7 @@ export const es: Messages = {
   promptStart: "¿Por dónde empiezo?",
   promptSimpleTitle: "Explícalo con sencillez",
   promptSimple: "Explica en unas pocas frases sencillas sobre qué sabes.",
+  statusThinking: "está pensando…",
 
   menuHelp: "Mostrar la lista de comandos",
   menuNew: "Empezar una conversación nueva aquí",

@@ -113,6 +113,7 @@ export const fr: Messages = {
   promptStart: "Par où commencer ?",
   promptSimpleTitle: "Explique simplement",
   promptSimple: "Explique en quelques phrases simples ce que tu connais.",
+  statusThinking: "réfléchit…",
 
   menuHelp: "Afficher la liste des commandes",
   menuNew: "Commencer une nouvelle conversation ici",

@@ -103,6 +103,7 @@ export const hi: Messages = {
   promptStart: "मैं कहाँ से शुरू करूँ?",
   promptSimpleTitle: "आसान भाषा में समझाओ",
   promptSimple: "कुछ आसान वाक्यों में बताओ कि तुम्हें किन विषयों की जानकारी है।",
+  statusThinking: "सोच रहा है…",
 
   menuHelp: "कमांड की सूची दिखाएँ",
   menuNew: "यहाँ नई बातचीत शुरू करें",

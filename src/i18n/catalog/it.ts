@@ -111,6 +111,7 @@ export const it: Messages = {
   promptStart: "Da dove comincio?",
   promptSimpleTitle: "Spiegalo in modo semplice",
   promptSimple: "Spiega in poche frasi semplici di cosa ti intendi.",
+  statusThinking: "sta pensando…",
 
   menuHelp: "Elenca i comandi",
   menuNew: "Inizia qui una nuova conversazione",

@@ -111,6 +111,7 @@ export const jp: Messages = {
   promptStart: "何から始めればいいですか？",
   promptSimpleTitle: "やさしく説明して",
   promptSimple: "あなたが詳しい分野を、簡単な文でいくつか説明してください。",
+  statusThinking: "考え中…",
 
   menuHelp: "コマンドの一覧を表示",
   menuNew: "ここで新しい会話を始める",

@@ -105,6 +105,7 @@ export const ko: Messages = {
   promptStart: "어디서부터 시작할까요?",
   promptSimpleTitle: "쉽게 설명해 줘",
   promptSimple: "네가 잘 아는 분야를 쉬운 문장 몇 개로 설명해 줘.",
+  statusThinking: "생각 중…",
 
   menuHelp: "명령어 목록 보기",
   menuNew: "여기서 새 대화 시작",

@@ -108,6 +108,7 @@ export const pt: Messages = {
   promptStart: "Por onde eu começo?",
   promptSimpleTitle: "Explique de forma simples",
   promptSimple: "Explique em poucas frases simples sobre o que você sabe.",
+  statusThinking: "está pensando…",
 
   menuHelp: "Listar os comandos",
   menuNew: "Começar uma conversa nova aqui",

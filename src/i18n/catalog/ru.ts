@@ -111,6 +111,7 @@ export const ru: Messages = {
   promptStart: "С чего начать?",
   promptSimpleTitle: "Объясни попроще",
   promptSimple: "Объясни в нескольких простых предложениях, в чём ты разбираешься.",
+  statusThinking: "думает…",
 
   menuHelp: "Список команд",
   menuNew: "Начать здесь новый разговор",

@@ -111,6 +111,7 @@ export const uk: Messages = {
   promptStart: "З чого почати?",
   promptSimpleTitle: "Поясни простіше",
   promptSimple: "Поясни кількома простими реченнями, на чому ти знаєшся.",
+  statusThinking: "думає…",
 
   menuHelp: "Список команд",
   menuNew: "Почати тут нову розмову",

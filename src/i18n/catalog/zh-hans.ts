@@ -100,6 +100,7 @@ export const zhHans: Messages = {
   promptStart: "我该从哪里开始？",
   promptSimpleTitle: "简单解释一下",
   promptSimple: "用几句简单的话说说你了解哪些内容。",
+  statusThinking: "正在思考…",
 
   menuHelp: "列出所有命令",
   menuNew: "在这里开始新的对话",

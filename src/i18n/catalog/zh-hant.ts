@@ -100,6 +100,7 @@ export const zhHant: Messages = {
   promptStart: "我該從哪裡開始？",
   promptSimpleTitle: "簡單解釋一下",
   promptSimple: "用幾句簡單的話說說你了解哪些內容。",
+  statusThinking: "正在思考…",
 
   menuHelp: "列出所有指令",
   menuNew: "在這裡開始新的對話",
