@@ -17,6 +17,7 @@ import type {
   ReplySurface,
 } from "../../src/ports.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
+import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { installCallMetrics } from "./call-metrics.ts";
@@ -355,7 +356,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       // the webhook does not count it against the updates it takes at once.
       menuSync = syncCommandMenu(bot.api, store, me.id, log).then(
         () => undefined,
-        (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
+        // A store outage is logged once, by the store (a menu of every language takes a few
+        // seconds to register, long enough to meet one); it is registered at the next start.
+        (error: unknown) =>
+          log[storeFailureLevel(error)]({ err: error }, "Telegram command menu not registered"),
       );
     },
     async stop() {
