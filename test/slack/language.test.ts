@@ -57,9 +57,7 @@ describe("Slack: the bot speaks the channel's language", () => {
     await harness.settle();
     expect(lastIn(harness, cut)).toMatch(/\n\n⚠️ réponse coupée : connexion perdue$/);
     // The loading status under the thread, before the first words, too.
-    expect(harness.fake.statuses.filter((st) => st.threadTs === cut)[0]?.status).toBe(
-      "réfléchit…",
-    );
+    expect(harness.fake.statuses.filter((st) => st.threadTs === cut)[0]?.status).toBe("réfléchit…");
     expect(lastIn(harness, failed)).toBe(
       "⚠️ le service du chatbot a échoué (HTTP 500) ; réessayez plus tard",
     );
