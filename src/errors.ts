@@ -180,6 +180,17 @@ export class AbortedError extends BridgeError {
   }
 }
 
+/**
+ * A person stopped the answer (`/stop`, the Stop button): the reason an answer's signal aborts
+ * with, so the answer ends with the text it had and the stopped note instead of a cut note.
+ */
+export class AnswerStoppedError extends BridgeError {
+  readonly code = "STOPPED";
+  constructor(readonly byName: string | undefined) {
+    super("stopped by a person", { userText: { key: "stopped" } });
+  }
+}
+
 /** A value given to the bot (a language code, a command argument) is not valid. */
 export class InvalidInputError extends BridgeError {
   readonly code = "INVALID_INPUT";

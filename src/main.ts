@@ -7,12 +7,15 @@ import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
+import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
+import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
+import { LeadClaimBook } from "./leads/lead-claims.ts";
 import { LeadPoller } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import { createLogger, type Logger, maskSecrets } from "./log.ts";
@@ -77,6 +80,7 @@ async function main(): Promise<number> {
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
+    const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
     const answerQueue: LocalAnswerQueue = new LocalAnswerQueue({
@@ -103,19 +107,30 @@ async function main(): Promise<number> {
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
-      leads: createLeadsCommands({ backend, channels: leadChannels }),
+      leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
       journal,
       threadLeaseMs: config.takeoverMs,
       answerQueue,
       sharedQueue,
     });
     const languages = new ChannelLanguages(store, config.defaultLanguage);
+    // Every feature's button actions, registered before the channels take presses.
+    const buttons = new ButtonHandlers();
+    bridge.registerButtons(buttons);
     const { channels, announcers } = createChannels(config, {
       bridge,
+      buttons,
       store,
       languages,
       log,
       metrics,
+    });
+    registerClaimButtons(buttons, {
+      book: leadClaims,
+      channels: leadChannels,
+      announcers,
+      languages,
+      log,
     });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
@@ -143,6 +158,7 @@ async function main(): Promise<number> {
               channels: leadChannels,
               announcers,
               languages,
+              claims: leadClaims,
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,
@@ -182,6 +198,7 @@ async function main(): Promise<number> {
 
 interface ChannelDeps {
   bridge: Bridge;
+  buttons: ButtonHandlers;
   store: KeyValueStore;
   languages: ChannelLanguages;
   log: Logger;

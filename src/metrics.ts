@@ -15,7 +15,8 @@ const QUEUE_WAIT_BUCKETS = [0.001, 0.01, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 3
 // The label values known in advance: their series start at 0, so a dashboard's rate() and
 // "no errors yet" read as 0 instead of "no data". The console serves no /metrics.
 const CHANNELS = ["slack", "telegram"] as const;
-const OUTCOMES = ["complete", "cut", "error"] as const;
+const OUTCOMES = ["complete", "cut", "error", "stopped"] as const;
+const RATINGS = ["up", "down"] as const;
 const LEAD_POLL_OUTCOMES = ["ok", "failed", "not-leader"] as const;
 const BACKEND_ERROR_KINDS = [
   "BACKEND_NETWORK",
@@ -157,6 +158,12 @@ export class Metrics {
     labelNames: ["channel"] as const,
     registers: [this.registry],
   });
+  readonly feedbackVotes = new Counter({
+    name: `${PREFIX}feedback_votes_total`,
+    help: "Votes on answers (👍 up, 👎 down), by platform and rating; a changed vote counts under its new rating",
+    labelNames: ["platform", "rating"] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -169,6 +176,7 @@ export class Metrics {
       this.rateLimited.inc({ channel }, 0);
       this.leadsAnnounced.inc({ channel }, 0);
       this.questionsRefused.inc({ channel }, 0);
+      for (const rating of RATINGS) this.feedbackVotes.inc({ platform: channel, rating }, 0);
     }
     for (const kind of BACKEND_ERROR_KINDS) this.backendErrors.inc({ kind }, 0);
     for (const outcome of LEAD_POLL_OUTCOMES) this.leadPolls.inc({ outcome }, 0);

@@ -24,6 +24,16 @@ export interface IncomingMessage {
   threadKey: string;
   /** The platform's own id of the author, as allowlists and admin lists name it. */
   authorId: string;
+  /**
+   * The author's name as the platform shows it (a display name), when the delivery carries
+   * one: untrusted text, for notes such as "stopped by …".
+   */
+  authorName?: string | undefined;
+  /**
+   * The author administers the whole bot (listed in SLACK_ADMIN_USERS / TELEGRAM_ADMIN_USERS)
+   * and writes in a direct chat with it: commands there may show every channel's records.
+   */
+  adminOfAll?: boolean;
   /** The text with the bot's own mention already removed. */
   text: string;
   /**
@@ -141,14 +151,16 @@ export interface CallBudget {
  * `post` a new message, `edit` (replace) a message's whole text, `stream` start a native
  * stream with its first text, `append` text to it, `end` it with its last text (maybe ""),
  * `stop` it with no text (its text is then replaced by edits). `final`: the message will not
- * change again (a draft is sent for good).
+ * change again (a draft is sent for good). `buttons`: what the message shows under its text
+ * after the call (none: no buttons, any it had go); a surface leaves them out where the
+ * platform has no place for them (a Telegram draft, a Slack stream until its end).
  */
 export type SendRequest =
-  | { call: "post"; text: string; final: boolean }
-  | { call: "edit"; ref: MessageRef; text: string; final: boolean }
+  | { call: "post"; text: string; final: boolean; buttons?: readonly Button[] }
+  | { call: "edit"; ref: MessageRef; text: string; final: boolean; buttons?: readonly Button[] }
   | { call: "stream"; text: string }
   | { call: "append"; ref: MessageRef; text: string }
-  | { call: "end"; ref: MessageRef; text: string }
+  | { call: "end"; ref: MessageRef; text: string; buttons?: readonly Button[] }
   | { call: "stop"; ref: MessageRef };
 
 export type CallName = SendRequest["call"];
@@ -236,6 +248,75 @@ export interface ReopenedMessage {
   streaming: boolean;
 }
 
+/**
+ * A button under a message the bot posted (Slack: a button of an actions block; Telegram: an
+ * inline keyboard button). Pressing it reaches the handler registered for `action`
+ * (ButtonHandlers) with `id`. The platform carries both back from the person's client, so
+ * neither is trusted: `id` only names what the handler then looks up and checks.
+ */
+export interface Button {
+  /** The handler's name: letters, digits, `.`, `_` and `-` (e.g. "lead.claim"). */
+  action: string;
+  /** What the press is about (a lead's id): short, since Telegram carries at most 64 bytes. */
+  id: string;
+  /** What the button shows (plain text). */
+  label: string;
+  /** Slack's emphasis; Telegram shows every button alike. */
+  style?: "primary" | "danger";
+  /**
+   * One of a 👍/👎 pair rating the message: Slack shows the pair as its feedback buttons
+   * element at the end of a native stream.
+   */
+  feedback?: "positive" | "negative";
+}
+
+/** Who pressed a button. */
+export interface Presser {
+  /** The platform's own user id (as admin lists and IncomingMessage.authorId name it). */
+  id: string;
+  /** How to name them to others (a display or user name): untrusted, escape it. */
+  name: string;
+  /** Whether they may administer the chat the message is in. Lazy: it can cost an API call. */
+  isAdmin(): Promise<boolean>;
+  /** Their locale tag where the platform tells it (as IncomingMessage.authorLocale). */
+  locale?(): Promise<string | undefined>;
+}
+
+/**
+ * A press of a Button, in platform-neutral form. The channel has already acknowledged it
+ * (Slack's 3 s ack) or will answer it when the handler ends (Telegram's answerCallbackQuery),
+ * so a handler may take its time, but a private reply reads best within a few seconds.
+ */
+export interface PressedButton {
+  /** The channel kind: "slack", "telegram". */
+  channel: string;
+  action: string;
+  /** The button's id, as the client sent it back: never trusted. */
+  id: string;
+  person: Presser;
+  /** The platform's own id of the chat or channel the message is in. */
+  channelId: string;
+  /** Scope of channel settings, as IncomingMessage.channelKey. */
+  channelKey: string;
+  /** The message the button is under, as the channel's announcer or surface changes it. */
+  message: MessageRef;
+  /**
+   * Tells only the presser (Slack: an ephemeral message; Telegram: an alert on the press, so
+   * only the first call of a press shows). Plain text: the channel escapes it.
+   */
+  replyPrivately(text: string): Promise<void>;
+  /** Replaces the buttons under the message (none: `[]`), leaving its text as it is. */
+  setButtons(buttons: readonly Button[]): Promise<void>;
+}
+
+/** Runs a feature's work for one press. What it throws is logged by the channel. */
+export type ButtonHandler = (pressed: PressedButton) => Promise<void>;
+
+/** Where a channel hands every press: false when no handler knows its action. */
+export interface ButtonPresses {
+  handle(pressed: PressedButton): Promise<boolean>;
+}
+
 /** An endpoint a channel serves on the shared HTTP server (Slack events, Telegram webhook). */
 export interface HttpRoute {
   method: "GET" | "POST";
@@ -293,6 +374,8 @@ export interface Lead {
 /** One labelled line of a lead announcement; an `email` value may become a mailto link. */
 export interface LeadAnnouncementField {
   label: string;
+  /** The label with the language's colon, before a value on the same line ("Nom :" in French). */
+  labelled: string;
   value: string;
   kind: "text" | "email" | "time" | "id";
 }
@@ -308,6 +391,13 @@ export interface LeadAnnouncement {
   fields: readonly LeadAnnouncementField[];
 }
 
+/** What a lead announcement shows besides the lead: who took it, and the buttons under it. */
+export interface LeadCardState {
+  /** A line of the bot's own under the fields ("Claimed by …"): plain text, escaped by the announcer. */
+  status?: string;
+  buttons?: readonly Button[];
+}
+
 /**
  * Posts one lead announcement into a lead channel; implemented by each platform adapter,
  * which renders it for its platform (Slack blocks, Telegram HTML) as untrusted text.
@@ -319,5 +409,15 @@ export interface LeadAnnouncer {
    * language the announcement speaks; undefined while the adapter cannot tell it yet.
    */
   channelKey(channelId: string): string | undefined;
-  announce(channelId: string, announcement: LeadAnnouncement): Promise<void>;
+  /**
+   * Posts the announcement; resolves with where its message is (JSON, the same shape a press
+   * on it gives as PressedButton.message), or undefined when it cannot be changed later.
+   */
+  announce(
+    channelId: string,
+    announcement: LeadAnnouncement,
+    state?: LeadCardState,
+  ): Promise<unknown>;
+  /** Shows the lead in `state` on an announcement posted before (`message` as announce gave it). */
+  show?(message: unknown, announcement: LeadAnnouncement, state: LeadCardState): Promise<void>;
 }

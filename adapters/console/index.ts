@@ -1,4 +1,5 @@
 import type { Bridge } from "../../src/bridge/bridge.ts";
+import { parseCommand } from "../../src/bridge/commands.ts";
 import type { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { type Translator, translator } from "../../src/i18n/translator.ts";
 import type { Channel } from "../../src/ports.ts";
@@ -82,6 +83,16 @@ export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleCha
       answering?.abort();
       quit();
     }
+  };
+
+  // `/stop` typed while an answer prints stops it at once, as in any thread; it waits no turn.
+  input.onTypedAhead = (text) => {
+    const command = parseCommand(text);
+    if (!answering || command === undefined || !("name" in command) || command.name !== "stop") {
+      return false;
+    }
+    void options.bridge.handle(toIncoming(text), surface);
+    return true;
   };
 
   const chat = async () => {

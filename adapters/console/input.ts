@@ -20,6 +20,11 @@ const READ_AHEAD_LINES = 1_000;
 export class ConsoleInput {
   /** Ctrl+C at the terminal. */
   onInterrupt: () => void = () => undefined;
+  /**
+   * Sees each line typed while an answer prints before it waits its turn: true when the line
+   * acted at once (`/stop`) and takes no turn.
+   */
+  onTypedAhead: (text: string) => boolean = () => false;
   readonly #lines: Interface;
   readonly #echo: EchoGate | undefined;
   readonly #queue: EnteredLine[] = [];
@@ -35,7 +40,9 @@ export class ConsoleInput {
       prompt: options.prompt,
     });
     this.#lines.on("line", (text) => {
-      this.#queue.push({ text, typedAhead: this.#echo?.held ?? false });
+      const typedAhead = this.#echo?.held ?? false;
+      if (typedAhead && this.onTypedAhead(text)) return;
+      this.#queue.push({ text, typedAhead });
       // Held at once: the rest of a pasted block is not echoed above the answer to its first line.
       this.#echo?.hold();
       if (!this.#echo && this.#queue.length >= READ_AHEAD_LINES) this.#lines.pause();

@@ -20,6 +20,7 @@ export function toIncoming(
     channelId: "console",
     threadKey: "console",
     authorId: "console",
+    authorName: "you",
     text: line,
     // Whoever runs the terminal runs the bot.
     isAdmin: async () => true,

@@ -40,6 +40,11 @@ export class SlackAdmins {
     this.#cacheMs = cacheMs;
   }
 
+  /** Listed in SLACK_ADMIN_USERS: an admin of the whole bot. */
+  isListed(userId: string): boolean {
+    return this.#extra.has(userId);
+  }
+
   async isAdmin(userId: string): Promise<boolean> {
     if (this.#extra.has(userId)) return true;
     return (await this.#person(userId)).admin;

@@ -7,6 +7,7 @@ import {
 } from "../../src/errors.ts";
 import type { UserText } from "../../src/i18n/messages.ts";
 import { type CallStatus, callStatusOf } from "../../src/metrics.ts";
+import { STREAMING_METHODS, StreamingCalls } from "./streaming-calls.ts";
 
 /** Told of every Web API call this client made and how it ended (for the metrics). */
 export type CallObserver = (method: string, status: CallStatus) => void;
@@ -26,7 +27,12 @@ export function createWebClient(
     onCall?: CallObserver | undefined;
   },
 ): webApi.WebClient {
-  return new ObservedWebClient(options.onCall, token, {
+  const streaming = new StreamingCalls({
+    apiUrl: options.apiUrl ?? SLACK_API_URL,
+    token,
+    timeoutMs: options.timeoutMs,
+  });
+  return new ObservedWebClient(options.onCall, streaming, token, {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
@@ -35,16 +41,25 @@ export function createWebClient(
   });
 }
 
-/** Every method of the WebClient (chat.postMessage, auth.test, …) goes through `apiCall`. */
+/** Where the Web API is when SLACK_API_URL does not say. */
+const SLACK_API_URL = "https://slack.com/api/";
+
+/**
+ * Every method of the WebClient (chat.postMessage, auth.test, …) goes through `apiCall`; the
+ * streaming methods take the lean path (see streaming-calls.ts).
+ */
 class ObservedWebClient extends webApi.WebClient {
   readonly #onCall: CallObserver | undefined;
+  readonly #streaming: StreamingCalls;
 
   constructor(
     onCall: CallObserver | undefined,
+    streaming: StreamingCalls,
     ...args: ConstructorParameters<typeof webApi.WebClient>
   ) {
     super(...args);
     this.#onCall = onCall;
+    this.#streaming = streaming;
   }
 
   override async apiCall(
@@ -52,7 +67,9 @@ class ObservedWebClient extends webApi.WebClient {
     options?: Record<string, unknown>,
   ): Promise<webApi.WebAPICallResult> {
     try {
-      const result = await super.apiCall(method, options);
+      const result = STREAMING_METHODS.has(method)
+        ? await this.#streaming.call(method, options ?? {})
+        : await super.apiCall(method, options);
       this.#onCall?.(method, "ok");
       return result;
     } catch (error) {

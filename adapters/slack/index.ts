@@ -5,13 +5,14 @@ import { StartupError } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
-import type { Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
+import type { ButtonPresses, Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
 import { START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { SlackAdmins } from "./admins.ts";
 import { createWebClient } from "./api.ts";
 import { AssistantGreeter, type AssistantOptions } from "./assistant.ts";
 import { boltLogger } from "./bolt-logger.ts";
+import { readBlockActions, slackPress } from "./buttons.ts";
 import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
 import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
@@ -42,6 +43,8 @@ export interface SlackChannelOptions {
   /** SLACK_ADMIN_USERS: user ids that administer the bot besides workspace admins and owners. */
   adminUsers?: readonly string[];
   bridge: Pick<Bridge, "handle">;
+  /** Where presses of the bot's buttons go (block_actions); without it every press is unknown. */
+  buttons?: ButtonPresses | undefined;
   /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
   store: KeyValueStore;
   /**
@@ -170,8 +173,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     const delivery = toDelivery(event, {
       teamId,
       identity,
-      isAdmin: (user) => admins.isAdmin(user),
-      locale: (user) => admins.locale(user),
+      admins,
     });
     if (!delivery) return;
     const { kind, message, thread } = delivery;
@@ -194,7 +196,34 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
   };
 
+  /** After the ack: one press of a button, handed to its feature's handler. */
+  const onPress = async (body: unknown) => {
+    const payload = readBlockActions(body);
+    const pressed =
+      payload &&
+      slackPress(payload, {
+        client,
+        isAdmin: (user) => admins.isAdmin(user),
+        locale: (user) => admins.locale(user),
+      });
+    const known = pressed && (await options.buttons?.handle(pressed));
+    // A press the bot has no handler for (another app's button, an old message): Slack got
+    // its 200; one quiet line, no reply.
+    if (!known) log.debug({ action: pressed?.action }, "Slack button press with no handler");
+  };
+
   const register = (bolt: App) => {
+    // Interactivity comes to the same request URL as events (and over Socket Mode): every
+    // block_actions is acknowledged at once, within Slack's 3 s, and handled after.
+    // https://docs.slack.dev/interactivity/handling-user-interaction#acknowledgment_response
+    bolt.action(/.*/, async ({ ack, body }) => {
+      await ack();
+      later(() =>
+        onPress(body).catch((error: unknown) =>
+          log.error({ err: error }, "Slack button press failed"),
+        ),
+      );
+    });
     bolt.event("app_mention", async ({ event, context }) => onMessage(event, context.teamId));
     bolt.event("message", async ({ event, context }) => onMessage(event, context.teamId));
     bolt.event("assistant_thread_started", async ({ event }) => {

@@ -2,8 +2,14 @@ import type { webApi } from "@slack/bolt";
 import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncement, LeadAnnouncementField, LeadAnnouncer } from "../../src/ports.ts";
+import type {
+  LeadAnnouncement,
+  LeadAnnouncementField,
+  LeadAnnouncer,
+  LeadCardState,
+} from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
+import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
@@ -21,11 +27,18 @@ function fieldText(field: LeadAnnouncementField): string {
 }
 
 /**
- * A lead as Block Kit: a header, then one section of labelled fields; `text` is the
- * plain-text fallback notifications and screen readers use.
- * https://docs.slack.dev/reference/block-kit/blocks/section-block
+ * A lead as Block Kit: a header, then one section of labelled fields, then the card's status
+ * (who took it) and its buttons; `text` is the plain-text fallback notifications and screen
+ * readers use. https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
-export function leadMessage(announcement: LeadAnnouncement): { text: string; blocks: object[] } {
+export function leadMessage(
+  announcement: LeadAnnouncement,
+  state: LeadCardState = {},
+): { text: string; blocks: object[] } {
+  const status = state.status
+    ? [{ type: "context", elements: [{ type: "mrkdwn", text: literal(state.status) }] }]
+    : [];
+  const buttons = state.buttons?.length ? [buttonsBlock(state.buttons)] : [];
   return {
     text: literal(announcement.summary),
     blocks: [
@@ -37,6 +50,8 @@ export function leadMessage(announcement: LeadAnnouncement): { text: string; blo
           text: `*${field.label}*\n${fieldText(field)}`,
         })),
       },
+      ...status,
+      ...buttons,
     ],
   };
 }
@@ -56,17 +71,28 @@ export function createSlackLeadAnnouncer(
       const team = teamId();
       return team === undefined ? undefined : `slack:${team}:${channelId}`;
     },
-    async announce(channelId, announcement) {
-      await callWithinBudget(budgets.for(channelId), async () => {
+    async announce(channelId, announcement, state) {
+      return callWithinBudget(budgets.for(channelId), async () => {
         try {
-          await client.chat.postMessage({
+          const posted = await client.chat.postMessage({
             channel: channelId,
-            ...leadMessage(announcement),
+            ...leadMessage(announcement, state),
             unfurl_links: false,
             unfurl_media: false,
           });
+          return posted.ts ? slackMessageAt(posted.channel ?? channelId, posted.ts) : undefined;
         } catch (error) {
           throw toBridgeError("chat.postMessage", channelId, error);
+        }
+      });
+    },
+    async show(message, announcement, state) {
+      const { channel, ts } = message as SlackMessageAt;
+      await callWithinBudget(budgets.for(channel), async () => {
+        try {
+          await client.chat.update({ channel, ts, ...leadMessage(announcement, state) });
+        } catch (error) {
+          throw toBridgeError("chat.update", channel, error);
         }
       });
     },

@@ -13,6 +13,7 @@ import type {
   SendRequest,
   SurfaceLimits,
 } from "../../src/ports.ts";
+import { messageBlocks, streamEndBlocks } from "./answer-blocks.ts";
 import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS, STATUS_REFRESH_MS } from "./limits.ts";
 import { renderMrkdwn, slackRenderer } from "./render.ts";
 import { MarkdownStream, settledMarkdown } from "./stream-markdown.ts";
@@ -131,10 +132,16 @@ export class SlackSurface implements ReplySurface {
   async send(request: SendRequest): Promise<MessageRef> {
     this.#calls.assertUsable();
     switch (request.call) {
-      case "post":
-        return { ts: await this.#calls.postMessage(request.text), stream: false };
+      case "post": {
+        const blocks = messageBlocks(request.text, request.buttons);
+        return { ts: await this.#calls.postMessage(request.text, blocks), stream: false };
+      }
       case "edit":
-        await this.#calls.update(tsOf(request.ref), request.text);
+        await this.#calls.update(
+          tsOf(request.ref),
+          request.text,
+          messageBlocks(request.text, request.buttons),
+        );
         return request.ref;
       case "stream":
         return { ts: await this.#startStream(request.text), stream: true };
@@ -142,7 +149,9 @@ export class SlackSurface implements ReplySurface {
         await this.#streaming(() => this.#calls.appendStream(tsOf(request.ref), request.text));
         return request.ref;
       case "end":
-        await this.#streaming(() => this.#calls.stopStream(tsOf(request.ref), request.text));
+        await this.#streaming(() =>
+          this.#calls.stopStream(tsOf(request.ref), request.text, streamEndBlocks(request.buttons)),
+        );
         return request.ref;
       case "stop":
         // Slack may have ended it already; whatever it says, the message goes on by edits.

@@ -64,13 +64,15 @@ export class ThreadCalls {
     if (this.#unusable) throw this.#unusable;
   }
 
-  async postMessage(text: string): Promise<string | undefined> {
+  /** `blocks`: the text and its buttons as blocks (`text` is then the notifications' copy). */
+  async postMessage(text: string, blocks?: object[]): Promise<string | undefined> {
     const { channel, threadTs } = this.#thread;
     const posted = await this.#reply("chat.postMessage", () =>
       this.#client.chat.postMessage({
         channel,
         thread_ts: threadTs,
         text,
+        ...(blocks ? { blocks: blocks as never } : {}),
         // Links in answers are not unfurled into previews, and names never become pings.
         unfurl_links: false,
         unfurl_media: false,
@@ -80,7 +82,7 @@ export class ThreadCalls {
     return posted.ts;
   }
 
-  async update(ts: string, text: string): Promise<void> {
+  async update(ts: string, text: string, blocks: object[] = []): Promise<void> {
     await this.#call("chat.update", () =>
       // `blocks: []`: a streamed message is made of blocks, and chat.update keeps a message's
       // blocks unless told otherwise, so its text alone would change nothing a person sees.
@@ -89,7 +91,7 @@ export class ThreadCalls {
         channel: this.#thread.channel,
         ts,
         text,
-        blocks: [],
+        blocks: blocks as never,
         link_names: false,
       }),
     );
@@ -160,7 +162,8 @@ export class ThreadCalls {
     );
   }
 
-  async stopStream(ts: string, markdown: string): Promise<void> {
+  /** `blocks` go under the streamed text (https://docs.slack.dev/reference/methods/chat.stopStream). */
+  async stopStream(ts: string, markdown: string, blocks?: object[]): Promise<void> {
     await this.#call(
       "chat.stopStream",
       () =>
@@ -168,6 +171,7 @@ export class ThreadCalls {
           channel: this.#thread.channel,
           ts,
           ...(markdown ? { markdown_text: markdown } : {}),
+          ...(blocks ? { blocks: blocks as never } : {}),
         }),
       true,
     );

@@ -28,6 +28,14 @@ const messageEvent = z.looseObject({
   thread_ts: z.string().optional(),
   team: z.string().optional(),
   user_team: z.string().optional(),
+  // Undocumented but sent with people's messages: their names as Slack shows them.
+  user_profile: z
+    .looseObject({
+      display_name: z.string().optional(),
+      real_name: z.string().optional(),
+      name: z.string().optional(),
+    })
+    .optional(),
 });
 
 export type MessageEvent = z.infer<typeof messageEvent>;
@@ -66,8 +74,7 @@ export function toDelivery(
   context: {
     teamId: string | undefined;
     identity: SlackIdentity;
-    isAdmin(user: string): Promise<boolean>;
-    locale(user: string): Promise<string | undefined>;
+    admins: Admins;
   },
 ): SlackDelivery | undefined {
   const parsed = messageEvent.safeParse(raw);
@@ -103,12 +110,28 @@ export function toDelivery(
       channelId: event.channel,
       threadKey: threadKeyOf(teamId, event.channel, threadTs),
       authorId: user,
+      authorName: nameOf(event.user_profile),
+      adminOfAll: kind === "dm" && context.admins.isListed(user),
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
-      isAdmin: () => context.isAdmin(user),
-      authorLocale: () => context.locale(user),
+      isAdmin: () => context.admins.isAdmin(user),
+      authorLocale: () => context.admins.locale(user),
     },
   };
+}
+
+/**
+ * Who is an admin: of a channel (asked), of the whole bot (SLACK_ADMIN_USERS); and a person's
+ * locale, read with the admin flag.
+ */
+export interface Admins {
+  isAdmin(user: string): Promise<boolean>;
+  isListed(user: string): boolean;
+  locale(user: string): Promise<string | undefined>;
+}
+
+function nameOf(profile: MessageEvent["user_profile"]): string | undefined {
+  return profile?.display_name || profile?.real_name || profile?.name || undefined;
 }
 
 /** Not the bot itself, another app or bot, or Slackbot: answering those talks to a machine. */
@@ -142,6 +165,7 @@ const commandPayload = z.looseObject({
   team_id: z.string(),
   channel_id: z.string(),
   user_id: z.string(),
+  user_name: z.string().optional(),
   trigger_id: z.string(),
   thread_ts: z.string().optional(),
 });
@@ -152,6 +176,7 @@ export const SLASH_COMMANDS: Readonly<Record<string, string>> = {
   "/leads": "leads",
   "/chatbot-help": "help",
   "/chatbot-new": "new",
+  "/feedback": "feedback",
 };
 
 export interface CommandDelivery {
@@ -162,13 +187,7 @@ export interface CommandDelivery {
 }
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
-export function toCommand(
-  raw: unknown,
-  people: {
-    isAdmin(user: string): Promise<boolean>;
-    locale(user: string): Promise<string | undefined>;
-  },
-): CommandDelivery | undefined {
+export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undefined {
   const parsed = commandPayload.safeParse(raw);
   if (!parsed.success) return undefined;
   const payload = parsed.data;
@@ -187,9 +206,12 @@ export function toCommand(
       channelId: payload.channel_id,
       threadKey,
       authorId: payload.user_id,
+      authorName: payload.user_name,
+      // DM channel ids start with D (https://docs.slack.dev/reference/objects/conversation-object).
+      adminOfAll: payload.channel_id.startsWith("D") && admins.isListed(payload.user_id),
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
-      isAdmin: () => people.isAdmin(payload.user_id),
-      authorLocale: () => people.locale(payload.user_id),
+      isAdmin: () => admins.isAdmin(payload.user_id),
+      authorLocale: () => admins.locale(payload.user_id),
     },
   };
 }

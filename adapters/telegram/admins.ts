@@ -38,6 +38,11 @@ export class TelegramAdmins {
     this.#ttlMs = ttlMs;
   }
 
+  /** Listed in TELEGRAM_ADMIN_USERS: an admin of the whole bot. */
+  isListed(authorId: string): boolean {
+    return this.#extra.has(authorId);
+  }
+
   isAdmin(check: AdminCheck): Promise<boolean> {
     if (this.#extra.has(check.authorId) || check.isPrivate) return Promise.resolve(true);
     if (check.authorId === String(check.chatId)) return Promise.resolve(true);

@@ -44,14 +44,20 @@ function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
     { command: "help", description: t.t("menuHelp") },
     { command: "new", description: t.t("menuNew") },
     { command: "language", description: t.t("menuLanguage", { command: "/language <code>" }) },
+    { command: "stop", description: t.t("menuStop") },
   ];
   const leads = {
     command: "leads",
     description: t.t("menuLeads", { command: "/leads subscribe" }),
   };
+  const feedback: BotCommand = { command: "feedback", description: t.t("menuFeedback") };
   return [
     { scope: { type: "default" }, languageCode, commands: everyone },
-    { scope: { type: "all_chat_administrators" }, languageCode, commands: [...everyone, leads] },
+    {
+      scope: { type: "all_chat_administrators" },
+      languageCode,
+      commands: [...everyone, leads, feedback],
+    },
   ];
 }
 

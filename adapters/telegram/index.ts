@@ -1,5 +1,5 @@
 import { Bot, BotError } from "grammy";
-import type { Message } from "grammy/types";
+import type { CallbackQuery, Message } from "grammy/types";
 import { DEFAULTS } from "../../src/config.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
@@ -10,6 +10,7 @@ import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import type {
+  ButtonPresses,
   Channel,
   HttpRoute,
   IncomingMessage,
@@ -20,6 +21,7 @@ import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
 import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
+import { telegramPress } from "./buttons.ts";
 import { installCallMetrics } from "./call-metrics.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
@@ -34,7 +36,9 @@ import {
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import {
   ADMIN_CACHE_MS,
+  CALLBACK_ANSWER_MS,
   CHAT_BURST,
+  CHAT_SPACING_MARGIN_MS,
   CHAT_SPACING_MS,
   GROUP_WINDOW_MS,
   MAX_MESSAGE_LENGTH,
@@ -44,7 +48,15 @@ import {
 } from "./limits.ts";
 import { Poller } from "./polling.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
-import { type BotIdentity, type Place, placeOf, ReplyChains, readMessage } from "./to-incoming.ts";
+import {
+  ALLOWED_UPDATES,
+  type BotIdentity,
+  type Place,
+  placeOf,
+  ReplyChains,
+  readMessage,
+} from "./to-incoming.ts";
+import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
 
 // Each answer in flight holds some 50 KB (npm run bench): a thousand stay well within memory.
@@ -75,6 +87,8 @@ export interface TelegramChannelOptions {
   /** TELEGRAM_ADMIN_USERS: user ids that administer every chat. */
   adminUsers?: readonly string[];
   bridge: MessageHandler;
+  /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
+  buttons?: ButtonPresses | undefined;
   store: KeyValueStore;
   /**
    * The language each chat speaks, for the texts the channel writes itself (the note on a
@@ -149,6 +163,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const bot = new Bot(options.botToken, {
     client: {
       ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
+      fetch: undiciFetch as unknown as typeof fetch,
       timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
     },
   });
@@ -167,7 +182,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   // A private chat is one thread, answered by one process at a time: its budget needs no
   // sharing. A group's threads may be answered by several processes at once.
   const privateBudget = options.budgets?.private ?? {
-    perMinute: 60_000 / CHAT_SPACING_MS,
+    perMinute: 60_000 / (CHAT_SPACING_MS + CHAT_SPACING_MARGIN_MS),
     burst: CHAT_BURST,
   };
   const privateBudgets = new RateBudgets(() => new RateBudget(privateBudget));
@@ -175,7 +190,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     limit: options.groupMessagesPerMinute ?? DEFAULTS.telegramGroupMessagesPerMinute,
     windowMs: GROUP_WINDOW_MS + WINDOW_MARGIN_MS,
     burst: CHAT_BURST,
-    spacingMs: CHAT_SPACING_MS,
+    spacingMs: CHAT_SPACING_MS + CHAT_SPACING_MARGIN_MS,
   };
   const groupBudgets = new RateBudgets((chatId) =>
     createWindowBudget(groupWindow, { store, key: `budget:telegram:group-window:${chatId}` }),
@@ -248,6 +263,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         channelId: String(chatId),
         threadKey: place.threadKey,
         authorId: reading.authorId,
+        authorName: reading.authorName,
+        adminOfAll: place.isPrivate && admins.isListed(reading.authorId),
         text: reading.text,
         // The place as persistRef saves it, with no message yet: reopen's reader reads it.
         replyPlace: { ...place },
@@ -259,7 +276,42 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     });
   };
 
+  /**
+   * One press of a button. Every press is answered (answerCallbackQuery), so the client's
+   * spinner stops: by the handler's private reply, else when the handler ends or fails, or
+   * after CALLBACK_ANSWER_MS, whichever comes first; data not of ours is answered too.
+   */
+  const onPress = async (query: CallbackQuery): Promise<void> => {
+    let answered: Promise<void> | undefined;
+    const answer = (text?: string): Promise<void> => {
+      answered ??= bot.api
+        .answerCallbackQuery(query.id, text ? { text, show_alert: true } : {})
+        .then(() => undefined);
+      return answered;
+    };
+    const deadline = setTimeout(() => {
+      answer().catch(() => undefined);
+    }, CALLBACK_ANSWER_MS);
+    try {
+      const pressed = telegramPress(query, {
+        api: bot.api,
+        isAdmin: (check) => admins.isAdmin(check),
+        answer,
+      });
+      const known = pressed !== undefined && (await options.buttons?.handle(pressed)) === true;
+      if (!known) log.debug({ action: pressed?.action }, "Telegram button press with no handler");
+    } catch (error) {
+      log.error({ err: error }, "Telegram button press failed");
+    } finally {
+      clearTimeout(deadline);
+      await answer().catch((error: unknown) =>
+        log.debug({ err: error }, "Telegram button press not answered"),
+      );
+    }
+  };
+
   bot.on("message", (ctx) => onMessage(ctx.message));
+  bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
   bot.catch((error) => log.error({ err: error.error }, "Telegram update failed"));
 
   const maxInFlight = options.maxUpdatesInFlight ?? MAX_UPDATES_IN_FLIGHT;
@@ -338,7 +390,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await atStart("setWebhook", () =>
           bot.api.setWebhook(url, {
             secret_token: options.webhookSecret,
-            allowed_updates: ["message"],
+            allowed_updates: [...ALLOWED_UPDATES],
           }),
         ).catch((error: unknown) => {
           throw webhookRefusal(error);

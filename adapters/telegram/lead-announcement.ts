@@ -2,16 +2,38 @@ import type { Api } from "grammy";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
-import type { LeadAnnouncement, LeadAnnouncementField, LeadAnnouncer } from "../../src/ports.ts";
-import { retryAfterMs } from "./errors.ts";
+import type {
+  LeadAnnouncement,
+  LeadAnnouncementField,
+  LeadAnnouncer,
+  LeadCardState,
+} from "../../src/ports.ts";
+import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
+import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 
-/** A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain. */
-export function renderLeadAnnouncement(announcement: LeadAnnouncement): string {
+/**
+ * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
+ * card's status (who took it) in italics at the end.
+ */
+export function renderLeadAnnouncement(
+  announcement: LeadAnnouncement,
+  state: LeadCardState = {},
+): string {
   const lines = announcement.fields.map(
-    (field) => `<b>${escapeText(field.label)}:</b> ${renderValue(field)}`,
+    (field) => `<b>${escapeText(field.labelled)}</b> ${renderValue(field)}`,
   );
-  return [`<b>${escapeText(announcement.title)}</b>`, ...lines].join("\n");
+  const status = state.status ? ["", `<i>${escapeText(state.status)}</i>`] : [];
+  return [`<b>${escapeText(announcement.title)}</b>`, ...lines, ...status].join("\n");
+}
+
+/** sendMessage's and editMessageText's options for a card in `state`. */
+function cardOptions(state: LeadCardState) {
+  return {
+    parse_mode: "HTML" as const,
+    link_preview_options: { is_disabled: true },
+    ...(state.buttons ? { reply_markup: inlineKeyboard(state.buttons) } : {}),
+  };
 }
 
 function renderValue(field: LeadAnnouncementField): string {
@@ -30,14 +52,30 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
   return {
     platform: "telegram",
     channelKey: (chatId) => `telegram:${chatId}`,
-    async announce(chatId, announcement) {
-      await callWithinBudget(
+    async announce(chatId, announcement, state = {}) {
+      const sent = await callWithinBudget(
         budgets.for(chatId),
         () =>
-          api.sendMessage(chatId, renderLeadAnnouncement(announcement), {
-            parse_mode: "HTML",
-            link_preview_options: { is_disabled: true },
-          }),
+          api.sendMessage(chatId, renderLeadAnnouncement(announcement, state), cardOptions(state)),
+        { retryAfterMs },
+      );
+      return telegramMessageAt(sent.chat.id, sent.message_id);
+    },
+    async show(message, announcement, state) {
+      const { chatId, messageId } = message as TelegramMessageAt;
+      await callWithinBudget(
+        budgets.for(String(chatId)),
+        () =>
+          api
+            .editMessageText(chatId, messageId, renderLeadAnnouncement(announcement, state), {
+              ...cardOptions(state),
+              // An edit without it would keep no keyboard at all.
+              reply_markup: inlineKeyboard(state.buttons ?? []),
+            })
+            .catch((error: unknown) => {
+              // Already showing it (a press that came twice): nothing to change.
+              if (!isNotModified(error)) throw error;
+            }),
         { retryAfterMs },
       );
     },

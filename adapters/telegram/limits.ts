@@ -24,11 +24,19 @@ export const GROUP_WINDOW_MS = 60_000;
 export const WINDOW_MARGIN_MS = 1_000;
 
 /**
- * The FAQ's "one message per second in a particular chat", with its "short bursts": two calls
- * at once, then one a second (at most two in any two seconds).
+ * The FAQ's "one message per second in a particular chat", with its "short bursts": three
+ * calls at once, then one a second. A burst of three lets the next answer's first text go at
+ * once after the last answer's final message, as a person's next question usually comes.
  */
-export const CHAT_BURST = 2;
+export const CHAT_BURST = 3;
 export const CHAT_SPACING_MS = 1_000;
+
+/**
+ * Ours: calls reach Telegram a little after the budget granted them, not always equally late,
+ * so the bot spaces a chat's calls this much wider than Telegram's second; a call that arrives
+ * earlier than its predecessor's delay would still find Telegram's token refilled.
+ */
+export const CHAT_SPACING_MARGIN_MS = 50;
 
 /**
  * A draft is "ephemeral and acts as a temporary 30-second preview"; a chat whose draft was
@@ -65,3 +73,21 @@ export const ANONYMOUS_ADMIN_BOT_ID = 1_087_968_824;
  * asked again. Ours: admins change rarely, and a minute keeps a removed admin's rights short.
  */
 export const ADMIN_CACHE_MS = 60_000;
+
+/**
+ * A button's callback_data: 1-64 bytes. https://core.telegram.org/bots/api#inlinekeyboardbutton
+ */
+export const MAX_CALLBACK_DATA_BYTES = 64;
+
+/**
+ * An alert's text in answerCallbackQuery: 0-200 characters.
+ * https://core.telegram.org/bots/api#answercallbackquery
+ */
+export const MAX_ALERT_LENGTH = 200;
+
+/**
+ * Ours: a press is answered by this long after it came even while its handler still works, so
+ * the client's spinner stops (Telegram drops an answer it waited too long for; it documents no
+ * number).
+ */
+export const CALLBACK_ANSWER_MS = 8_000;

@@ -9,6 +9,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../../src/log.ts";
 import { isConflict, retryAfterMs, TelegramApiError } from "./errors.ts";
+import { ALLOWED_UPDATES } from "./to-incoming.ts";
 
 export interface PollerOptions {
   bot: Bot;
@@ -144,7 +145,7 @@ export class Poller {
             offset: this.#offset,
             limit: Math.max(1, Math.min(batchSize, 100)),
             timeout: timeoutSeconds,
-            allowed_updates: ["message"],
+            allowed_updates: [...ALLOWED_UPDATES],
           },
           signal,
         );

@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import type { InlineKeyboardMarkup } from "grammy/types";
 import { z } from "zod";
 import { type Budget, callWithinBudget } from "../../src/coordination/call-budget.ts";
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
@@ -10,6 +11,7 @@ import type {
   SendRequest,
   SurfaceLimits,
 } from "../../src/ports.ts";
+import { inlineKeyboard } from "./buttons.ts";
 import type { DraftSlots } from "./drafts.ts";
 import {
   isMessageGone,
@@ -104,9 +106,11 @@ export class TelegramSurface implements ReplySurface {
   }
 
   async send(request: SendRequest): Promise<MessageRef> {
-    if (request.call === "post") return this.#post(shown(request.text), request.final);
+    const keyboard = keyboardOf(request);
+    if (request.call === "post") return this.#post(shown(request.text), request.final, keyboard);
     if (request.call === "edit") {
-      return this.#edit(request.ref as TelegramRef, shown(request.text), request.final);
+      const ref = request.ref as TelegramRef;
+      return this.#edit(ref, shown(request.text), request.final, keyboard);
     }
     throw new Error(`Telegram has no ${request.call} call`);
   }
@@ -121,17 +125,24 @@ export class TelegramSurface implements ReplySurface {
     return isDraft(ref as TelegramRef) ? this.#deps.drafts.refreshMs : undefined;
   }
 
-  async #post(text: string, final: boolean): Promise<TelegramRef> {
+  /** A draft has no buttons (sendMessageDraft takes no reply_markup): they come with the message. */
+  async #post(text: string, final: boolean, keyboard: Keyboard): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
     if (!final && place.isPrivate && drafts.take(place.chatId, this)) {
       const draftId = drafts.nextId();
       if (await this.#draft(draftId, text)) return { messageId: undefined, draftId };
       drafts.release(place.chatId, this);
     }
-    return { messageId: await this.#send(text), draftId: undefined };
+    return { messageId: await this.#send(text, keyboard), draftId: undefined };
   }
 
-  async #edit(message: TelegramRef, text: string, final: boolean): Promise<TelegramRef> {
+  /** Without a keyboard, an edit takes away the one the message had. */
+  async #edit(
+    message: TelegramRef,
+    text: string,
+    final: boolean,
+    keyboard: Keyboard,
+  ): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
     const { messageId, draftId } = message;
     if (messageId === undefined) {
@@ -140,7 +151,10 @@ export class TelegramSurface implements ReplySurface {
         return message;
       }
       // The draft's last state (or drafts stopped working): sent for good, exactly once.
-      const sent: TelegramRef = { messageId: await this.#send(text), draftId: undefined };
+      const sent: TelegramRef = {
+        messageId: await this.#send(text, keyboard),
+        draftId: undefined,
+      };
       drafts.release(place.chatId, this);
       return sent;
     }
@@ -148,6 +162,7 @@ export class TelegramSurface implements ReplySurface {
       try {
         await this.#deps.api.editMessageText(place.chatId, messageId, body, {
           parse_mode: parseMode,
+          ...keyboard,
         });
       } catch (error) {
         if (!isNotModified(error)) throw error;
@@ -184,12 +199,13 @@ export class TelegramSurface implements ReplySurface {
   }
 
   /** Sends a message in this place; in groups it quotes the question. Returns its id. */
-  async #send(text: string): Promise<number> {
+  async #send(text: string, keyboard: Keyboard = {}): Promise<number> {
     const { place, api, chains, log } = this.#deps;
     const sent = await this.#attempt(
       (parseMode, body) =>
         api.sendMessage(place.chatId, body, {
           parse_mode: parseMode,
+          ...keyboard,
           ...topicOf(place),
           ...(place.replyTo === undefined
             ? {}
@@ -275,6 +291,13 @@ export class TelegramSurface implements ReplySurface {
     if (isMessageGone(error)) return new MessageGoneError(error);
     return error;
   }
+}
+
+type Keyboard = { reply_markup?: InlineKeyboardMarkup };
+
+function keyboardOf(request: SendRequest): Keyboard {
+  const buttons = "buttons" in request ? request.buttons : undefined;
+  return buttons?.length ? { reply_markup: inlineKeyboard(buttons) } : {};
 }
 
 function isDraft(ref: TelegramRef): boolean {

@@ -2,6 +2,13 @@ import type { Message, MessageEntity } from "grammy/types";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
+/**
+ * The updates the bot asks Telegram for (getUpdates and setWebhook alike): messages, and the
+ * presses of its buttons. Edits, reactions, joins and the rest are never sent to it.
+ * https://core.telegram.org/bots/api#getupdates
+ */
+export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+
 /** What the bot knows of itself, from getMe. */
 export interface BotIdentity {
   id: number;
@@ -28,12 +35,14 @@ export interface Addressed {
   message: Message;
   /** Who wrote it, as admin lists name people (an anonymous admin: the chat's id). */
   authorId: string;
+  /** Their name as Telegram shows it (an anonymous admin: the group's title). */
+  authorName: string | undefined;
 }
 
 export type Reading = Addressed | { kind: "no-text"; message: Message } | undefined;
 
 // Commands this bot knows; `/start` is what Telegram sends when a person opens the chat.
-const OWN_COMMANDS = new Set(["help", "new", "language", "leads", "start"]);
+const OWN_COMMANDS = new Set(["help", "new", "language", "leads", "stop", "feedback", "start"]);
 
 // Kinds of content a person can send that this bot cannot read.
 const UNREADABLE = [
@@ -87,7 +96,13 @@ export function readMessage(message: Message, me: BotIdentity): Reading {
   }
   // Only the gap a removed mention leaves inside a line is closed: indentation stays.
   const tidied = text.replace(/(\S)[ \t]{2,}(?=\S)/g, "$1 ").trim();
-  return { kind: "text", text: tidied, message, authorId };
+  return { kind: "text", text: tidied, message, authorId, authorName: nameOf(message) };
+}
+
+function nameOf(message: Message): string | undefined {
+  if (isAnonymousAdmin(message)) return message.chat.title;
+  const from = message.from;
+  return from && [from.first_name, from.last_name].filter(Boolean).join(" ");
 }
 
 /**

@@ -1,6 +1,13 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
-import { AnswerCutError, BridgeError, settingProblem, userTextOf } from "../errors.ts";
+import {
+  AnswerCutError,
+  AnswerStoppedError,
+  BridgeError,
+  settingProblem,
+  userTextOf,
+} from "../errors.ts";
+import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
 import type { UserText } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
@@ -10,6 +17,8 @@ import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { stopButton, voteButtons } from "./answer-buttons.ts";
+import type { AnswerStops } from "./answer-stops.ts";
 import { formatSources } from "./sources.ts";
 
 export interface AnswerDeps {
@@ -18,6 +27,10 @@ export interface AnswerDeps {
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
+  /** Makes each answer stoppable by its asker or an admin (`/stop`, the Stop button). */
+  stops?: AnswerStops;
+  /** Makes each answer ratable (👍/👎 under it). */
+  votes?: FeedbackVotes;
 }
 
 export interface AnswerReport {
@@ -51,12 +64,15 @@ export async function answerQuestion(
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
+  const askedAt = new Date();
+  const running = await deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
+  if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
-  // question or by the process shutting down. (Listeners removed at the end, not
+  // question, by `/stop` or by the process shutting down. (Listeners removed at the end, not
   // AbortSignal.any: on Node 20 that leaks per answer.)
   const stop = new AbortController();
-  const stoppers = [options.signal, message.signal].filter((s) => s !== undefined);
+  const stoppers = [options.signal, message.signal, running?.signal].filter((s) => s !== undefined);
   const stopWith = (event: Event) => stop.abort((event.target as AbortSignal).reason);
   for (const stopper of stoppers) {
     if (stopper.aborted) stop.abort(stopper.reason);
@@ -65,8 +81,11 @@ export async function answerQuestion(
   const signal = stop.signal;
   let end: AnswerEnd = { kind: "complete" };
   let saving: Promise<void> | undefined;
+  /** The conversation the answer belongs to, as its votes are recorded with it. */
+  let conversationUid: string | undefined;
   try {
     const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
+    conversationUid = context.conversationUid;
     let header: StreamHeader | undefined;
     for await (const event of deps.backend.chatStream({
       question: message.text,
@@ -81,6 +100,7 @@ export async function answerQuestion(
             "the chatbot's answer named no conversation: the thread keeps its previous one",
           );
         } else {
+          conversationUid = header.conversationUid;
           // Saved at once, not after the answer: a cut answer still keeps the thread's context.
           saving = deps.conversations
             .save(message.threadKey, header.conversationUid)
@@ -102,16 +122,27 @@ export async function answerQuestion(
     const sources = header ? formatSources(header.relatedDocs) : "";
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
-    end = endFor(error, writer.text.length > 0, options.t);
-    const cause = error instanceof AnswerCutError ? error.reason : error;
-    errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
-    if (!(error instanceof BridgeError)) deps.log.error({ err: error }, "answer failed");
-    const problem = settingProblem(cause);
-    // The person sees the userMessage; the operator, who can fix it, needs more than info.
-    if (problem) deps.log.error({ kind: errorCode }, problem);
+    if (signal.reason instanceof AnswerStoppedError) {
+      const by = signal.reason.byName;
+      end = {
+        kind: "stopped",
+        note: by ? options.t.t("stoppedBy", { name: by }) : options.t.t("stopped"),
+      };
+    } else {
+      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t));
+    }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
-  await saving;
+  await Promise.all([saving, running?.end()]);
+  if (running && deps.votes && end.kind !== "error" && writer.text) {
+    const rated: RatedAnswer = {
+      platform: message.channel,
+      channelKey: message.channelKey,
+      conversationUid,
+      questionAt: askedAt.toISOString(),
+    };
+    await offerVotes(deps.votes, running.id, rated, writer, deps.log);
+  }
   const summary = await writer.finish(end);
   return {
     end: summary.truncated ? "cut" : end.kind,
@@ -121,6 +152,38 @@ export async function answerQuestion(
     messages: summary.messages,
     calls: summary.calls,
   };
+}
+
+/** 👍/👎 under the finished answer, once its record is stored (without it no vote counts). */
+async function offerVotes(
+  votes: FeedbackVotes,
+  answerId: string,
+  rated: RatedAnswer,
+  writer: AnswerWriter,
+  log: Logger,
+): Promise<void> {
+  try {
+    await votes.remember(answerId, rated);
+    writer.setButtons({ live: [], final: voteButtons(answerId) });
+  } catch (error) {
+    log.warn({ err: error }, "the answer cannot be rated: its record was not stored");
+  }
+}
+
+/** How a failed answer ends, and its failure's code; logs what the operator must know. */
+function failed(
+  error: unknown,
+  hadText: boolean,
+  log: Logger,
+  t: Translator,
+): { end: AnswerEnd; errorCode: string } {
+  const cause = error instanceof AnswerCutError ? error.reason : error;
+  const errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
+  if (!(error instanceof BridgeError)) log.error({ err: error }, "answer failed");
+  const problem = settingProblem(cause);
+  // The person sees the userMessage; the operator, who can fix it, needs more than info.
+  if (problem) log.error({ kind: errorCode }, problem);
+  return { end: endFor(error, hadText, t), errorCode };
 }
 
 function endFor(error: unknown, hadText: boolean, t: Translator): AnswerEnd {

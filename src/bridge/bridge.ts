@@ -13,6 +13,7 @@ import {
   NotStartedError,
   userTextOf,
 } from "../errors.ts";
+import { FeedbackVotes } from "../feedback/votes.ts";
 import { ChannelLanguages } from "../i18n/channel-language.ts";
 import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
@@ -24,8 +25,11 @@ import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { registerAnswerButtons } from "./answer-buttons.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
+import { AnswerStops } from "./answer-stops.ts";
+import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
@@ -60,9 +64,16 @@ export interface BridgeOptions {
    * answered by the process that received it.
    */
   sharedQueue?: SharedQueue;
+  /**
+   * How long the backend may stay silent before the typing sign shows (Slack's status,
+   * Telegram's typing action). Default: the writer's (half a second); tests shorten it.
+   */
+  typingDelayMs?: number;
   /** Thread lock lease and poll interval (tests shorten them). */
   threadLeaseMs?: number;
   threadPollMs?: number;
+  /** How often an answer streaming here looks for a stop asked in another process. */
+  stopPollMs?: number;
 }
 
 /**
@@ -83,6 +94,8 @@ export class Bridge {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
   readonly #threadLeaseMs: number | undefined;
+  readonly #stops: AnswerStops;
+  readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
 
@@ -93,7 +106,16 @@ export class Bridge {
     this.#deliveries = new Deliveries(options.store, randomUUID());
     this.#conversations = new Conversations(options.store);
     this.#languages = new ChannelLanguages(options.store, options.defaultLanguage);
+    const stops = new AnswerStops({
+      store: options.store,
+      log: options.log,
+      pollMs: options.stopPollMs,
+    });
+    this.#stops = stops;
+    this.#votes = new FeedbackVotes(options.store);
     this.#commands = new CommandHandler({
+      stops,
+      feedback: this.#votes,
       conversations: this.#conversations,
       settings: new ChannelSettings(options.store),
       defaultLanguage: options.defaultLanguage,
@@ -107,6 +129,8 @@ export class Bridge {
       conversations: this.#conversations,
       log: options.log,
       defaultLanguage: options.defaultLanguage,
+      stops,
+      votes: this.#votes,
     };
     this.#answerQueue =
       options.answerQueue ??
@@ -118,6 +142,16 @@ export class Bridge {
       leaseMs: options.threadLeaseMs,
       pollMs: options.threadPollMs,
       signal: this.#stopping.signal,
+    });
+  }
+
+  /** Registers what the Stop button and the 👍/👎 under answers do. */
+  registerButtons(handlers: ButtonHandlers): void {
+    registerAnswerButtons(handlers, {
+      stops: this.#stops,
+      votes: this.#votes,
+      languages: this.#languages,
+      metrics: this.#options.metrics,
     });
   }
 
@@ -419,7 +453,7 @@ export class Bridge {
       turn.leave();
       reply = await run();
     }
-    await sendNotice(surface, reply.text, { private: reply.private });
+    if (reply.text) await sendNotice(surface, reply.text, { private: reply.private });
   }
 
   async #answer(
@@ -440,6 +474,7 @@ export class Bridge {
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#options.maxAnswerChars,
       notes: { truncated: t.t("truncated"), noAnswer: t.t("noAnswer") },
+      typingDelayMs: this.#options.typingDelayMs,
       onFirstPost: waits.turn.shown,
       onCall: (kind) =>
         (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),

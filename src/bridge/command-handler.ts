@@ -1,9 +1,11 @@
 import type { LanguageCode } from "../backend/languages.ts";
+import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { UserText } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
+import type { AnswerStops } from "./answer-stops.ts";
 import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
@@ -14,6 +16,7 @@ export interface LeadsCommands {
 }
 
 export interface CommandReply {
+  /** "": nothing to say (what the command did shows for itself). */
   text: string;
   /** Only the asker needs it (shown privately where the platform can). */
   private: boolean;
@@ -26,6 +29,8 @@ export interface CommandHandlerOptions {
   /** The language a channel speaks: a change of it is confirmed in the new one. */
   languages: ChannelLanguages;
   leads?: LeadsCommands | undefined;
+  stops: AnswerStops;
+  feedback: FeedbackVotes;
 }
 
 /**
@@ -62,7 +67,42 @@ export class CommandHandler {
           : this.#setLanguage(message, command.code, t);
       case "leads":
         return this.#leads(command, message, t);
+      case "stop":
+        return this.#stop(message, t);
+      case "feedback":
+        return this.#feedback(message, command.days, t);
     }
+  }
+
+  async #stop(message: IncomingMessage, t: Translator): Promise<CommandReply> {
+    const outcome = await this.#options.stops.stopInThread(message.threadKey, {
+      id: message.authorId,
+      name: message.authorName,
+      isAdmin: () => message.isAdmin(),
+    });
+    // A stopped answer says who stopped it in its own last line.
+    if (outcome === "stopped") return { text: "", private: true };
+    return {
+      text: t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"),
+      private: true,
+    };
+  }
+
+  async #feedback(message: IncomingMessage, days: number, t: Translator): Promise<CommandReply> {
+    const all = message.adminOfAll === true;
+    if (!all && !(await message.isAdmin())) {
+      return { text: t.t("feedbackAdminOnly"), private: true };
+    }
+    const { up, down } = await this.#options.feedback.count(
+      days,
+      all ? undefined : message.channelKey,
+    );
+    const total = up + down;
+    const text =
+      total === 0
+        ? t.t(all ? "feedbackNoneAll" : "feedbackNoneHere", { days })
+        : t.t(all ? "feedbackAll" : "feedbackHere", { days, up, down, share: up / total });
+    return { text, private: true };
   }
 
   async #showLanguage(message: IncomingMessage, t: Translator): Promise<CommandReply> {

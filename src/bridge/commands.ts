@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "../backend/languages.ts";
+import { MAX_FEEDBACK_DAYS } from "../feedback/votes.ts";
 import type { UserText } from "../i18n/messages.ts";
 
 /** A command the bot itself answers, parsed and validated. */
@@ -9,6 +10,8 @@ export type Command =
   | { name: "language"; code?: LanguageCode }
   | { name: "leads"; action: "list"; days: number }
   | { name: "leads"; action: "subscribe" | "unsubscribe" }
+  | { name: "stop" }
+  | { name: "feedback"; days: number }
   /** A command addressed to the bot that it does not have (`/bogus`). */
   | { name: "unknown"; word: string };
 
@@ -33,16 +36,17 @@ export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
     "/leads subscribe",
     { key: "helpLeadsSubscribe", values: { unsubscribe: "`/leads unsubscribe`" } },
   ],
+  ["/stop", { key: "helpStop" }],
+  ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_LEAD_DAYS } }],
 ];
 
 // Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
-const leadDays = z
-  .string()
-  .regex(/^\d+$/)
-  .transform(Number)
-  .pipe(z.number().min(1).max(MAX_LEAD_DAYS));
+const daysArgument = (max: number) =>
+  z.string().regex(/^\d+$/).transform(Number).pipe(z.number().min(1).max(max));
+const leadDays = daysArgument(MAX_LEAD_DAYS);
+const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
-const COMMAND_WORDS = new Set(["help", "new", "language", "leads"]);
+const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback"]);
 
 /**
  * A command as people type one: a slash and one word, as Telegram defines them (up to 32
@@ -76,6 +80,14 @@ export function parseCommand(
       return { name: "new" };
     case "language":
       return parseLanguage(args);
+    case "stop":
+      if (args.length === 0) return { name: "stop" };
+      // "@bot stop smoking: how?" is a question; a slash makes it a command.
+      return slashed === undefined
+        ? undefined
+        : { name: "stop", problem: { key: "stopUsage", values: { stop: "`/stop`" } } };
+    case "feedback":
+      return parseFeedback(args);
     default:
       return parseLeads(args);
   }
@@ -117,6 +129,22 @@ function parseLeads(args: string[]): Command | CommandProblem {
     };
   }
   return { name: "leads", action: "list", days: days.data };
+}
+
+function parseFeedback(args: string[]): Command | CommandProblem {
+  const [arg, extra] = args;
+  if (arg === undefined) return { name: "feedback", days: DEFAULT_LEAD_DAYS };
+  const days = feedbackDays.safeParse(arg);
+  if (extra !== undefined || !days.success) {
+    return {
+      name: "feedback",
+      problem: {
+        key: "feedbackUsage",
+        values: { list: "`/feedback`", days: "`/feedback <days>`", max: MAX_FEEDBACK_DAYS },
+      },
+    };
+  }
+  return { name: "feedback", days: days.data };
 }
 
 export function isCommandProblem(value: Command | CommandProblem): value is CommandProblem {

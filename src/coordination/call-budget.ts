@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { RateLimitedError } from "../errors.ts";
 import type { CallBudget } from "../ports.ts";
 import { type CallWindow, LocalWindow } from "./call-window.ts";
-import { LocalBucket, type TokenBucket } from "./token-bucket.ts";
+import { type DrawOptions, LocalBucket, type TokenBucket } from "./token-bucket.ts";
 import { lineOf, type WaitOptions, WaitQueue } from "./wait-queue.ts";
 
 export interface RateBudgetOptions {
@@ -22,21 +22,13 @@ export interface Budget extends CallBudget {
   readonly idle: boolean;
 }
 
-/** One draw from a token source. */
-export interface SourceDraw {
-  /** A 429's wait: nothing goes for that long. */
-  holdMs?: number;
-  /** Calls to leave for others, where the source counts calls per window (see CallWindow). */
-  reserve?: number;
-}
-
 /**
  * Where a budget's tokens come from: a bucket or a call window in this process, or one in the
  * store that every process draws on (see shared-budget.ts).
  */
 export interface TokenSource {
   /** 0 when a call was granted (and counted), else the ms until one could be. */
-  draw(options?: SourceDraw): number | Promise<number>;
+  draw(options?: DrawOptions): number | Promise<number>;
   /**
    * The longest wait a draw gives while no 429 holds the source: a longer one means a hold,
    * perhaps set by another process.
@@ -59,8 +51,8 @@ export class BucketSource implements TokenSource {
     this.#bucket = new LocalBucket(bucket);
   }
 
-  draw(options: SourceDraw = {}): number {
-    return this.#bucket.draw(options.holdMs);
+  draw(options: DrawOptions = {}): number {
+    return this.#bucket.draw(options);
   }
 
   get longestWaitMs(): number {
@@ -80,7 +72,7 @@ export class WindowSource implements TokenSource {
     this.#window = new LocalWindow(window);
   }
 
-  draw(options: SourceDraw = {}): number {
+  draw(options: DrawOptions = {}): number {
     return this.#window.draw(options);
   }
 

@@ -1,4 +1,4 @@
-import { type BucketState, drawToken } from "./token-bucket.ts";
+import { type BucketState, type DrawOptions, drawToken } from "./token-bucket.ts";
 
 /**
  * A platform limit counted over a sliding window, as Telegram counts a group's messages ("no
@@ -14,16 +14,6 @@ export interface CallWindow {
   windowMs: number;
   burst: number;
   spacingMs: number;
-}
-
-export interface WindowDraw {
-  /** A platform's "retry after": no call for that long (several holds make one wait). */
-  holdMs?: number;
-  /**
-   * Calls of the window to leave for others (answers that still owe their final text): the
-   * call goes only while `reserve` more could follow it within the window.
-   */
-  reserve?: number;
 }
 
 /** What a window keeps between two draws: its calls' times (ascending) and its pace. */
@@ -43,7 +33,7 @@ export function drawWindow(
   state: WindowState | undefined,
   window: CallWindow,
   now: number,
-  options: WindowDraw = {},
+  options: DrawOptions = {},
 ): { state: WindowState; waitMs: number } {
   const { limit, windowMs } = window;
   const kept = (state?.times ?? []).filter((t) => t > now - windowMs);
@@ -157,7 +147,7 @@ export class LocalWindow {
   }
 
   /** drawWindow on this window, now. */
-  draw(options: WindowDraw = {}): number {
+  draw(options: DrawOptions = {}): number {
     const drawn = drawWindow(this.#state, this.window, performance.now(), options);
     this.#state = drawn.state;
     return drawn.waitMs;
@@ -173,7 +163,7 @@ export class LocalWindow {
 export class MemoryWindows {
   readonly #windows = new Map<string, LocalWindow>();
 
-  draw(key: string, window: CallWindow, options: WindowDraw = {}): number {
+  draw(key: string, window: CallWindow, options: DrawOptions = {}): number {
     let local = this.#windows.get(key);
     if (!local) {
       local = new LocalWindow(window);

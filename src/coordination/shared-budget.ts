@@ -5,12 +5,11 @@ import {
   bucketOf,
   RateBudget,
   type RateBudgetOptions,
-  type SourceDraw,
   type TokenSource,
   WindowSource,
 } from "./call-budget.ts";
 import type { CallWindow } from "./call-window.ts";
-import type { TokenBucket } from "./token-bucket.ts";
+import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 
 // After the store failed, this long on this process's own source before asking it again,
 // so an outage costs one timeout, not one per call.
@@ -32,9 +31,9 @@ abstract class StoreSource implements TokenSource {
 
   abstract readonly longestWaitMs: number;
 
-  protected abstract drawFromStore(options: SourceDraw): Promise<number>;
+  protected abstract drawFromStore(options: DrawOptions): Promise<number>;
 
-  async draw(options: SourceDraw = {}): Promise<number> {
+  async draw(options: DrawOptions = {}): Promise<number> {
     const holdMs = options.holdMs ?? 0;
     if (holdMs > 0) this.#fallback.draw(options);
     if (performance.now() - this.#storeFailedAt >= STORE_RETRY_MS) {
@@ -70,8 +69,8 @@ export class StoreBucket extends StoreSource {
     return this.bucket.intervalMs;
   }
 
-  protected drawFromStore(options: SourceDraw): Promise<number> {
-    return this.#store.drawToken(this.#key, this.bucket, options.holdMs);
+  protected drawFromStore(options: DrawOptions): Promise<number> {
+    return this.#store.drawToken(this.#key, this.bucket, options);
   }
 }
 
@@ -92,7 +91,7 @@ export class StoreWindow extends StoreSource {
     return this.window.windowMs;
   }
 
-  protected drawFromStore(options: SourceDraw): Promise<number> {
+  protected drawFromStore(options: DrawOptions): Promise<number> {
     return this.#store.drawWindow(this.#key, this.window, options);
   }
 }

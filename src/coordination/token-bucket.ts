@@ -8,6 +8,18 @@ export interface TokenBucket {
   burst: number;
 }
 
+/** One draw from a bucket or a call window. */
+export interface DrawOptions {
+  /** A platform's "retry after": no call for that long (several holds make one wait). */
+  holdMs?: number;
+  /**
+   * Calls to leave for others (answers that still owe their first or final text): the call
+   * goes only while `reserve` more could follow it at once. A bucket keeps at most all but
+   * one of its burst, so routine calls still go at its refill rate.
+   */
+  reserve?: number;
+}
+
 /** What a bucket holds between two draws. */
 export interface BucketState {
   tokens: number;
@@ -16,17 +28,20 @@ export interface BucketState {
 }
 
 /**
- * One draw at `now`: takes a token when there is one (wait 0), else says how long until
- * there will be; a draw that waits takes nothing. `holdMs` instead empties the bucket for
- * that long (a platform's "retry after"): several holds for the same moment make one wait,
- * not a sum. The Redis store runs the same steps as a script (REDIS_DRAW_SCRIPT).
+ * One draw at `now`: takes a token when there is one beside those kept for `reserve` (wait
+ * 0), else says how long until there will be; a draw that waits takes nothing. `holdMs`
+ * instead empties the bucket for that long (a platform's "retry after"): several holds for
+ * the same moment make one wait, not a sum. The Redis store runs the same steps as a script
+ * (REDIS_DRAW_SCRIPT).
  */
 export function drawToken(
   state: BucketState | undefined,
   bucket: TokenBucket,
   now: number,
-  holdMs = 0,
+  options: DrawOptions = {},
 ): { state: BucketState; waitMs: number } {
+  const holdMs = options.holdMs ?? 0;
+  const needed = 1 + Math.min(options.reserve ?? 0, bucket.burst - 1);
   const elapsed = state ? Math.max(0, now - state.at) : 0;
   let tokens = Math.min(
     bucket.burst,
@@ -36,10 +51,10 @@ export function drawToken(
   if (holdMs > 0) {
     tokens = Math.min(tokens, -holdMs / bucket.intervalMs);
     waitMs = holdMs;
-  } else if (tokens >= 1) {
+  } else if (tokens >= needed) {
     tokens -= 1;
   } else {
-    waitMs = Math.ceil((1 - tokens) * bucket.intervalMs);
+    waitMs = Math.ceil((needed - tokens) * bucket.intervalMs);
   }
   return { state: { tokens, at: now }, waitMs };
 }
@@ -50,11 +65,12 @@ export function refillMs(state: BucketState, bucket: TokenBucket): number {
 }
 
 // drawToken on the server, atomically, on the server's clock (processes' clocks may differ).
-// KEYS[1] the bucket; ARGV interval ms, burst, hold ms. Returns the wait in ms.
+// KEYS[1] the bucket; ARGV interval ms, burst, hold ms, reserve. Returns the wait in ms.
 export const REDIS_DRAW_SCRIPT = `
 local interval = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
 local hold = tonumber(ARGV[3])
+local needed = 1 + math.min(tonumber(ARGV[4]), burst - 1)
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local saved = redis.call("HMGET", KEYS[1], "tokens", "at")
@@ -65,10 +81,10 @@ local wait = 0
 if hold > 0 then
   tokens = math.min(tokens, -hold / interval)
   wait = hold
-elseif tokens >= 1 then
+elseif tokens >= needed then
   tokens = tokens - 1
 else
-  wait = math.ceil((1 - tokens) * interval)
+  wait = math.ceil((needed - tokens) * interval)
 end
 redis.call("HSET", KEYS[1], "tokens", tostring(tokens), "at", tostring(now))
 redis.call("PEXPIRE", KEYS[1], math.ceil((burst - tokens) * interval) + 1000)
@@ -89,9 +105,9 @@ export class LocalBucket {
   }
 
   /** drawToken on this bucket, now. */
-  draw(holdMs = 0): number {
+  draw(options: DrawOptions = {}): number {
     const now = performance.now();
-    const drawn = drawToken(this.#state, this.bucket, now, holdMs);
+    const drawn = drawToken(this.#state, this.bucket, now, options);
     this.#state = drawn.state;
     this.#fullAt = now + refillMs(drawn.state, this.bucket);
     return drawn.waitMs;
@@ -107,13 +123,13 @@ export class LocalBucket {
 export class MemoryBuckets {
   readonly #buckets = new Map<string, LocalBucket>();
 
-  draw(key: string, bucket: TokenBucket, holdMs = 0): number {
+  draw(key: string, bucket: TokenBucket, options: DrawOptions = {}): number {
     let local = this.#buckets.get(key);
     if (!local) {
       local = new LocalBucket(bucket);
       this.#buckets.set(key, local);
     }
-    return local.draw(holdMs);
+    return local.draw(options);
   }
 
   /** Forgets buckets that are full again. */

@@ -3,14 +3,15 @@ import type { BackendClient } from "../backend/types.ts";
 import { Lease } from "../coordination/lease.ts";
 import { BridgeError, settingProblem } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
-import { translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Lead, LeadAnnouncer } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
+import { leadChannelLanguage } from "./lead-channel-language.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
+import { cardState, type LeadClaimBook } from "./lead-claims.ts";
 import { leadId } from "./lead-id.ts";
 import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 
@@ -23,6 +24,8 @@ export interface LeadPollerOptions {
   announcers: readonly LeadAnnouncer[];
   /** Each lead channel's language, for its announcements' words. None: English. */
   languages?: ChannelLanguages;
+  /** With it, each announcement carries the claim button and is recorded for its presses. */
+  claims?: LeadClaimBook | undefined;
   log: Logger;
   metrics?: Metrics | undefined;
   intervalMs: number;
@@ -64,8 +67,8 @@ const REMEMBER_MS = 60 * DAY_MS;
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages">> &
-    Pick<LeadPollerOptions, "metrics" | "languages">;
+  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages" | "claims">> &
+    Pick<LeadPollerOptions, "metrics" | "languages" | "claims">;
   readonly #owner = randomUUID();
   /** Who polls: one process at a time. */
   readonly #lease: Lease;
@@ -191,17 +194,27 @@ export class LeadPoller {
     if ((await store.get(key)) === "done") return "done";
     // Another process is posting it right now (or crashed doing so: its claim expires).
     if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
+    const shown = cleanLead(lead);
+    const { claims } = this.#options;
+    let message: unknown;
     try {
-      const channelKey = announcer.channelKey(channel.id);
-      const t =
-        channelKey && this.#options.languages
-          ? await this.#options.languages.translatorFor(channelKey)
-          : translator("en");
-      await announcer.announce(channel.id, leadAnnouncement(cleanLead(lead), t));
+      const t = await leadChannelLanguage(announcer, channel.id, this.#options.languages);
+      const state = claims && cardState(id, (await claims.holder(id))?.claim, t);
+      message = await announcer.announce(channel.id, leadAnnouncement(shown, t), state);
     } catch (error) {
       await store.release(key, this.#owner).catch(() => undefined);
       throw error;
     }
+    // Posted: a failure to record it costs its buttons (a press is told the lead cannot be
+    // claimed there), never a second announcement.
+    await claims
+      ?.posted(id, shown, { platform: channel.platform, channelId: channel.id, message })
+      .catch((error: unknown) =>
+        this.#options.log.warn(
+          { kind: error instanceof BridgeError ? error.code : "UNEXPECTED" },
+          "lead announced, but its claim button could not be recorded",
+        ),
+      );
     await store.set(key, "done", REMEMBER_MS);
     this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
     return "posted";

@@ -1,3 +1,4 @@
+import type { MessageKey } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Lead, LeadAnnouncement, LeadAnnouncementField } from "../ports.ts";
 import { stripInvisibleAndMarks } from "../reply/invisible-chars.ts";
@@ -24,10 +25,10 @@ function clean(text: string, max: number): string {
 }
 
 /**
- * A lead's `created_at` in UTC, written the way of `t`'s locale, or the text as sent when it
+ * A lead's `created_at` (or a claim's time) in UTC, written the way of `t`'s locale, or the text as sent when it
  * does not parse.
  */
-function leadTime(createdAt: string, t: Translator): string {
+export function leadTime(createdAt: string, t: Translator): string {
   const time = new Date(createdAt);
   return Number.isNaN(time.getTime()) ? createdAt : t.time(time);
 }
@@ -63,12 +64,15 @@ export function leadAnnouncement(lead: Lead, t: Translator): LeadAnnouncement {
 }
 
 function announcementFields(lead: Lead, t: Translator): LeadAnnouncementField[] {
+  const field = (key: MessageKey, value: string, kind: LeadAnnouncementField["kind"]) => {
+    return { label: t.t(key), labelled: t.t("leadLabel", { label: { key } }), value, kind };
+  };
   return [
-    { label: t.t("leadName"), value: lead.name || "—", kind: "text" },
-    { label: t.t("leadPhone"), value: lead.phone || "—", kind: "text" },
-    { label: t.t("leadEmail"), value: lead.email || "—", kind: lead.email ? "email" : "text" },
-    { label: t.t("leadRemark"), value: lead.remark || "—", kind: "text" },
-    { label: t.t("leadTime"), value: leadTime(lead.createdAt, t), kind: "time" },
-    { label: t.t("leadConversation"), value: lead.conversationUid, kind: "id" },
+    field("leadName", lead.name || "—", "text"),
+    field("leadPhone", lead.phone || "—", "text"),
+    field("leadEmail", lead.email || "—", lead.email ? "email" : "text"),
+    field("leadRemark", lead.remark || "—", "text"),
+    field("leadTime", leadTime(lead.createdAt, t), "time"),
+    field("leadConversation", lead.conversationUid, "id"),
   ];
 }

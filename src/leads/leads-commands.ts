@@ -3,11 +3,14 @@ import type { LeadsCommands } from "../bridge/command-handler.ts";
 import type { IncomingMessage } from "../ports.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import type { LeadChannel, LeadChannels } from "./lead-channels.ts";
+import { claimLine, type LeadClaimBook } from "./lead-claims.ts";
 import { cleanLead, leadLine } from "./lead-text.ts";
 
 export interface LeadsCommandsOptions {
   backend: BackendClient;
   channels: LeadChannels;
+  /** With it, each listed lead says who took it. */
+  claims?: Pick<LeadClaimBook, "claimsOf"> | undefined;
   now?: () => Date;
   /** Lines in one `/leads` reply; the rest is counted, not shown. */
   maxLines?: number;
@@ -49,7 +52,13 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
           ? t.t("leadsTooManyToCount", { read: fetched.leads.length, days })
           : t.t("leadsNone", { days });
       }
-      const shown = leads.slice(0, maxLines).map((lead) => leadLine(cleanLead(lead), t));
+      const listed = leads.slice(0, maxLines);
+      const claims = (await options.claims?.claimsOf(listed)) ?? [];
+      const shown = listed.map((lead, index) => {
+        const claim = claims[index];
+        const line = leadLine(cleanLead(lead), t);
+        return claim ? `${line} — ${claimLine(claim, t)}` : line;
+      });
       const rest = leads.length - maxLines;
       const more =
         rest <= 0

@@ -1,5 +1,5 @@
 import { translator } from "../i18n/translator.ts";
-import type { ReplySurface } from "../ports.ts";
+import type { Button, ReplySurface } from "../ports.ts";
 import { AnswerText } from "./answer-text.ts";
 import {
   canAppend,
@@ -14,13 +14,21 @@ import {
 } from "./outgoing-message.ts";
 import { splitToFit } from "./split.ts";
 
+/** The buttons under an answer's last message: while it grows, and once it is final. */
+export interface AnswerButtons {
+  live: readonly Button[];
+  final: readonly Button[];
+}
+
 /** How the answer ended, for the final note. */
 export type AnswerEnd =
   | { kind: "complete" }
   /** Cut by a failure after some text: `note` says why. */
   | { kind: "cut"; note: string }
   /** Failed before any text: `note` is the readable error. */
-  | { kind: "error"; note: string };
+  | { kind: "error"; note: string }
+  /** Stopped by a person: the text so far, then `note` says who stopped it. */
+  | { kind: "stopped"; note: string };
 
 /** The notes the layout adds of itself, in the answer's language. */
 export interface AnswerNotes {
@@ -44,6 +52,7 @@ const ENGLISH_NOTES: AnswerNotes = {
 export class AnswerLayout {
   readonly messages: OutgoingMessage[] = [];
   readonly text: AnswerText;
+  #buttons: AnswerButtons = { live: [], final: [] };
   readonly #surface: ReplySurface;
   readonly #notes: AnswerNotes;
   #end: AnswerEnd | undefined;
@@ -72,6 +81,12 @@ export class AnswerLayout {
   append(piece: string): boolean {
     this.#version++;
     return this.text.append(piece);
+  }
+
+  /** Sets the buttons under the last message, from its next call on. */
+  setButtons(buttons: AnswerButtons): void {
+    this.#buttons = buttons;
+    this.#version++;
   }
 
   finish(end: AnswerEnd): void {
@@ -124,7 +139,17 @@ export class AnswerLayout {
       mode = "replace";
       text = textOf(renderer, message, { mode, source, final });
     }
-    return planFor(message, mode, text, final);
+    const plan = planFor(message, mode, text, final);
+    if (!plan) return undefined;
+    // Only the last message has buttons: earlier ones lose theirs with their final edit.
+    const last = !message.frozen && message === this.messages.at(-1);
+    const buttons = last ? (final ? this.#buttons.final : this.#buttons.live) : [];
+    const { request } = plan;
+    if (buttons.length === 0) return plan;
+    if (request.call === "post" || request.call === "edit" || request.call === "end") {
+      return { ...plan, request: { ...request, buttons } };
+    }
+    return plan;
   }
 
   #canStream(): boolean {

@@ -6,7 +6,12 @@ import type {
   MessageRef,
   ReplySurface,
 } from "../ports.ts";
-import { type AnswerEnd, AnswerLayout, type AnswerNotes } from "./answer-layout.ts";
+import {
+  type AnswerButtons,
+  type AnswerEnd,
+  AnswerLayout,
+  type AnswerNotes,
+} from "./answer-layout.ts";
 import { CallPacer } from "./call-pacer.ts";
 import {
   markGone,
@@ -18,7 +23,7 @@ import {
   toReplace,
 } from "./outgoing-message.ts";
 
-export type { AnswerEnd, AnswerNotes } from "./answer-layout.ts";
+export type { AnswerButtons, AnswerEnd, AnswerNotes } from "./answer-layout.ts";
 
 export interface AnswerWriterOptions {
   /** Longest answer shown; the rest is dropped and a "(truncated)" note added. */
@@ -27,6 +32,8 @@ export interface AnswerWriterOptions {
   notes?: AnswerNotes | undefined;
   /** How often a typing indicator is repeated until the first text shows. */
   typingIntervalMs?: number;
+  /** How long the backend may stay silent before the typing indicator shows. */
+  typingDelayMs?: number | undefined;
   /** Called once, when the first message of this answer is on screen. */
   onFirstPost?: (() => void) | undefined;
   /** Called after every successful post or edit, and for every rate-limit answer. */
@@ -150,6 +157,15 @@ export class AnswerWriter {
     const more = this.#layout.append(piece);
     this.#wake?.();
     return more;
+  }
+
+  /**
+   * The buttons under the answer's last message: `live` while it grows (where the platform
+   * lets a growing message have them), `final` once it is complete.
+   */
+  setButtons(buttons: AnswerButtons): void {
+    this.#layout.setButtons(buttons);
+    this.#wake?.();
   }
 
   /** The answer is over: sends what remains and resolves once the platform shows it. */
@@ -316,6 +332,7 @@ export class AnswerWriter {
 
   #keepTyping(showTyping: () => Promise<void>): void {
     const interval = this.#options.typingIntervalMs ?? 4_000;
+    const delay = this.#options.typingDelayMs ?? TYPING_DELAY_MS;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     const repeat = async () => {
@@ -328,9 +345,16 @@ export class AnswerWriter {
       stopped = true;
       clearTimeout(timer);
     };
-    void repeat();
+    if (delay > 0) timer = setTimeout(repeat, delay);
+    else void repeat();
   }
 }
+
+/**
+ * A sign of work that shows and vanishes within moments reads as a flicker, and costs a call:
+ * an answer whose first text comes sooner than this shows none.
+ */
+const TYPING_DELAY_MS = 500;
 
 function once(callback: (() => void) | undefined): (() => void) | undefined {
   if (!callback) return undefined;

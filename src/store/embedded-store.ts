@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
-import { type CallWindow, MemoryWindows, type WindowDraw } from "../coordination/call-window.ts";
+import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
 import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
-import { MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
+import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
@@ -160,6 +160,21 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("setMembers", () => this.#members(key));
   }
 
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    return this.#guard.run("putInMap", () =>
+      this.#atomic.run(key, async () => {
+        const entries = await this.#entries<T>(key);
+        const before = Object.hasOwn(entries, field) ? entries[field] : undefined;
+        await this.#keyv.set(key, { ...entries, [field]: value });
+        return before;
+      }),
+    );
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    return this.#guard.run("mapEntries", () => this.#entries<T>(key));
+  }
+
   async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
@@ -179,11 +194,11 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("giveBackTicket", async () => this.#lines.giveBack(key, ticket, owner));
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
-    return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, holdMs));
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
+    return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, options));
   }
 
-  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options?: DrawOptions): Promise<number> {
     return this.#guard.run("drawWindow", async () => this.#windows.draw(key, window, options));
   }
 
@@ -229,6 +244,12 @@ export class EmbeddedStore implements KeyValueStore {
   }
 
   /** A set is kept as one array of its members: the mutex makes each change atomic. */
+  async #entries<T>(key: string): Promise<Record<string, T>> {
+    const value = await this.#keyv.get<unknown>(key);
+    const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
+    return isMap ? { ...(value as Record<string, T>) } : {};
+  }
+
   async #members(key: string): Promise<string[]> {
     const value = await this.#keyv.get<unknown>(key);
     return Array.isArray(value) ? value.filter((m): m is string => typeof m === "string") : [];

@@ -27,14 +27,16 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     removeFromSet: (key, member) =>
       measure("removeFromSet", () => store.removeFromSet(key, member)),
     setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
+    putInMap: (key, field, value) => measure("putInMap", () => store.putInMap(key, field, value)),
+    mapEntries: (key) => measure("mapEntries", () => store.mapEntries(key)),
     takeTicket: (key, owner, leaseMs) =>
       measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),
     checkTicket: (key, ticket, owner, leaseMs) =>
       measure("checkTicket", () => store.checkTicket(key, ticket, owner, leaseMs)),
     giveBackTicket: (key, ticket, owner) =>
       measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
-    drawToken: (key, bucket, holdMs) =>
-      measure("drawToken", () => store.drawToken(key, bucket, holdMs)),
+    drawToken: (key, bucket, options) =>
+      measure("drawToken", () => store.drawToken(key, bucket, options)),
     drawWindow: (key, window, options) =>
       measure("drawWindow", () => store.drawWindow(key, window, options)),
     streamAdd: (key, value, maxWaiting) =>

@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
-import {
-  type CallWindow,
-  REDIS_WINDOW_SCRIPT,
-  type WindowDraw,
-} from "../coordination/call-window.ts";
+import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
 import {
   REDIS_CHECK_TICKET_SCRIPT,
   REDIS_GIVE_BACK_TICKET_SCRIPT,
@@ -13,7 +9,11 @@ import {
   type TicketStatus,
   ticketStatusOf,
 } from "../coordination/ticket-line.ts";
-import { REDIS_DRAW_SCRIPT, type TokenBucket } from "../coordination/token-bucket.ts";
+import {
+  type DrawOptions,
+  REDIS_DRAW_SCRIPT,
+  type TokenBucket,
+} from "../coordination/token-bucket.ts";
 import {
   REDIS_STREAM_ADD_SCRIPT,
   REDIS_STREAM_FINISH_SCRIPT,
@@ -57,6 +57,11 @@ export const DEFAULT_NAMESPACE = "chatbot-bridge";
 // another process is never extended or deleted by its previous owner.
 const RENEW_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) end return 0`;
 const RELEASE_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
+
+/** HSET that answers with the field's previous value (false when it was new), atomically. */
+const PUT_IN_MAP_SCRIPT = `local before = redis.call("HGET", KEYS[1], ARGV[1])
+redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
+return before`;
 
 /** Lua reads numbers as doubles: an unbounded limit goes as the largest exact one. */
 function limitOf(limit: number): number {
@@ -214,6 +219,26 @@ export class RedisStore implements KeyValueStore {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
   }
 
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    return this.#run("putInMap", async () => {
+      const before = await this.#script(
+        PUT_IN_MAP_SCRIPT,
+        [this.#key(key)],
+        [field, JSON.stringify(value)],
+      );
+      return typeof before === "string" ? (JSON.parse(before) as T) : undefined;
+    });
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    return this.#run("mapEntries", async () => {
+      const raw = await this.#client.hGetAll(this.#key(key));
+      return Object.fromEntries(
+        Object.entries(raw).map(([field, value]) => [field, JSON.parse(value) as T]),
+      );
+    });
+  }
+
   async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#run("takeTicket", async () =>
@@ -247,18 +272,23 @@ export class RedisStore implements KeyValueStore {
     );
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs = 0): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options: DrawOptions = {}): Promise<number> {
     return this.#run("drawToken", async () => {
       const reply = await this.#script(
         REDIS_DRAW_SCRIPT,
         [this.#key(key)],
-        [String(bucket.intervalMs), String(bucket.burst), String(Math.ceil(holdMs))],
+        [
+          String(bucket.intervalMs),
+          String(bucket.burst),
+          String(Math.ceil(options.holdMs ?? 0)),
+          String(options.reserve ?? 0),
+        ],
       );
       return Number(reply);
     });
   }
 
-  drawWindow(key: string, window: CallWindow, options: WindowDraw = {}): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options: DrawOptions = {}): Promise<number> {
     return this.#run("drawWindow", async () => {
       const reply = await this.#script(
         REDIS_WINDOW_SCRIPT,

@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "../coordination/call-window.ts";
+import type { CallWindow } from "../coordination/call-window.ts";
 import type { TicketStatus } from "../coordination/ticket-line.ts";
-import type { TokenBucket } from "../coordination/token-bucket.ts";
+import type { DrawOptions, TokenBucket } from "../coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../coordination/work-stream.ts";
 
 /**
@@ -64,6 +64,18 @@ export interface KeyValueStore {
   setMembers(key: string): Promise<string[]>;
 
   /**
+   * Sets `field` of the map at `key` to `value` and returns the value it held before
+   * (undefined when the field is new), in one atomic step (a script over HGET and HSET on
+   * Redis, across every process sharing it; under the key's mutex in the embedded store). A
+   * key holds a map, a set or a value, never two of them. Without TTL: what is recorded here
+   * stays (feedback votes).
+   */
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined>;
+
+  /** Every field of the map at `key` with its value; {} when there is none. */
+  mapEntries<T>(key: string): Promise<Record<string, T>>;
+
+  /**
    * Takes the next ticket in the line at `key` and returns its number: tickets are served
    * in the order they were taken, across every process sharing the Redis (in memory for the
    * embedded store, which belongs to one process). The ticket holds for `leaseMs`; each
@@ -81,17 +93,18 @@ export interface KeyValueStore {
   /**
    * Draws one token from the bucket at `key`: resolves 0 when one was taken, else the ms
    * until there will be one (nothing is taken then). With `holdMs` the bucket is emptied
-   * for that long instead (a platform's "retry after"). Atomic across every process sharing
-   * the Redis; in memory for the embedded store, which belongs to one process.
+   * for that long instead (a platform's "retry after"); `reserve` tokens are left for calls
+   * that must not wait. Atomic across every process sharing the Redis; in memory for the
+   * embedded store, which belongs to one process.
    */
-  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number>;
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number>;
 
   /**
    * Takes a place in the call window at `key` (see drawWindow): resolves 0 when the call may
    * go, else the ms until it could (nothing is taken then). Atomic across every process sharing
    * the Redis; in memory for the embedded store.
    */
-  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number>;
+  drawWindow(key: string, window: CallWindow, options?: DrawOptions): Promise<number>;
 
   /**
    * The work queue at `key` (see work-stream.ts): one queue for every process sharing the

@@ -1,6 +1,6 @@
-import type { CallWindow, WindowDraw } from "../../src/coordination/call-window.ts";
+import type { CallWindow } from "../../src/coordination/call-window.ts";
 import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
-import type { TokenBucket } from "../../src/coordination/token-bucket.ts";
+import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
@@ -87,6 +87,16 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.setMembers(key);
   }
 
+  putInMap<T>(key: string, field: string, value: T): Promise<T | undefined> {
+    this.#count("putInMap");
+    return this.#inner.putInMap(key, field, value);
+  }
+
+  mapEntries<T>(key: string): Promise<Record<string, T>> {
+    this.#count("mapEntries");
+    return this.#inner.mapEntries(key);
+  }
+
   takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
     this.#count("takeTicket");
     return this.#inner.takeTicket(key, owner, leaseMs);
@@ -102,12 +112,12 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.giveBackTicket(key, ticket, owner);
   }
 
-  drawToken(key: string, bucket: TokenBucket, holdMs?: number): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
     this.#count("drawToken");
-    return this.#inner.drawToken(key, bucket, holdMs);
+    return this.#inner.drawToken(key, bucket, options);
   }
 
-  drawWindow(key: string, window: CallWindow, options?: WindowDraw): Promise<number> {
+  drawWindow(key: string, window: CallWindow, options?: DrawOptions): Promise<number> {
     this.#count("drawWindow");
     return this.#inner.drawWindow(key, window, options);
   }

@@ -10,6 +10,7 @@ import {
 } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 import { startTestRedis } from "../support/redis.ts";
+import { until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("pipelines sharing Redis");
 afterAll(() => redis?.close());
@@ -57,6 +58,41 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     ]);
     expect(chatRequests()).toHaveLength(1);
     expect(surfaces.flatMap((s) => s.messages)).toHaveLength(1);
+  });
+
+  it("stops an answer streaming in one process on /stop received by the other", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 1 });
+    harnesses = await twoProcesses(simulator, { stopPollMs: 50 });
+    const [a, b] = harnesses;
+    const answering = new MemorySurface();
+    // Half an answer, then the chatbot goes silent: only a stop ends it.
+    const answered = a?.bridge.handle(incoming("tell me more #stall"), answering);
+    await until(
+      "the answer streaming",
+      () => (answering.messages[0]?.length ?? 0) > 10 || undefined,
+    );
+
+    const other = new MemorySurface();
+    await b?.bridge.handle(
+      incoming("/stop", { authorId: "user-2", isAdmin: async () => false }),
+      other,
+    );
+    expect(other.notices).toEqual([
+      {
+        text: "Only the person who asked or an admin of this channel can stop this answer.",
+        private: true,
+      },
+    ]);
+    const stopping = new MemorySurface();
+    const asked = performance.now();
+    await b?.bridge.handle(incoming("/stop", { authorName: "Ann <admin>" }), stopping);
+    await answered;
+    // Seen by the streaming process's next look at the store, not at the end of a timeout.
+    expect(performance.now() - asked).toBeLessThan(5_000);
+    expect(stopping.notices).toEqual([]);
+    expect(answering.messages).toHaveLength(1);
+    expect(answering.messages[0]).toMatch(/\n\n⏹ stopped by Ann <admin>$/);
+    expect(chatRequests()[0]?.outcome).toBe("aborted");
   });
 
   it("runs one thread's questions one at a time across processes, on one conversation", async () => {

@@ -178,6 +178,19 @@ describe("the console channel in a terminal", () => {
     expect(chat.answers.asked).toBe(1);
   });
 
+  it("stops the answer on /stop typed while it prints, keeping its text and saying so", async () => {
+    const chat = await chatInTerminal();
+    chat.type("tell me\r");
+    chat.answers.answer(1).send("The beginning");
+    await shows(chat, "The beginning");
+    chat.type("/stop\r");
+    await prompted(chat);
+    expect(chat.transcript()).toBe(
+      ["› tell me", "The beginning", "", "⏹ stopped by you", "›"].join("\n"),
+    );
+    expect(chat.answers.asked).toBe(1);
+  });
+
   it("quits on Ctrl+C at the prompt", async () => {
     const chat = await chatInTerminal();
     chat.type(CTRL_C);

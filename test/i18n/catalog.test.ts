@@ -42,10 +42,15 @@ const SAMPLE: MessageValues = {
   quit: "Ctrl+D",
   usage: "/help",
   what: { key: "helpHelp" },
+  mark: "👍",
+  up: 3,
+  down: 1,
+  share: 0.75,
+  label: { key: "leadName" },
 };
 
 // Texts that are only values and punctuation (the "⚠️ {reason}" note, "{name} ({code})", a
-// lead's line), and words that are the same in a language (German "Name"; "E-mail" in French,
+// lead's line), and words that are the same in a language (German "Name", so "Name:" too; "E-mail" in French,
 // Italian and Portuguese; French "Conversation"). Exact: a stale entry fails too.
 const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly MessageKey[]>> = {
   fr: ["failed", "languageNamed", "leadEmail", "leadConversation"],
@@ -54,7 +59,7 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly 
   "zh-Hans": ["failed"],
   "zh-Hant": ["failed"],
   ar: [],
-  de: ["failed", "languageNamed", "leadLine", "leadName"],
+  de: ["failed", "languageNamed", "leadLine", "leadName", "leadLabel"],
   jp: ["failed"],
   pt: ["failed", "languageNamed", "leadLine", "leadLineRemark", "leadEmail"],
   hi: ["failed", "languageNamed", "leadLine", "leadLineRemark"],

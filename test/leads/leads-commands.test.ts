@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { fetchLeads } from "../../src/leads/fetch-leads.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
+import { leadId } from "../../src/leads/lead-id.ts";
 import { createLeadsCommands } from "../../src/leads/leads-commands.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
@@ -24,6 +27,7 @@ async function start(simulator: SimulatorOptions = { leads: 0 }): Promise<Harnes
         createLeadsCommands({
           backend,
           channels: new LeadChannels(store, [{ platform: "test", id: "sales" }]),
+          claims: new LeadClaimBook(store),
         }),
     },
   });
@@ -58,6 +62,30 @@ describe("/leads", () => {
         /^• [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
       ),
       expect.stringMatching(/^• .* UTC: Two days · \+1 555 0102 · two@example\.com — “price\?”$/),
+    ]);
+  });
+
+  it("says who took each lead that someone claimed", async () => {
+    const h = await start();
+    h.simulator.addLead({ name: "Taken", created_at: new Date(Date.now() - 120_000) });
+    h.simulator.addLead({ name: "Free", created_at: new Date(Date.now() - 60_000) });
+    const { leads } = await fetchLeads({
+      backend: h.backend,
+      from: new Date(Date.now() - DAY),
+      to: new Date(Date.now() + DAY),
+      pageSize: 10,
+      maxPages: 1,
+    });
+    const taken = leads.find((lead) => lead.name === "Taken");
+    if (!taken) throw new Error("lead not listed");
+    const at = "2026-01-02T03:04:05.000Z";
+    const claim = { platform: "slack", personId: "U1", name: "@ann", at };
+    expect(await new LeadClaimBook(h.store).claim(leadId(taken), claim)).toBe(true);
+    const surface = new MemorySurface();
+    await h.bridge.handle(incoming("/leads", salesChannel), surface);
+    expect(surface.notices[0]?.text.split("\n").slice(1)).toEqual([
+      expect.stringMatching(/: Free · .*”$/),
+      expect.stringMatching(/: Taken · .*” — claimed by @ann \(Jan 2, 2026, 03:04 UTC\)$/),
     ]);
   });
 

@@ -59,7 +59,11 @@ describe("AnswerWriter", () => {
 
   it("uses a typing indicator instead of a placeholder where the surface has one", async () => {
     const surface = new MemorySurface({ typing: true });
-    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP, typingIntervalMs: 20 });
+    const writer = new AnswerWriter(surface, {
+      maxAnswerChars: CAP,
+      typingIntervalMs: 20,
+      typingDelayMs: 0,
+    });
     writer.start();
     await sleep(70);
     writer.append("Hi");
@@ -188,11 +192,39 @@ describe("AnswerWriter, final states", () => {
 });
 
 describe("AnswerWriter, typing", () => {
+  it("shows no typing sign for an answer whose first text comes within the typing delay", async () => {
+    const surface = new MemorySurface({ typing: true });
+    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP, typingDelayMs: 300 });
+    writer.start();
+    await sleep(50);
+    writer.append("quick");
+    await writer.finish({ kind: "complete" });
+    await sleep(350);
+    expect(surface.typing).toBe(0);
+    expect(surface.messages).toEqual(["quick"]);
+  });
+
+  it("shows the typing sign once the backend stays silent past the typing delay", async () => {
+    const surface = new MemorySurface({ typing: true });
+    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP, typingDelayMs: 100 });
+    writer.start();
+    await sleep(60);
+    expect(surface.typing).toBe(0);
+    await sleep(100);
+    expect(surface.typing).toBe(1);
+    writer.append("slow");
+    await writer.finish({ kind: "complete" });
+  });
+
   it("sends no typing action while the platform's wait runs", async () => {
     const budget = new RateBudget({ perMinute: 600, burst: 2 });
     budget.pause(150);
     const surface = new MemorySurface({ typing: true, budget });
-    const writer = new AnswerWriter(surface, { maxAnswerChars: CAP, typingIntervalMs: 20 });
+    const writer = new AnswerWriter(surface, {
+      maxAnswerChars: CAP,
+      typingIntervalMs: 20,
+      typingDelayMs: 0,
+    });
     writer.start();
     await sleep(100);
     expect(surface.typing).toBe(0);

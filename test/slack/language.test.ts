@@ -76,7 +76,9 @@ describe("Slack: the bot speaks the channel's language", () => {
     simulator.addLead({ name: "Ada", created_at: new Date() });
     await leads.pollOnce();
     const post = harness.fake.calls.find(
-      (c) => c.method === "chat.postMessage" && c.args.channel === "C1" && c.args.blocks,
+      (c) =>
+        c.method === "chat.postMessage" &&
+        (c.args.blocks as { type: string }[] | undefined)?.[0]?.type === "header",
     )?.args as { text: string; blocks: { fields?: { text: string }[] }[] } | undefined;
     expect(post?.text).toBe("Nouveau prospect : Ada");
     expect(post?.blocks[1]?.fields?.map((f) => f.text.split("\n")[0])).toEqual([

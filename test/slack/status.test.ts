@@ -67,6 +67,23 @@ describe("a sign of work that costs no message", () => {
     },
   );
 
+  it("shows no status for an answer whose first text comes within the typing delay: no flicker, no call", async () => {
+    h = await startSlackHarness({ simulator: { chunkDelayMs: [1, 3] }, typingDelayMs: 400 });
+    const ts = h.nextTs();
+    const quick = "a quick one";
+    const slow = "take a breath first #delay=800";
+    await h.sendEvent(mention(quick, { ts }));
+    await h.settle();
+    expect(h.fake.callsTo("assistant.threads.setStatus")).toEqual([]);
+    expect(h.fake.thread("C1", ts)[0]?.text).toBe(safeMarkdown(simulatedAnswer(quick)));
+
+    // A backend silent for longer than the delay gets its sign of work.
+    const slowTs = h.nextTs();
+    await h.sendEvent(mention(slow, { ts: slowTs }));
+    await h.settle();
+    expect(h.fake.statuses).toEqual([{ channel: "C1", threadTs: slowTs, status: THINKING }]);
+  });
+
   it("turns a queued question's notice into its answer, deleting nothing", async () => {
     h = await startSlackHarness({ simulator: { chunkDelayMs: [1, 3] } });
     const root = h.nextTs();

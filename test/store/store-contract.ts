@@ -136,6 +136,18 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.claim("lock", "intruder", 5_000)).toBe(true);
     });
 
+    it("a claim's owner may be a record (JSON with quotes, colons, any script): read back whole, released only by that exact text", async () => {
+      // What a lead's claim keeps: who took it and when (src/leads/lead-claims.ts).
+      const owner = JSON.stringify({ personId: "U1", name: 'Zoë "ann" <@U2>: 李', at: "2026" });
+      const other = JSON.stringify({ personId: "U2", name: "bob", at: "2026" });
+      expect(await store.claim("lead:claim:1", owner, 60_000)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(false);
+      expect(await store.get("lead:claim:1")).toBe(owner);
+      expect(await store.release("lead:claim:1", other)).toBe(false);
+      expect(await store.release("lead:claim:1", owner)).toBe(true);
+      expect(await store.claim("lead:claim:1", other, 60_000)).toBe(true);
+    });
+
     it("concurrent claims of one key: exactly one wins", async () => {
       const owners = Array.from({ length: 25 }, (_, i) => `owner-${i}`);
       const results = await Promise.all(owners.map((owner) => store.claim("race", owner, 5_000)));
@@ -178,6 +190,29 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       ]);
       expect(changes).toEqual([...leaving.map(() => true), ...staying.map(() => false)]);
       expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
+    });
+
+    it("maps: a field set returns what it held before; entries list every field", async () => {
+      expect(await store.mapEntries("votes")).toEqual({});
+      expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U2", { rating: "down" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U1", { rating: "down" })).toEqual({ rating: "up" });
+      expect(await store.mapEntries("votes")).toEqual({
+        "a1:U1": { rating: "down" },
+        "a1:U2": { rating: "down" },
+      });
+      // Another key is another map.
+      expect(await store.mapEntries("other votes")).toEqual({});
+    });
+
+    it("maps: concurrent puts of one map lose none, and each sees one earlier value", async () => {
+      const fields = Array.from({ length: 30 }, (_, i) => `f${i}`);
+      await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 1)));
+      const before = await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 2)));
+      expect(before).toEqual(fields.map(() => 1));
+      const entries = await store.mapEntries<number>("crowd-map");
+      expect(Object.keys(entries).sort()).toEqual([...fields].sort());
+      expect(Object.values(entries).every((v) => v === 2)).toBe(true);
     });
 
     it("tickets are served in the order they were taken, each after those ahead go back", async () => {
@@ -270,10 +305,24 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.drawToken("other budget", bucket)).toBe(0);
     });
 
+    it("drawToken with a reserve leaves that many tokens (all but one at most) to draws without", async () => {
+      const bucket = { intervalMs: 200, burst: 3 };
+      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
+      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
+      // One token left: kept for a draw that must not wait.
+      const wait = await store.drawToken("kept", bucket, { reserve: 1 });
+      expect(wait).toBeGreaterThan(150);
+      expect(wait).toBeLessThanOrEqual(200);
+      expect(await store.drawToken("kept", bucket)).toBe(0);
+      // A reserve larger than the burst keeps all but one token: routine draws still go.
+      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBe(0);
+      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBeGreaterThan(150);
+    });
+
     it("drawToken with a hold empties the bucket for that long; holds for one moment do not add up", async () => {
       const bucket = { intervalMs: 100, burst: 5 };
-      expect(await store.drawToken("held", bucket, 400)).toBe(400);
-      expect(await store.drawToken("held", bucket, 400)).toBe(400);
+      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
+      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
       const wait = await store.drawToken("held", bucket);
       expect(wait).toBeGreaterThan(400);
       expect(wait).toBeLessThanOrEqual(500);
@@ -416,6 +465,8 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         () => store.addToSet("s", "m"),
         () => store.removeFromSet("s", "m"),
         () => store.setMembers("s"),
+        () => store.putInMap("m", "f", 1),
+        () => store.mapEntries("m"),
         () => store.takeTicket("l", "me", 1_000),
         () => store.checkTicket("l", 1, "me", 1_000),
         () => store.giveBackTicket("l", 1, "me"),

@@ -37,7 +37,10 @@ export interface HarnessOptions {
 }
 
 /** Bridge settings with nothing in the way: no allowlists, no rate limit, roomy caps. */
-export const OPEN_BRIDGE: Pick<BridgeOptions, "defaultLanguage" | "guards" | "maxAnswerChars"> = {
+export const OPEN_BRIDGE: Pick<
+  BridgeOptions,
+  "defaultLanguage" | "guards" | "maxAnswerChars" | "typingDelayMs"
+> = {
   defaultLanguage: "auto",
   guards: {
     allowedChannels: [],
@@ -47,6 +50,8 @@ export const OPEN_BRIDGE: Pick<BridgeOptions, "defaultLanguage" | "guards" | "ma
     rateLimitWindowSeconds: 60,
   },
   maxAnswerChars: 100_000,
+  // The typing sign at once: tests of it need not wait out the half second a person gets.
+  typingDelayMs: 0,
 };
 
 /** The real pipeline over real HTTP: simulated backend, undici client, a real store. */

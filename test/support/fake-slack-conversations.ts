@@ -17,6 +17,8 @@ export interface FakeMessage {
   streamStartedAt: number;
   /** Every text it showed, in order. */
   history: string[];
+  /** The Block Kit blocks it carries now (lead cards, buttons), as the bot last sent them. */
+  blocks: unknown[] | undefined;
 }
 
 export interface Ephemeral {
@@ -141,6 +143,7 @@ export class FakeConversations {
     if (!text) return { ok: false, error: "no_text" };
     if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
     message.updates++;
+    if (Array.isArray(args.blocks)) message.blocks = args.blocks;
     // As Slack does: without `blocks`, a message made of blocks (a stream) keeps them, and
     // what a person sees does not change.
     if (message.format === "markdown" && args.blocks === undefined) {
@@ -213,6 +216,8 @@ export class FakeConversations {
       message.text += text;
       message.history.push(message.text);
     }
+    // Rendered under the streamed text.
+    if (Array.isArray(args.blocks)) message.blocks = [...(message.blocks ?? []), ...args.blocks];
     message.stream = "stopped";
     return { ok: true, channel: message.channel, ts: message.ts, message: { text: message.text } };
   }
@@ -251,6 +256,7 @@ export class FakeConversations {
       stream: "none",
       streamStartedAt: 0,
       history: [text],
+      blocks: Array.isArray(args.blocks) ? args.blocks : undefined,
     };
     this.messages.set(message.ts, message);
     // A reply of the app's in the thread takes its loading status down.

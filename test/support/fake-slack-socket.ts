@@ -70,7 +70,7 @@ export class FakeSocketServer {
    * with the ack's payload once the client acknowledges it.
    */
   deliver(
-    type: "events_api" | "slash_commands",
+    type: "events_api" | "slash_commands" | "interactive",
     payload: unknown,
     options: { retryAttempt?: number; envelopeId?: string } = {},
   ): Promise<unknown> {

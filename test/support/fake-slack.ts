@@ -157,6 +157,23 @@ export class FakeSlack {
     return message.format === "markdown" ? viewMarkdown(message.text) : viewMrkdwn(message.text);
   }
 
+  /** The buttons a message shows now (its actions blocks): what each says and sends back. */
+  buttonsOf(message: FakeMessage): { actionId: string; value: string; label: string }[] {
+    return (message.blocks ?? []).flatMap((block) => {
+      const { type, elements } = block as { type?: string; elements?: unknown[] };
+      if (type === "context_actions" && Array.isArray(elements)) return feedbackButtons(elements);
+      if (type !== "actions" || !Array.isArray(elements)) return [];
+      return elements.map((element) => {
+        const button = element as { action_id?: string; value?: string; text?: { text?: string } };
+        return {
+          actionId: String(button.action_id),
+          value: String(button.value ?? ""),
+          label: String(button.text?.text ?? ""),
+        };
+      });
+    });
+  }
+
   callsTo(method: string): SlackCall[] {
     return this.calls.filter((c) => c.method === method);
   }
@@ -320,6 +337,27 @@ export class FakeSlack {
 }
 
 const RESPONSE_URL_PATHS = ["/respond/", "/commands/", "/actions/"];
+
+/** The two sides of each feedback buttons element, as buttons that send their own value. */
+function feedbackButtons(
+  elements: unknown[],
+): { actionId: string; value: string; label: string }[] {
+  type Side = { value?: string; text?: { text?: string } };
+  return elements.flatMap((element) => {
+    const pair = element as {
+      type?: string;
+      action_id?: string;
+      positive_button?: Side;
+      negative_button?: Side;
+    };
+    if (pair.type !== "feedback_buttons") return [];
+    return [pair.positive_button, pair.negative_button].map((side) => ({
+      actionId: String(pair.action_id),
+      value: String(side?.value ?? ""),
+      label: String(side?.text?.text ?? ""),
+    }));
+  });
+}
 
 const JSON_FIELDS = new Set(["chunks", "prompts", "blocks", "attachments", "metadata"]);
 

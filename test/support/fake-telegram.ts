@@ -72,6 +72,13 @@ export interface StoredMessage {
   history: string[];
   deleted: boolean;
   forumTopicCreated?: { name: string };
+  /** The inline keyboard under it, as the bot last set it (none: undefined). */
+  replyMarkup?: InlineKeyboard | undefined;
+}
+
+/** An inline keyboard as the Bot API takes it. */
+export interface InlineKeyboard {
+  inline_keyboard: { text: string; callback_data?: string }[][];
 }
 
 export interface RecordedCall {
@@ -130,6 +137,16 @@ export interface FakeTelegram {
   receive(update: Record<string, unknown>): void;
   /** A person deletes a message. */
   deleteMessage(chatId: number, messageId: number): void;
+  /**
+   * A person presses a button under a message: a `callback_query` update queued for
+   * getUpdates (unless `queue` is false, for webhook deliveries) and returned. `data` is sent
+   * as given (a client may send anything); its query id is answerable once.
+   */
+  press(input: PressInput): PressUpdate;
+  /** The answers to callback queries, by query id, in order (text and show_alert as sent). */
+  readonly callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[];
+  /** The allowed_updates of the last getUpdates or setWebhook that named them. */
+  readonly allowedUpdates: readonly string[] | undefined;
   message(chatId: number, messageId: number): StoredMessage | undefined;
   /** The bot's messages in a chat (or one topic of it), oldest first, deleted ones left out. */
   botMessages(chatId: number, threadId?: number): StoredMessage[];
@@ -167,6 +184,16 @@ export interface WriteInput {
 }
 
 export type Update = { update_id: number; message: Record<string, unknown> };
+
+/** A press of an inline keyboard button, as Telegram delivers it. */
+export type PressUpdate = { update_id: number; callback_query: Record<string, unknown> };
+
+export interface PressInput {
+  chat: number;
+  messageId: number;
+  from: User;
+  data: string;
+}
 
 const MAX_LENGTH = 4_096;
 const ANONYMOUS_ADMIN: User = {
@@ -211,7 +238,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const nextMessageId = new Map<number, number>();
   const drafts = new Map<number, Map<number, string[]>>();
   const calls: RecordedCall[] = [];
-  const queue: Update[] = [];
+  const queue: (Update | PressUpdate)[] = [];
+  const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
+  /** Callback queries sent and not answered yet: each is answerable once. */
+  const openQueries = new Set<string>();
+  let allowedUpdates: string[] | undefined;
+  let nextQueryId = 5_000;
   const injected: InjectedError[] = [];
   const commands = new Map<string, { command: string; description: string }[]>();
   const floodLimits = new FloodLimits();
@@ -356,6 +388,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         throw new ApiFailure(400, "Bad Request: secret token contains unallowed characters");
       }
       webhook = { url: params.url, secret: secret === undefined ? undefined : String(secret) };
+      if (Array.isArray(params.allowed_updates))
+        allowedUpdates = params.allowed_updates.map(String);
       activePoll?.fail(webhookConflict());
       return true;
     },
@@ -396,6 +430,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         date: Math.floor(Date.now() / 1000),
         history: [parsed.text],
         deleted: false,
+        replyMarkup: keyboardOf(params.reply_markup),
       };
       store(chat.id).set(message.message_id, message);
       return messageJson(message);
@@ -408,9 +443,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (message.from.id !== bot.id)
         throw new ApiFailure(400, "Bad Request: message can't be edited");
       const parsed = parseText(params);
+      // An edit without reply_markup takes the inline keyboard away, as on Telegram.
+      const markup = keyboardOf(params.reply_markup);
       if (
         parsed.text === message.text &&
-        JSON.stringify(parsed.entities) === JSON.stringify(message.entities)
+        JSON.stringify(parsed.entities) === JSON.stringify(message.entities) &&
+        JSON.stringify(markup) === JSON.stringify(message.replyMarkup)
       ) {
         throw new ApiFailure(
           400,
@@ -422,8 +460,45 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       message.raw = String(params.text);
       message.parseMode = params.parse_mode as string | undefined;
       message.entities = parsed.entities;
+      message.replyMarkup = markup;
       message.history.push(parsed.text);
       return messageJson(message);
+    },
+    editMessageReplyMarkup: (params) => {
+      const chat = chatOf(params.chat_id);
+      const message = store(chat.id).get(Number(params.message_id));
+      if (!message || message.deleted)
+        throw new ApiFailure(400, "Bad Request: message to edit not found");
+      if (message.from.id !== bot.id)
+        throw new ApiFailure(400, "Bad Request: message can't be edited");
+      const markup = keyboardOf(params.reply_markup);
+      if (JSON.stringify(markup) === JSON.stringify(message.replyMarkup)) {
+        throw new ApiFailure(
+          400,
+          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+        );
+      }
+      flood(chat);
+      message.replyMarkup = markup;
+      return messageJson(message);
+    },
+    answerCallbackQuery: (params) => {
+      const queryId = String(params.callback_query_id ?? "");
+      if (!openQueries.delete(queryId)) {
+        throw new ApiFailure(
+          400,
+          "Bad Request: query is too old and response timeout expired or query ID is invalid",
+        );
+      }
+      const text = params.text === undefined ? undefined : String(params.text);
+      if (text !== undefined && [...text].length > 200)
+        throw new ApiFailure(400, "Bad Request: MESSAGE_TOO_LONG");
+      callbackAnswers.push({
+        queryId,
+        ...(text === undefined ? {} : { text }),
+        ...(params.show_alert === undefined ? {} : { showAlert: Boolean(params.show_alert) }),
+      });
+      return true;
     },
     sendMessageDraft: (params) => {
       if (!state.draftsAvailable) throw new ApiFailure(404, "Not Found");
@@ -510,6 +585,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     const offset = Number(params.offset ?? 0);
     if (offset > 0) {
       while (queue.length > 0 && (queue[0]?.update_id ?? 0) < offset) queue.shift();
+    }
+    // Telegram leaves out (and drops) updates of kinds the bot did not ask for.
+    if (Array.isArray(params.allowed_updates)) allowedUpdates = params.allowed_updates.map(String);
+    if (allowedUpdates) {
+      const allowed = allowedUpdates;
+      for (let i = queue.length - 1; i >= 0; i--) {
+        const kind = Object.keys(queue[i] ?? {}).find((key) => key !== "update_id") ?? "";
+        if (!allowed.includes(kind)) queue.splice(i, 1);
+      }
     }
     const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100)));
     const timeoutMs = Math.max(0, Number(params.timeout ?? 0)) * 1000;
@@ -788,6 +872,32 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (!chats.has(chat.id)) addChat(chat);
       remember(chat, message);
     },
+    press(input) {
+      const message = store(input.chat).get(input.messageId);
+      if (!message) throw new Error(`no message ${input.messageId} in chat ${input.chat}`);
+      const id = String(nextQueryId++);
+      openQueries.add(id);
+      const update: PressUpdate = {
+        update_id: nextUpdateId++,
+        callback_query: {
+          id,
+          from: input.from,
+          chat_instance: `instance${input.chat}`,
+          message: {
+            ...messageJson(message),
+            ...(message.replyMarkup ? { reply_markup: message.replyMarkup } : {}),
+          },
+          data: input.data,
+        },
+      };
+      queue.push(update);
+      wakePolls();
+      return update;
+    },
+    callbackAnswers,
+    get allowedUpdates() {
+      return allowedUpdates;
+    },
     deleteMessage(chatId, messageId) {
       const message = store(chatId).get(messageId);
       if (message) message.deleted = true;
@@ -819,6 +929,21 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       });
     },
   };
+}
+
+function keyboardOf(markup: unknown): InlineKeyboard | undefined {
+  const parsed = typeof markup === "string" ? (JSON.parse(markup) as unknown) : markup;
+  const rows = (parsed as InlineKeyboard | undefined)?.inline_keyboard;
+  if (!Array.isArray(rows)) return undefined;
+  for (const button of rows.flat()) {
+    // https://core.telegram.org/bots/api#inlinekeyboardbutton: 1-64 bytes.
+    const bytes = Buffer.byteLength(button.callback_data ?? "", "utf8");
+    if (button.callback_data !== undefined && (bytes < 1 || bytes > 64))
+      throw new ApiFailure(400, "Bad Request: BUTTON_DATA_INVALID");
+  }
+  return rows.length > 0 && rows.some((row) => row.length > 0)
+    ? { inline_keyboard: rows }
+    : undefined;
 }
 
 /** Entities Telegram finds in what a person typed: a leading command and @mentions. */

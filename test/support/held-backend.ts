@@ -7,6 +7,10 @@ export interface HeldBackend {
   botUid: string;
   /** Every question asked, in the order the requests came. */
   readonly asked: readonly string[];
+  /** The conversation_uid each question came with (undefined: a new conversation). */
+  readonly conversations: readonly (string | undefined)[];
+  /** Questions whose request the bot closed before their answer ended. */
+  readonly dropped: readonly string[];
   /** Requests open now (asked, answer not ended). */
   readonly open: number;
   /** The most requests that were open at one moment. */
@@ -26,13 +30,22 @@ export interface HeldBackend {
  */
 export async function startHeldBackend(): Promise<HeldBackend> {
   const asked: string[] = [];
+  const conversations: (string | undefined)[] = [];
+  const dropped: string[] = [];
   const held = new Map<string, () => void>();
   let open = 0;
   let mostOpen = 0;
   let releasing = false;
   const raw = await startRawBackend(async (ctx) => {
-    const question = String((JSON.parse(ctx.request.body || "{}") as { q?: unknown }).q ?? "");
+    const body = JSON.parse(ctx.request.body || "{}") as {
+      q?: unknown;
+      conversation_uid?: unknown;
+    };
+    const question = String(body.q ?? "");
     asked.push(question);
+    conversations.push(
+      typeof body.conversation_uid === "string" ? body.conversation_uid : undefined,
+    );
     open += 1;
     mostOpen = Math.max(mostOpen, open);
     try {
@@ -47,10 +60,12 @@ export async function startHeldBackend(): Promise<HeldBackend> {
       ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
       await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}Answer to ${question}`, 0);
       if (!releasing) {
-        await Promise.race([
+        const closed = ctx.closedPromise.then(() => "closed" as const);
+        const ended = await Promise.race([
           new Promise<void>((resolve) => held.set(question, resolve)),
-          ctx.closedPromise,
+          closed,
         ]);
+        if (ended === "closed") dropped.push(question);
       }
       await ctx.write(".", 0);
       ctx.res.end();
@@ -67,6 +82,8 @@ export async function startHeldBackend(): Promise<HeldBackend> {
     apiKey: "held-key",
     botUid: "held-bot",
     asked,
+    conversations,
+    dropped,
     get open() {
       return open;
     },

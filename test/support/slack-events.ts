@@ -48,3 +48,54 @@ export function signedJsonHeaders(
 export function sign(timestamp: number, body: string, secret = SIGNING_SECRET): string {
   return `v0=${createHmac("sha256", secret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
 }
+
+/** A press of a button on one of the bot's messages: the `block_actions` payload Slack sends. */
+export function blockActions(press: {
+  actionId: string;
+  value?: string;
+  user?: string;
+  username?: string;
+  channel?: string;
+  messageTs?: string;
+  threadTs?: string;
+  message?: Record<string, unknown>;
+  team?: string;
+}): Record<string, unknown> {
+  const channel = press.channel ?? "C1";
+  const messageTs = press.messageTs ?? "1700000000.000001";
+  const team = press.team ?? TEAM;
+  return {
+    type: "block_actions",
+    user: {
+      id: press.user ?? "U1",
+      username: press.username ?? "someone",
+      name: press.username ?? "someone",
+      team_id: team,
+    },
+    api_app_id: "A0FAKE",
+    token: "legacy-verification-token",
+    container: {
+      type: "message",
+      message_ts: messageTs,
+      channel_id: channel,
+      is_ephemeral: false,
+      ...(press.threadTs ? { thread_ts: press.threadTs } : {}),
+    },
+    trigger_id: `trigger-${randomUUID().slice(0, 8)}`,
+    team: { id: team, domain: "fake" },
+    channel: { id: channel, name: "general" },
+    message: press.message ?? { type: "message", user: BOT, ts: messageTs, text: "a message" },
+    state: { values: {} },
+    response_url: "https://hooks.slack.com/actions/T0FAKE/1/fake",
+    actions: [
+      {
+        action_id: press.actionId,
+        block_id: "chatbot-bridge-buttons",
+        type: "button",
+        ...(press.value === undefined ? {} : { value: press.value }),
+        text: { type: "plain_text", text: "Button" },
+        action_ts: String(Date.now() / 1000),
+      },
+    ],
+  };
+}

@@ -13,6 +13,7 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
@@ -31,6 +32,7 @@ import { BOT, eventEnvelope, SIGNING_SECRET, sign, TEAM } from "./slack-events.t
 
 export {
   BOT,
+  blockActions,
   eventEnvelope,
   SIGNING_SECRET,
   sign,
@@ -52,6 +54,10 @@ export interface SlackHarnessOptions {
   answerQueue?: { maxActive: number; maxQueued: number };
   /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
   sharedQueue?: boolean;
+  /** How long the backend may be silent before the status shows; default 0 (at once). */
+  typingDelayMs?: number;
+  /** Lowest level of the lines kept in `logs` (default warn). */
+  logLevel?: "debug" | "info" | "warn";
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -78,6 +84,8 @@ export interface SlackHarness {
   sendEvent(event: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
   /** POSTs a body exactly as given (a recorded envelope, a form), signed unless told not to. */
   sendRaw(body: string, contentType: string, options?: SendOptions): Promise<Ack>;
+  /** Delivers an interactivity payload (a button press), signed and form-encoded as Slack does. */
+  sendAction(payload: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
   /** Delivers a slash command. */
   sendCommand(command: string, text: string, options?: CommandOptions): Promise<Ack>;
   /** Waits until every delivery so far has been handled. */
@@ -129,7 +137,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   const store = await openStore({ dataDir });
   const logs: LogLines = [];
   const log = createLogger({
-    level: "warn",
+    level: options.logLevel ?? "warn",
     secrets: [],
     pretty: false,
     destination: new Writable({
@@ -169,11 +177,16 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     log,
     metrics,
     ...OPEN_BRIDGE,
+    ...(options.typingDelayMs !== undefined && { typingDelayMs: options.typingDelayMs }),
     journal: options.journal?.(store),
     ...(answerQueue && { answerQueue }),
     ...(sharedQueue && { sharedQueue }),
   });
+  // The answers' Stop and 👍/👎 buttons, as main.ts registers them.
+  const buttons = new ButtonHandlers();
+  bridge.registerButtons(buttons);
   const channel = createSlackChannel({
+    buttons,
     botToken: fake.options.botToken,
     signingSecret: SIGNING_SECRET,
     appToken: options.socketMode ? fake.options.appToken : undefined,
@@ -237,6 +250,15 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       return { status: 200, ms: performance.now() - started, body: "" };
     },
     sendRaw: post,
+    async sendAction(payload, send = {}) {
+      if (!options.socketMode) {
+        const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+        return post(body, "application/x-www-form-urlencoded", send);
+      }
+      const started = performance.now();
+      await fake.socket.deliver("interactive", payload);
+      return { status: 200, ms: performance.now() - started, body: "" };
+    },
     async sendCommand(command, text, send = {}) {
       const payload = {
         command,

@@ -128,7 +128,14 @@ describe("Telegram commands and admins", () => {
       "all_chat_administrators",
     ]);
     const admins = rig.fake.commands().get("all_chat_administrators:");
-    expect(admins?.map((c) => c.command)).toEqual(["help", "new", "language", "leads"]);
+    expect(admins?.map((c) => c.command)).toEqual([
+      "help",
+      "new",
+      "language",
+      "stop",
+      "leads",
+      "feedback",
+    ]);
 
     const again = await startRig({ harness: rig.harness });
     await again.channel.settled();

@@ -50,8 +50,8 @@ describe("Telegram: the bot speaks the chat's language", () => {
     await leads.pollOnce();
     expect(lastText(rig, group.id)?.split("\n").slice(0, 3)).toEqual([
       "Nouveau prospect",
-      "Nom: Ada",
-      "Téléphone: +33 1 23",
+      "Nom : Ada",
+      "Téléphone : +33 1 23",
     ]);
   });
 
@@ -108,12 +108,15 @@ describe("Telegram: the bot speaks the chat's language", () => {
       "Afficher la liste des commandes",
       "Commencer une nouvelle conversation ici",
       "Afficher la langue des réponses (administrateurs : /language <code>)",
+      "Arrêter la réponse en cours (dans un groupe : en réponse à celle-ci)",
     ]);
     expect(menu.get("all_chat_administrators:ja")?.map((c) => c.command)).toEqual([
       "help",
       "new",
       "language",
+      "stop",
       "leads",
+      "feedback",
     ]);
     expect(menu.get("default:")?.[0]?.description).toBe("List the commands");
   });

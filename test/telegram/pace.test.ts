@@ -64,6 +64,49 @@ describe("Telegram at Telegram's pace", () => {
     expect(median(latencies.sort((a, b) => a - b))).toBeLessThan(150);
   });
 
+  it("in a private chat at Telegram's real pace, starts the next answer at once and ends each at once", async () => {
+    const firstChunks: number[] = [];
+    const ends: number[] = [];
+    backend = await startRawBackend(async (ctx) => {
+      const header = { answer: "", question: "", related_docs: [], conversation_uid: "c" };
+      ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
+      firstChunks.push(performance.now());
+      // A draft goes with the last part, the end 50 ms after it.
+      for (let i = 0; i < 9; i++) await ctx.write(`part ${i} of the answer, `, i < 8 ? 250 : 50);
+      ends.push(performance.now());
+      ctx.res.end();
+    });
+    // Telegram's own second and the production budget: drafts a second apart use the chat's
+    // allowance as they go, yet the final text and the next answer's first find it.
+    rig = await startRig({
+      backend: { url: backend.url, apiKey: "k", botUid: "b" },
+      fake: {
+        limits: { chat: { perMinute: 60, burst: 3 }, group: { limit: 20, windowMs: 60_000 } },
+      },
+      channel: { privateEditIntervalMs: 1_000, budgets: undefined },
+    });
+    const { fake, alice, dm } = rig;
+    const shown = (method: string) => fake.callsTo(method, dm.id).filter((c) => c.ok);
+    const firstTextMs: number[] = [];
+    const finalMs: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const asked = performance.now();
+      await answered(rig, fake.write({ chat: dm.id, from: alice, text: `question ${i}` }));
+      const first = [...shown("sendMessageDraft"), ...shown("sendMessage")]
+        .filter((c) => c.at > asked)
+        .sort((a, b) => a.at - b.at)[0];
+      firstTextMs.push((first?.at ?? Number.POSITIVE_INFINITY) - (firstChunks[i] ?? 0));
+      finalMs.push((shown("sendMessage")[i]?.at ?? Number.POSITIVE_INFINITY) - (ends[i] ?? 0));
+    }
+    const seen = JSON.stringify({ firstTextMs, finalMs });
+    expect(
+      fake.calls.filter((c) => c.errorCode === 429),
+      seen,
+    ).toEqual([]);
+    for (const ms of [...firstTextMs, ...finalMs]) expect(ms, seen).toBeLessThan(150);
+  });
+
   it("pauses the chat's budget once for one 429, for an answer and for a notice", async () => {
     rig = await startRig({ start: false });
     const { fake, group } = rig;

@@ -13,6 +13,7 @@ import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { Budget } from "../../src/coordination/call-budget.ts";
 import { createLogger } from "../../src/log.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
@@ -25,7 +26,6 @@ import {
   type FakeTelegram,
   type FakeTelegramOptions,
   startFakeTelegram,
-  type Update,
   type User,
 } from "../support/fake-telegram.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
@@ -116,7 +116,11 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       },
     }),
   });
+  // The answers' Stop and 👍/👎 buttons, as main.ts registers them.
+  const buttons = new ButtonHandlers();
+  bridge.registerButtons(buttons);
   const channel = createTelegramChannel({
+    buttons,
     botToken: fake.token,
     apiRoot: fake.url,
     adminUsers: [],
@@ -185,7 +189,7 @@ export async function until(
 }
 
 /** Waits until the bot has polled `update` and finished handling everything it took. */
-export async function answered(rig: Rig, update: Update): Promise<void> {
+export async function answered(rig: Rig, update: { update_id: number }): Promise<void> {
   await until(
     () =>
       rig.fake

@@ -67,6 +67,8 @@ describe("Telegram webhook mode", () => {
   it("registers the webhook with its secret at start and never polls", async () => {
     const { rig } = await startWebhookRig();
     expect(rig.fake.webhook()).toEqual({ url: WEBHOOK_URL, secret: SECRET });
+    // Messages, and the presses of the bot's buttons.
+    expect(rig.fake.allowedUpdates).toEqual(["message", "callback_query"]);
     expect(rig.fake.callsTo("getUpdates")).toHaveLength(0);
     expect(rig.channel.unhealthyReason()).toBeUndefined();
   });

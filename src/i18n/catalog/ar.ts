@@ -122,4 +122,38 @@ export const ar: Messages = {
   consoleKeys: "{stop} يوقف الإجابة؛ وعند المؤشر يُنهي {stop} أو {quit} البرنامج.",
   consoleDropped:
     "({count, plural, zero {لم يُتجاهل أي سطر} one {تم تجاهل سطر واحد كُتب أثناء الإجابة} two {تم تجاهل سطرين كُتبا أثناء الإجابة} few {تم تجاهل # أسطر كُتبت أثناء الإجابة} many {تم تجاهل # سطرًا كُتبت أثناء الإجابة} other {تم تجاهل # سطر كُتبت أثناء الإجابة}})",
+  stoppedBy: "⏹ أوقفه {name}",
+  stopped: "⏹ توقّف",
+  nothingToStop: "لا شيء لإيقافه: لا تُكتب أي إجابة في هذه السلسلة الآن.",
+  stopUsage: "المتوقع {stop}",
+  stopRefused: "لا يمكن إيقاف هذه الإجابة إلا لمن طرح السؤال أو لمشرف هذه القناة.",
+  stopButton: "⏹ إيقاف",
+  voteThanks: "شكرًا على {mark}!",
+  voteChanged: "صار صوتك الآن {mark}. شكرًا!",
+  voteTooLate: "هذه الإجابة أقدم من أن تُقيَّم.",
+  feedbackAdminOnly: "لا يرى التقييمات إلا مشرف هذه القناة.",
+  feedbackUsage: "المتوقع {list} أو {days} (من 1 إلى {max, number})",
+  feedbackNoneHere:
+    "لا أصوات على الإجابات في هذه القناة {days, plural, zero {اليوم} one {في اليوم الأخير} two {في اليومين الأخيرين} few {في الأيام الـ# الأخيرة} many {في الـ# يومًا الأخيرة} other {في الـ# يوم الأخيرة}}.",
+  feedbackNoneAll:
+    "لا أصوات على الإجابات في أي قناة {days, plural, zero {اليوم} one {في اليوم الأخير} two {في اليومين الأخيرين} few {في الأيام الـ# الأخيرة} many {في الـ# يومًا الأخيرة} other {في الـ# يوم الأخيرة}}.",
+  feedbackHere:
+    "الأصوات على الإجابات في هذه القناة {days, plural, zero {اليوم} one {في اليوم الأخير} two {في اليومين الأخيرين} few {في الأيام الـ# الأخيرة} many {في الـ# يومًا الأخيرة} other {في الـ# يوم الأخيرة}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "الأصوات على الإجابات في كل القنوات {days, plural, zero {اليوم} one {في اليوم الأخير} two {في اليومين الأخيرين} few {في الأيام الـ# الأخيرة} many {في الـ# يومًا الأخيرة} other {في الـ# يوم الأخيرة}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "يوقف الإجابة الجارية كتابتها في هذه السلسلة (صاحب السؤال أو مشرف)",
+  helpFeedback: "يعدّ 👍 و👎 على الإجابات هنا (للمشرفين؛ افتراضيًا {days, number} أيام)",
+  menuStop: "أوقف الإجابة الجارية (في مجموعة: ردّ عليها)",
+  menuFeedback: "عدّ 👍 و👎 على الإجابات هنا",
+  claimButton: "سأتولاه",
+  releaseButton: "تخلَّ عنه",
+  claimedBy: "تولّاه {name} في {time}",
+  alreadyClaimed: "تولّى {name} هذا العميل المحتمل بالفعل، في {time}.",
+  youHaveIt: "أنت تتولى هذا العميل المحتمل بالفعل.",
+  onlyClaimerReleases: "لا يستطيع التخلي عن هذا العميل المحتمل إلا {name}، من تولّاه.",
+  notClaimed: "لا أحد يتولى هذا العميل المحتمل الآن.",
+  claimUnavailable: "لم يعد ممكنًا تولّي هذا العميل المحتمل من هنا.",
+  claimTryAgain: "انتقل العميل المحتمل للتو إلى شخص آخر: حاول مرة أخرى.",
+  listedClaim: "تولّاه {name} ({time})",
+  leadLabel: "{label}:",
 };

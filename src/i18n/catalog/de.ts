@@ -128,4 +128,41 @@ export const de: Messages = {
     "{stop} bricht eine Antwort ab; an der Eingabe beendet {stop} oder {quit} das Programm.",
   consoleDropped:
     "({count, plural, one {# während der Antwort getippte Zeile wurde verworfen} other {# während der Antwort getippte Zeilen wurden verworfen}})",
+  stoppedBy: "⏹ angehalten von {name}",
+  stopped: "⏹ angehalten",
+  nothingToStop: "Nichts anzuhalten: In diesem Thread wird gerade keine Antwort geschrieben.",
+  stopUsage: "erwartet: {stop}",
+  stopRefused:
+    "Nur die Person, die gefragt hat, oder ein Admin dieses Kanals kann diese Antwort anhalten.",
+  stopButton: "⏹ Anhalten",
+  voteThanks: "Danke für dein {mark}!",
+  voteChanged: "Deine Stimme ist jetzt {mark}. Danke!",
+  voteTooLate: "Diese Antwort ist zu alt, um sie zu bewerten.",
+  feedbackAdminOnly: "Nur ein Admin dieses Kanals kann das Feedback sehen.",
+  feedbackUsage: "erwartet: {list} oder {days} (1 bis {max, number})",
+  feedbackNoneHere:
+    "Keine Bewertungen von Antworten in diesem Kanal {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}.",
+  feedbackNoneAll:
+    "Keine Bewertungen von Antworten in irgendeinem Kanal {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}.",
+  feedbackHere:
+    "Bewertungen von Antworten in diesem Kanal {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Bewertungen von Antworten in allen Kanälen {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop:
+    "hält die Antwort an, die in diesem Thread geschrieben wird (wer gefragt hat oder ein Admin)",
+  helpFeedback:
+    "zählt die 👍 und 👎 unter den Antworten hier (Admins; Standard: {days, plural, one {# Tag} other {# Tage}})",
+  menuStop: "Die laufende Antwort anhalten (in Gruppen: darauf antworten)",
+  menuFeedback: "Die 👍 und 👎 unter den Antworten hier zählen",
+  claimButton: "Übernehme ich",
+  releaseButton: "Freigeben",
+  claimedBy: "Übernommen von {name} am {time}",
+  alreadyClaimed: "{name} hat diesen Lead schon übernommen, am {time}.",
+  youHaveIt: "Du hast diesen Lead bereits.",
+  onlyClaimerReleases: "Nur {name}, wer diesen Lead übernommen hat, kann ihn freigeben.",
+  notClaimed: "Diesen Lead hat gerade niemand.",
+  claimUnavailable: "Dieser Lead kann hier nicht mehr übernommen werden.",
+  claimTryAgain: "Der Lead hat gerade den Besitzer gewechselt: Bitte versuch es noch einmal.",
+  listedClaim: "übernommen von {name} ({time})",
+  leadLabel: "{label}:",
 };

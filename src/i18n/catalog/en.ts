@@ -133,4 +133,44 @@ export const en = {
   consoleKeys: "{stop} stops an answer; at the prompt, {stop} or {quit} quits.",
   consoleDropped:
     "({count, plural, one {# line typed during the answer was dropped} other {# lines typed during the answer were dropped}})",
+
+  // Stopping an answer and rating it; `/feedback`.
+  stoppedBy: "⏹ stopped by {name}",
+  stopped: "⏹ stopped",
+  nothingToStop: "Nothing to stop: no answer is being written in this thread.",
+  stopUsage: "expected {stop}",
+  stopRefused: "Only the person who asked or an admin of this channel can stop this answer.",
+  stopButton: "⏹ Stop",
+  voteThanks: "Thanks for your {mark}!",
+  voteChanged: "Your vote is now {mark}. Thanks!",
+  voteTooLate: "This answer is too old to rate.",
+  feedbackAdminOnly: "Only an admin of this channel can see the feedback.",
+  feedbackUsage: "expected {list} or {days} (1 to {max, number})",
+  feedbackNoneHere:
+    "No votes on answers in this channel in {days, plural, one {the last day} other {the last # days}}.",
+  feedbackNoneAll:
+    "No votes on answers in any channel in {days, plural, one {the last day} other {the last # days}}.",
+  feedbackHere:
+    "Votes on answers in this channel in {days, plural, one {the last day} other {the last # days}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Votes on answers in all channels in {days, plural, one {the last day} other {the last # days}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "stop the answer being written in this thread (the asker or an admin)",
+  helpFeedback:
+    "count the 👍 and 👎 on answers here (admins; default {days, plural, one {# day} other {# days}})",
+  menuStop: "Stop the answer being written (reply to it in a group)",
+  menuFeedback: "Count the 👍 and 👎 on answers here",
+
+  // Claiming a lead: its buttons, the line under an announcement, the private replies.
+  claimButton: "I'll take it",
+  releaseButton: "Release",
+  claimedBy: "Claimed by {name} at {time}",
+  alreadyClaimed: "{name} already took this lead, at {time}.",
+  youHaveIt: "You already have this lead.",
+  onlyClaimerReleases: "Only {name}, who took this lead, can release it.",
+  notClaimed: "Nobody has this lead right now.",
+  claimUnavailable: "This lead can no longer be claimed here.",
+  claimTryAgain: "The lead just changed hands: please try again.",
+  listedClaim: "claimed by {name} ({time})",
+  // A label before its value in a Telegram lead announcement ("Nom : Ada" in French).
+  leadLabel: "{label}:",
 } as const;

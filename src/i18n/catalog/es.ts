@@ -129,4 +129,41 @@ export const es: Messages = {
   consoleKeys: "{stop} detiene una respuesta; en el indicador, {stop} o {quit} sale.",
   consoleDropped:
     "({count, plural, one {se descartó # línea escrita durante la respuesta} other {se descartaron # líneas escritas durante la respuesta}})",
+  stoppedBy: "⏹ detenida por {name}",
+  stopped: "⏹ detenida",
+  nothingToStop: "Nada que detener: no se está escribiendo ninguna respuesta en este hilo.",
+  stopUsage: "se esperaba {stop}",
+  stopRefused:
+    "Solo quien hizo la pregunta o un administrador de este canal puede detener esta respuesta.",
+  stopButton: "⏹ Detener",
+  voteThanks: "¡Gracias por tu {mark}!",
+  voteChanged: "Tu voto ahora es {mark}. ¡Gracias!",
+  voteTooLate: "Esta respuesta es demasiado antigua para valorarla.",
+  feedbackAdminOnly: "Solo un administrador de este canal puede ver las valoraciones.",
+  feedbackUsage: "se esperaba {list} o {days} (de 1 a {max, number})",
+  feedbackNoneHere:
+    "No hay votos sobre las respuestas de este canal {days, plural, one {en el último día} other {en los últimos # días}}.",
+  feedbackNoneAll:
+    "No hay votos sobre las respuestas de ningún canal {days, plural, one {en el último día} other {en los últimos # días}}.",
+  feedbackHere:
+    "Votos sobre las respuestas de este canal {days, plural, one {en el último día} other {en los últimos # días}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Votos sobre las respuestas de todos los canales {days, plural, one {en el último día} other {en los últimos # días}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop:
+    "detiene la respuesta que se está escribiendo en este hilo (quien preguntó o un administrador)",
+  helpFeedback:
+    "cuenta los 👍 y 👎 de las respuestas de aquí (administradores; por defecto {days, plural, one {# día} other {# días}})",
+  menuStop: "Detener la respuesta en curso (en un grupo, respóndele)",
+  menuFeedback: "Contar los 👍 y 👎 de las respuestas de aquí",
+  claimButton: "Me encargo yo",
+  releaseButton: "Liberar",
+  claimedBy: "Asignado a {name} el {time}",
+  alreadyClaimed: "{name} ya se encargó de este cliente potencial, el {time}.",
+  youHaveIt: "Ya te encargas de este cliente potencial.",
+  onlyClaimerReleases: "Solo {name}, que se encargó de este cliente potencial, puede liberarlo.",
+  notClaimed: "Nadie se encarga de este cliente potencial ahora mismo.",
+  claimUnavailable: "Este cliente potencial ya no se puede asignar aquí.",
+  claimTryAgain: "El cliente potencial acaba de cambiar de manos: inténtalo de nuevo.",
+  listedClaim: "asignado a {name} ({time})",
+  leadLabel: "{label}:",
 };

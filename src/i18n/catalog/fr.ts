@@ -126,4 +126,40 @@ export const fr: Messages = {
   consoleKeys: "{stop} arrête une réponse ; à l’invite, {stop} ou {quit} quitte.",
   consoleDropped:
     "({count, plural, one {# ligne tapée pendant la réponse a été ignorée} other {# lignes tapées pendant la réponse ont été ignorées}})",
+  stoppedBy: "⏹ arrêtée par {name}",
+  stopped: "⏹ arrêtée",
+  nothingToStop: "Rien à arrêter : aucune réponse n’est en cours d’écriture dans ce fil.",
+  stopUsage: "attendu : {stop}",
+  stopRefused:
+    "Seule la personne qui a posé la question ou un admin de ce canal peut arrêter cette réponse.",
+  stopButton: "⏹ Arrêter",
+  voteThanks: "Merci pour votre {mark} !",
+  voteChanged: "Votre vote est maintenant {mark}. Merci !",
+  voteTooLate: "Cette réponse est trop ancienne pour être notée.",
+  feedbackAdminOnly: "Seul un admin de ce canal peut voir les avis.",
+  feedbackUsage: "attendu : {list} ou {days} (de 1 à {max, number})",
+  feedbackNoneHere:
+    "Aucun vote sur les réponses de ce canal {days, plural, one {depuis hier} other {ces # derniers jours}}.",
+  feedbackNoneAll:
+    "Aucun vote sur les réponses, tous canaux confondus, {days, plural, one {depuis hier} other {ces # derniers jours}}.",
+  feedbackHere:
+    "Votes sur les réponses de ce canal {days, plural, one {depuis hier} other {ces # derniers jours}} : 👍 {up, number} · 👎 {down, number} ({share, number, percent} de 👍)",
+  feedbackAll:
+    "Votes sur les réponses de tous les canaux {days, plural, one {depuis hier} other {ces # derniers jours}} : 👍 {up, number} · 👎 {down, number} ({share, number, percent} de 👍)",
+  helpStop: "arrête la réponse en cours dans ce fil (l’auteur de la question ou un admin)",
+  helpFeedback:
+    "compte les 👍 et 👎 sur les réponses d’ici (admins ; par défaut {days, plural, one {# jour} other {# jours}})",
+  menuStop: "Arrêter la réponse en cours (dans un groupe : en réponse à celle-ci)",
+  menuFeedback: "Compter les 👍 et 👎 sur les réponses d’ici",
+  claimButton: "Je m’en occupe",
+  releaseButton: "Libérer",
+  claimedBy: "Pris en charge par {name} le {time}",
+  alreadyClaimed: "{name} s’occupe déjà de ce prospect, depuis le {time}.",
+  youHaveIt: "Vous vous occupez déjà de ce prospect.",
+  onlyClaimerReleases: "Seul(e) {name}, qui a pris ce prospect, peut le libérer.",
+  notClaimed: "Personne ne s’occupe de ce prospect en ce moment.",
+  claimUnavailable: "Ce prospect ne peut plus être pris en charge ici.",
+  claimTryAgain: "Le prospect vient de changer de mains : veuillez réessayer.",
+  listedClaim: "pris en charge par {name} ({time})",
+  leadLabel: "{label} :",
 };

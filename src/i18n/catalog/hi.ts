@@ -115,4 +115,39 @@ export const hi: Messages = {
   consoleKeys: "{stop} जवाब रोकता है; प्रॉम्प्ट पर {stop} या {quit} बाहर निकलता है।",
   consoleDropped:
     "({count, plural, one {जवाब के दौरान टाइप की गई # पंक्ति हटा दी गई} other {जवाब के दौरान टाइप की गईं # पंक्तियाँ हटा दी गईं}})",
+  stoppedBy: "⏹ {name} ने रोका",
+  stopped: "⏹ रोका गया",
+  nothingToStop: "रोकने को कुछ नहीं: इस थ्रेड में अभी कोई जवाब नहीं लिखा जा रहा।",
+  stopUsage: "अपेक्षित: {stop}",
+  stopRefused: "यह जवाब सिर्फ़ सवाल पूछने वाला या इस चैनल का एडमिन रोक सकता है।",
+  stopButton: "⏹ रोकें",
+  voteThanks: "आपके {mark} के लिए धन्यवाद!",
+  voteChanged: "अब आपका वोट {mark} है। धन्यवाद!",
+  voteTooLate: "यह जवाब रेट करने के लिए बहुत पुराना है।",
+  feedbackAdminOnly: "फ़ीडबैक सिर्फ़ इस चैनल का एडमिन देख सकता है।",
+  feedbackUsage: "अपेक्षित: {list} या {days} (1 से {max, number})",
+  feedbackNoneHere:
+    "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में इस चैनल के जवाबों पर कोई वोट नहीं।",
+  feedbackNoneAll:
+    "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में किसी भी चैनल के जवाबों पर कोई वोट नहीं।",
+  feedbackHere:
+    "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में इस चैनल के जवाबों पर वोट: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में सभी चैनलों के जवाबों पर वोट: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "इस थ्रेड में लिखा जा रहा जवाब रोकता है (सवाल पूछने वाला या एडमिन)",
+  helpFeedback:
+    "यहाँ के जवाबों पर 👍 और 👎 गिनता है (एडमिन; डिफ़ॉल्ट {days, plural, one {# दिन} other {# दिन}})",
+  menuStop: "लिखा जा रहा जवाब रोकें (ग्रुप में उसका जवाब दें)",
+  menuFeedback: "यहाँ के जवाबों पर 👍 और 👎 गिनें",
+  claimButton: "मैं लूँगा",
+  releaseButton: "छोड़ें",
+  claimedBy: "{name} ने {time} पर लिया",
+  alreadyClaimed: "यह लीड {name} पहले ही ले चुके हैं, {time} पर।",
+  youHaveIt: "यह लीड पहले से आपके पास है।",
+  onlyClaimerReleases: "यह लीड सिर्फ़ {name} छोड़ सकते हैं, जिन्होंने इसे लिया है।",
+  notClaimed: "अभी यह लीड किसी के पास नहीं है।",
+  claimUnavailable: "यह लीड अब यहाँ नहीं ली जा सकती।",
+  claimTryAgain: "लीड अभी-अभी किसी और के पास गई: कृपया फिर से कोशिश करें।",
+  listedClaim: "{name} ने लिया ({time})",
+  leadLabel: "{label}:",
 };

@@ -123,4 +123,40 @@ export const it: Messages = {
   consoleKeys: "{stop} interrompe una risposta; al prompt, {stop} o {quit} esce.",
   consoleDropped:
     "({count, plural, one {# riga scritta durante la risposta è stata scartata} other {# righe scritte durante la risposta sono state scartate}})",
+  stoppedBy: "⏹ interrotta da {name}",
+  stopped: "⏹ interrotta",
+  nothingToStop: "Niente da interrompere: in questo thread non si sta scrivendo nessuna risposta.",
+  stopUsage: "previsto {stop}",
+  stopRefused:
+    "Solo chi ha fatto la domanda o un amministratore di questo canale può interrompere questa risposta.",
+  stopButton: "⏹ Interrompi",
+  voteThanks: "Grazie per il tuo {mark}!",
+  voteChanged: "Ora il tuo voto è {mark}. Grazie!",
+  voteTooLate: "Questa risposta è troppo vecchia per essere valutata.",
+  feedbackAdminOnly: "Solo un amministratore di questo canale può vedere i feedback.",
+  feedbackUsage: "previsto {list} o {days} (da 1 a {max, number})",
+  feedbackNoneHere:
+    "Nessun voto sulle risposte di questo canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
+  feedbackNoneAll:
+    "Nessun voto sulle risposte in alcun canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
+  feedbackHere:
+    "Voti sulle risposte di questo canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Voti sulle risposte di tutti i canali {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "interrompe la risposta in corso in questo thread (chi ha chiesto o un amministratore)",
+  helpFeedback:
+    "conta i 👍 e 👎 sulle risposte qui (amministratori; predefinito {days, plural, one {# giorno} other {# giorni}})",
+  menuStop: "Interrompi la risposta in corso (in un gruppo, rispondile)",
+  menuFeedback: "Conta i 👍 e 👎 sulle risposte qui",
+  claimButton: "Me ne occupo io",
+  releaseButton: "Rilascia",
+  claimedBy: "Preso in carico da {name} il {time}",
+  alreadyClaimed: "{name} si è già preso questo lead, il {time}.",
+  youHaveIt: "Questo lead è già tuo.",
+  onlyClaimerReleases: "Solo {name}, che ha preso questo lead, può rilasciarlo.",
+  notClaimed: "Al momento nessuno ha questo lead.",
+  claimUnavailable: "Questo lead non può più essere preso in carico qui.",
+  claimTryAgain: "Il lead ha appena cambiato mano: riprova.",
+  listedClaim: "preso in carico da {name} ({time})",
+  leadLabel: "{label}:",
 };

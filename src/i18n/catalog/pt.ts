@@ -120,4 +120,41 @@ export const pt: Messages = {
   consoleKeys: "{stop} interrompe uma resposta; no prompt, {stop} ou {quit} sai.",
   consoleDropped:
     "({count, plural, one {# linha digitada durante a resposta foi descartada} other {# linhas digitadas durante a resposta foram descartadas}})",
+  stoppedBy: "⏹ interrompida por {name}",
+  stopped: "⏹ interrompida",
+  nothingToStop: "Nada para interromper: nenhuma resposta está sendo escrita nesta conversa.",
+  stopUsage: "esperado {stop}",
+  stopRefused:
+    "Só quem fez a pergunta ou um administrador deste canal pode interromper esta resposta.",
+  stopButton: "⏹ Parar",
+  voteThanks: "Obrigado pelo seu {mark}!",
+  voteChanged: "Seu voto agora é {mark}. Obrigado!",
+  voteTooLate: "Esta resposta é antiga demais para ser avaliada.",
+  feedbackAdminOnly: "Só um administrador deste canal pode ver as avaliações.",
+  feedbackUsage: "esperado {list} ou {days} (de 1 a {max, number})",
+  feedbackNoneHere:
+    "Nenhum voto nas respostas deste canal {days, plural, one {no último dia} other {nos últimos # dias}}.",
+  feedbackNoneAll:
+    "Nenhum voto nas respostas de nenhum canal {days, plural, one {no último dia} other {nos últimos # dias}}.",
+  feedbackHere:
+    "Votos nas respostas deste canal {days, plural, one {no último dia} other {nos últimos # dias}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Votos nas respostas de todos os canais {days, plural, one {no último dia} other {nos últimos # dias}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop:
+    "interrompe a resposta em andamento nesta conversa (quem perguntou ou um administrador)",
+  helpFeedback:
+    "conta os 👍 e 👎 nas respostas daqui (administradores; padrão {days, plural, one {# dia} other {# dias}})",
+  menuStop: "Interromper a resposta em andamento (num grupo, responda a ela)",
+  menuFeedback: "Contar os 👍 e 👎 nas respostas daqui",
+  claimButton: "Eu assumo",
+  releaseButton: "Liberar",
+  claimedBy: "Assumido por {name} em {time}",
+  alreadyClaimed: "{name} já assumiu este lead, em {time}.",
+  youHaveIt: "Este lead já é seu.",
+  onlyClaimerReleases: "Só {name}, que assumiu este lead, pode liberá-lo.",
+  notClaimed: "Ninguém está com este lead agora.",
+  claimUnavailable: "Este lead não pode mais ser assumido aqui.",
+  claimTryAgain: "O lead acabou de mudar de mãos: tente de novo.",
+  listedClaim: "assumido por {name} ({time})",
+  leadLabel: "{label}:",
 };

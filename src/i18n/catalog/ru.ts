@@ -123,4 +123,39 @@ export const ru: Messages = {
   consoleKeys: "{stop} останавливает ответ; в строке ввода {stop} или {quit} завершает работу.",
   consoleDropped:
     "({count, plural, one {# строка, набранная во время ответа, отброшена} few {# строки, набранные во время ответа, отброшены} many {# строк, набранных во время ответа, отброшены} other {# строки, набранной во время ответа, отброшены}})",
+  stoppedBy: "⏹ остановлено: {name}",
+  stopped: "⏹ остановлено",
+  nothingToStop: "Нечего останавливать: в этой ветке сейчас не пишется ответ.",
+  stopUsage: "ожидалось {stop}",
+  stopRefused: "Остановить этот ответ может только автор вопроса или администратор канала.",
+  stopButton: "⏹ Стоп",
+  voteThanks: "Спасибо за {mark}!",
+  voteChanged: "Теперь ваш голос — {mark}. Спасибо!",
+  voteTooLate: "Этот ответ слишком старый, чтобы его оценить.",
+  feedbackAdminOnly: "Отзывы может смотреть только администратор этого канала.",
+  feedbackUsage: "ожидалось {list} или {days} (от 1 до {max, number})",
+  feedbackNoneHere:
+    "За {days, plural, one {последний # день} few {последние # дня} many {последние # дней} other {последние # дня}} в этом канале нет оценок ответов.",
+  feedbackNoneAll:
+    "За {days, plural, one {последний # день} few {последние # дня} many {последние # дней} other {последние # дня}} ни в одном канале нет оценок ответов.",
+  feedbackHere:
+    "Оценки ответов в этом канале за {days, plural, one {последний # день} few {последние # дня} many {последние # дней} other {последние # дня}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Оценки ответов во всех каналах за {days, plural, one {последний # день} few {последние # дня} many {последние # дней} other {последние # дня}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "остановить ответ, который пишется в этой ветке (автор вопроса или администратор)",
+  helpFeedback:
+    "посчитать 👍 и 👎 под ответами здесь (администраторы; по умолчанию за {days, plural, one {# день} few {# дня} many {# дней} other {# дня}})",
+  menuStop: "Остановить ответ (в группе — ответьте на него)",
+  menuFeedback: "Посчитать 👍 и 👎 под ответами здесь",
+  claimButton: "Беру",
+  releaseButton: "Освободить",
+  claimedBy: "Взял(а) {name}, {time}",
+  alreadyClaimed: "{name} уже взял(а) этот лид: {time}.",
+  youHaveIt: "Этот лид уже у вас.",
+  onlyClaimerReleases: "Освободить этот лид может только {name}: он у этого человека.",
+  notClaimed: "Сейчас этот лид ни у кого.",
+  claimUnavailable: "Этот лид здесь больше нельзя взять.",
+  claimTryAgain: "Лид только что перешёл к другому: попробуйте ещё раз.",
+  listedClaim: "взял(а) {name} ({time})",
+  leadLabel: "{label}:",
 };

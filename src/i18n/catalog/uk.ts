@@ -123,4 +123,39 @@ export const uk: Messages = {
   consoleKeys: "{stop} зупиняє відповідь; у рядку введення {stop} або {quit} завершує роботу.",
   consoleDropped:
     "({count, plural, one {# рядок, набраний під час відповіді, відкинуто} few {# рядки, набрані під час відповіді, відкинуто} many {# рядків, набраних під час відповіді, відкинуто} other {# рядка, набраного під час відповіді, відкинуто}})",
+  stoppedBy: "⏹ зупинено: {name}",
+  stopped: "⏹ зупинено",
+  nothingToStop: "Нічого зупиняти: у цій гілці зараз не пишеться відповідь.",
+  stopUsage: "очікувалося {stop}",
+  stopRefused: "Зупинити цю відповідь може лише автор запитання або адміністратор каналу.",
+  stopButton: "⏹ Стоп",
+  voteThanks: "Дякуємо за {mark}!",
+  voteChanged: "Тепер ваш голос — {mark}. Дякуємо!",
+  voteTooLate: "Ця відповідь надто стара, щоб її оцінити.",
+  feedbackAdminOnly: "Відгуки може переглядати лише адміністратор цього каналу.",
+  feedbackUsage: "очікувалося {list} або {days} (від 1 до {max, number})",
+  feedbackNoneHere:
+    "За {days, plural, one {останній # день} few {останні # дні} many {останні # днів} other {останні # дня}} у цьому каналі немає оцінок відповідей.",
+  feedbackNoneAll:
+    "За {days, plural, one {останній # день} few {останні # дні} many {останні # днів} other {останні # дня}} у жодному каналі немає оцінок відповідей.",
+  feedbackHere:
+    "Оцінки відповідей у цьому каналі за {days, plural, one {останній # день} few {останні # дні} many {останні # днів} other {останні # дня}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Оцінки відповідей в усіх каналах за {days, plural, one {останній # день} few {останні # дні} many {останні # днів} other {останні # дня}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "зупинити відповідь, що пишеться в цій гілці (автор запитання або адміністратор)",
+  helpFeedback:
+    "порахувати 👍 і 👎 під відповідями тут (адміністратори; типово за {days, plural, one {# день} few {# дні} many {# днів} other {# дня}})",
+  menuStop: "Зупинити відповідь (у групі — дайте на неї відповідь)",
+  menuFeedback: "Порахувати 👍 і 👎 під відповідями тут",
+  claimButton: "Беру",
+  releaseButton: "Звільнити",
+  claimedBy: "Взяв(-ла) {name}, {time}",
+  alreadyClaimed: "{name} уже взяв(-ла) цей лід: {time}.",
+  youHaveIt: "Цей лід уже у вас.",
+  onlyClaimerReleases: "Звільнити цей лід може лише {name}: він у цієї людини.",
+  notClaimed: "Зараз цей лід ні в кого.",
+  claimUnavailable: "Цей лід тут більше не можна взяти.",
+  claimTryAgain: "Лід щойно перейшов до іншого: спробуйте ще раз.",
+  listedClaim: "взяв(-ла) {name} ({time})",
+  leadLabel: "{label}:",
 };

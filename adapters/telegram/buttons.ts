@@ -1,0 +1,103 @@
+import type { Api } from "grammy";
+import type { CallbackQuery, InlineKeyboardMarkup } from "grammy/types";
+import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
+import type { Button, PressedButton } from "../../src/ports.ts";
+import { MAX_ALERT_LENGTH, MAX_CALLBACK_DATA_BYTES } from "./limits.ts";
+
+/** callback_data: the action, then the id (an action never holds the separator). */
+const SEPARATOR = ":";
+
+/**
+ * A button's callback_data. Throws when it would pass Telegram's 64 bytes (or the action is
+ * no action name), when the message is built, never at the press.
+ */
+export function callbackData(button: Button): string {
+  if (!ACTION_NAME.test(button.action)) throw new Error(`bad action: ${button.action}`);
+  const data = `${button.action}${SEPARATOR}${button.id}`;
+  const bytes = Buffer.byteLength(data, "utf8");
+  if (bytes > MAX_CALLBACK_DATA_BYTES) {
+    throw new Error(`callback_data of ${button.action} is ${bytes} bytes (Telegram takes 64)`);
+  }
+  return data;
+}
+
+/** Buttons as one row of an inline keyboard (none: an empty keyboard, which removes one). */
+export function inlineKeyboard(buttons: readonly Button[]): InlineKeyboardMarkup {
+  const row = buttons.map((button) => ({
+    text: button.label,
+    callback_data: callbackData(button),
+  }));
+  return { inline_keyboard: row.length > 0 ? [row] : [] };
+}
+
+/** The action and id a client sent back, or undefined for data that is not one of ours. */
+export function readCallbackData(
+  data: string | undefined,
+): { action: string; id: string } | undefined {
+  if (data === undefined) return undefined;
+  const at = data.indexOf(SEPARATOR);
+  if (at < 0) return undefined;
+  const action = data.slice(0, at);
+  return ACTION_NAME.test(action) ? { action, id: data.slice(at + 1) } : undefined;
+}
+
+/** Where a pressed button's message is, as editMessageText names it. */
+export interface TelegramMessageAt {
+  chatId: number;
+  messageId: number;
+}
+
+/** One shape for a message's place, whoever builds it: refs of one message compare equal. */
+export function telegramMessageAt(chatId: number, messageId: number): TelegramMessageAt {
+  return { chatId, messageId };
+}
+
+export interface TelegramPressContext {
+  api: Api;
+  isAdmin(check: { chatId: number; isPrivate: boolean; authorId: string }): Promise<boolean>;
+  /** Answers the callback query (once; later calls do nothing): with text, as an alert. */
+  answer(text?: string): Promise<void>;
+}
+
+/**
+ * A callback query as the button handlers take it, or undefined when it carries no data of
+ * ours or no message (a press on an inline-mode message, which the bot never posts).
+ */
+export function telegramPress(
+  query: CallbackQuery,
+  context: TelegramPressContext,
+): PressedButton | undefined {
+  const read = readCallbackData(query.data);
+  const message = query.message;
+  if (!read || !message) return undefined;
+  const chatId = message.chat.id;
+  const { from } = query;
+  return {
+    channel: "telegram",
+    action: read.action,
+    id: read.id,
+    person: {
+      id: String(from.id),
+      name: from.username
+        ? `@${from.username}`
+        : [from.first_name, from.last_name].filter(Boolean).join(" "),
+      isAdmin: () =>
+        context.isAdmin({
+          chatId,
+          isPrivate: message.chat.type === "private",
+          authorId: String(from.id),
+        }),
+      locale: async () => from.language_code,
+    },
+    channelId: String(chatId),
+    channelKey: `telegram:${chatId}`,
+    message: telegramMessageAt(chatId, message.message_id),
+    // An alert is plain text: nothing in it is markup, and it pings no one.
+    replyPrivately: (text) => context.answer([...text].slice(0, MAX_ALERT_LENGTH).join("")),
+    async setButtons(buttons) {
+      await context.api.editMessageReplyMarkup(chatId, message.message_id, {
+        reply_markup: inlineKeyboard(buttons),
+      });
+    },
+  };
+}

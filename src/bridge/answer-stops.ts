@@ -1,0 +1,174 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import type { KeyValueStore } from "../store/types.ts";
+
+/** Who asks to stop an answer, as the answer's check needs them. */
+export interface Stopper {
+  id: string;
+  /** Shown in the stopped note. */
+  name: string | undefined;
+  isAdmin(): Promise<boolean>;
+}
+
+export type StopOutcome = "stopped" | "refused" | "none";
+
+/** An answer being written, as AnswerStops knows it until it ends. */
+export interface RunningAnswer {
+  /** Names the answer in a Stop button and in its store keys. */
+  readonly id: string;
+  /** Aborts, with an AnswerStoppedError, once someone allowed to stops the answer. */
+  readonly signal: AbortSignal;
+  /** The answer is over: it can no longer be stopped. */
+  end(): Promise<void>;
+}
+
+const runningRecord = z.object({ id: z.string(), askerId: z.string() });
+const runRecord = z.object({ askerId: z.string(), channelKey: z.string() });
+const stopRecord = z.object({ name: z.string().optional() });
+
+/** The part of the store the records of running answers need. */
+type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
+
+/**
+ * Which answers are being written, and the requests to stop them, across every process
+ * sharing the store: the process that gets `/stop` (or a Stop press) is often not the one
+ * streaming the answer. The request goes through the store (keys the streaming process reads
+ * every `pollMs`, all of its answers' in one round trip), and straight to the answer when it
+ * streams here. A store no other
+ * process shares keeps no such records: they stay in this process's memory, which costs an
+ * answer no store round trip (six of them otherwise).
+ */
+export class AnswerStops {
+  readonly #store: Records;
+  readonly #log: Logger;
+  readonly #pollMs: number;
+  readonly #local = new Map<string, AbortController>();
+  readonly #shared: boolean;
+  #poller: NodeJS.Timeout | undefined;
+
+  constructor(options: { store: KeyValueStore; log: Logger; pollMs?: number }) {
+    this.#store = options.store.sharedAcrossProcesses ? options.store : new MemoryRecords();
+    this.#shared = options.store.sharedAcrossProcesses;
+    this.#log = options.log;
+    this.#pollMs = options.pollMs ?? 500;
+  }
+
+  /** Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable. */
+  async begin(threadKey: string, askerId: string, channelKey: string): Promise<RunningAnswer> {
+    const id = randomBytes(12).toString("base64url");
+    const stop = new AbortController();
+    this.#local.set(id, stop);
+    // A thread writes one answer at a time (its queue), so its key names the one running.
+    await Promise.all([
+      this.#store.set(threadRunKey(threadKey), { id, askerId }, RUNNING_TTL_MS),
+      this.#store.set(runKey(id), { askerId, channelKey }, RUNNING_TTL_MS),
+    ]).catch((error: unknown) => {
+      // The answer goes on all the same; an outage the store logged once needs no line each.
+      if (!(error instanceof StoreUnavailableError && error.duringOutage)) {
+        this.#log.warn({ err: error }, "the answer could not be made stoppable");
+      }
+    });
+    if (this.#shared && !this.#poller) {
+      this.#poller = setInterval(() => void this.#poll(), this.#pollMs);
+      this.#poller.unref();
+    }
+    return {
+      id,
+      signal: stop.signal,
+      end: async () => {
+        this.#local.delete(id);
+        if (this.#local.size === 0) {
+          clearInterval(this.#poller);
+          this.#poller = undefined;
+        }
+        await Promise.all([
+          this.#deleteIfOurs(threadKey, id),
+          this.#store.delete(runKey(id)),
+          this.#store.delete(stopKey(id)),
+        ]).catch(() => undefined);
+      },
+    };
+  }
+
+  /** `/stop` in a thread: stops the answer being written there, if `by` may. */
+  async stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
+    const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
+    if (!parsed.success) return "none";
+    return this.#stop(parsed.data.id, parsed.data.askerId, by);
+  }
+
+  /**
+   * A Stop button pressed in `channelKey`: stops the answer `id`, if it still runs there and
+   * `by` may. The id came back from a client: an answer of another channel is "none".
+   */
+  async stopById(id: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
+    const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
+    if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
+    return this.#stop(id, parsed.data.askerId, by);
+  }
+
+  async #stop(id: string, askerId: string, by: Stopper): Promise<StopOutcome> {
+    if (by.id !== askerId && !(await by.isAdmin())) return "refused";
+    const local = this.#local.get(id);
+    if (local) {
+      local.abort(new AnswerStoppedError(by.name));
+    } else {
+      await this.#store.set(stopKey(id), { name: by.name }, RUNNING_TTL_MS);
+    }
+    return "stopped";
+  }
+
+  /** Stop requests other processes left for the answers streaming here. */
+  async #poll(): Promise<void> {
+    const running = [...this.#local].filter(([, stop]) => !stop.signal.aborted);
+    if (running.length === 0) return;
+    try {
+      const requests = await this.#store.getMany(running.map(([id]) => stopKey(id)));
+      requests.forEach((request, i) => {
+        const parsed = stopRecord.safeParse(request);
+        const stop = running[i]?.[1];
+        if (parsed.success && stop && !stop.signal.aborted) {
+          stop.abort(new AnswerStoppedError(parsed.data.name));
+        }
+      });
+    } catch {
+      // The store is down: the outage is logged by the store; a stop waits for it.
+    }
+  }
+
+  async #deleteIfOurs(threadKey: string, id: string): Promise<void> {
+    const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
+    if (parsed.success && parsed.data.id === id) await this.#store.delete(threadRunKey(threadKey));
+  }
+}
+
+/** Records in this process's memory: they end with the answer, or with the process. */
+class MemoryRecords implements Records {
+  readonly #values = new Map<string, unknown>();
+
+  async get<T>(key: string): Promise<T | undefined> {
+    return this.#values.get(key) as T | undefined;
+  }
+
+  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
+    return keys.map((key) => this.#values.get(key) as T | undefined);
+  }
+
+  async set(key: string, value: unknown): Promise<void> {
+    this.#values.set(key, value);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    return this.#values.delete(key);
+  }
+}
+
+// Outlives the longest answer (CHATBOT_ANSWER_TIMEOUT_MS is a few minutes); a process killed
+// mid-answer leaves keys that lapse.
+const RUNNING_TTL_MS = 60 * 60 * 1000;
+
+const threadRunKey = (threadKey: string) => `answer:running:${threadKey}`;
+const runKey = (id: string) => `answer:run:${id}`;
+const stopKey = (id: string) => `answer:stop:${id}`;

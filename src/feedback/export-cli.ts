@@ -1,0 +1,57 @@
+/**
+ * `npm run feedback -- --since 7d`: every vote on answers to questions of the last days, one
+ * JSON object a line on stdout (the API has no feedback endpoint, so the records leave the bot
+ * this way). Reads the store the bot is configured with (STORE_URL or DATA_DIR, from the
+ * environment and `.env`). The embedded store belongs to one process: stop the bot first, or
+ * use Redis.
+ */
+import { parseArgs } from "node:util";
+import { config as loadDotenv } from "dotenv";
+import { z } from "zod";
+import { loadConfig } from "../config.ts";
+import { BridgeError } from "../errors.ts";
+import { openStore } from "../store/open-store.ts";
+import { FeedbackVotes, MAX_FEEDBACK_DAYS } from "./votes.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// Plain digits and a "d", within the days `/feedback` takes.
+const sinceDays = z
+  .string()
+  .regex(/^\d+d$/)
+  .transform((value) => Number(value.slice(0, -1)))
+  .pipe(z.number().min(1).max(MAX_FEEDBACK_DAYS));
+
+async function run(): Promise<number> {
+  let since: number;
+  try {
+    const { values } = parseArgs({ options: { since: { type: "string", default: "7d" } } });
+    const parsed = sinceDays.safeParse(values.since);
+    if (!parsed.success) throw new Error(`--since takes 1d to ${MAX_FEEDBACK_DAYS}d`);
+    since = parsed.data;
+  } catch (error) {
+    process.stderr.write(
+      `usage: npm run feedback -- --since <days>d (${(error as Error).message})\n`,
+    );
+    return 2;
+  }
+  loadDotenv({ quiet: true });
+  try {
+    const config = loadConfig(process.env);
+    const store = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
+    try {
+      const votes = await new FeedbackVotes(store).since(new Date(Date.now() - since * DAY_MS));
+      for (const vote of votes) process.stdout.write(`${JSON.stringify(vote)}\n`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (error) {
+    // Config and store errors carry no secret (errors.ts); anything else is unexpected.
+    const message = error instanceof BridgeError ? error.message : String(error);
+    process.stderr.write(`feedback export failed: ${message}\n`);
+    return 1;
+  }
+}
+
+process.exitCode = await run();

@@ -1,0 +1,118 @@
+import { presserLanguage } from "../bridge/answer-buttons.ts";
+import type { ButtonHandlers } from "../bridge/button-handlers.ts";
+import { BridgeError } from "../errors.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import type { Logger } from "../log.ts";
+import type { Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
+import { leadChannelLanguage } from "./lead-channel-language.ts";
+import type { LeadChannels } from "./lead-channels.ts";
+import {
+  CLAIM_ACTION,
+  cardState,
+  type LeadClaim,
+  type LeadClaimBook,
+  type LeadPost,
+  RELEASE_ACTION,
+} from "./lead-claims.ts";
+import { leadAnnouncement, leadTime } from "./lead-text.ts";
+
+export interface ClaimButtonsOptions {
+  book: LeadClaimBook;
+  channels: LeadChannels;
+  announcers: readonly LeadAnnouncer[];
+  /** Each lead channel's language (a card's edit) and the presser's (a private reply). */
+  languages: ChannelLanguages;
+  log: Logger;
+  now?: () => Date;
+}
+
+/**
+ * "I'll take it" and "Release" under lead announcements. A press names a lead by id only:
+ * the lead, its announcements and its claim are looked up, and the press counts only on an
+ * announcement of that lead in a lead channel (so no press can draw a lead's card anywhere
+ * else). A claim edits every announcement of the lead; a press that loses is told privately.
+ */
+export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButtonsOptions): void {
+  const { book, log } = options;
+  const now = options.now ?? (() => new Date());
+
+  /** The lead the press is about, when the press is on one of its announcements here. */
+  const leadOf = async (pressed: PressedButton) => {
+    const inLeadChannel = await options.channels.includes({
+      platform: pressed.channel,
+      id: pressed.channelId,
+    });
+    const card = inLeadChannel ? await book.card(pressed.id) : undefined;
+    // Both refs are built by the same adapter from the same two ids, so equal JSON is the
+    // same message.
+    const here = JSON.stringify(pressed.message);
+    const onCard = card?.posts.some(
+      (post) => post.platform === pressed.channel && JSON.stringify(post.message) === here,
+    );
+    return onCard ? card : undefined;
+  };
+
+  /**
+   * Every announcement of the lead shows `claim` now, each in its channel's language; one that
+   * cannot is left as it was.
+   */
+  const showEverywhere = async (
+    id: string,
+    lead: Lead,
+    posts: readonly LeadPost[],
+    claim: LeadClaim | undefined,
+  ) => {
+    await Promise.all(
+      posts.map(async (post) => {
+        const announcer = options.announcers.find((a) => a.platform === post.platform);
+        if (!announcer?.show) return;
+        try {
+          const t = await leadChannelLanguage(announcer, post.channelId, options.languages);
+          await announcer.show(post.message, leadAnnouncement(lead, t), cardState(id, claim, t));
+        } catch (error) {
+          // Its kind only: the lead's fields never reach the log.
+          const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
+          log.warn({ platform: post.platform, kind }, "a lead announcement could not be updated");
+        }
+      }),
+    );
+  };
+
+  const samePerson = (claim: LeadClaim, pressed: PressedButton) =>
+    claim.platform === pressed.channel && claim.personId === pressed.person.id;
+
+  buttons.on(CLAIM_ACTION, async (pressed) => {
+    const card = await leadOf(pressed);
+    const t = await presserLanguage(pressed, options.languages);
+    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
+    const claim: LeadClaim = {
+      platform: pressed.channel,
+      personId: pressed.person.id,
+      name: pressed.person.name,
+      at: now().toISOString(),
+    };
+    if (await book.claim(pressed.id, claim)) {
+      return showEverywhere(pressed.id, card.lead, card.posts, claim);
+    }
+    const holder = await book.holder(pressed.id);
+    if (!holder) return pressed.replyPrivately(t.t("claimTryAgain"));
+    if (samePerson(holder.claim, pressed)) return pressed.replyPrivately(t.t("youHaveIt"));
+    const { name, at } = holder.claim;
+    return pressed.replyPrivately(t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
+  });
+
+  buttons.on(RELEASE_ACTION, async (pressed) => {
+    const card = await leadOf(pressed);
+    const t = await presserLanguage(pressed, options.languages);
+    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
+    const holder = await book.holder(pressed.id);
+    if (!holder) return pressed.replyPrivately(t.t("notClaimed"));
+    if (!samePerson(holder.claim, pressed)) {
+      return pressed.replyPrivately(t.t("onlyClaimerReleases", { name: holder.claim.name }));
+    }
+    if (!(await book.release(pressed.id, holder.record))) {
+      return pressed.replyPrivately(t.t("claimTryAgain"));
+    }
+    return showEverywhere(pressed.id, card.lead, card.posts, undefined);
+  });
+}

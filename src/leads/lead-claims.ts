@@ -1,0 +1,154 @@
+import { z } from "zod";
+import type { Translator } from "../i18n/translator.ts";
+import type { Button, Lead, LeadCardState } from "../ports.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import { leadId } from "./lead-id.ts";
+import { leadTime } from "./lead-text.ts";
+
+/** The button actions of a lead card. */
+export const CLAIM_ACTION = "lead.claim";
+export const RELEASE_ACTION = "lead.release";
+
+/** What leadId gives: a press naming anything else names no lead. */
+const LEAD_ID = /^[0-9a-f]{32}$/;
+
+// As long as the poller remembers a lead it announced: an older card cannot be claimed.
+const REMEMBER_MS = 60 * 24 * 60 * 60 * 1000;
+
+const KEYS = {
+  card: (id: string) => `lead:card:${id}`,
+  posts: (id: string) => `lead:posts:${id}`,
+  claim: (id: string) => `lead:claim:${id}`,
+};
+
+/** Who took a lead, and when. */
+export interface LeadClaim {
+  /** The channel kind the person pressed in ("slack", "telegram"). */
+  platform: string;
+  /** Their platform user id. */
+  personId: string;
+  /** Their name as the platform gave it: untrusted. */
+  name: string;
+  /** ISO 8601, UTC. */
+  at: string;
+}
+
+const leadClaim = z.object({
+  platform: z.string(),
+  personId: z.string(),
+  name: z.string(),
+  at: z.string(),
+});
+
+/**
+ * One announcement of a lead: the platform, the channel (whose language a new state of the
+ * card speaks) and where its message is, as announce gave it.
+ */
+export interface LeadPost {
+  platform: string;
+  channelId: string;
+  message: unknown;
+}
+
+const leadPost = z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() });
+
+const storedLead = z.object({
+  botUid: z.string(),
+  conversationUid: z.string(),
+  createdAt: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  email: z.string(),
+  remark: z.string(),
+});
+
+/**
+ * What a card shows in `claim`'s state, in the lead channel's language: who has it, and the
+ * one button that changes that.
+ */
+export function cardState(id: string, claim: LeadClaim | undefined, t: Translator): LeadCardState {
+  if (!claim) {
+    return { buttons: [{ action: CLAIM_ACTION, id, label: t.t("claimButton"), style: "primary" }] };
+  }
+  const buttons: Button[] = [{ action: RELEASE_ACTION, id, label: t.t("releaseButton") }];
+  return { status: t.t("claimedBy", { name: claim.name, time: leadTime(claim.at, t) }), buttons };
+}
+
+/**
+ * Leads' claims in the store, so they hold across processes and restarts: who took each lead
+ * (one atomic claim per lead, the store's SET NX on Redis), the lead as announced (what a
+ * card is drawn again from: a press carries only the lead's id) and where it was announced.
+ */
+export class LeadClaimBook {
+  readonly #store: KeyValueStore;
+
+  constructor(store: KeyValueStore) {
+    this.#store = store;
+  }
+
+  /** Records an announcement of `lead` (cleaned, as shown) made by the poller. */
+  async posted(id: string, lead: Lead, post: LeadPost): Promise<void> {
+    await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
+    if (post.message !== undefined) {
+      await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post));
+    }
+  }
+
+  /** The lead an id names and its announcements, or undefined for an id that names none. */
+  async card(id: string): Promise<{ lead: Lead; posts: LeadPost[] } | undefined> {
+    if (!LEAD_ID.test(id)) return undefined;
+    const lead = storedLead.safeParse(await this.#store.get(KEYS.card(id)));
+    if (!lead.success) return undefined;
+    const posts = (await this.#store.setMembers(KEYS.posts(id))).flatMap((member) => {
+      const post = leadPost.safeParse(safeJson(member));
+      return post.success ? [post.data] : [];
+    });
+    return { lead: lead.data, posts };
+  }
+
+  /**
+   * Takes the lead for `claim`'s person: true only for the first of any number of presses at
+   * once, in any process. False while someone holds it.
+   */
+  claim(id: string, claim: LeadClaim): Promise<boolean> {
+    return this.#store.claim(KEYS.claim(id), JSON.stringify(claim), REMEMBER_MS);
+  }
+
+  /** Who holds the lead now, and the record's exact form (what `release` compares). */
+  async holder(id: string): Promise<{ claim: LeadClaim; record: string } | undefined> {
+    const record = await this.#store.get<string>(KEYS.claim(id));
+    if (typeof record !== "string") return undefined;
+    const claim = leadClaim.safeParse(safeJson(record));
+    return claim.success ? { claim: claim.data, record } : undefined;
+  }
+
+  /** Frees the lead, only while `record` still holds it (not a claim made since). */
+  release(id: string, record: string): Promise<boolean> {
+    return this.#store.release(KEYS.claim(id), record);
+  }
+
+  /** The claims of `leads` as the backend lists them, in their order (one read). */
+  async claimsOf(leads: readonly Lead[]): Promise<(LeadClaim | undefined)[]> {
+    if (leads.length === 0) return [];
+    const records = await this.#store.getMany<string>(
+      leads.map((lead) => KEYS.claim(leadId(lead))),
+    );
+    return records.map((record) => {
+      const claim = leadClaim.safeParse(typeof record === "string" ? safeJson(record) : undefined);
+      return claim.success ? claim.data : undefined;
+    });
+  }
+}
+
+/** A lead's claim as `/leads` lists it. */
+export function claimLine(claim: LeadClaim, t: Translator): string {
+  return t.t("listedClaim", { name: claim.name, time: leadTime(claim.at, t) });
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

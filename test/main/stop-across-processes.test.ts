@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { FakeSlack } from "../support/fake-slack.ts";
+import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
+import { startTestRedis } from "../support/redis.ts";
+import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { eventEnvelope, mention, signedJsonHeaders } from "../support/slack-harness.ts";
+
+const redis = await startTestRedis("stop across two processes");
+afterAll(() => redis?.close());
+// The bots use the default key prefix, so they need a Redis of their own, not a shared one.
+const ownRedis = redis?.server !== undefined;
+if (redis && !ownRedis) console.warn("[stop across processes] skipped: no redis-server of its own");
+
+const track = cleanupAfterEach();
+
+/** A bot process on Slack over HTTP, on the test's Redis (database 14). */
+async function startSlackBot(fake: FakeSlack, simulator: Simulator) {
+  const env = {
+    ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
+    STORE_URL: `${redis?.url}/14`,
+  };
+  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
+  await bot.logLine("channel started");
+  return { bot, events: `http://127.0.0.1:${port}/slack/events` };
+}
+
+async function deliver(events: string, event: Record<string, unknown>): Promise<number> {
+  const body = JSON.stringify(eventEnvelope(event));
+  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+describe.skipIf(!ownRedis)("stopping an answer across two bot processes on one Redis", () => {
+  it("stops the answer one process streams when the other gets `@bot stop`", async () => {
+    const fake = track(await FakeSlack.start({ team: "T0FAKE" }), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 1 }), (s) => s.close());
+    const a = await startSlackBot(fake, simulator);
+    const b = await startSlackBot(fake, simulator);
+
+    // Half an answer, then the chatbot goes silent: only a stop ends it.
+    const ts = "1700000100.000100";
+    expect(await deliver(a.events, mention("tell me more #stall", { ts }))).toBe(200);
+    const answer = await until("the answer streaming", () =>
+      fake.thread("C1", ts).find((m) => m.text.length > 20),
+    );
+    const stop = { ...mention("stop", { ts: "1700000101.000100", threadTs: ts }) };
+    const asked = performance.now();
+    expect(await deliver(b.events, { ...stop, user_profile: { display_name: "Ann" } })).toBe(200);
+    await until("the stopped note", () => answer.text.includes("stopped by Ann") || undefined);
+    expect(performance.now() - asked).toBeLessThan(10_000);
+    expect(answer.text).toMatch(/⏹ stopped by Ann$/);
+    const chats = simulator.requests.filter((r) => r.route === "chat");
+    expect(chats.map((r) => r.outcome)).toEqual(["aborted"]);
+    expect(fake.ephemerals).toEqual([]);
+  });
+});

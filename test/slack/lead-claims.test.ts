@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
+import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
+import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
+import { LeadPoller } from "../../src/leads/lead-poller.ts";
+import { createLogger } from "../../src/log.ts";
+import type { FakeMessage } from "../support/fake-slack.ts";
+import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { blockActions, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
+
+let harness: SlackHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+/** A Slack channel whose lead channel C1 got one announcement, with the claim buttons on. */
+async function announced(): Promise<{ h: SlackHarness; card: FakeMessage }> {
+  const buttons = new ButtonHandlers();
+  const h = await startSlackHarness({ simulator: { leads: 0 }, slack: { buttons } });
+  harness = h;
+  const channels = new LeadChannels(h.store, [{ platform: "slack", id: "C1" }]);
+  const book = new LeadClaimBook(h.store);
+  const log = createLogger({ level: "silent", secrets: [] });
+  const languages = new ChannelLanguages(h.store, "auto");
+  registerClaimButtons(buttons, {
+    book,
+    channels,
+    announcers: [h.channel.leadAnnouncer],
+    languages,
+    log,
+  });
+  const poller = new LeadPoller({
+    backend: h.backend,
+    store: h.store,
+    channels,
+    announcers: [h.channel.leadAnnouncer],
+    claims: book,
+    log,
+    intervalMs: 60_000,
+  });
+  await poller.pollOnce();
+  h.simulator.addLead({ name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" });
+  await poller.pollOnce();
+  const [card] = [...h.fake.messages.values()];
+  if (!card) throw new Error("no announcement");
+  return { h, card };
+}
+
+/** What a person sees of the card's own lines (its context block) and its buttons. */
+function shown(h: SlackHarness, card: FakeMessage) {
+  const context = (card.blocks ?? []).flatMap((block) => {
+    const { type, elements } = block as { type: string; elements?: { text: string }[] };
+    return type === "context" ? (elements ?? []).map((e) => viewMrkdwn(e.text)) : [];
+  });
+  return {
+    status: context.map((view) => view.visible),
+    pings: context.flatMap((view) => view.pings),
+    buttons: h.fake.buttonsOf(card).map((b) => b.label),
+  };
+}
+
+const press = (h: SlackHarness, card: FakeMessage, user: string, username: string) => {
+  const [button] = h.fake.buttonsOf(card);
+  if (!button) throw new Error("no button on the card");
+  return h.sendAction(
+    blockActions({
+      actionId: button.actionId,
+      value: button.value,
+      user,
+      username,
+      messageTs: card.ts,
+    }),
+  );
+};
+
+const privately = (h: SlackHarness) => h.fake.ephemerals.map((e) => [e.user, e.text]);
+
+describe("claiming a lead in Slack", () => {
+  it("gives the lead to the first presser, edits the card, tells a later presser privately, and lets the claimer release it", async () => {
+    const { h, card } = await announced();
+    expect(shown(h, card)).toEqual({ status: [], pings: [], buttons: ["I'll take it"] });
+
+    expect((await press(h, card, "U1", "<!channel>ann")).status).toBe(200);
+    await h.settle();
+    const claimed = shown(h, card);
+    expect(claimed.status).toEqual([
+      expect.stringMatching(
+        /^Claimed by @<!channel>ann at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/,
+      ),
+    ]);
+    expect(claimed.pings).toEqual([]);
+    expect(claimed.buttons).toEqual(["Release"]);
+    expect(card.updates).toBe(1);
+
+    // Bob saw the card before it changed: his "I'll take it" arrives after Ann's.
+    await h.sendAction(
+      blockActions({
+        actionId: "lead.claim:0",
+        value: h.fake.buttonsOf(card)[0]?.value ?? "",
+        user: "U2",
+        username: "bob",
+        messageTs: card.ts,
+      }),
+    );
+    await h.settle();
+    expect(privately(h)).toEqual([
+      ["U2", expect.stringMatching(/^@&lt;!channel&gt;ann already took this lead, at .* UTC\.$/)],
+    ]);
+    // Bob cannot release Ann's lead.
+    await press(h, card, "U2", "bob");
+    await h.settle();
+    expect(privately(h).at(-1)).toEqual([
+      "U2",
+      "Only @&lt;!channel&gt;ann, who took this lead, can release it.",
+    ]);
+    expect(card.updates).toBe(1);
+
+    await press(h, card, "U1", "<!channel>ann");
+    await h.settle();
+    expect(shown(h, card)).toEqual({ status: [], pings: [], buttons: ["I'll take it"] });
+    expect(card.updates).toBe(2);
+    // Free again: Bob takes it.
+    await press(h, card, "U2", "bob");
+    await h.settle();
+    expect(shown(h, card).status).toEqual([expect.stringMatching(/^Claimed by @bob at /)]);
+  });
+
+  it("refuses a press that names a lead but is not on its card (a forged or other message)", async () => {
+    const { h, card } = await announced();
+    const [button] = h.fake.buttonsOf(card);
+    await h.sendAction(
+      blockActions({
+        actionId: "lead.claim:0",
+        value: button?.value ?? "",
+        user: "U1",
+        messageTs: "1700000999.000001",
+      }),
+    );
+    await h.sendAction(
+      blockActions({
+        actionId: "lead.claim:0",
+        value: "../../etc",
+        user: "U1",
+        messageTs: card.ts,
+      }),
+    );
+    await h.settle();
+    expect(privately(h)).toEqual([
+      ["U1", "This lead can no longer be claimed here."],
+      ["U1", "This lead can no longer be claimed here."],
+    ]);
+    expect(card.updates).toBe(0);
+    expect(shown(h, card).buttons).toEqual(["I'll take it"]);
+  });
+});

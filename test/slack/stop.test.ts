@@ -1,0 +1,268 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import {
+  blockActions,
+  mention,
+  message,
+  type SlackHarness,
+  type SlackHarnessOptions,
+  startSlackHarness,
+} from "../support/slack-harness.ts";
+import { waitFor } from "./wait.ts";
+
+let h: SlackHarness | undefined;
+let backend: HeldBackend | undefined;
+afterEach(async () => {
+  // An answer still held would keep the harness from closing.
+  backend?.releaseAll();
+  await h?.close();
+  await backend?.close();
+  h = undefined;
+  backend = undefined;
+});
+
+async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
+  backend = await startHeldBackend();
+  h = await startSlackHarness({
+    backend,
+    fake: {
+      users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
+      channels: { C1: { type: "channel" }, C2: { type: "channel" } },
+    },
+    ...options,
+    slack: { nativeStreaming: false, adminUsers: ["ULISTED"], ...options.slack },
+  });
+  return h;
+}
+
+/** A question by U1 whose answer is on screen and still streaming. */
+async function streaming(harness: SlackHarness): Promise<string> {
+  const ts = harness.nextTs();
+  void harness.sendEvent(mention("weather", { ts, user: "U1" }));
+  await waitFor(
+    () => harness.fake.thread("C1", ts)[0]?.text.startsWith("Answer to weather"),
+    "the answer streaming",
+  );
+  return ts;
+}
+
+/** `@bot stop` typed in the thread by `user`, whose profile carries `name`. */
+function stopBy(user: string, threadTs: string, ts: string, name: string) {
+  return { ...mention("stop", { ts, user, threadTs }), user_profile: { display_name: name } };
+}
+
+describe("stopping an answer", () => {
+  it("stops at the asker's word: the request closed, the text kept, the note shown, the conversation goes on", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    await harness.sendEvent(stopBy("U1", ts, harness.nextTs(), "Ann <@here> & co"));
+    await harness.settle();
+
+    expect(held.dropped).toEqual(["weather"]);
+    expect(held.open).toBe(0);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by Ann &lt;@here&gt; &amp; co",
+    ]);
+    expect(harness.fake.ephemerals).toEqual([]);
+
+    held.releaseAll();
+    await harness.sendEvent(message("and tomorrow?", { ts: harness.nextTs(), threadTs: ts }));
+    await harness.settle();
+    expect(held.conversations).toEqual([undefined, "conv-1"]);
+  });
+
+  it("refuses another member privately and lets the answer go on", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    await harness.sendEvent(stopBy("U2", ts, harness.nextTs(), "Bob"));
+    await waitFor(() => harness.fake.ephemerals.length > 0, "the refusal");
+    expect(harness.fake.ephemerals).toEqual([
+      {
+        channel: "C1",
+        user: "U2",
+        threadTs: expect.any(String),
+        text: "Only the person who asked or an admin of this channel can stop this answer.",
+      },
+    ]);
+    expect(held.open).toBe(1);
+    held.releaseAll();
+    await harness.settle();
+    expect(held.dropped).toEqual([]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual(["Answer to weather."]);
+  });
+
+  it("lets a workspace admin stop someone else's answer", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    await harness.sendEvent(stopBy("UADMIN", ts, harness.nextTs(), "Admin"));
+    await harness.settle();
+    expect(held.dropped).toEqual(["weather"]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by Admin",
+    ]);
+  });
+
+  it("says privately when nothing is being written in the thread", async () => {
+    const harness = await start();
+    const ts = harness.nextTs();
+    await harness.sendEvent(stopBy("U1", ts, ts, "Ann"));
+    await harness.settle();
+    expect(harness.fake.ephemerals.map((e) => e.text)).toEqual([
+      "Nothing to stop: no answer is being written in this thread.",
+    ]);
+  });
+});
+
+describe("the Stop button and the votes under answers", () => {
+  /** Presses button `label` of the first message in thread `ts`, as `user`. */
+  async function press(harness: SlackHarness, ts: string, label: string, user: string) {
+    const [shown] = harness.fake.thread("C1", ts);
+    if (!shown) throw new Error("no message in the thread");
+    const button = harness.fake.buttonsOf(shown).find((b) => b.label === label);
+    if (!button) throw new Error(`no ${label} button`);
+    return harness.sendAction(
+      blockActions({
+        actionId: button.actionId,
+        value: button.value,
+        user,
+        username: user.toLowerCase(),
+        messageTs: shown.ts,
+        threadTs: ts,
+      }),
+    );
+  }
+
+  const labels = (harness: SlackHarness, ts: string) => {
+    const [shown] = harness.fake.thread("C1", ts);
+    return shown ? harness.fake.buttonsOf(shown).map((b) => b.label) : [];
+  };
+
+  it("shows Stop while the answer grows; the asker's press stops it, another member's is refused privately", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    expect(labels(harness, ts)).toEqual(["⏹ Stop"]);
+
+    const refused = await press(harness, ts, "⏹ Stop", "U2");
+    expect(refused.status).toBe(200);
+    await waitFor(() => harness.fake.ephemerals.length > 0, "the refusal");
+    expect(harness.fake.ephemerals.map((e) => [e.user, e.text])).toEqual([
+      ["U2", "Only the person who asked or an admin of this channel can stop this answer."],
+    ]);
+    expect(held.open).toBe(1);
+
+    await press(harness, ts, "⏹ Stop", "U1");
+    await harness.settle();
+    expect(held.dropped).toEqual(["weather"]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by @u1",
+    ]);
+    // The stopped answer can be rated; Stop is gone.
+    expect(labels(harness, ts)).toEqual(["👍", "👎"]);
+  });
+
+  it("lets an admin press Stop on someone else's answer", async () => {
+    const harness = await start();
+    const ts = await streaming(harness);
+    await press(harness, ts, "⏹ Stop", "UADMIN");
+    await harness.settle();
+    expect(backend?.dropped).toEqual(["weather"]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by @uadmin",
+    ]);
+  });
+
+  it("trusts no id a press sends back: Stop from another channel stops nothing", async () => {
+    const harness = await start();
+    const ts = await streaming(harness);
+    const [shown] = harness.fake.thread("C1", ts);
+    const stop = shown && harness.fake.buttonsOf(shown)[0];
+    // An admin, but in C2: the answer in C1 is not theirs to stop from there.
+    await harness.sendAction(
+      blockActions({
+        actionId: String(stop?.actionId),
+        value: String(stop?.value),
+        user: "UADMIN",
+        channel: "C2",
+      }),
+    );
+    await waitFor(() => harness.fake.ephemerals.length > 0, "the reply");
+    expect(harness.fake.ephemerals.map((e) => e.text)).toEqual([
+      "Nothing to stop: no answer is being written in this thread.",
+    ]);
+    expect(backend?.open).toBe(1);
+  });
+
+  it("records one vote per person and answer, changeable, and /feedback counts them for admins", async () => {
+    const harness = await start();
+    (backend as HeldBackend).releaseAll();
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("weather", { ts, user: "U1" }));
+    await harness.settle();
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual(["Answer to weather."]);
+    expect(labels(harness, ts)).toEqual(["👍", "👎"]);
+
+    await press(harness, ts, "👍", "U1");
+    await press(harness, ts, "👍", "U2");
+    await press(harness, ts, "👎", "U2");
+    await harness.settle();
+    await waitFor(() => harness.fake.ephemerals.length === 3, "three thanks");
+    expect(harness.fake.ephemerals.map((e) => [e.user, e.text])).toEqual([
+      ["U1", "Thanks for your 👍!"],
+      ["U2", "Thanks for your 👍!"],
+      ["U2", "Your vote is now 👎. Thanks!"],
+    ]);
+
+    // One at a time: replies after an admin look-up come in any order.
+    for (const [text, user] of [
+      ["", "U1"],
+      ["30", "UADMIN"],
+      ["soon", "UADMIN"],
+    ] as const) {
+      await harness.sendCommand("/feedback", text, { user });
+      await harness.settle();
+    }
+    expect(harness.fake.responses.map((r) => r.text)).toEqual([
+      "Only an admin of this channel can see the feedback.",
+      "Votes on answers in this channel in the last 30 days: 👍 1 · 👎 1 (50% 👍)",
+      expect.stringContaining("(1 to 90)"),
+    ]);
+
+    // A bot admin (SLACK_ADMIN_USERS) in their DM sees every channel's votes.
+    await harness.sendCommand("/feedback", "", { user: "ULISTED", channel: "D1" });
+    await harness.settle();
+    expect(harness.fake.responses.at(-1)?.text).toBe(
+      "Votes on answers in all channels in the last 7 days: 👍 1 · 👎 1 (50% 👍)",
+    );
+
+    const metrics = await (
+      await fetch(`${harness.eventsUrl.replace("/slack/events", "")}/metrics`)
+    ).text();
+    expect(metrics).toContain(
+      'chatbot_bridge_feedback_votes_total{platform="slack",rating="up"} 2',
+    );
+    expect(metrics).toContain(
+      'chatbot_bridge_feedback_votes_total{platform="slack",rating="down"} 1',
+    );
+  });
+
+  it("ends a native stream with Slack's feedback buttons", async () => {
+    const harness = await start({ slack: { nativeStreaming: true } });
+    (backend as HeldBackend).releaseAll();
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("weather", { ts, user: "U1" }));
+    await harness.settle();
+    const [shown] = harness.fake.thread("C1", ts);
+    expect(shown?.stream).toBe("stopped");
+    expect(shown?.blocks?.at(-1)).toMatchObject({
+      type: "context_actions",
+      elements: [{ type: "feedback_buttons" }],
+    });
+    await press(harness, ts, "👎", "U2");
+    await waitFor(() => harness.fake.ephemerals.length === 1, "the thanks");
+    expect(harness.fake.ephemerals[0]?.text).toBe("Thanks for your 👎!");
+  });
+});
