@@ -1,9 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
+import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
+import { viewMrkdwn } from "../support/fake-slack-view.ts";
 import {
+  blockActions,
   mention,
   message,
   type SlackHarness,
@@ -39,6 +44,68 @@ async function start(options: Parameters<typeof startSlackHarness>[0] = {}): Pro
 const lastIn = (harness: SlackHarness, ts: string) => harness.fake.thread("C1", ts).at(-1)?.text;
 
 describe("Slack: the bot speaks the channel's language", () => {
+  it("after /language fr: the stopped note, the claim button and a claim's edit of a lead announcement are French", async () => {
+    const buttons = new ButtonHandlers();
+    const harness = await start({ simulator: { chunkDelayMs: 30, leads: 0 }, slack: { buttons } });
+    await harness.sendCommand("/language", "fr", { user: "UADMIN" });
+    await harness.settle();
+
+    const ts = harness.nextTs();
+    void harness.sendEvent(mention("#huge=3000", { ts, user: "U1" }));
+    await waitFor(() => harness.fake.thread("C1", ts).length > 0, "the answer streaming");
+    await harness.sendEvent({
+      ...mention("stop", { ts: harness.nextTs(), user: "U1", threadTs: ts }),
+      user_profile: { display_name: "Ann" },
+    });
+    await harness.settle();
+    expect(lastIn(harness, ts)).toMatch(/\n\n⏹ arrêtée par Ann$/);
+
+    const { store } = harness;
+    const channels = new LeadChannels(store, [{ platform: "slack", id: "C1" }]);
+    const languages = new ChannelLanguages(store, "auto");
+    const announcers = [harness.channel.leadAnnouncer];
+    const claims = new LeadClaimBook(store);
+    const log = createLogger({ level: "silent", secrets: [] });
+    registerClaimButtons(buttons, { book: claims, channels, announcers, languages, log });
+    const leads = new LeadPoller({
+      backend: harness.backend,
+      store,
+      channels,
+      announcers,
+      languages,
+      claims,
+      log,
+      intervalMs: 60_000,
+    });
+    await leads.pollOnce();
+    harness.simulator.addLead({ name: "Ada", created_at: new Date() });
+    await leads.pollOnce();
+    const card = [...harness.fake.messages.values()].find((m) =>
+      (m.blocks as { type: string }[] | undefined)?.some((b) => b.type === "header"),
+    );
+    if (!card) throw new Error("no announcement");
+    const [take] = harness.fake.buttonsOf(card);
+    expect(take?.label).toBe("Je m’en occupe");
+    await harness.sendAction(
+      blockActions({
+        actionId: take?.actionId ?? "",
+        value: take?.value ?? "",
+        user: "U1",
+        username: "ann",
+        messageTs: card.ts,
+      }),
+    );
+    await harness.settle();
+    const status = (card.blocks ?? []).flatMap((block) => {
+      const { type, elements } = block as { type: string; elements?: { text: string }[] };
+      return type === "context" ? (elements ?? []).map((e) => viewMrkdwn(e.text).visible) : [];
+    });
+    expect(status).toEqual([
+      expect.stringMatching(/^Pris en charge par @ann le \d{1,2} \S+ \d{4}, \d\d:\d\d UTC$/),
+    ]);
+    expect(harness.fake.buttonsOf(card).map((b) => b.label)).toEqual(["Libérer"]);
+  });
+
   it("after /language fr: /chatbot-help, the cut note, an error and a lead announcement are French", async () => {
     const harness = await start({ simulator: { leads: 0 } });
     await harness.sendCommand("/language", "fr", { user: "UADMIN" });

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
+import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
+import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
 import { answered, type Rig, startRig, until } from "./rig.ts";
@@ -14,6 +17,66 @@ afterEach(async () => {
 const lastText = (r: Rig, chatId: number) => r.fake.botMessages(chatId).at(-1)?.text;
 
 describe("Telegram: the bot speaks the chat's language", () => {
+  it("after /language fr in a group: the stopped note, the claim button and a claim's edit of a lead announcement are French", async () => {
+    const buttons = new ButtonHandlers();
+    rig = await startRig({ simulator: { chunkDelayMs: 30, leads: 0 }, channel: { buttons } });
+    const { fake, bob, alice, group, harness, channel } = rig;
+    await answered(rig, fake.write({ chat: group.id, from: bob, text: "/language fr" }));
+
+    const asked = fake.botMessages(group.id).length;
+    fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot #huge=3000" });
+    await until(() => fake.botMessages(group.id).length > asked);
+    const answer = fake.botMessages(group.id).at(-1);
+    if (!answer) throw new Error("no answer");
+    // A reply to the answer belongs to its thread once the bot has noted the chain.
+    const chain = `telegram:chain:${group.id}:${answer.message_id}`;
+    for (let i = 0; i < 200 && (await harness.store.get(chain)) === undefined; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    fake.write({
+      chat: group.id,
+      from: alice,
+      text: "/stop@ChatBridgeBot",
+      replyTo: answer.message_id,
+    });
+    await until(() => fake.message(group.id, answer.message_id)?.text.includes("⏹") === true);
+    expect(fake.message(group.id, answer.message_id)?.text).toMatch(/\n\n⏹ arrêtée par Alice$/);
+
+    const { store } = harness;
+    const channels = new LeadChannels(store, [{ platform: "telegram", id: String(group.id) }]);
+    const languages = new ChannelLanguages(store, "auto");
+    const announcers = [channel.leadAnnouncer];
+    const claims = new LeadClaimBook(store);
+    const log = createLogger({ level: "silent", secrets: [] });
+    registerClaimButtons(buttons, { book: claims, channels, announcers, languages, log });
+    const leads = new LeadPoller({
+      backend: harness.backend,
+      store,
+      channels,
+      announcers,
+      languages,
+      claims,
+      log,
+      intervalMs: 60_000,
+    });
+    await leads.pollOnce();
+    harness.simulator.addLead({ name: "Ada", created_at: new Date() });
+    await leads.pollOnce();
+    const card = fake.botMessages(group.id).at(-1);
+    if (!card) throw new Error("no announcement");
+    const labels = () => (card.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text);
+    expect(labels()).toEqual(["Je m’en occupe"]);
+    const data = card.replyMarkup?.inline_keyboard[0]?.[0]?.callback_data ?? "";
+    await answered(
+      rig,
+      fake.press({ chat: group.id, messageId: card.message_id, from: alice, data }),
+    );
+    expect(card.text.split("\n").at(-1)).toMatch(
+      /^Pris en charge par \S+ le \d{1,2} \S+ \d{4}, \d\d:\d\d UTC$/,
+    );
+    expect(labels()).toEqual(["Libérer"]);
+  });
+
   it("after /language fr in a group: /help, the cut note, an error and a lead announcement are French", async () => {
     rig = await startRig({ simulator: { leads: 0 } });
     const { fake, bob, alice, group, harness, channel } = rig;
