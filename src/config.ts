@@ -15,6 +15,12 @@ export const DEFAULTS = {
   backendTimeoutMs: 30_000,
   /** CHATBOT_IDLE_TIMEOUT_MS: longest silence inside a streaming answer. */
   backendIdleTimeoutMs: 60_000,
+  /**
+   * How long the backend may stay silent before the typing sign shows (Slack's status,
+   * Telegram's typing action). One that shows and vanishes within moments reads as a
+   * flicker and costs a call: an answer whose first text comes sooner shows none.
+   */
+  typingDelayMs: 500,
   /** TAKEOVER_MS: how long a lease of a process that died keeps holding. */
   takeoverMs: 10_000,
   /**

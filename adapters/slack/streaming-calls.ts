@@ -46,8 +46,8 @@ export class StreamingCalls {
           ...(token && { authorization: `Bearer ${token}` }),
         },
         body: formBody(args),
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
+        // The whole call within the timeout, as the WebClient bounds it.
+        signal: AbortSignal.timeout(this.#timeoutMs),
       });
     } catch (error) {
       throw new webApi.WebAPIRequestError(

@@ -284,9 +284,17 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const onPress = async (query: CallbackQuery): Promise<void> => {
     let answered: Promise<void> | undefined;
     const answer = (text?: string): Promise<void> => {
+      // A failed answer is tried again by the next call (the deadline's, the final one):
+      // kept, it would leave the spinner turning.
       answered ??= bot.api
         .answerCallbackQuery(query.id, text ? { text, show_alert: true } : {})
-        .then(() => undefined);
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            answered = undefined;
+            throw error;
+          },
+        );
       return answered;
     };
     const deadline = setTimeout(() => {

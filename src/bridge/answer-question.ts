@@ -65,7 +65,7 @@ export async function answerQuestion(
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
   const askedAt = new Date();
-  const running = await deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
+  const running = deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
   if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
@@ -133,7 +133,7 @@ export async function answerQuestion(
     }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
-  await Promise.all([saving, running?.end()]);
+  let remembering: Promise<void> | undefined;
   if (running && deps.votes && end.kind !== "error" && writer.text) {
     const rated: RatedAnswer = {
       platform: message.channel,
@@ -141,9 +141,12 @@ export async function answerQuestion(
       conversationUid,
       questionAt: askedAt.toISOString(),
     };
-    await offerVotes(deps.votes, running.id, rated, writer, deps.log);
+    remembering = offerVotes(deps.votes, running.id, rated, writer, deps.log);
   }
+  // The final text first: the store's bookkeeping waits for no person. The thread's next
+  // question still finds its conversation saved (this returns after `saving`).
   const summary = await writer.finish(end);
+  await Promise.all([saving, running?.end(), remembering]);
   return {
     end: summary.truncated ? "cut" : end.kind,
     errorCode,
@@ -154,7 +157,7 @@ export async function answerQuestion(
   };
 }
 
-/** 👍/👎 under the finished answer, once its record is stored (without it no vote counts). */
+/** 👍/👎 under the finished answer, and the record its votes are checked against. */
 async function offerVotes(
   votes: FeedbackVotes,
   answerId: string,
@@ -162,9 +165,11 @@ async function offerVotes(
   writer: AnswerWriter,
   log: Logger,
 ): Promise<void> {
+  // The buttons go with the final text at once; a press comes seconds later, long after
+  // the record is stored.
+  writer.setButtons({ live: [], final: voteButtons(answerId) });
   try {
     await votes.remember(answerId, rated);
-    writer.setButtons({ live: [], final: voteButtons(answerId) });
   } catch (error) {
     log.warn({ err: error }, "the answer cannot be rated: its record was not stored");
   }

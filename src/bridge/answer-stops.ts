@@ -55,13 +55,18 @@ export class AnswerStops {
     this.#pollMs = options.pollMs ?? 500;
   }
 
-  /** Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable. */
-  async begin(threadKey: string, askerId: string, channelKey: string): Promise<RunningAnswer> {
+  /**
+   * Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable.
+   * The records are written while the answer starts, not before: the first text waits for no
+   * store round trip (a stop in this process needs none; another process finds them a
+   * moment later).
+   */
+  begin(threadKey: string, askerId: string, channelKey: string): RunningAnswer {
     const id = randomBytes(12).toString("base64url");
     const stop = new AbortController();
     this.#local.set(id, stop);
     // A thread writes one answer at a time (its queue), so its key names the one running.
-    await Promise.all([
+    const registered = Promise.all([
       this.#store.set(threadRunKey(threadKey), { id, askerId }, RUNNING_TTL_MS),
       this.#store.set(runKey(id), { askerId, channelKey }, RUNNING_TTL_MS),
     ]).catch((error: unknown) => {
@@ -83,6 +88,7 @@ export class AnswerStops {
           clearInterval(this.#poller);
           this.#poller = undefined;
         }
+        await registered;
         await Promise.all([
           this.#deleteIfOurs(threadKey, id),
           this.#store.delete(runKey(id)),
@@ -104,6 +110,7 @@ export class AnswerStops {
    * `by` may. The id came back from a client: an answer of another channel is "none".
    */
   async stopById(id: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
+    if (!ANSWER_ID.test(id)) return "none";
     const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
     if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
     return this.#stop(id, parsed.data.askerId, by);
@@ -164,6 +171,9 @@ class MemoryRecords implements Records {
     return this.#values.delete(key);
   }
 }
+
+/** An answer's id as begin() makes it (12 random bytes, base64url): a press names no other. */
+const ANSWER_ID = /^[A-Za-z0-9_-]{16}$/;
 
 // Outlives the longest answer (CHATBOT_ANSWER_TIMEOUT_MS is a few minutes); a process killed
 // mid-answer leaves keys that lapse.

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
-import type { GuardConfig } from "../config.ts";
+import { DEFAULTS, type GuardConfig } from "../config.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
@@ -66,7 +66,7 @@ export interface BridgeOptions {
   sharedQueue?: SharedQueue;
   /**
    * How long the backend may stay silent before the typing sign shows (Slack's status,
-   * Telegram's typing action). Default: the writer's (half a second); tests shorten it.
+   * Telegram's typing action). Default: DEFAULTS.typingDelayMs; tests shorten it.
    */
   typingDelayMs?: number;
   /** Thread lock lease and poll interval (tests shorten them). */
@@ -474,7 +474,7 @@ export class Bridge {
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#options.maxAnswerChars,
       notes: { truncated: t.t("truncated"), noAnswer: t.t("noAnswer") },
-      typingDelayMs: this.#options.typingDelayMs,
+      typingDelayMs: this.#options.typingDelayMs ?? DEFAULTS.typingDelayMs,
       onFirstPost: waits.turn.shown,
       onCall: (kind) =>
         (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),

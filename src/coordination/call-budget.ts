@@ -30,10 +30,10 @@ export interface TokenSource {
   /** 0 when a call was granted (and counted), else the ms until one could be. */
   draw(options?: DrawOptions): number | Promise<number>;
   /**
-   * The longest wait a draw gives while no 429 holds the source: a longer one means a hold,
-   * perhaps set by another process.
+   * The longest wait a draw keeping `reserve` calls for others gives while no 429 holds the
+   * source: a longer one means a hold, perhaps set by another process.
    */
-  readonly longestWaitMs: number;
+  longestWaitMs(reserve: number): number;
   /** Nothing owed: the source can be dropped and made anew, full. */
   readonly full: boolean;
 }
@@ -55,8 +55,9 @@ export class BucketSource implements TokenSource {
     return this.#bucket.draw(options);
   }
 
-  get longestWaitMs(): number {
-    return this.#bucket.bucket.intervalMs;
+  longestWaitMs(reserve: number): number {
+    const { intervalMs, burst } = this.#bucket.bucket;
+    return intervalMs * (1 + Math.min(reserve, burst - 1));
   }
 
   get full(): boolean {
@@ -76,7 +77,7 @@ export class WindowSource implements TokenSource {
     return this.#window.draw(options);
   }
 
-  get longestWaitMs(): number {
+  longestWaitMs(): number {
     return this.#window.window.windowMs;
   }
 
@@ -171,7 +172,7 @@ export class RateBudget implements Budget {
           this.#queue.serveNext();
           continue;
         }
-        const { longestWaitMs } = this.#source;
+        const longestWaitMs = this.#source.longestWaitMs(reserve);
         if (waitMs > longestWaitMs) {
           this.#pausedUntil = Math.max(
             this.#pausedUntil,

@@ -29,7 +29,10 @@ abstract class StoreSource implements TokenSource {
     this.#fallback = fallback;
   }
 
-  abstract readonly longestWaitMs: number;
+  /** The same limit as the store's, so its waits are the same. */
+  longestWaitMs(reserve: number): number {
+    return this.#fallback.longestWaitMs(reserve);
+  }
 
   protected abstract drawFromStore(options: DrawOptions): Promise<number>;
 
@@ -65,10 +68,6 @@ export class StoreBucket extends StoreSource {
     this.#key = key;
   }
 
-  get longestWaitMs(): number {
-    return this.bucket.intervalMs;
-  }
-
   protected drawFromStore(options: DrawOptions): Promise<number> {
     return this.#store.drawToken(this.#key, this.bucket, options);
   }
@@ -85,10 +84,6 @@ export class StoreWindow extends StoreSource {
     this.window = window;
     this.#store = store;
     this.#key = key;
-  }
-
-  get longestWaitMs(): number {
-    return this.window.windowMs;
   }
 
   protected drawFromStore(options: DrawOptions): Promise<number> {

@@ -32,7 +32,7 @@ export interface AnswerWriterOptions {
   notes?: AnswerNotes | undefined;
   /** How often a typing indicator is repeated until the first text shows. */
   typingIntervalMs?: number;
-  /** How long the backend may stay silent before the typing indicator shows. */
+  /** How long the backend may stay silent before the typing indicator shows. Default 0. */
   typingDelayMs?: number | undefined;
   /** Called once, when the first message of this answer is on screen. */
   onFirstPost?: (() => void) | undefined;
@@ -332,7 +332,7 @@ export class AnswerWriter {
 
   #keepTyping(showTyping: () => Promise<void>): void {
     const interval = this.#options.typingIntervalMs ?? 4_000;
-    const delay = this.#options.typingDelayMs ?? TYPING_DELAY_MS;
+    const delay = this.#options.typingDelayMs ?? 0;
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     const repeat = async () => {
@@ -349,12 +349,6 @@ export class AnswerWriter {
     else void repeat();
   }
 }
-
-/**
- * A sign of work that shows and vanishes within moments reads as a flicker, and costs a call:
- * an answer whose first text comes sooner than this shows none.
- */
-const TYPING_DELAY_MS = 500;
 
 function once(callback: (() => void) | undefined): (() => void) | undefined {
   if (!callback) return undefined;

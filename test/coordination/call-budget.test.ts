@@ -56,6 +56,22 @@ describe("RateBudget", () => {
     ]);
   });
 
+  it("keeps a bucket's reserved tokens from routine calls without reading the wait as a 429's", async () => {
+    // Three calls at once, then one per 100 ms; an answer keeps two for its first and final.
+    const budget = new RateBudget({ perMinute: 600, burst: 3 });
+    budget.reserve(2);
+    await budget.acquire({ first: true });
+    await budget.acquire({ urgent: true });
+    // One token left, three needed: the routine call waits two refills.
+    const started = performance.now();
+    const routine = budget.acquire();
+    await sleep(10);
+    // Waiting for the reserve to refill is no platform's "retry after".
+    expect(budget.paused).toBe(false);
+    await routine;
+    expect(performance.now() - started).toBeGreaterThanOrEqual(180);
+  });
+
   it("holds every caller off after a 429", async () => {
     const budget = new RateBudget({ perMinute: 6000, burst: 5 });
     budget.pause(200);

@@ -107,6 +107,22 @@ describe("Telegram buttons (callback_query)", () => {
     });
   });
 
+  it("answers a press again when its first answer failed, so the spinner stops", async () => {
+    const { rig: r } = await start(async (press) => {
+      await press.replyPrivately("first try").catch(() => undefined);
+    });
+    const messageId = await card(r);
+    r.fake.failNext({ method: "answerCallbackQuery", errorCode: 500, description: "Internal" });
+    const press = r.fake.press({
+      chat: r.group.id,
+      messageId,
+      from: r.alice,
+      data: "test.press:first",
+    });
+    await answered(r, press);
+    expect(r.fake.callbackAnswers.map((a) => a.queryId)).toEqual([press.callback_query.id]);
+  });
+
   it("refuses, when the message is built, a button whose callback_data would pass 64 bytes", () => {
     expect(callbackData({ action: "lead.claim", id: "a".repeat(53), label: "x" })).toHaveLength(64);
     expect(() => callbackData({ action: "lead.claim", id: "é".repeat(27), label: "x" })).toThrow(

@@ -135,8 +135,7 @@ export const hi: Messages = {
   feedbackAll:
     "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में सभी चैनलों के जवाबों पर वोट: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
   helpStop: "इस थ्रेड में लिखा जा रहा जवाब रोकता है (सवाल पूछने वाला या एडमिन)",
-  helpFeedback:
-    "यहाँ के जवाबों पर 👍 और 👎 गिनता है (एडमिन; डिफ़ॉल्ट {days, number} दिन)",
+  helpFeedback: "यहाँ के जवाबों पर 👍 और 👎 गिनता है (एडमिन; डिफ़ॉल्ट {days, number} दिन)",
   menuStop: "लिखा जा रहा जवाब रोकें (ग्रुप में उसका जवाब दें)",
   menuFeedback: "यहाँ के जवाबों पर 👍 और 👎 गिनें",
   claimButton: "मैं लूँगा",
