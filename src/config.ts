@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "./backend/languages.ts";
 import { ConfigError } from "./errors.ts";
+import { catalogLanguageOf } from "./i18n/pick-language.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -114,6 +115,11 @@ const envSchema = z
       .refine((code) => code !== undefined, {
         error: `must be one of ${LANGUAGE_CODES.join(", ")} (any letter case; ja, zh, zh-TW and the like work too)`,
       }),
+    // The system locale, as gettext reads it (see systemLocale).
+    LANGUAGE: optionalText,
+    LC_ALL: optionalText,
+    LC_MESSAGES: optionalText,
+    LANG: optionalText,
     SLACK_BOT_TOKEN: optionalText,
     SLACK_SIGNING_SECRET: optionalText,
     SLACK_APP_TOKEN: optionalText,
@@ -210,6 +216,23 @@ export interface BackendConfig {
   botUid: string;
 }
 
+/**
+ * The person's language as gettext reads it: the locale is LC_ALL, else LC_MESSAGES, else
+ * LANG (`fr_FR.UTF-8`); LANGUAGE (a list, `nl:fr`) comes first unless that locale is `C` or
+ * `POSIX` (`C.UTF-8` too), which mean no language: English.
+ */
+function systemLocale(e: {
+  LANGUAGE?: string | undefined;
+  LC_ALL?: string | undefined;
+  LC_MESSAGES?: string | undefined;
+  LANG?: string | undefined;
+}): string | undefined {
+  const locale = e.LC_ALL ?? e.LC_MESSAGES ?? e.LANG;
+  if (locale !== undefined && /^(C|POSIX)([._@]|$)/.test(locale)) return undefined;
+  const preferred = e.LANGUAGE?.split(":").find((tag) => catalogLanguageOf(tag) !== undefined);
+  return preferred ?? locale;
+}
+
 /** Everything the process reads from its environment, parsed once at start-up. */
 export interface Config {
   /** undefined: run the built-in simulated backend. */
@@ -221,6 +244,8 @@ export interface Config {
   storeUrl: string | undefined;
   dataDir: string;
   defaultLanguage: LanguageCode;
+  /** The console person's language: the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
+  systemLocale: string | undefined;
   slack:
     | {
         botToken: string;
@@ -315,6 +340,7 @@ export function loadConfig(env: Env): Config {
     storeUrl: e.STORE_URL,
     dataDir: e.DATA_DIR,
     defaultLanguage: e.DEFAULT_LANGUAGE,
+    systemLocale: systemLocale(e),
     slack: e.SLACK_BOT_TOKEN
       ? {
           botToken: e.SLACK_BOT_TOKEN,

@@ -1,18 +1,25 @@
+import type { UserText } from "./i18n/messages.ts";
+import { translator } from "./i18n/translator.ts";
 import { stripInvisible } from "./reply/invisible-chars.ts";
 
 /**
  * Every failure a caller handles differently has its own class. `message` is for logs and
- * never holds a secret (no URLs with tokens, no headers, no bodies); `userMessage` is the
- * sentence shown to a person in a chat.
+ * never holds a secret (no URLs with tokens, no headers, no bodies); `userText` names the
+ * sentence shown to a person in a chat, said in that person's language; `userMessage` is
+ * that sentence in English (or `message` for a failure no person is shown).
  */
 export abstract class BridgeError extends Error {
   abstract readonly code: string;
-  readonly userMessage: string;
+  readonly userText: UserText | undefined;
 
-  constructor(message: string, options: { userMessage?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { userText?: UserText; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
-    this.userMessage = options.userMessage ?? message;
+    this.userText = options.userText;
+  }
+
+  get userMessage(): string {
+    return this.userText ? translator("en").text(this.userText) : this.message;
   }
 }
 
@@ -21,7 +28,7 @@ export class AuthenticationError extends BridgeError {
   readonly code = "BACKEND_AUTHENTICATION";
   constructor(path: string) {
     super(`backend ${path}: HTTP 401`, {
-      userMessage: "the chatbot rejected the API key (HTTP 401)",
+      userText: { key: "errorApiKey", values: { status: "HTTP 401" } },
     });
   }
 }
@@ -45,8 +52,7 @@ export class PermissionError extends BridgeError {
   readonly code = "BACKEND_PERMISSION";
   constructor(path: string) {
     super(`backend ${path}: HTTP 403`, {
-      userMessage:
-        "the chatbot refused access (HTTP 403): chatting needs a paid subscription on the chatbot account",
+      userText: { key: "errorPermission", values: { status: "HTTP 403" } },
     });
   }
 }
@@ -56,7 +62,7 @@ export class NotFoundError extends BridgeError {
   readonly code = "BACKEND_NOT_FOUND";
   constructor(path: string) {
     super(`backend ${path}: HTTP 404`, {
-      userMessage: "the chatbot was not found (HTTP 404): check the base URL and the bot id",
+      userText: { key: "errorNotFound", values: { status: "HTTP 404" } },
     });
   }
 }
@@ -68,7 +74,7 @@ export class ServerError extends BridgeError {
     path: string,
     readonly status: number,
   ) {
-    super(`backend ${path}: HTTP ${status}`, { userMessage: describeStatus(status) });
+    super(`backend ${path}: HTTP ${status}`, { userText: describeStatus(status) });
   }
 }
 
@@ -84,7 +90,9 @@ export class ApiError extends BridgeError {
     const shown = serverText && stripInvisible(serverText).trim();
     const detail = shown ? `: ${shown}` : "";
     super(`backend ${path}: code ${apiCode}${detail}`, {
-      userMessage: `the chatbot returned an error (code ${apiCode})${detail}`,
+      userText: shown
+        ? { key: "errorApiDetail", values: { code: String(apiCode), detail: shown } }
+        : { key: "errorApi", values: { code: String(apiCode) } },
     });
   }
 }
@@ -94,7 +102,7 @@ export class ProtocolError extends BridgeError {
   readonly code = "BACKEND_PROTOCOL";
   constructor(path: string, detail: string, cause?: unknown) {
     super(`backend ${path}: protocol error: ${detail}`, {
-      userMessage: "the chatbot sent a response this bot cannot read",
+      userText: { key: "errorProtocol" },
       cause,
     });
   }
@@ -113,30 +121,23 @@ export class TimeoutError extends BridgeError {
     readonly timeoutMs: number,
     cause?: unknown,
   ) {
-    const { message, userMessage } = {
+    const phases: Record<typeof phase, { message: string; userText: UserText }> = {
       headers: {
         message: `no response within ${timeoutMs} ms`,
-        userMessage: "the chatbot did not respond in time",
+        userText: { key: "errorNoResponse" },
       },
       idle: {
         message: `stream silent for ${timeoutMs} ms`,
-        userMessage: "the chatbot stopped sending",
+        userText: { key: "errorSilent" },
       },
       answer: {
         message: `answer longer than ${timeoutMs} ms`,
-        userMessage: `the chatbot took longer than ${describeDuration(timeoutMs)}`,
+        userText: { key: "errorTooLong", values: { duration: { durationMs: timeoutMs } } },
       },
-    }[phase];
-    super(`backend ${path}: ${message}`, { userMessage, cause });
+    };
+    const { message, userText } = phases[phase];
+    super(`backend ${path}: ${message}`, { userText, cause });
   }
-}
-
-/** "5 minutes", "90 seconds", "300 ms": a duration as a person would say it. */
-function describeDuration(ms: number): string {
-  const unit = (count: number, name: string) => `${count} ${name}${count === 1 ? "" : "s"}`;
-  if (ms % 60_000 === 0) return unit(ms / 60_000, "minute");
-  if (ms % 1_000 === 0) return unit(ms / 1_000, "second");
-  return `${ms} ms`;
 }
 
 /** The connection failed or dropped. `beforeRequestSent` tells whether a retry is safe. */
@@ -150,7 +151,7 @@ export class NetworkError extends BridgeError {
     super(
       beforeRequestSent ? `backend ${path}: could not connect` : `backend ${path}: connection lost`,
       {
-        userMessage: beforeRequestSent ? "could not reach the chatbot" : "connection lost",
+        userText: { key: beforeRequestSent ? "errorUnreachable" : "errorConnectionLost" },
         cause,
       },
     );
@@ -165,7 +166,7 @@ export class AnswerCutError extends BridgeError {
   readonly code = "ANSWER_CUT";
   constructor(readonly reason: BridgeError) {
     super(`answer cut off: ${reason.message}`, {
-      userMessage: `answer cut off: ${reason.userMessage}`,
+      userText: { key: "answerCut", values: { reason: reason.userText ?? UNEXPECTED } },
       cause: reason,
     });
   }
@@ -175,7 +176,7 @@ export class AnswerCutError extends BridgeError {
 export class AbortedError extends BridgeError {
   readonly code = "ABORTED";
   constructor(reason?: string) {
-    super(reason ? `aborted: ${reason}` : "aborted", { userMessage: "interrupted" });
+    super(reason ? `aborted: ${reason}` : "aborted", { userText: { key: "errorInterrupted" } });
   }
 }
 
@@ -186,7 +187,7 @@ export class AbortedError extends BridgeError {
 export class AnswerStoppedError extends BridgeError {
   readonly code = "STOPPED";
   constructor(readonly byName: string | undefined) {
-    super("stopped by a person", { userMessage: "stopped" });
+    super("stopped by a person", { userText: { key: "stopped" } });
   }
 }
 
@@ -205,7 +206,7 @@ export class StoreUnavailableError extends BridgeError {
   readonly duringOutage: boolean;
   constructor(operation: string, cause?: unknown, options: { duringOutage?: boolean } = {}) {
     super(`store ${operation} failed: ${describeCause(cause)}`, {
-      userMessage: "the bot's storage is unavailable right now; please try again shortly",
+      userText: { key: "errorStore" },
       cause,
     });
     this.duringOutage = options.duringOutage ?? false;
@@ -249,7 +250,7 @@ export class RateLimitedError extends BridgeError {
     cause?: unknown,
   ) {
     super(`rate limited: retry after ${retryAfterMs} ms`, {
-      userMessage: "the chat platform asked the bot to slow down",
+      userText: { key: "errorPlatformRateLimit" },
       cause,
     });
   }
@@ -266,9 +267,9 @@ export class ChannelUnavailableError extends BridgeError {
   constructor(
     message: string,
     readonly hint: string,
-    options: { userMessage?: string; cause?: unknown } = {},
+    options: { userText?: UserText; cause?: unknown } = {},
   ) {
-    super(message, { userMessage: "the bot cannot post here", ...options });
+    super(message, { userText: { key: "errorCannotPost" }, ...options });
   }
 }
 
@@ -288,8 +289,7 @@ export class NotStartedError extends BridgeError {
   readonly code = "NOT_STARTED";
   constructor() {
     super("the process is shutting down before this question's answer began", {
-      userMessage:
-        "the bot is restarting and did not get to your question: please ask again in a minute",
+      userText: { key: "errorRestarting" },
     });
   }
 }
@@ -305,8 +305,17 @@ export class StreamUnavailableError extends BridgeError {
   }
 }
 
-function describeStatus(status: number): string {
-  if (status === 429) return "the chatbot is busy (HTTP 429); please try again shortly";
-  if (status >= 500) return `the chatbot service failed (HTTP ${status}); please try again later`;
-  return `the chatbot refused the request (HTTP ${status})`;
+function describeStatus(status: number): UserText {
+  const values = { status: `HTTP ${status}` };
+  if (status === 429) return { key: "errorBackendBusy", values };
+  if (status >= 500) return { key: "errorBackendFailed", values };
+  return { key: "errorBackendRefused", values };
+}
+
+/** What a person is told of a failure that has no sentence of its own. */
+const UNEXPECTED: UserText = { key: "errorUnexpected" };
+
+/** The sentence a person is shown for `error`, in their language. */
+export function userTextOf(error: unknown): UserText {
+  return (error instanceof BridgeError && error.userText) || UNEXPECTED;
 }

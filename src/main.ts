@@ -11,6 +11,7 @@ import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, StartupError } from "./errors.ts";
+import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
@@ -112,6 +113,7 @@ async function main(): Promise<number> {
       answerQueue,
       sharedQueue,
     });
+    const languages = new ChannelLanguages(store, config.defaultLanguage);
     // Every feature's button actions, registered before the channels take presses.
     const buttons = new ButtonHandlers();
     bridge.registerButtons(buttons);
@@ -119,6 +121,7 @@ async function main(): Promise<number> {
       bridge,
       buttons,
       store,
+      languages,
       log,
       metrics,
     });
@@ -126,6 +129,7 @@ async function main(): Promise<number> {
       book: leadClaims,
       channels: leadChannels,
       announcers,
+      languages,
       log,
     });
     if (channels.length === 0) {
@@ -136,6 +140,8 @@ async function main(): Promise<number> {
         output: process.stdout,
         interactive: chatInTerminal,
         greeting,
+        languages,
+        locale: config.systemLocale,
       });
       // In a terminal a stop cuts the answer being shown at once, with its note.
       void stopRequested.then(() => Promise.all([terminal.stop(), bridge.drain(0)]));
@@ -151,6 +157,7 @@ async function main(): Promise<number> {
               store,
               channels: leadChannels,
               announcers,
+              languages,
               claims: leadClaims,
               log,
               metrics,
@@ -193,6 +200,7 @@ interface ChannelDeps {
   bridge: Bridge;
   buttons: ButtonHandlers;
   store: KeyValueStore;
+  languages: ChannelLanguages;
   log: Logger;
   metrics: Metrics;
 }

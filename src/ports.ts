@@ -44,6 +44,12 @@ export interface IncomingMessage {
   /** Whether the author may administer this channel. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
   /**
+   * The author's own language as the platform tells it (Telegram's `language_code`, Slack's
+   * user locale, the console's system locale), for the bot's own texts where the channel has
+   * no language set. Lazy: it can cost an API call. Undefined when the platform does not say.
+   */
+  authorLocale?(): Promise<string | undefined>;
+  /**
    * Fires when the person withdraws the question (Ctrl+C in the terminal): the answer stops
    * and ends with the text it had and the interrupted note.
    */
@@ -272,6 +278,8 @@ export interface Presser {
   name: string;
   /** Whether they may administer the chat the message is in. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
+  /** Their locale tag where the platform tells it (as IncomingMessage.authorLocale). */
+  locale?(): Promise<string | undefined>;
 }
 
 /**
@@ -361,6 +369,26 @@ export interface Lead {
   remark: string;
 }
 
+/** One labelled line of a lead announcement; an `email` value may become a mailto link. */
+export interface LeadAnnouncementField {
+  label: string;
+  /** The label with the language's colon, before a value on the same line ("Nom :" in French). */
+  labelled: string;
+  value: string;
+  kind: "text" | "email" | "time" | "id";
+}
+
+/** A lead as one lead channel is told of it: its words in that channel's language. */
+export interface LeadAnnouncement {
+  /** The lead, cleaned for showing. */
+  lead: Lead;
+  /** "New lead". */
+  title: string;
+  /** "New lead: Ada", for notifications and screen readers. */
+  summary: string;
+  fields: readonly LeadAnnouncementField[];
+}
+
 /** What a lead announcement shows besides the lead: who took it, and the buttons under it. */
 export interface LeadCardState {
   /** A line of the bot's own under the fields ("Claimed by …"): plain text, escaped by the announcer. */
@@ -370,15 +398,24 @@ export interface LeadCardState {
 
 /**
  * Posts one lead announcement into a lead channel; implemented by each platform adapter,
- * which renders the lead for its platform (Slack blocks, Telegram HTML) as untrusted text.
+ * which renders it for its platform (Slack blocks, Telegram HTML) as untrusted text.
  */
 export interface LeadAnnouncer {
   readonly platform: string;
   /**
+   * The key of the channel's settings (as IncomingMessage.channelKey names it), whose
+   * language the announcement speaks; undefined while the adapter cannot tell it yet.
+   */
+  channelKey(channelId: string): string | undefined;
+  /**
    * Posts the announcement; resolves with where its message is (JSON, the same shape a press
    * on it gives as PressedButton.message), or undefined when it cannot be changed later.
    */
-  announce(channelId: string, lead: Lead, state?: LeadCardState): Promise<unknown>;
-  /** Shows `lead` in `state` on an announcement posted before (`message` as announce gave it). */
-  show?(message: unknown, lead: Lead, state: LeadCardState): Promise<void>;
+  announce(
+    channelId: string,
+    announcement: LeadAnnouncement,
+    state?: LeadCardState,
+  ): Promise<unknown>;
+  /** Shows the lead in `state` on an announcement posted before (`message` as announce gave it). */
+  show?(message: unknown, announcement: LeadAnnouncement, state: LeadCardState): Promise<void>;
 }

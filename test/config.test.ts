@@ -66,6 +66,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("reads the console's language from the system locale, as gettext does", () => {
+    const locale = (env: Record<string, string>) => loadConfig(env).systemLocale;
+    expect(locale({})).toBeUndefined();
+    expect(locale({ LANG: "fr_FR.UTF-8" })).toBe("fr_FR.UTF-8");
+    expect(locale({ LC_MESSAGES: "de_DE.UTF-8", LANG: "fr_FR.UTF-8" })).toBe("de_DE.UTF-8");
+    expect(locale({ LC_ALL: "it_IT", LC_MESSAGES: "de_DE.UTF-8" })).toBe("it_IT");
+    expect(locale({ LANGUAGE: "nl:pt_BR:fr", LANG: "de_DE.UTF-8" })).toBe("pt_BR");
+    // C means no language: English, whatever LANGUAGE says.
+    expect(locale({ LANGUAGE: "fr", LC_ALL: "C" })).toBeUndefined();
+    expect(locale({ LANGUAGE: "fr", LANG: "C.UTF-8" })).toBeUndefined();
+  });
+
   it("takes DEFAULT_LANGUAGE in any letter case and by the codes people use", () => {
     const language = (value: string) => loadConfig({ DEFAULT_LANGUAGE: value }).defaultLanguage;
     expect(language("FR")).toBe("fr");

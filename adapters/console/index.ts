@@ -1,11 +1,13 @@
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { parseCommand } from "../../src/bridge/commands.ts";
+import type { ChannelLanguages } from "../../src/i18n/channel-language.ts";
+import { type Translator, translator } from "../../src/i18n/translator.ts";
 import type { Channel } from "../../src/ports.ts";
 import { ConsoleInput } from "./input.ts";
 import { sanitize } from "./render.ts";
 import { createConsoleSurface } from "./surface.ts";
 import { ConsoleOutput } from "./terminal.ts";
-import { toIncoming } from "./to-incoming.ts";
+import { CHANNEL_KEY, toIncoming } from "./to-incoming.ts";
 
 export interface ConsoleChannelOptions {
   bridge: Bridge;
@@ -18,6 +20,10 @@ export interface ConsoleChannelOptions {
   interactive: boolean;
   /** Said once under the welcome line, in an interactive terminal. */
   greeting?: string | undefined;
+  /** The language the console speaks: one set with `/language`, else `locale`'s. */
+  languages: ChannelLanguages;
+  /** The person's language: the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
+  locale?: string | undefined;
 }
 
 /** The console channel: it ends of itself, so it has `done`. */
@@ -26,10 +32,13 @@ export interface ConsoleChannel extends Channel {
 }
 
 const PROMPT = "› ";
-const WELCOME = [
-  "Chat with the chatbot: type a question, or /help for the commands.",
-  "Ctrl+C stops an answer; at the prompt, Ctrl+C or Ctrl+D quits.",
-].join("\n");
+
+function welcome(t: Translator): string {
+  return [
+    t.t("consoleWelcome", { command: "/help" }),
+    t.t("consoleKeys", { stop: "Ctrl+C", quit: "Ctrl+D" }),
+  ].join("\n");
+}
 
 /**
  * Chats in the terminal: each line is a question or a command, answered in order as it
@@ -39,8 +48,13 @@ const WELCOME = [
  */
 export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleChannel {
   const { interactive } = options;
+  const authorLocale = async () => options.locale;
+  // Read again after each line: `/language` may have changed it.
+  const speaking = () => options.languages.translatorFor(CHANNEL_KEY, authorLocale);
+  // Set by `start`, before the first line is read.
+  let t = translator("en");
   const output = new ConsoleOutput(options.output, { styled: interactive });
-  const surface = createConsoleSurface(output);
+  const surface = createConsoleSurface(output, () => t.t("consoleThinking"));
   const input = new ConsoleInput({
     input: options.input,
     echo: interactive ? output.echo : undefined,
@@ -88,13 +102,15 @@ export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleCha
         // Typed while the answer before it printed: shown now, where its own answer starts.
         if (line.typedAhead) output.write(`${PROMPT}${sanitize(line.text)}\n`);
         answering = new AbortController();
-        await options.bridge.handle(toIncoming(line.text, answering.signal), surface);
+        await options.bridge.handle(
+          toIncoming(line.text, { signal: answering.signal, authorLocale }),
+          surface,
+        );
         answering = undefined;
         output.endLine();
+        t = await speaking();
         if (dropped > 0) {
-          output.write(
-            `(${dropped} line${dropped === 1 ? "" : "s"} typed during the answer ${dropped === 1 ? "was" : "were"} dropped)\n`,
-          );
+          output.write(`${t.t("consoleDropped", { count: dropped })}\n`);
           dropped = 0;
         }
       }
@@ -112,8 +128,9 @@ export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleCha
     routes: [],
     done: opened.then(chat),
     async start() {
+      t = await speaking();
       if (interactive) {
-        output.write(`${WELCOME}\n`);
+        output.write(`${welcome(t)}\n`);
         if (options.greeting) output.write(`${options.greeting}\n`);
         input.prompt();
       }

@@ -5,8 +5,6 @@ import { settledPrefix } from "./settle.ts";
 import { fromAnsi, toAnsi } from "./styled-text.ts";
 import type { ConsoleOutput, PrintedMessage } from "./terminal.ts";
 
-const THINKING = "thinking…";
-
 /**
  * A terminal's rendering of an answer: styled, and while it streams only up to its settled
  * part (see settle.ts), so that what is printed only grows.
@@ -21,7 +19,11 @@ const streamingTerminalRenderer: Renderer = {
  * prints what was added, or rewrites the lines that changed. Piped output is the answer's
  * Markdown verbatim, as it grows.
  */
-export function createConsoleSurface(output: ConsoleOutput): ReplySurface {
+export function createConsoleSurface(
+  output: ConsoleOutput,
+  /** The status line's words ("thinking…"), in the console's language now. */
+  thinking: () => string,
+): ReplySurface {
   return {
     renderer: output.styled ? streamingTerminalRenderer : verbatimRenderer,
     limits: {
@@ -44,7 +46,7 @@ export function createConsoleSurface(output: ConsoleOutput): ReplySurface {
     },
     // Piped output gets the answer alone; a terminal shows a status line until it starts.
     async showTyping() {
-      output.status(THINKING);
+      output.status(thinking());
     },
   };
 }

@@ -1,16 +1,22 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "../../src/ports.ts";
 
+/** The console's one channel, as its settings (its language) are kept. */
+export const CHANNEL_KEY = "console";
+
 /**
  * The console is one channel with one thread: its conversation lasts until `/new`.
- * `signal` fires when the person stops the answer (Ctrl+C).
+ * `signal` fires when the person stops the answer (Ctrl+C); `authorLocale` is the system's.
  */
-export function toIncoming(line: string, signal?: AbortSignal): IncomingMessage {
+export function toIncoming(
+  line: string,
+  context: Pick<IncomingMessage, "signal" | "authorLocale"> = {},
+): IncomingMessage {
   return {
     channel: "console",
     // Unique per line: the same words typed twice are two questions.
     deliveryId: randomUUID(),
-    channelKey: "console",
+    channelKey: CHANNEL_KEY,
     channelId: "console",
     threadKey: "console",
     authorId: "console",
@@ -18,6 +24,6 @@ export function toIncoming(line: string, signal?: AbortSignal): IncomingMessage 
     text: line,
     // Whoever runs the terminal runs the bot.
     isAdmin: async () => true,
-    signal,
+    ...context,
   };
 }

@@ -2,15 +2,23 @@ import type { webApi } from "@slack/bolt";
 import { RateLimitedError } from "../../src/errors.ts";
 import { SlackApiError, slackErrorOf, toBridgeError } from "./api.ts";
 
+/** What the bot needs to know of a person, from one users.info call. */
+interface Person {
+  admin: boolean;
+  /** The person's Slack language (`en-US`, `fr-FR`), for the bot's own texts. */
+  locale: string | undefined;
+}
+
 interface Entry {
-  admin: Promise<boolean>;
+  person: Promise<Person>;
   at: number;
 }
 
 /**
  * Who may administer the bot in a workspace: its admins and owners, as `users.info` says
- * (needs `users:read`), plus the ids in SLACK_ADMIN_USERS. Answers are cached, so a busy
- * channel costs one lookup per person per `cacheMs`.
+ * (needs `users:read`), plus the ids in SLACK_ADMIN_USERS; and each person's locale, from
+ * the same call. Answers are cached, so a busy channel costs one lookup per person per
+ * `cacheMs`.
  * https://docs.slack.dev/reference/methods/users.info
  */
 export class SlackAdmins {
@@ -37,36 +45,45 @@ export class SlackAdmins {
     return this.#extra.has(userId);
   }
 
-  isAdmin(userId: string): Promise<boolean> {
-    if (this.#extra.has(userId)) return Promise.resolve(true);
-    const now = performance.now();
-    const cached = this.#cache.get(userId);
-    if (cached && now - cached.at < this.#cacheMs) return cached.admin;
-    const admin = this.#lookUp(userId);
-    this.#cache.set(userId, { admin, at: now });
-    // A failed lookup is not remembered: the next command asks again.
-    admin.catch(() => this.#cache.delete(userId));
-    return admin;
+  async isAdmin(userId: string): Promise<boolean> {
+    if (this.#extra.has(userId)) return true;
+    return (await this.#person(userId)).admin;
   }
 
-  async #lookUp(userId: string): Promise<boolean> {
+  async locale(userId: string): Promise<string | undefined> {
+    return (await this.#person(userId)).locale;
+  }
+
+  #person(userId: string): Promise<Person> {
+    const now = performance.now();
+    const cached = this.#cache.get(userId);
+    if (cached && now - cached.at < this.#cacheMs) return cached.person;
+    const person = this.#lookUp(userId);
+    this.#cache.set(userId, { person, at: now });
+    // A failed lookup is not remembered: the next command asks again.
+    person.catch(() => this.#cache.delete(userId));
+    return person;
+  }
+
+  async #lookUp(userId: string): Promise<Person> {
     try {
-      const { user } = await this.#client.users.info({ user: userId });
+      const { user } = await this.#client.users.info({ user: userId, include_locale: true });
       // A Slack Connect guest's admin flags describe their own organisation, not this one:
       // they must not, say, subscribe a shared channel to this company's leads.
       const team = this.#ownTeam();
-      if (team !== undefined && user?.team_id !== undefined && user.team_id !== team) return false;
-      return Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner);
+      const guest = team !== undefined && user?.team_id !== undefined && user.team_id !== team;
+      return {
+        admin: !guest && Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner),
+        locale: user?.locale,
+      };
     } catch (error) {
       const mapped = toBridgeError("users.info", "", error);
       if (mapped instanceof RateLimitedError) throw mapped;
       const slackError = slackErrorOf(error);
-      throw new SlackApiError(
-        "users.info",
-        slackError,
-        error,
-        `could not check whether you are a workspace admin (${slackError})`,
-      );
+      throw new SlackApiError("users.info", slackError, error, {
+        key: "errorSlackAdminCheck",
+        values: { error: slackError },
+      });
     }
   }
 }

@@ -5,6 +5,7 @@ import {
   MessageGoneError,
   RateLimitedError,
 } from "../../src/errors.ts";
+import type { UserText } from "../../src/i18n/messages.ts";
 import { type CallStatus, callStatusOf } from "../../src/metrics.ts";
 import { STREAMING_METHODS, StreamingCalls } from "./streaming-calls.ts";
 
@@ -101,9 +102,9 @@ export class SlackApiError extends BridgeError {
     /** Slack's error string ("invalid_blocks"), or "network" when no answer came. */
     readonly slackError: string,
     cause?: unknown,
-    userMessage = `Slack refused the reply (${slackError})`,
+    userText: UserText = { key: "errorSlackRefused", values: { error: slackError } },
   ) {
-    super(`slack ${method}: ${slackError}`, { userMessage, cause });
+    super(`slack ${method}: ${slackError}`, { userText, cause });
   }
 }
 
@@ -119,7 +120,7 @@ export class SlackChannelUnavailableError extends ChannelUnavailableError {
     cause?: unknown,
   ) {
     super(`slack ${method}: ${slackError} in ${channel}`, CHANNEL_HINTS[slackError] ?? "", {
-      userMessage: `the bot cannot post here (${slackError})`,
+      userText: { key: "errorCannotPostBecause", values: { error: slackError } },
       cause,
     });
   }

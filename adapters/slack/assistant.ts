@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
+import type { ChannelLanguages } from "../../src/i18n/channel-language.ts";
+import type { Translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { escapeMrkdwn } from "./escape.ts";
@@ -12,66 +14,87 @@ export interface AssistantPrompt {
 }
 
 export interface AssistantOptions {
-  /** Posted when a person opens a new assistant thread. */
+  /** Posted when a person opens a new assistant thread; the catalog's, in their language, when absent. */
   greeting?: string;
-  /** Offered as one-click questions (Slack shows up to 4). */
+  /** Offered as one-click questions (Slack shows up to 4); the catalog's when absent. */
   prompts?: readonly AssistantPrompt[];
 }
 
-const DEFAULT_GREETING =
-  "Hi! Ask me anything. Each thread here is its own conversation; `/chatbot-help` lists the commands.";
+function greetingIn(t: Translator): string {
+  return t.t("assistantGreeting", { command: "`/chatbot-help`" });
+}
 
-const DEFAULT_PROMPTS: readonly AssistantPrompt[] = [
-  { title: "What can you do?", message: "What can you do?" },
-  { title: "Where do I start?", message: "Where do I start?" },
-  { title: "Explain it simply", message: "Explain what you know about in a few simple sentences." },
-];
+function promptsIn(t: Translator): AssistantPrompt[] {
+  return [
+    { title: t.t("promptAbilities"), message: t.t("promptAbilities") },
+    { title: t.t("promptStart"), message: t.t("promptStart") },
+    { title: t.t("promptSimpleTitle"), message: t.t("promptSimple") },
+  ];
+}
 
 const threadStarted = z.looseObject({
-  assistant_thread: z.looseObject({ channel_id: z.string(), thread_ts: z.string() }),
+  assistant_thread: z.looseObject({
+    user_id: z.string().optional(),
+    channel_id: z.string(),
+    thread_ts: z.string(),
+  }),
 });
 
 const GREETED_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 
+export interface AssistantGreeterDeps {
+  client: webApi.WebClient;
+  store: KeyValueStore;
+  log: Logger;
+  /** The pane's language: its DM's, else the person's Slack language. */
+  languages: ChannelLanguages;
+  admins: { locale(user: string): Promise<string | undefined> };
+  /** The bot's workspace, known once started: it keys the DM's settings. */
+  teamId: () => string | undefined;
+  options?: AssistantOptions | undefined;
+}
+
 /**
  * Opens an assistant thread (the assistant pane): a greeting and a few suggested prompts,
- * once per thread even when Slack delivers the event again.
+ * in the person's language, once per thread even when Slack delivers the event again.
  * https://docs.slack.dev/reference/events/assistant_thread_started
  */
 export class AssistantGreeter {
   readonly #owner = randomUUID();
 
-  constructor(
-    readonly client: webApi.WebClient,
-    readonly store: KeyValueStore,
-    readonly log: Logger,
-    readonly options: AssistantOptions = {},
-  ) {}
+  constructor(readonly deps: AssistantGreeterDeps) {}
 
   async greet(event: unknown): Promise<void> {
     const parsed = threadStarted.safeParse(event);
     if (!parsed.success) return;
-    const { channel_id: channel, thread_ts: threadTs } = parsed.data.assistant_thread;
-    if (
-      !(await this.store.claim(`slack:greeted:${channel}:${threadTs}`, this.#owner, GREETED_TTL_MS))
-    ) {
+    const { client, store, log, options = {} } = this.deps;
+    const {
+      channel_id: channel,
+      thread_ts: threadTs,
+      user_id: user,
+    } = parsed.data.assistant_thread;
+    if (!(await store.claim(`slack:greeted:${channel}:${threadTs}`, this.#owner, GREETED_TTL_MS))) {
       return;
     }
-    const prompts = (this.options.prompts ?? DEFAULT_PROMPTS).slice(0, MAX_SUGGESTED_PROMPTS);
+    const t = await this.deps.languages.translatorFor(
+      `slack:${this.deps.teamId()}:${channel}`,
+      async () => (user === undefined ? undefined : this.deps.admins.locale(user)),
+    );
+    const prompts = (options.prompts ?? promptsIn(t)).slice(0, MAX_SUGGESTED_PROMPTS);
     await Promise.all([
-      this.client.chat.postMessage({
+      client.chat.postMessage({
         channel,
         thread_ts: threadTs,
-        text: escapeMrkdwn(this.options.greeting ?? DEFAULT_GREETING),
+        text: escapeMrkdwn(options.greeting ?? greetingIn(t)),
       }),
       prompts.length > 0
-        ? this.client.assistant.threads
+        ? client.assistant.threads
             .setSuggestedPrompts({
               channel_id: channel,
               thread_ts: threadTs,
               prompts: [...prompts],
             })
-            .catch((error: unknown) => this.log.warn({ err: error }, "suggested prompts not set"))
+            .catch((error: unknown) => log.warn({ err: error }, "suggested prompts not set"))
         : undefined,
     ]);
   }

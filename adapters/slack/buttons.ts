@@ -93,6 +93,7 @@ export interface SlackPressContext {
   /** The bot's own workspace (auth.test), when neither the context nor the payload names one. */
   botTeamId: string | undefined;
   isAdmin(user: string): Promise<boolean>;
+  locale(user: string): Promise<string | undefined>;
 }
 
 /** The press of the payload's first action, as the button handlers take it. */
@@ -113,6 +114,7 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
       id: user.id,
       name: handle ? `@${handle}` : user.id,
       isAdmin: () => context.isAdmin(user.id),
+      locale: () => context.locale(user.id),
     },
     channelId: channel,
     channelKey: slackChannelKey(context.teamId ?? payload.team?.id ?? context.botTeamId, channel),

@@ -2,6 +2,7 @@ import { App, type webApi } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { DEFAULTS } from "../../src/config.ts";
 import { StartupError } from "../../src/errors.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import type { ButtonPresses, Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
@@ -16,6 +17,7 @@ import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
 import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
+import { slackRenderer } from "./render.ts";
 import { slackStartCall } from "./start-calls.ts";
 import {
   readSavedMessage,
@@ -45,6 +47,11 @@ export interface SlackChannelOptions {
   buttons?: ButtonPresses | undefined;
   /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
   store: KeyValueStore;
+  /**
+   * The language each conversation speaks, for the texts the channel writes itself (the
+   * assistant pane's greeting and prompts). None: as with DEFAULT_LANGUAGE=auto.
+   */
+  languages?: ChannelLanguages;
   log: Logger;
   /** Counts every Web API call, by method and status. */
   metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
@@ -126,7 +133,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     options.adminCacheMs ?? ADMIN_CACHE_MS,
     () => identity?.teamId,
   );
-  const greeter = new AssistantGreeter(client, options.store, log, options.assistant);
+  const languages = options.languages ?? new ChannelLanguages(options.store, "auto");
+  const greeter = new AssistantGreeter({
+    client,
+    store: options.store,
+    log,
+    languages,
+    admins,
+    teamId: () => identity?.teamId,
+    options: options.assistant,
+  });
   const running = new Set<Promise<void>>();
   let app: App | undefined;
   let identity: SlackIdentity | undefined;
@@ -140,7 +156,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     running.add(task);
   };
 
-  const surfaceFor = (thread: SlackThread) =>
+  const surfaceFor = (thread: SlackThread, status?: string) =>
     new SlackSurface({
       client,
       workspace: workspaces.for(thread.teamId),
@@ -149,6 +165,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       nativeStreaming: options.nativeStreaming ?? DEFAULTS.slackNativeStreaming,
       minEditIntervalMs: options.editIntervalMs ?? DEFAULTS.slackEditIntervalMs,
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
+      status,
     });
 
   const onMessage = (event: unknown, teamId: string | undefined) => {
@@ -172,7 +189,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       }
       // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
       const replyPlace: SavedSlackMessage = { thread, stream: false };
-      await options.bridge.handle({ ...message, replyPlace }, surfaceFor(thread));
+      // The loading status speaks the asker's language, as the answer's notes will.
+      const t = await languages.translatorFor(message.channelKey, message.authorLocale);
+      const surface = surfaceFor(thread, t.t("statusThinking"));
+      await options.bridge.handle({ ...message, replyPlace }, surface);
     });
   };
 
@@ -186,6 +206,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         teamId,
         botTeamId: identity?.teamId,
         isAdmin: (user) => admins.isAdmin(user),
+        locale: (user) => admins.locale(user),
       });
     const known = pressed && (await options.buttons?.handle(pressed));
     // A press the bot has no handler for (another app's button, an old message): Slack got
@@ -218,9 +239,11 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         if (!delivery) return;
         later(async () => {
           if (delivery.word === "new" && !delivery.threadTs) {
+            const { message } = delivery;
+            const t = await languages.translatorFor(message.channelKey, message.authorLocale);
             await respond({
               response_type: "ephemeral",
-              text: "Each thread is its own conversation here: start a new thread (mention me, or send me a new message) for a fresh one, or write `new` after a mention inside a thread.",
+              text: slackRenderer.note(t.t("newOutsideThread", { new: "`new`" })),
             });
             return;
           }
@@ -252,7 +275,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
 
   return {
     name: "slack",
-    leadAnnouncer: createSlackLeadAnnouncer(client),
+    leadAnnouncer: createSlackLeadAnnouncer(client, () => identity?.teamId),
     routes,
     get identity() {
       return identity;

@@ -1,13 +1,13 @@
 import type { webApi } from "@slack/bolt";
 import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
-import {
-  ANNOUNCEMENT_TITLE,
-  announcementFields,
-  isPlainEmail,
-  type LeadField,
-} from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer, LeadCardState } from "../../src/ports.ts";
+import { isPlainEmail } from "../../src/leads/lead-text.ts";
+import type {
+  LeadAnnouncement,
+  LeadAnnouncementField,
+  LeadAnnouncer,
+  LeadCardState,
+} from "../../src/ports.ts";
 import { toBridgeError } from "./api.ts";
 import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
@@ -19,7 +19,7 @@ const POSTS_PER_MINUTE = 50;
 /** Text shown as written: no mention, link or formatting of the lead's own can fire. */
 const literal = (text: string) => slackRenderer.note(text);
 
-function fieldText(field: LeadField): string {
+function fieldText(field: LeadAnnouncementField): string {
   if (field.kind === "email" && isPlainEmail(field.value)) {
     return `<mailto:${field.value}|${literal(field.value)}>`;
   }
@@ -32,21 +32,20 @@ function fieldText(field: LeadField): string {
  * readers use. https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
 export function leadMessage(
-  lead: Lead,
+  announcement: LeadAnnouncement,
   state: LeadCardState = {},
 ): { text: string; blocks: object[] } {
-  const fields = announcementFields(lead);
   const status = state.status
     ? [{ type: "context", elements: [{ type: "mrkdwn", text: literal(state.status) }] }]
     : [];
   const buttons = state.buttons?.length ? [buttonsBlock(state.buttons)] : [];
   return {
-    text: `${ANNOUNCEMENT_TITLE}: ${literal(lead.name || "—")}`,
+    text: literal(announcement.summary),
     blocks: [
-      { type: "header", text: { type: "plain_text", text: ANNOUNCEMENT_TITLE } },
+      { type: "header", text: { type: "plain_text", text: announcement.title } },
       {
         type: "section",
-        fields: fields.map((field) => ({
+        fields: announcement.fields.map((field) => ({
           type: "mrkdwn",
           text: `*${field.label}*\n${fieldText(field)}`,
         })),
@@ -57,17 +56,27 @@ export function leadMessage(
   };
 }
 
-/** Posts lead announcements into Slack channels within Slack's pace, waiting out 429s. */
-export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnouncer {
+/**
+ * Posts lead announcements into Slack channels within Slack's pace, waiting out 429s; a
+ * channel's settings are keyed by the bot's workspace (`teamId`, known once started).
+ */
+export function createSlackLeadAnnouncer(
+  client: webApi.WebClient,
+  teamId: () => string | undefined,
+): LeadAnnouncer {
   const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
     platform: "slack",
-    async announce(channelId, lead, state) {
+    channelKey(channelId) {
+      const team = teamId();
+      return team === undefined ? undefined : `slack:${team}:${channelId}`;
+    },
+    async announce(channelId, announcement, state) {
       return callWithinBudget(budgets.for(channelId), async () => {
         try {
           const posted = await client.chat.postMessage({
             channel: channelId,
-            ...leadMessage(lead, state),
+            ...leadMessage(announcement, state),
             unfurl_links: false,
             unfurl_media: false,
           });
@@ -77,11 +86,11 @@ export function createSlackLeadAnnouncer(client: webApi.WebClient): LeadAnnounce
         }
       });
     },
-    async show(message, lead, state) {
+    async show(message, announcement, state) {
       const { channel, ts } = message as SlackMessageAt;
       await callWithinBudget(budgets.for(channel), async () => {
         try {
-          await client.chat.update({ channel, ts, ...leadMessage(lead, state) });
+          await client.chat.update({ channel, ts, ...leadMessage(announcement, state) });
         } catch (error) {
           throw toBridgeError("chat.update", channel, error);
         }

@@ -1,6 +1,7 @@
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { StreamUnavailableError } from "../../src/errors.ts";
+import { translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
 import type {
   CallBudget,
@@ -31,6 +32,8 @@ export interface SlackSurfaceOptions {
   minEditIntervalMs: number;
   /** A stream older than this is stopped and its message goes on by chat.update. */
   streamMaxAgeMs: number;
+  /** The loading status ("is thinking…") in the asker's language; English when absent. */
+  status?: string | undefined;
 }
 
 /** One Slack message of an answer: its ts (once Slack gave one) and whether it is a stream. */
@@ -39,7 +42,7 @@ interface SlackRef {
   stream: boolean;
 }
 
-const STATUS = "is thinking…";
+const STATUS = translator("en").t("statusThinking");
 
 /** What persistRef saves: the answer's thread, and the message as far as it is on screen. */
 const savedMessage = z.object({
@@ -179,7 +182,9 @@ export class SlackSurface implements ReplySurface {
     const replies = this.#calls.replies;
     const now = performance.now();
     if (status && status.replies === replies && now - status.at < STATUS_REFRESH_MS) return;
-    if (await this.#calls.setStatus(STATUS)) this.#status = { at: now, replies };
+    if (await this.#calls.setStatus(this.#options.status ?? STATUS)) {
+      this.#status = { at: now, replies };
+    }
   }
 
   /** The answer is over: a status no reply took down (nothing could be posted) goes now. */

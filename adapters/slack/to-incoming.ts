@@ -115,14 +115,19 @@ export function toDelivery(
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
       isAdmin: () => context.admins.isAdmin(user),
+      authorLocale: () => context.admins.locale(user),
     },
   };
 }
 
-/** Who is an admin: of a channel (asked), of the whole bot (SLACK_ADMIN_USERS). */
+/**
+ * Who is an admin: of a channel (asked), of the whole bot (SLACK_ADMIN_USERS); and a person's
+ * locale, read with the admin flag.
+ */
 export interface Admins {
   isAdmin(user: string): Promise<boolean>;
   isListed(user: string): boolean;
+  locale(user: string): Promise<string | undefined>;
 }
 
 function nameOf(profile: MessageEvent["user_profile"]): string | undefined {
@@ -206,6 +211,7 @@ export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undef
       adminOfAll: payload.channel_id.startsWith("D") && admins.isListed(payload.user_id),
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
       isAdmin: () => admins.isAdmin(payload.user_id),
+      authorLocale: () => admins.locale(payload.user_id),
     },
   };
 }

@@ -6,7 +6,7 @@ export class AdminCheckError extends BridgeError {
   readonly code = "TELEGRAM_ADMIN_CHECK";
   constructor(cause: unknown) {
     super("Telegram getChatMember failed", {
-      userMessage: "could not check with Telegram whether you are an admin here; please try again",
+      userText: { key: "errorTelegramAdminCheck" },
       cause,
     });
   }

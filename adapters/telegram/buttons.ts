@@ -86,6 +86,7 @@ export function telegramPress(
           isPrivate: message.chat.type === "private",
           authorId: String(from.id),
         }),
+      locale: async () => from.language_code,
     },
     channelId: String(chatId),
     channelKey: `telegram:${chatId}`,

@@ -1,41 +1,79 @@
 import { createHash } from "node:crypto";
 import type { Api } from "grammy";
-import type { BotCommand, BotCommandScope } from "grammy/types";
+import type { BotCommand, BotCommandScope, LanguageCode } from "grammy/types";
+import { CATALOG_LANGUAGES, type CatalogLanguage } from "../../src/i18n/languages.ts";
+import { type Translator, translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
-const EVERYONE: readonly BotCommand[] = [
-  { command: "help", description: "List the commands" },
-  { command: "new", description: "Start a fresh conversation here" },
-  { command: "language", description: "Show the answer language (admins: /language <code>)" },
-  { command: "stop", description: "Stop the answer being written (reply to it in a group)" },
-];
+/**
+ * The ISO 639-1 code Telegram matches against a user's language for each catalog language
+ * with a menu of its own (https://core.telegram.org/bots/api#setmycommands). English is the
+ * menu without a code, which everyone else sees. Telegram has one `zh` for Chinese: Simplified,
+ * the script most Chinese readers use; Traditional readers get it too.
+ */
+const TELEGRAM_LANGUAGE_CODES: Readonly<Partial<Record<CatalogLanguage, LanguageCode>>> = {
+  fr: "fr",
+  es: "es",
+  ru: "ru",
+  "zh-Hans": "zh",
+  ar: "ar",
+  de: "de",
+  jp: "ja",
+  pt: "pt",
+  hi: "hi",
+  ko: "ko",
+  it: "it",
+  uk: "uk",
+};
+
+/** One setMyCommands call: a scope's menu in one language (none: the default menu). */
+export interface CommandMenu {
+  scope: BotCommandScope;
+  languageCode?: LanguageCode | undefined;
+  commands: readonly BotCommand[];
+}
 
 /**
  * The command menu per scope (https://core.telegram.org/bots/api#determining-list-of-commands):
  * everyone sees the everyday commands; chat administrators also see `/leads`, whose
  * subscribe and unsubscribe are theirs to use.
  */
-export const COMMAND_MENU: readonly { scope: BotCommandScope; commands: readonly BotCommand[] }[] =
-  [
-    { scope: { type: "default" }, commands: EVERYONE },
+function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
+  const everyone: BotCommand[] = [
+    { command: "help", description: t.t("menuHelp") },
+    { command: "new", description: t.t("menuNew") },
+    { command: "language", description: t.t("menuLanguage", { command: "/language <code>" }) },
+    { command: "stop", description: t.t("menuStop") },
+  ];
+  const leads = {
+    command: "leads",
+    description: t.t("menuLeads", { command: "/leads subscribe" }),
+  };
+  const feedback: BotCommand = { command: "feedback", description: t.t("menuFeedback") };
+  return [
+    { scope: { type: "default" }, languageCode, commands: everyone },
     {
       scope: { type: "all_chat_administrators" },
-      commands: [
-        ...EVERYONE,
-        {
-          command: "leads",
-          description: "List recent leads; /leads subscribe announces them here",
-        },
-        { command: "feedback", description: "Count the 👍 and 👎 on answers here" },
-      ],
+      languageCode,
+      commands: [...everyone, leads, feedback],
     },
   ];
+}
+
+/** Every menu: the default (English) one, then one per language Telegram can tell apart. */
+export const COMMAND_MENUS: readonly CommandMenu[] = [
+  ...menusIn(translator("en")),
+  ...CATALOG_LANGUAGES.flatMap((language) => {
+    const code = TELEGRAM_LANGUAGE_CODES[language];
+    return code ? menusIn(translator(language), code) : [];
+  }),
+];
 
 /**
- * Registers the command menu only when it differs from what this bot last registered (a hash
- * kept in the store), so a restart costs no Bot API calls and cannot meet a 429 before the
- * bot answers anyone.
+ * Registers the command menus only when they differ from what this bot last registered (a
+ * hash kept in the store, so a changed catalog registers them again), so a restart costs no
+ * Bot API calls and cannot meet a 429 before the bot answers anyone.
  */
 export async function syncCommandMenu(
   api: Api,
@@ -44,12 +82,15 @@ export async function syncCommandMenu(
   log: Logger,
 ): Promise<"unchanged" | "registered"> {
   const key = `telegram:commands:${botId}`;
-  const hash = createHash("sha256").update(JSON.stringify(COMMAND_MENU)).digest("hex");
+  const hash = createHash("sha256").update(JSON.stringify(COMMAND_MENUS)).digest("hex");
   if ((await store.get<string>(key)) === hash) return "unchanged";
-  for (const { scope, commands } of COMMAND_MENU) {
-    await api.setMyCommands(commands, { scope });
+  for (const { scope, languageCode, commands } of COMMAND_MENUS) {
+    await api.setMyCommands(commands, {
+      scope,
+      ...(languageCode === undefined ? {} : { language_code: languageCode }),
+    });
   }
   await store.set(key, hash);
-  log.info("Telegram command menu registered");
+  log.info({ menus: COMMAND_MENUS.length }, "Telegram command menu registered");
   return "registered";
 }

@@ -15,7 +15,10 @@ export class TelegramApiError extends BridgeError {
     readonly retryAfterSeconds?: number,
   ) {
     super(`Telegram ${method}: ${errorCode} ${description}`, {
-      userMessage: `Telegram refused the bot's request (${errorCode}: ${description})`,
+      userText: {
+        key: "errorTelegramRefused",
+        values: { error: `${errorCode}: ${description}` },
+      },
     });
   }
 }
@@ -32,7 +35,7 @@ export class TelegramNetworkError extends BridgeError {
     readonly reason: string,
   ) {
     super(`Telegram ${method}: network request failed (${reason})`, {
-      userMessage: "the bot could not reach Telegram; please try again shortly",
+      userText: { key: "errorTelegramUnreachable" },
     });
   }
 }

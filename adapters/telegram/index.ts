@@ -6,6 +6,7 @@ import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import type {
@@ -17,6 +18,7 @@ import type {
   ReplySurface,
 } from "../../src/ports.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
+import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { telegramPress } from "./buttons.ts";
@@ -88,6 +90,11 @@ export interface TelegramChannelOptions {
   /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   store: KeyValueStore;
+  /**
+   * The language each chat speaks, for the texts the channel writes itself (the note on a
+   * sticker). None: as with DEFAULT_LANGUAGE=auto.
+   */
+  languages?: ChannelLanguages;
   log: Logger;
   /** Counts every Bot API call, by method and status. */
   metrics?: Pick<Metrics, "countPlatformCall"> | undefined;
@@ -134,7 +141,6 @@ export interface TelegramChannel extends Channel {
   settled(): Promise<void>;
 }
 
-const NO_TEXT = "I can only read text messages: please write your question.";
 const NO_TEXT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
 
 /**
@@ -165,6 +171,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   if (options.metrics) installCallMetrics(bot.api, options.metrics);
   installErrorBoundary(bot.api);
   const store = options.store;
+  const languages = options.languages ?? new ChannelLanguages(store, "auto");
   const chains = new ReplyChains(store);
   const drafts = new DraftSlots({ refreshMs: options.draftRefreshMs });
   const admins = new TelegramAdmins(
@@ -234,6 +241,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const reading = readMessage(message, identity);
     if (!reading) return Promise.resolve();
     const chatId = message.chat.id;
+    // The language the person set in Telegram (an IETF tag: `de`, `pt-br`, `zh-hans`).
+    const authorLocale = async () => message.from?.language_code;
     return order.run(chatId, async () => {
       const place = await placeOf(message, chains);
       const surface = surfaceFor(place);
@@ -242,7 +251,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         const first = await store
           .claim(`telegram:no-text:${chatId}:${message.message_id}`, "1", NO_TEXT_TTL_MS)
           .catch(() => true);
-        return first ? () => surface.notice(surface.renderer.note(NO_TEXT)) : undefined;
+        if (!first) return undefined;
+        const t = await languages.translatorFor(`telegram:${chatId}`, authorLocale);
+        return () => surface.notice(surface.renderer.note(t.t("onlyText")));
       }
       const incoming: IncomingMessage = {
         channel: "telegram",
@@ -259,6 +270,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         replyPlace: { ...place },
         isAdmin: () =>
           admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
+        authorLocale,
       };
       return () => options.bridge.handle(incoming, surface);
     });
@@ -404,7 +416,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       // the webhook does not count it against the updates it takes at once.
       menuSync = syncCommandMenu(bot.api, store, me.id, log).then(
         () => undefined,
-        (error: unknown) => log.warn({ err: error }, "Telegram command menu not registered"),
+        // A store outage is logged once, by the store (a menu of every language takes a few
+        // seconds to register, long enough to meet one); it is registered at the next start.
+        (error: unknown) =>
+          log[storeFailureLevel(error)]({ err: error }, "Telegram command menu not registered"),
       );
     },
     async stop() {

@@ -1,13 +1,13 @@
 import type { Api } from "grammy";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
-import {
-  ANNOUNCEMENT_TITLE,
-  announcementFields,
-  isPlainEmail,
-  type LeadField,
-} from "../../src/leads/lead-text.ts";
-import type { Lead, LeadAnnouncer, LeadCardState } from "../../src/ports.ts";
+import { isPlainEmail } from "../../src/leads/lead-text.ts";
+import type {
+  LeadAnnouncement,
+  LeadAnnouncementField,
+  LeadAnnouncer,
+  LeadCardState,
+} from "../../src/ports.ts";
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
 import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
@@ -16,12 +16,15 @@ import { escapeAttribute, escapeText } from "./escape.ts";
  * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
  * card's status (who took it) in italics at the end.
  */
-export function renderLeadAnnouncement(lead: Lead, state: LeadCardState = {}): string {
-  const lines = announcementFields(lead).map(
-    (field) => `<b>${escapeText(field.label)}:</b> ${renderValue(field)}`,
+export function renderLeadAnnouncement(
+  announcement: LeadAnnouncement,
+  state: LeadCardState = {},
+): string {
+  const lines = announcement.fields.map(
+    (field) => `<b>${escapeText(field.labelled)}</b> ${renderValue(field)}`,
   );
   const status = state.status ? ["", `<i>${escapeText(state.status)}</i>`] : [];
-  return [`<b>${escapeText(ANNOUNCEMENT_TITLE)}</b>`, ...lines, ...status].join("\n");
+  return [`<b>${escapeText(announcement.title)}</b>`, ...lines, ...status].join("\n");
 }
 
 /** sendMessage's and editMessageText's options for a card in `state`. */
@@ -33,7 +36,7 @@ function cardOptions(state: LeadCardState) {
   };
 }
 
-function renderValue(field: LeadField): string {
+function renderValue(field: LeadAnnouncementField): string {
   if (field.kind === "email" && isPlainEmail(field.value)) {
     return `<a href="mailto:${escapeAttribute(field.value)}">${escapeText(field.value)}</a>`;
   }
@@ -48,21 +51,23 @@ function renderValue(field: LeadField): string {
 export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
   return {
     platform: "telegram",
-    async announce(chatId, lead, state = {}) {
+    channelKey: (chatId) => `telegram:${chatId}`,
+    async announce(chatId, announcement, state = {}) {
       const sent = await callWithinBudget(
         budgets.for(chatId),
-        () => api.sendMessage(chatId, renderLeadAnnouncement(lead, state), cardOptions(state)),
+        () =>
+          api.sendMessage(chatId, renderLeadAnnouncement(announcement, state), cardOptions(state)),
         { retryAfterMs },
       );
       return telegramMessageAt(sent.chat.id, sent.message_id);
     },
-    async show(message, lead, state) {
+    async show(message, announcement, state) {
       const { chatId, messageId } = message as TelegramMessageAt;
       await callWithinBudget(
         budgets.for(String(chatId)),
         () =>
           api
-            .editMessageText(chatId, messageId, renderLeadAnnouncement(lead, state), {
+            .editMessageText(chatId, messageId, renderLeadAnnouncement(announcement, state), {
               ...cardOptions(state),
               // An edit without it would keep no keyboard at all.
               reply_markup: inlineKeyboard(state.buttons ?? []),

@@ -1,22 +1,17 @@
 import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Button, PressedButton } from "../ports.ts";
 import type { AnswerStops } from "./answer-stops.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
-import {
-  nothingToStop,
-  stopLabel,
-  stopRefused,
-  voteThanks,
-  voteTooLate,
-} from "./stop-feedback-texts.ts";
 
 const STOP = "answer.stop";
 const VOTE = "answer.vote";
 
 /** The Stop button under an answer that is being written. */
-export function stopButton(answerId: string): Button {
-  return { action: STOP, id: answerId, label: stopLabel(), style: "danger" };
+export function stopButton(answerId: string, t: Translator): Button {
+  return { action: STOP, id: answerId, label: t.t("stopButton"), style: "danger" };
 }
 
 /** 👍 and 👎 under a finished answer. */
@@ -31,40 +26,57 @@ export function voteButtons(answerId: string): Button[] {
  * Registers what the answer buttons do: Stop stops the answer for its asker or an admin (and
  * tells anyone else privately); a vote is recorded (one per person and answer, the last one
  * counts) and thanked privately. The ids come back from the person's client, so each is only
- * a name that is looked up: an unknown one does nothing but say so.
+ * a name that is looked up: an unknown one does nothing but say so. Private replies speak the
+ * channel's language, else the presser's.
  */
 export function registerAnswerButtons(
   handlers: ButtonHandlers,
-  deps: { stops: AnswerStops; votes: FeedbackVotes; metrics?: Metrics | undefined },
+  deps: {
+    stops: AnswerStops;
+    votes: FeedbackVotes;
+    languages: ChannelLanguages;
+    metrics?: Metrics | undefined;
+  },
 ): void {
   handlers.on(STOP, async (pressed) => {
+    const t = await presserLanguage(pressed, deps.languages);
     const { person } = pressed;
     const outcome = await deps.stops.stopById(pressed.id, pressed.channelKey, {
       id: person.id,
       name: person.name,
       isAdmin: () => person.isAdmin(),
     });
-    if (outcome === "refused") await pressed.replyPrivately(stopRefused());
-    else if (outcome === "none") await pressed.replyPrivately(nothingToStop());
+    if (outcome === "refused") await pressed.replyPrivately(t.t("stopRefused"));
+    else if (outcome === "none") await pressed.replyPrivately(t.t("nothingToStop"));
   });
   handlers.on(VOTE, (pressed) => vote(pressed, deps));
 }
 
 async function vote(
   pressed: PressedButton,
-  deps: { votes: FeedbackVotes; metrics?: Metrics | undefined },
+  deps: { votes: FeedbackVotes; languages: ChannelLanguages; metrics?: Metrics | undefined },
 ): Promise<void> {
   const match = /^(up|down):([A-Za-z0-9_-]{1,40})$/.exec(pressed.id);
   if (!match) return;
   const rating = match[1] as Rating;
   const answerId = match[2] as string;
   const outcome = await deps.votes.vote(answerId, pressed.channelKey, pressed.person.id, rating);
+  const t = await presserLanguage(pressed, deps.languages);
   if (outcome.kind === "unknown-answer") {
-    await pressed.replyPrivately(voteTooLate());
+    await pressed.replyPrivately(t.t("voteTooLate"));
     return;
   }
   if (outcome.previous !== rating) {
     deps.metrics?.feedbackVotes.inc({ platform: pressed.channel, rating });
   }
-  await pressed.replyPrivately(voteThanks(rating, outcome.changed));
+  const mark = rating === "up" ? "👍" : "👎";
+  await pressed.replyPrivately(t.t(outcome.changed ? "voteChanged" : "voteThanks", { mark }));
+}
+
+/** The language of a private reply to a press: the channel's, else the presser's own. */
+export function presserLanguage(
+  pressed: PressedButton,
+  languages: ChannelLanguages,
+): Promise<Translator> {
+  return languages.translatorFor(pressed.channelKey, pressed.person.locale);
 }

@@ -1,7 +1,15 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
-import { AnswerCutError, AnswerStoppedError, BridgeError, settingProblem } from "../errors.ts";
+import {
+  AnswerCutError,
+  AnswerStoppedError,
+  BridgeError,
+  settingProblem,
+  userTextOf,
+} from "../errors.ts";
 import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
+import type { UserText } from "../i18n/messages.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
@@ -12,7 +20,6 @@ import type { KeyValueStore } from "../store/types.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import type { AnswerStops } from "./answer-stops.ts";
 import { formatSources } from "./sources.ts";
-import { stoppedNote } from "./stop-feedback-texts.ts";
 
 export interface AnswerDeps {
   backend: BackendClient;
@@ -51,13 +58,15 @@ export async function answerQuestion(
     signal?: AbortSignal;
     /** When the message arrived (performance.now()); durations count from here. */
     receivedAt?: number;
+    /** The language of the bot's own notes (the cut note, an error). */
+    t: Translator;
   },
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
   const askedAt = new Date();
   const running = deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
-  if (running) writer.setButtons({ live: [stopButton(running.id)], final: [] });
+  if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the writer's cap, by the person withdrawing the
   // question, by `/stop` or by the process shutting down. (Listeners removed at the end, not
@@ -114,9 +123,13 @@ export async function answerQuestion(
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
     if (signal.reason instanceof AnswerStoppedError) {
-      end = { kind: "stopped", note: stoppedNote(signal.reason.byName) };
+      const by = signal.reason.byName;
+      end = {
+        kind: "stopped",
+        note: by ? options.t.t("stoppedBy", { name: by }) : options.t.t("stopped"),
+      };
     } else {
-      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log));
+      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t));
     }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
@@ -167,6 +180,7 @@ function failed(
   error: unknown,
   hadText: boolean,
   log: Logger,
+  t: Translator,
 ): { end: AnswerEnd; errorCode: string } {
   const cause = error instanceof AnswerCutError ? error.reason : error;
   const errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
@@ -174,15 +188,15 @@ function failed(
   const problem = settingProblem(cause);
   // The person sees the userMessage; the operator, who can fix it, needs more than info.
   if (problem) log.error({ kind: errorCode }, problem);
-  return { end: endFor(error, hadText), errorCode };
+  return { end: endFor(error, hadText, t), errorCode };
 }
 
-function endFor(error: unknown, hadText: boolean): AnswerEnd {
-  const reason =
-    error instanceof BridgeError ? error.userMessage : "something went wrong on the bot's side";
+function endFor(error: unknown, hadText: boolean, t: Translator): AnswerEnd {
+  const reason = userTextOf(error);
   if (error instanceof AnswerCutError || hadText) {
-    const note = error instanceof AnswerCutError ? reason : `answer cut off: ${reason}`;
-    return { kind: "cut", note: `⚠️ ${note}` };
+    const cut: UserText =
+      error instanceof AnswerCutError ? reason : { key: "answerCut", values: { reason } };
+    return { kind: "cut", note: t.t("failed", { reason: cut }) };
   }
-  return { kind: "error", note: `⚠️ ${reason}` };
+  return { kind: "error", note: t.t("failed", { reason }) };
 }

@@ -6,8 +6,17 @@ import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULTS, type GuardConfig } from "../config.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
-import { AbortedError, BridgeError, ChannelUnavailableError, NotStartedError } from "../errors.ts";
+import {
+  AbortedError,
+  BridgeError,
+  ChannelUnavailableError,
+  NotStartedError,
+  userTextOf,
+} from "../errors.ts";
 import { FeedbackVotes } from "../feedback/votes.ts";
+import { ChannelLanguages } from "../i18n/channel-language.ts";
+import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
+import { type Translator, translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -78,6 +87,7 @@ export class Bridge {
   readonly #conversations: Conversations;
   readonly #commands: CommandHandler;
   readonly #guards: QuestionGuards;
+  readonly #languages: ChannelLanguages;
   readonly #queue: ThreadQueue;
   readonly #answerQueue: AnswerQueue;
   readonly #answerDeps: AnswerDeps;
@@ -95,6 +105,7 @@ export class Bridge {
     setMaxListeners(0, this.#stopping.signal);
     this.#deliveries = new Deliveries(options.store, randomUUID());
     this.#conversations = new Conversations(options.store);
+    this.#languages = new ChannelLanguages(options.store, options.defaultLanguage);
     const stops = new AnswerStops({
       store: options.store,
       log: options.log,
@@ -108,6 +119,7 @@ export class Bridge {
       conversations: this.#conversations,
       settings: new ChannelSettings(options.store),
       defaultLanguage: options.defaultLanguage,
+      languages: this.#languages,
       leads: options.leads,
     });
     this.#guards = new QuestionGuards(options.guards, options.store);
@@ -138,6 +150,7 @@ export class Bridge {
     registerAnswerButtons(handlers, {
       stops: this.#stops,
       votes: this.#votes,
+      languages: this.#languages,
       metrics: this.#options.metrics,
     });
   }
@@ -194,54 +207,60 @@ export class Bridge {
       channel: message.channel,
       thread: hashThread(message.threadKey),
     });
+    // Until the channel's language is read, a failure is told in English.
+    let t = translator("en");
     try {
       if (!(await this.#deliveries.claim(message.channel, message.deliveryId))) {
         log.debug("delivery already handled");
         return;
       }
+      t = await this.#languages.translatorFor(
+        message.channelKey,
+        () => message.authorLocale?.() ?? Promise.resolve(undefined),
+      );
       // The allowlists hold for commands too: `/leads subscribe` must not open a channel
       // the operator did not allow.
       const denied = this.#guards.accessRefusal(message);
       if (denied) {
-        await sendNotice(surface, denied, { private: true });
+        await sendNotice(surface, t.text(denied), { private: true });
         return;
       }
       const command = parseCommand(message.text, { bare: message.bareCommands });
       if (command) {
-        await this.#command(command, message, surface, turn);
+        await this.#command(command, message, surface, turn, t);
         return;
       }
       const refusal = await this.#guards.questionRefusal(message);
       if (refusal) {
-        await sendNotice(surface, refusal, { private: true });
+        await sendNotice(surface, t.text(refusal), { private: true });
         return;
       }
       const shared = this.#options.sharedQueue;
       if (shared && message.replyPlace !== undefined && this.#answerQueue.room() === 0) {
-        await this.#share(shared, message, surface, turn, log);
+        await this.#share(shared, message, surface, turn, log, t);
         return;
       }
       const place = this.#answerQueue.enter();
       if (!place) {
-        await this.#refuseBusy(message, surface);
+        await this.#refuseBusy(message, surface, t);
         return;
       }
       try {
-        await this.#answer(message, surface, { turn, place }, log, receivedAt);
+        await this.#answer(message, surface, { turn, place }, log, receivedAt, t);
       } finally {
         place.leave();
         shared?.wake();
       }
     } catch (error) {
-      await this.#reportFailure(error, message, surface, log);
+      await this.#reportFailure(error, message, surface, log, t);
     } finally {
       turn.leave();
     }
   }
 
-  async #refuseBusy(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+  async #refuseBusy(message: IncomingMessage, surface: ReplySurface, t: Translator): Promise<void> {
     this.#options.metrics?.questionsRefused.inc({ channel: message.channel });
-    await sendNotice(surface, BUSY, { private: true });
+    await sendNotice(surface, t.t("busy"), { private: true });
   }
 
   /**
@@ -255,6 +274,7 @@ export class Bridge {
     surface: ReplySurface,
     turn: Turn,
     log: Logger,
+    t: Translator,
   ): Promise<void> {
     const ticket = await turn.handOff(QUEUED_TICKET_MS);
     const question: QueuedQuestion = {
@@ -271,6 +291,7 @@ export class Bridge {
       },
       ticket,
       receivedAt: Date.now(),
+      language: t.language,
     };
     const added = await shared.push(question).catch((error: unknown) => {
       // The ticket goes back with the question: nothing else will use it.
@@ -279,7 +300,7 @@ export class Bridge {
     });
     if (!added) {
       this.#adopted(message.threadKey, ticket).leave();
-      await this.#refuseBusy(message, surface);
+      await this.#refuseBusy(message, surface, t);
       return;
     }
     if (!surface.persistRef) return;
@@ -290,7 +311,7 @@ export class Bridge {
     if (!(await store.claim(noticeKey(added.id), "shown", NOTICE_TTL_MS))) return;
     let shown: ShownNotice | null = null;
     try {
-      const text = `⏳ many questions right now: yours is number ${added.place} in line`;
+      const text = t.t("numberInLine", { place: added.place });
       await surface.budgetFor?.("post")?.acquire({ urgent: true });
       const ref = await surface.send({
         call: "post",
@@ -347,6 +368,7 @@ export class Bridge {
         return;
       }
       const { ticket, receivedAt } = parsed.data;
+      const t = translator(parsed.data.language ?? "en");
       const message: IncomingMessage = {
         ...parsed.data.message,
         // Commands never go through the queue, and only they ask who is an admin.
@@ -378,14 +400,14 @@ export class Bridge {
         };
         const waited = performance.now() - (Date.now() - receivedAt);
         try {
-          await this.#answer(message, surface, { turn, place: begin, shown }, log, waited);
+          await this.#answer(message, surface, { turn, place: begin, shown }, log, waited, t);
         } catch (error) {
           // Another process answers it, in the thread's place: nothing to say here.
           if (error instanceof TakenOverError || error instanceof NotStartedError) {
             turn.abandon();
             return;
           }
-          await this.#reportFailure(error, message, surface, log);
+          await this.#reportFailure(error, message, surface, log, t);
         }
       } finally {
         turn.leave();
@@ -419,8 +441,9 @@ export class Bridge {
     message: IncomingMessage,
     surface: ReplySurface,
     turn: Turn,
+    t: Translator,
   ): Promise<void> {
-    const run = () => this.#commands.run(command, message);
+    const run = () => this.#commands.run(command, message, t);
     let reply: CommandReply;
     if (!isCommandProblem(command) && command.name === "new") {
       // `/new` waits for the answer running in its thread, or that answer would store its
@@ -439,14 +462,18 @@ export class Bridge {
     waits: Waits,
     log: Logger,
     receivedAt: number,
+    t: Translator,
   ): Promise<void> {
     // From its first message (a "queued" note, its first text) to its end, the answer is in
     // the journal: after a kill, the next start finishes it with the interrupted note.
-    const record = surface.persistRef ? this.#options.journal?.track(message.channel) : undefined;
+    const record = surface.persistRef
+      ? this.#options.journal?.track(message.channel, t.language)
+      : undefined;
     const { metrics } = this.#options;
     const channel = message.channel;
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#options.maxAnswerChars,
+      notes: { truncated: t.t("truncated"), noAnswer: t.t("noAnswer") },
       typingDelayMs: this.#options.typingDelayMs ?? DEFAULTS.typingDelayMs,
       onFirstPost: waits.turn.shown,
       onCall: (kind) =>
@@ -455,7 +482,7 @@ export class Bridge {
     });
     let report: AnswerReport | undefined;
     try {
-      report = await this.#stream(message, surface, writer, waits, log, receivedAt);
+      report = await this.#stream(message, surface, writer, waits, log, receivedAt, t);
     } finally {
       await record?.close();
     }
@@ -483,6 +510,7 @@ export class Bridge {
     { turn, place, shown }: Waits,
     log: Logger,
     receivedAt: number,
+    t: Translator,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
     let queued = false;
@@ -507,7 +535,7 @@ export class Bridge {
       await turn.previousShown;
       const ahead = turn.waitingAhead() || (elsewhere ? 1 : 0);
       if (ahead === 0 || queued) return;
-      await showWaiting(`⏳ queued behind ${ahead} question${ahead === 1 ? "" : "s"}`);
+      await showWaiting(t.t("queuedBehind", { count: ahead }));
     };
     if (turn.waitingAhead() > 0) await showQueued(false);
     const answer = async () => {
@@ -515,9 +543,7 @@ export class Bridge {
       let shownInLine: Promise<void> | undefined;
       try {
         await place.start((number) => {
-          shownInLine = showWaiting(
-            `⏳ many questions right now: yours is number ${number} in line`,
-          );
+          shownInLine = showWaiting(t.t("numberInLine", { place: number }));
         });
       } finally {
         // The answer (or the refusal at a shutdown) takes over that notice: it must be there.
@@ -528,6 +554,7 @@ export class Bridge {
         return await answerQuestion({ ...this.#answerDeps, log }, message, writer, surface, {
           receivedAt,
           signal: this.#stopping.signal,
+          t,
         });
       } finally {
         metrics?.activeAnswers.dec();
@@ -539,7 +566,8 @@ export class Bridge {
     } catch (error) {
       // The answer never took over its "queued" message: it shows the error instead.
       if (!queued) throw error;
-      const shown = await writer.finish({ kind: "error", note: `⚠️ ${readableError(error)}` }).then(
+      const note = t.t("failed", { reason: userTextOf(error) });
+      const shown = await writer.finish({ kind: "error", note }).then(
         () => true,
         () => false,
       );
@@ -567,6 +595,7 @@ export class Bridge {
     message: IncomingMessage,
     surface: ReplySurface,
     log: Logger,
+    t: Translator,
   ): Promise<void> {
     if (error instanceof ChannelUnavailableError) {
       // Nowhere to show a notice, and every question there fails alike: one line per channel
@@ -583,9 +612,9 @@ export class Bridge {
     // Counted once by the drain that refused them.
     if (!(error instanceof NotStartedError))
       log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
-    await sendNotice(surface, `⚠️ ${readableError(error)}`, { private: true }).catch(
-      (noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"),
-    );
+    await sendNotice(surface, t.t("failed", { reason: userTextOf(error) }), {
+      private: true,
+    }).catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));
   }
 }
 
@@ -606,6 +635,8 @@ const queuedQuestion = z.object({
   ticket: z.object({ number: z.number(), owner: z.string() }).optional(),
   /** When the receiving process got it (epoch ms). */
   receivedAt: z.number(),
+  /** The language the bot speaks to its asker (none from a process of an earlier version). */
+  language: z.enum(CATALOG_LANGUAGES).optional(),
 });
 type QueuedQuestion = z.input<typeof queuedQuestion>;
 
@@ -641,9 +672,6 @@ function firstOf<T>(
   return undefined;
 }
 
-/** What a question hears when MAX_QUEUED_QUESTIONS already wait. */
-const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
-
 /** What a question waits for before its answer begins. */
 interface Waits {
   /** Its place in its thread's line: the earlier questions there come first. */
@@ -652,12 +680,6 @@ interface Waits {
   place: QueuePlace;
   /** The "queued" notice already on screen, which the answer takes over. */
   shown?: { ref: MessageRef; note: string } | undefined;
-}
-
-function readableError(error: unknown): string {
-  return error instanceof BridgeError
-    ? error.userMessage
-    : "Something went wrong on the bot's side.";
 }
 
 /** Threads are logged by a short hash: their keys carry platform ids of people and chats. */

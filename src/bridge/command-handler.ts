@@ -1,20 +1,18 @@
-import { LANGUAGES, type LanguageCode } from "../backend/languages.ts";
+import type { LanguageCode } from "../backend/languages.ts";
 import type { FeedbackVotes } from "../feedback/votes.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import type { UserText } from "../i18n/messages.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
 import type { AnswerStops } from "./answer-stops.ts";
 import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
-import {
-  feedbackAdminsOnly,
-  feedbackSummary,
-  nothingToStop,
-  stopRefused,
-} from "./stop-feedback-texts.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
 export interface LeadsCommands {
-  list(message: IncomingMessage, days: number): Promise<string>;
-  subscribe(message: IncomingMessage, on: boolean): Promise<string>;
+  /** The reply, in the language of `t`. */
+  list(message: IncomingMessage, days: number, t: Translator): Promise<string>;
+  subscribe(message: IncomingMessage, on: boolean): Promise<UserText>;
 }
 
 export interface CommandReply {
@@ -28,12 +26,17 @@ export interface CommandHandlerOptions {
   conversations: Conversations;
   settings: ChannelSettings;
   defaultLanguage: LanguageCode;
+  /** The language a channel speaks: a change of it is confirmed in the new one. */
+  languages: ChannelLanguages;
   leads?: LeadsCommands | undefined;
   stops: AnswerStops;
   feedback: FeedbackVotes;
 }
 
-/** Runs the bot's own commands and says what to reply. Nothing here calls the chatbot. */
+/**
+ * Runs the bot's own commands and says what to reply, in the language of `t`. Nothing here
+ * calls the chatbot.
+ */
 export class CommandHandler {
   readonly #options: CommandHandlerOptions;
 
@@ -41,33 +44,37 @@ export class CommandHandler {
     this.#options = options;
   }
 
-  async run(command: Command | CommandProblem, message: IncomingMessage): Promise<CommandReply> {
-    if (isCommandProblem(command)) return { text: command.problem, private: true };
+  async run(
+    command: Command | CommandProblem,
+    message: IncomingMessage,
+    t: Translator,
+  ): Promise<CommandReply> {
+    if (isCommandProblem(command)) return { text: t.text(command.problem), private: true };
     switch (command.name) {
       case "help":
-        return { text: helpText(), private: true };
+        return { text: helpText(t), private: true };
       case "unknown":
-        return { text: `Unknown command ${command.word}.\n${helpText()}`, private: true };
+        return {
+          text: [t.t("unknownCommand", { command: command.word }), helpText(t)].join("\n"),
+          private: true,
+        };
       case "new":
         await this.#options.conversations.forget(message.threadKey);
-        return {
-          text: "Starting fresh: your next question begins a new conversation.",
-          private: false,
-        };
+        return { text: t.t("newConversation"), private: false };
       case "language":
         return command.code === undefined
-          ? this.#showLanguage(message)
-          : this.#setLanguage(message, command.code);
+          ? this.#showLanguage(message, t)
+          : this.#setLanguage(message, command.code, t);
       case "leads":
-        return this.#leads(command, message);
+        return this.#leads(command, message, t);
       case "stop":
-        return this.#stop(message);
+        return this.#stop(message, t);
       case "feedback":
-        return this.#feedback(message, command.days);
+        return this.#feedback(message, command.days, t);
     }
   }
 
-  async #stop(message: IncomingMessage): Promise<CommandReply> {
+  async #stop(message: IncomingMessage, t: Translator): Promise<CommandReply> {
     const outcome = await this.#options.stops.stopInThread(message.threadKey, {
       id: message.authorId,
       name: message.authorName,
@@ -75,66 +82,88 @@ export class CommandHandler {
     });
     // A stopped answer says who stopped it in its own last line.
     if (outcome === "stopped") return { text: "", private: true };
-    return { text: outcome === "refused" ? stopRefused() : nothingToStop(), private: true };
-  }
-
-  async #feedback(message: IncomingMessage, days: number): Promise<CommandReply> {
-    const all = message.adminOfAll === true;
-    if (!all && !(await message.isAdmin())) return { text: feedbackAdminsOnly(), private: true };
-    const counts = await this.#options.feedback.count(days, all ? undefined : message.channelKey);
-    return { text: feedbackSummary({ ...counts, days, all }), private: true };
-  }
-
-  async #showLanguage(message: IncomingMessage): Promise<CommandReply> {
-    const stored = await this.#options.settings.language(message.channelKey);
-    const code = stored ?? this.#options.defaultLanguage;
-    const origin = stored ? "" : " (the default)";
     return {
-      text: `Answers here are in ${describe(code)}${origin}. Admins can change it with /language <code>.`,
+      text: t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"),
       private: true,
     };
   }
 
-  async #setLanguage(message: IncomingMessage, code: LanguageCode): Promise<CommandReply> {
+  async #feedback(message: IncomingMessage, days: number, t: Translator): Promise<CommandReply> {
+    const all = message.adminOfAll === true;
+    if (!all && !(await message.isAdmin())) {
+      return { text: t.t("feedbackAdminOnly"), private: true };
+    }
+    const { up, down } = await this.#options.feedback.count(
+      days,
+      all ? undefined : message.channelKey,
+    );
+    const total = up + down;
+    const text =
+      total === 0
+        ? t.t(all ? "feedbackNoneAll" : "feedbackNoneHere", { days })
+        : t.t(all ? "feedbackAll" : "feedbackHere", { days, up, down, share: up / total });
+    return { text, private: true };
+  }
+
+  async #showLanguage(message: IncomingMessage, t: Translator): Promise<CommandReply> {
+    const stored = await this.#options.settings.language(message.channelKey);
+    const language = describe(stored ?? this.#options.defaultLanguage, t);
+    const values = { language, command: "/language <code>" };
+    return {
+      text: t.t(stored ? "languageShown" : "languageShownDefault", values),
+      private: true,
+    };
+  }
+
+  async #setLanguage(
+    message: IncomingMessage,
+    code: LanguageCode,
+    t: Translator,
+  ): Promise<CommandReply> {
     if (!(await message.isAdmin())) {
-      return {
-        text: "Only an admin of this channel can change the answer language.",
-        private: true,
-      };
+      return { text: t.t("languageAdminOnly"), private: true };
     }
     await this.#options.settings.setLanguage(message.channelKey, code);
+    const now = await this.#options.languages.translatorFor(
+      message.channelKey,
+      () => message.authorLocale?.() ?? Promise.resolve(undefined),
+    );
     const text =
       code === "auto"
-        ? `Answer language reset: answers here are in ${describe(this.#options.defaultLanguage)}.`
-        : `Answers here are now in ${describe(code)}.`;
+        ? now.t("languageReset", { language: describe(this.#options.defaultLanguage, now) })
+        : now.t("languageSet", { language: describe(code, now) });
     return { text, private: false };
   }
 
   async #leads(
     command: Extract<Command, { name: "leads" }>,
     message: IncomingMessage,
+    t: Translator,
   ): Promise<CommandReply> {
     const leads = this.#options.leads;
-    if (!leads) return { text: "Lead announcements are not set up for this bot.", private: true };
+    if (!leads) return { text: t.t("leadsNotSetUp"), private: true };
     if (command.action === "list") {
-      return { text: await leads.list(message, command.days), private: true };
+      return { text: await leads.list(message, command.days, t), private: true };
     }
     if (!(await message.isAdmin())) {
-      return {
-        text: "Only an admin of this channel can change lead announcements.",
-        private: true,
-      };
+      return { text: t.t("leadsAdminOnly"), private: true };
     }
-    return { text: await leads.subscribe(message, command.action === "subscribe"), private: false };
+    const said = await leads.subscribe(message, command.action === "subscribe");
+    return { text: t.text(said), private: false };
   }
 }
 
-function describe(code: LanguageCode): string {
-  return code === "auto" ? "the language of each question (auto)" : `${LANGUAGES[code]} (${code})`;
+/** "French (fr)", "the language of each question (auto)": a code as the person reads it. */
+function describe(code: LanguageCode, t: Translator): UserText {
+  return code === "auto"
+    ? { key: "languageAuto", values: { code } }
+    : { key: "languageNamed", values: { name: t.languageName(code), code } };
 }
 
-function helpText(): string {
+function helpText(t: Translator): string {
   const width = Math.max(...COMMAND_HELP.map(([usage]) => usage.length));
-  const lines = COMMAND_HELP.map(([usage, what]) => `${usage.padEnd(width)}  ${what}`);
-  return ["Ask me anything, or use a command:", ...lines].join("\n");
+  const lines = COMMAND_HELP.map(([usage, what]) =>
+    t.t("helpLine", { usage: usage.padEnd(width), what }),
+  );
+  return [t.t("helpIntro"), ...lines].join("\n");
 }

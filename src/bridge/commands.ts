@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LANGUAGE_CODES, type LanguageCode, readLanguageCode } from "../backend/languages.ts";
 import { MAX_FEEDBACK_DAYS } from "../feedback/votes.ts";
-import { feedbackUsage, stopUsage } from "./stop-feedback-texts.ts";
+import type { UserText } from "../i18n/messages.ts";
 
 /** A command the bot itself answers, parsed and validated. */
 export type Command =
@@ -18,22 +18,27 @@ export type Command =
 /** A command word the bot knows, with arguments it cannot accept. */
 export interface CommandProblem {
   name: Command["name"];
-  problem: string;
+  /** What is wrong, to show the person in their language. */
+  problem: UserText;
 }
-
-export const COMMAND_HELP: readonly (readonly [string, string])[] = [
-  ["/help", "list the commands"],
-  ["/new", "start a fresh conversation in this thread"],
-  ["/language", "show the answer language of this channel"],
-  ["/language <code>", "set it (admins; `auto` resets)"],
-  ["/leads [days]", "list the leads of the last days (default 7), in a lead channel"],
-  ["/leads subscribe", "announce new leads here (admins); `/leads unsubscribe` stops"],
-  ["/stop", "stop the answer being written in this thread (the asker or an admin)"],
-  ["/feedback [days]", "count the 👍 and 👎 on answers here (admins; default 7 days)"],
-];
 
 const DEFAULT_LEAD_DAYS = 7;
 const MAX_LEAD_DAYS = 90;
+
+/** Each command's usage and what it does, as `/help` lists them. */
+export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
+  ["/help", { key: "helpHelp" }],
+  ["/new", { key: "helpNew" }],
+  ["/language", { key: "helpLanguage" }],
+  ["/language <code>", { key: "helpLanguageSet", values: { auto: "`auto`" } }],
+  ["/leads [days]", { key: "helpLeads", values: { days: DEFAULT_LEAD_DAYS } }],
+  [
+    "/leads subscribe",
+    { key: "helpLeadsSubscribe", values: { unsubscribe: "`/leads unsubscribe`" } },
+  ],
+  ["/stop", { key: "helpStop" }],
+  ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_LEAD_DAYS } }],
+];
 
 // Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
 const daysArgument = (max: number) =>
@@ -78,7 +83,9 @@ export function parseCommand(
     case "stop":
       if (args.length === 0) return { name: "stop" };
       // "@bot stop smoking: how?" is a question; a slash makes it a command.
-      return slashed === undefined ? undefined : { name: "stop", problem: stopUsage() };
+      return slashed === undefined
+        ? undefined
+        : { name: "stop", problem: { key: "stopUsage", values: { stop: "`/stop`" } } };
     case "feedback":
       return parseFeedback(args);
     default:
@@ -93,7 +100,7 @@ function parseLanguage(args: string[]): Command | CommandProblem {
   if (!code) {
     return {
       name: "language",
-      problem: `unknown language code. Valid codes: ${LANGUAGE_CODES.join(", ")}`,
+      problem: { key: "languageUnknown", values: { codes: LANGUAGE_CODES.join(", ") } },
     };
   }
   return { name: "language", code };
@@ -109,7 +116,16 @@ function parseLeads(args: string[]): Command | CommandProblem {
   if (extra !== undefined || !days.success) {
     return {
       name: "leads",
-      problem: `expected \`/leads\`, \`/leads <days>\` (1 to ${MAX_LEAD_DAYS}), \`/leads subscribe\` or \`/leads unsubscribe\``,
+      problem: {
+        key: "leadsUsage",
+        values: {
+          list: "`/leads`",
+          days: "`/leads <days>`",
+          max: MAX_LEAD_DAYS,
+          subscribe: "`/leads subscribe`",
+          unsubscribe: "`/leads unsubscribe`",
+        },
+      },
     };
   }
   return { name: "leads", action: "list", days: days.data };
@@ -120,7 +136,13 @@ function parseFeedback(args: string[]): Command | CommandProblem {
   if (arg === undefined) return { name: "feedback", days: DEFAULT_LEAD_DAYS };
   const days = feedbackDays.safeParse(arg);
   if (extra !== undefined || !days.success) {
-    return { name: "feedback", problem: feedbackUsage(MAX_FEEDBACK_DAYS) };
+    return {
+      name: "feedback",
+      problem: {
+        key: "feedbackUsage",
+        values: { list: "`/feedback`", days: "`/feedback <days>`", max: MAX_FEEDBACK_DAYS },
+      },
+    };
   }
   return { name: "feedback", days: days.data };
 }

@@ -1,11 +1,13 @@
 import type { GuardConfig } from "../config.ts";
 import type { TokenBucket } from "../coordination/token-bucket.ts";
+import type { UserText } from "../i18n/messages.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 /**
  * Checks a message before it costs a backend call. Each check returns the sentence to show
- * the person when the message is refused, undefined when it may go ahead.
+ * the person when the message is refused (said in their language), undefined when it may go
+ * ahead.
  */
 export class QuestionGuards {
   readonly #config: GuardConfig;
@@ -31,32 +33,42 @@ export class QuestionGuards {
   }
 
   /** The allowlists, for every message (commands too). */
-  accessRefusal(message: IncomingMessage): string | undefined {
+  accessRefusal(message: IncomingMessage): UserText | undefined {
     if (this.#allowedChannels.size > 0 && !this.#allowedChannels.has(message.channelId)) {
-      return "This bot is not enabled in this channel.";
+      return { key: "channelNotEnabled" };
     }
     if (this.#allowedUsers.size > 0 && !this.#allowedUsers.has(message.authorId)) {
-      return "Sorry, you are not on the list of people who may use this bot.";
+      return { key: "userNotAllowed" };
     }
     return undefined;
   }
 
   /** Length and rate, for questions to the chatbot. */
-  async questionRefusal(message: IncomingMessage): Promise<string | undefined> {
-    if (message.text.trim() === "") return "Please write a question.";
+  async questionRefusal(message: IncomingMessage): Promise<UserText | undefined> {
+    if (message.text.trim() === "") return { key: "emptyQuestion" };
     if (message.text.length > this.#config.maxQuestionChars) {
-      return `Your question is ${message.text.length} characters long; the limit is ${this.#config.maxQuestionChars}. Please shorten it.`;
+      return {
+        key: "questionTooLong",
+        values: { length: message.text.length, limit: this.#config.maxQuestionChars },
+      };
     }
     return this.#rateLimit(`${message.channel}:${message.authorId}`);
   }
 
-  async #rateLimit(user: string): Promise<string | undefined> {
+  async #rateLimit(user: string): Promise<UserText | undefined> {
     if (!this.#perUser) return undefined;
     // A store that fails lets the question through: the limit guards cost, and the answer
     // itself then meets the same store.
     const waitMs = await this.#store.drawToken(`ratelimit:${user}`, this.#perUser).catch(() => 0);
     if (waitMs === 0) return undefined;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    return `Slow down: you may ask ${this.#config.rateLimitQuestions} questions in ${this.#config.rateLimitWindowSeconds} s. Try again in ${seconds} s.`;
+    return {
+      key: "slowDown",
+      values: {
+        count: this.#config.rateLimitQuestions,
+        window: this.#config.rateLimitWindowSeconds,
+        seconds,
+      },
+    };
   }
 }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
+import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -105,11 +106,11 @@ export class AnswerJournal {
    * Starts the record of one answer in `channel` (on a surface that can persist its refs):
    * the answer's writer tells it of every message, and the answer closes it when it is over.
    */
-  track(channel: string): JournaledAnswer | undefined {
+  track(channel: string, language: CatalogLanguage): JournaledAnswer | undefined {
     if (this.#closed) return undefined;
     const slot = this.#freeSlots.pop() ?? this.#slots++;
     const id = `${this.runId}:${slot}`;
-    return new JournaledAnswer(channel, {
+    return new JournaledAnswer(channel, language, {
       updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
       save: async (entry) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
 
 /**
  * The journal's records in the store. The store cannot list keys, so everything a later
@@ -27,6 +28,8 @@ const journalEntry = z.object({
    * journal is written every few seconds, not on every edit). "" for a placeholder.
    */
   messages: z.array(z.object({ ref: z.unknown(), markdown: z.string() })),
+  /** The language of the answer's notes (none in an entry of an earlier version: English). */
+  language: z.enum(CATALOG_LANGUAGES).optional(),
 });
 
 /** One answer in flight, as the journal keeps it. */

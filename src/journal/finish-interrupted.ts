@@ -1,14 +1,26 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AbortedError, MessageGoneError, RateLimitedError } from "../errors.ts";
+import { type Translator, translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
 import { splitToFit } from "../reply/split.ts";
 import type { JournalEntry } from "./entry.ts";
 
-// The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same.
-const INTERRUPTED = new AbortedError().userMessage;
-const CUT_NOTE = `⚠️ answer cut off: ${INTERRUPTED}`;
-const BARE_NOTE = `⚠️ ${INTERRUPTED}`;
+/** The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same. */
+interface InterruptedNotes {
+  /** Under text: "⚠️ answer cut off: interrupted". */
+  cut: string;
+  /** In a message that had none: "⚠️ interrupted". */
+  bare: string;
+}
+
+function interruptedNotes(t: Translator): InterruptedNotes {
+  const interrupted = new AbortedError().userText ?? { key: "errorInterrupted" };
+  return {
+    cut: t.t("failed", { reason: { key: "answerCut", values: { reason: interrupted } } }),
+    bare: t.t("failed", { reason: interrupted }),
+  };
+}
 const RATE_LIMIT_ATTEMPTS = 4;
 const MAX_RETRY_WAIT_MS = 30_000;
 
@@ -35,6 +47,7 @@ export async function finishInterrupted(
     );
     return;
   }
+  const notes = interruptedNotes(translator(entry.language ?? "en"));
   for (const saved of entry.messages) {
     let reopened: ReopenedMessage | undefined;
     try {
@@ -42,16 +55,17 @@ export async function finishInterrupted(
     } catch (error) {
       log.warn({ err: error, channel: channel.name }, "an interrupted message could not be read");
     }
-    if (reopened) await finishMessage(reopened, saved.markdown, log);
+    if (reopened) await finishMessage(reopened, saved.markdown, notes, log);
   }
 }
 
 async function finishMessage(
   { surface, ref, streaming }: ReopenedMessage,
   markdown: string,
+  notes: InterruptedNotes,
   log: Logger,
 ): Promise<void> {
-  const { text, note } = cutMessage(surface, markdown);
+  const { text, note } = cutMessage(surface, markdown, notes);
   let current = ref;
   // A stream cannot be taken over by appending, and a platform refuses edits of a live one.
   if (current !== undefined && streaming) {
@@ -90,15 +104,16 @@ async function finishMessage(
  * lays out a final message (the text cut shorter when the note would not fit), or the note
  * alone for a message that showed no text yet (a placeholder).
  */
-export function cutMessage(
+function cutMessage(
   surface: Pick<ReplySurface, "renderer" | "limits">,
   markdown: string,
+  notes: InterruptedNotes,
 ): { text: string; note: string } {
   const { renderer, limits } = surface;
-  if (!markdown.trim()) return { text: renderer.note(BARE_NOTE), note: BARE_NOTE };
-  const suffix = `\n\n${renderer.note(CUT_NOTE)}`;
+  if (!markdown.trim()) return { text: renderer.note(notes.bare), note: notes.bare };
+  const suffix = `\n\n${renderer.note(notes.cut)}`;
   const fits = (head: string) =>
     renderer.measure(renderer.render(head) + suffix) <= limits.maxMessageLength;
   const head = splitToFit(markdown, fits)?.head ?? markdown;
-  return { text: renderer.render(head) + suffix, note: CUT_NOTE };
+  return { text: renderer.render(head) + suffix, note: notes.cut };
 }

@@ -1,3 +1,4 @@
+import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
 import type { AnswerMessageEvent } from "../ports.ts";
 import type { JournalEntry } from "./entry.ts";
@@ -30,6 +31,7 @@ interface TrackedMessage {
  */
 export class JournaledAnswer {
   readonly #channel: string;
+  readonly #language: CatalogLanguage;
   readonly #sink: JournalSink;
   readonly #messages = new Map<number, TrackedMessage>();
   #dirty = false;
@@ -41,8 +43,9 @@ export class JournaledAnswer {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
 
-  constructor(channel: string, sink: JournalSink) {
+  constructor(channel: string, language: CatalogLanguage, sink: JournalSink) {
     this.#channel = channel;
+    this.#language = language;
     this.#sink = sink;
   }
 
@@ -132,6 +135,6 @@ export class JournaledAnswer {
       if (!message || message.final || message.saved === undefined) continue;
       messages.push({ ref: message.saved, markdown: message.markdown });
     }
-    return { channel: this.#channel, messages };
+    return { channel: this.#channel, messages, language: this.#language };
   }
 }

@@ -1,15 +1,10 @@
+import { presserLanguage } from "../bridge/answer-buttons.ts";
 import type { ButtonHandlers } from "../bridge/button-handlers.ts";
 import { BridgeError } from "../errors.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
-import {
-  alreadyClaimed,
-  claimTryAgain,
-  claimUnavailable,
-  notClaimed,
-  onlyClaimerReleases,
-  youHaveIt,
-} from "./claim-texts.ts";
+import { leadChannelLanguage } from "./lead-channel-language.ts";
 import type { LeadChannels } from "./lead-channels.ts";
 import {
   CLAIM_ACTION,
@@ -19,12 +14,14 @@ import {
   type LeadPost,
   RELEASE_ACTION,
 } from "./lead-claims.ts";
-import { leadTime } from "./lead-text.ts";
+import { leadAnnouncement, leadTime } from "./lead-text.ts";
 
 export interface ClaimButtonsOptions {
   book: LeadClaimBook;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
+  /** Each lead channel's language (a card's edit) and the presser's (a private reply). */
+  languages: ChannelLanguages;
   log: Logger;
   now?: () => Date;
 }
@@ -72,18 +69,20 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
     }
   };
 
+  /** Each announcement of the lead shows `claim`, in its channel's language. */
   const draw = async (
     id: string,
     lead: Lead,
     posts: readonly LeadPost[],
     claim: LeadClaim | undefined,
   ) => {
-    const state = cardState(id, claim);
     await Promise.all(
       posts.map(async (post) => {
         const announcer = options.announcers.find((a) => a.platform === post.platform);
+        if (!announcer?.show) return;
         try {
-          await announcer?.show?.(post.message, lead, state);
+          const t = await leadChannelLanguage(announcer, post.channelId, options.languages);
+          await announcer.show(post.message, leadAnnouncement(lead, t), cardState(id, claim, t));
         } catch (error) {
           // Its kind only: the lead's fields never reach the log.
           const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
@@ -98,7 +97,8 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
 
   buttons.on(CLAIM_ACTION, async (pressed) => {
     const card = await leadOf(pressed);
-    if (!card) return pressed.replyPrivately(claimUnavailable());
+    const t = await presserLanguage(pressed, options.languages);
+    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
     const claim: LeadClaim = {
       platform: pressed.channel,
       personId: pressed.person.id,
@@ -109,21 +109,23 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
       return showEverywhere(pressed.id, card.lead, card.posts);
     }
     const holder = await book.holder(pressed.id);
-    if (!holder) return pressed.replyPrivately(claimTryAgain());
-    if (samePerson(holder.claim, pressed)) return pressed.replyPrivately(youHaveIt());
-    return pressed.replyPrivately(alreadyClaimed(holder.claim.name, leadTime(holder.claim.at)));
+    if (!holder) return pressed.replyPrivately(t.t("claimTryAgain"));
+    if (samePerson(holder.claim, pressed)) return pressed.replyPrivately(t.t("youHaveIt"));
+    const { name, at } = holder.claim;
+    return pressed.replyPrivately(t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
   });
 
   buttons.on(RELEASE_ACTION, async (pressed) => {
     const card = await leadOf(pressed);
-    if (!card) return pressed.replyPrivately(claimUnavailable());
+    const t = await presserLanguage(pressed, options.languages);
+    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
     const holder = await book.holder(pressed.id);
-    if (!holder) return pressed.replyPrivately(notClaimed());
+    if (!holder) return pressed.replyPrivately(t.t("notClaimed"));
     if (!samePerson(holder.claim, pressed)) {
-      return pressed.replyPrivately(onlyClaimerReleases(holder.claim.name));
+      return pressed.replyPrivately(t.t("onlyClaimerReleases", { name: holder.claim.name }));
     }
     if (!(await book.release(pressed.id, holder.record))) {
-      return pressed.replyPrivately(claimTryAgain());
+      return pressed.replyPrivately(t.t("claimTryAgain"));
     }
     return showEverywhere(pressed.id, card.lead, card.posts);
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { Translator } from "../i18n/translator.ts";
 import type { Button, Lead, LeadCardState } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { claimButtonLabel, claimedBy, listedClaim, releaseButtonLabel } from "./claim-texts.ts";
 import { leadId } from "./lead-id.ts";
 import { leadTime } from "./lead-text.ts";
 
@@ -40,13 +40,17 @@ const leadClaim = z.object({
   at: z.string(),
 });
 
-/** One announcement of a lead: the platform and where its message is, as announce gave it. */
+/**
+ * One announcement of a lead: the platform, the channel (whose language a new state of the
+ * card speaks) and where its message is, as announce gave it.
+ */
 export interface LeadPost {
   platform: string;
+  channelId: string;
   message: unknown;
 }
 
-const leadPost = z.object({ platform: z.string(), message: z.unknown() });
+const leadPost = z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() });
 
 const storedLead = z.object({
   botUid: z.string(),
@@ -58,13 +62,16 @@ const storedLead = z.object({
   remark: z.string(),
 });
 
-/** What a card shows in `claim`'s state: who has it, and the one button that changes that. */
-export function cardState(id: string, claim: LeadClaim | undefined): LeadCardState {
+/**
+ * What a card shows in `claim`'s state, in the lead channel's language: who has it, and the
+ * one button that changes that.
+ */
+export function cardState(id: string, claim: LeadClaim | undefined, t: Translator): LeadCardState {
   if (!claim) {
-    return { buttons: [{ action: CLAIM_ACTION, id, label: claimButtonLabel(), style: "primary" }] };
+    return { buttons: [{ action: CLAIM_ACTION, id, label: t.t("claimButton"), style: "primary" }] };
   }
-  const buttons: Button[] = [{ action: RELEASE_ACTION, id, label: releaseButtonLabel() }];
-  return { status: claimedBy(claim.name, leadTime(claim.at)), buttons };
+  const buttons: Button[] = [{ action: RELEASE_ACTION, id, label: t.t("releaseButton") }];
+  return { status: t.t("claimedBy", { name: claim.name, time: leadTime(claim.at, t) }), buttons };
 }
 
 /**
@@ -134,8 +141,8 @@ export class LeadClaimBook {
 }
 
 /** A lead's claim as `/leads` lists it. */
-export function claimLine(claim: LeadClaim): string {
-  return listedClaim(claim.name, leadTime(claim.at));
+export function claimLine(claim: LeadClaim, t: Translator): string {
+  return t.t("listedClaim", { name: claim.name, time: leadTime(claim.at, t) });
 }
 
 function safeJson(text: string): unknown {

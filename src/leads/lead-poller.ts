@@ -2,16 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { BackendClient } from "../backend/types.ts";
 import { Lease } from "../coordination/lease.ts";
 import { BridgeError, settingProblem } from "../errors.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Lead, LeadAnnouncer } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
+import { leadChannelLanguage } from "./lead-channel-language.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
 import { cardState, type LeadClaimBook } from "./lead-claims.ts";
 import { leadId } from "./lead-id.ts";
-import { cleanLead } from "./lead-text.ts";
+import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,6 +22,8 @@ export interface LeadPollerOptions {
   store: KeyValueStore;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
+  /** Each lead channel's language, for its announcements' words. None: English. */
+  languages?: ChannelLanguages;
   /** With it, each announcement carries the claim button and is recorded for its presses. */
   claims?: LeadClaimBook | undefined;
   log: Logger;
@@ -63,8 +67,8 @@ const REMEMBER_MS = 60 * DAY_MS;
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "claims">> &
-    Pick<LeadPollerOptions, "metrics" | "claims">;
+  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages" | "claims">> &
+    Pick<LeadPollerOptions, "metrics" | "languages" | "claims">;
   readonly #owner = randomUUID();
   /** Who polls: one process at a time. */
   readonly #lease: Lease;
@@ -194,8 +198,9 @@ export class LeadPoller {
     const { claims } = this.#options;
     let message: unknown;
     try {
-      const state = claims && cardState(id, (await claims.holder(id))?.claim);
-      message = await announcer.announce(channel.id, shown, state);
+      const t = await leadChannelLanguage(announcer, channel.id, this.#options.languages);
+      const state = claims && cardState(id, (await claims.holder(id))?.claim, t);
+      message = await announcer.announce(channel.id, leadAnnouncement(shown, t), state);
     } catch (error) {
       await store.release(key, this.#owner).catch(() => undefined);
       throw error;
@@ -203,7 +208,7 @@ export class LeadPoller {
     // Posted: a failure to record it costs its buttons (a press is told the lead cannot be
     // claimed there), never a second announcement.
     await claims
-      ?.posted(id, shown, { platform: channel.platform, message })
+      ?.posted(id, shown, { platform: channel.platform, channelId: channel.id, message })
       .catch((error: unknown) =>
         this.#options.log.warn(
           { kind: error instanceof BridgeError ? error.code : "UNEXPECTED" },

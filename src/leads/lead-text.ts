@@ -1,4 +1,6 @@
-import type { Lead } from "../ports.ts";
+import type { MessageKey } from "../i18n/messages.ts";
+import type { Translator } from "../i18n/translator.ts";
+import type { Lead, LeadAnnouncement, LeadAnnouncementField } from "../ports.ts";
 import { stripInvisibleAndMarks } from "../reply/invisible-chars.ts";
 
 // Lengths a person can read in a chat; the API publishes none.
@@ -22,25 +24,26 @@ function clean(text: string, max: number): string {
   return chars.length > max ? `${chars.slice(0, max - 1).join("")}…` : safe;
 }
 
-/** A readable UTC time for a lead's `created_at`, or the text as sent when it does not parse. */
-export function leadTime(createdAt: string): string {
+/**
+ * A lead's `created_at` (or a claim's time) in UTC, written the way of `t`'s locale, or the text as sent when it
+ * does not parse.
+ */
+export function leadTime(createdAt: string, t: Translator): string {
   const time = new Date(createdAt);
-  if (Number.isNaN(time.getTime())) return createdAt;
-  return `${time.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return Number.isNaN(time.getTime()) ? createdAt : t.time(time);
 }
 
 /** One line for `/leads`: the time and the fields a person gave, "—" for an empty one. */
-export function leadLine(lead: Lead): string {
-  const fields = [lead.name, lead.phone, lead.email].map((f) => f || "—");
-  const remark = lead.remark ? ` — “${lead.remark}”` : "";
-  return `• ${leadTime(lead.createdAt)}: ${fields.join(" · ")}${remark}`;
-}
-
-/** One line of an announcement; `email` values may become a mailto link where safe. */
-export interface LeadField {
-  label: string;
-  value: string;
-  kind: "text" | "email" | "time" | "id";
+export function leadLine(lead: Lead, t: Translator): string {
+  const values = {
+    time: leadTime(lead.createdAt, t),
+    name: lead.name || "—",
+    phone: lead.phone || "—",
+    email: lead.email || "—",
+  };
+  return lead.remark
+    ? t.t("leadLineRemark", { ...values, remark: lead.remark })
+    : t.t("leadLine", values);
 }
 
 // Plain addresses only: nothing a renderer could turn into markup or another scheme.
@@ -50,16 +53,26 @@ export function isPlainEmail(text: string): boolean {
   return EMAIL_ADDRESS.test(text);
 }
 
-export const ANNOUNCEMENT_TITLE = "New lead";
+/** What every platform's announcement shows of a cleaned lead, in the language of `t`. */
+export function leadAnnouncement(lead: Lead, t: Translator): LeadAnnouncement {
+  return {
+    lead,
+    title: t.t("leadTitle"),
+    summary: t.t("leadFallback", { name: lead.name || "—" }),
+    fields: announcementFields(lead, t),
+  };
+}
 
-/** What every platform's announcement shows, in order, for a cleaned lead. */
-export function announcementFields(lead: Lead): LeadField[] {
+function announcementFields(lead: Lead, t: Translator): LeadAnnouncementField[] {
+  const field = (key: MessageKey, value: string, kind: LeadAnnouncementField["kind"]) => {
+    return { label: t.t(key), labelled: t.t("leadLabel", { label: { key } }), value, kind };
+  };
   return [
-    { label: "Name", value: lead.name || "—", kind: "text" },
-    { label: "Phone", value: lead.phone || "—", kind: "text" },
-    { label: "E-mail", value: lead.email || "—", kind: lead.email ? "email" : "text" },
-    { label: "Remark", value: lead.remark || "—", kind: "text" },
-    { label: "Time", value: leadTime(lead.createdAt), kind: "time" },
-    { label: "Conversation", value: lead.conversationUid, kind: "id" },
+    field("leadName", lead.name || "—", "text"),
+    field("leadPhone", lead.phone || "—", "text"),
+    field("leadEmail", lead.email || "—", lead.email ? "email" : "text"),
+    field("leadRemark", lead.remark || "—", "text"),
+    field("leadTime", leadTime(lead.createdAt, t), "time"),
+    field("leadConversation", lead.conversationUid, "id"),
   ];
 }

@@ -28,9 +28,9 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
   });
 
   return {
-    async list(message, days) {
+    async list(message, days, t) {
       if (!(await options.channels.includes(channelOf(message)))) {
-        return "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.";
+        return t.t("leadsOnlyInLeadChannels", { command: "/leads subscribe" });
       }
       const until = now();
       const since = new Date(until.getTime() - days * DAY_MS);
@@ -45,34 +45,29 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
       const leads = fetched.leads
         .filter((lead) => Date.parse(lead.createdAt) >= since.getTime())
         .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
-      const span = days === 1 ? "the last day" : `the last ${days} days`;
       // Past maxPages the rest is unread (the API has no count for a date range: its `total`
       // counts every lead of the bot), so the count is a floor, said as one.
       if (leads.length === 0) {
         return fetched.incomplete
-          ? `Too many leads to count: the bot reads at most ${number(fetched.leads.length)} at a time, and those it read are all older than ${span}.`
-          : `No leads in ${span}.`;
+          ? t.t("leadsTooManyToCount", { read: fetched.leads.length, days })
+          : t.t("leadsNone", { days });
       }
       const listed = leads.slice(0, maxLines);
       const claims = (await options.claims?.claimsOf(listed)) ?? [];
       const shown = listed.map((lead, index) => {
         const claim = claims[index];
-        const line = leadLine(cleanLead(lead));
-        return claim ? `${line} — ${claimLine(claim)}` : line;
+        const line = leadLine(cleanLead(lead), t);
+        return claim ? `${line} — ${claimLine(claim, t)}` : line;
       });
       const rest = leads.length - maxLines;
       const more =
         rest <= 0
           ? []
-          : [
-              fetched.incomplete
-                ? `…and at least ${number(rest)} more.`
-                : `…and ${number(rest)} older ones.`,
-            ];
-      const count = leads.length === 1 ? "1 lead" : `${number(leads.length)} leads`;
-      const title = fetched.incomplete
-        ? `At least ${count} in ${span} (more than the bot reads at once), newest first:`
-        : `${count} in ${span}, newest first:`;
+          : [t.t(fetched.incomplete ? "leadsMoreAtLeast" : "leadsMoreOlder", { count: rest })];
+      const title = t.t(fetched.incomplete ? "leadsTitleAtLeast" : "leadsTitle", {
+        count: leads.length,
+        days,
+      });
       return [title, ...shown, ...more].join("\n");
     },
 
@@ -82,21 +77,15 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
         ? await options.channels.subscribe(channel)
         : await options.channels.unsubscribe(channel);
       if (change === "configured") {
-        return "This channel gets leads through the bot's configuration (LEADS_SLACK_CHANNELS / LEADS_TELEGRAM_CHATS); change it there.";
+        return {
+          key: "leadsConfigured",
+          values: { variables: "LEADS_SLACK_CHANNELS / LEADS_TELEGRAM_CHATS" },
+        };
       }
       if (on) {
-        return change === "changed"
-          ? "This channel now gets every new lead."
-          : "This channel already gets every new lead.";
+        return { key: change === "changed" ? "leadsSubscribed" : "leadsAlreadySubscribed" };
       }
-      return change === "changed"
-        ? "This channel no longer gets lead announcements."
-        : "This channel was not getting lead announcements.";
+      return { key: change === "changed" ? "leadsUnsubscribed" : "leadsNotSubscribed" };
     },
   };
-}
-
-/** 2000 as "2,000": counts a person reads at a glance. */
-function number(count: number): string {
-  return count.toLocaleString("en-US");
 }

@@ -1,3 +1,4 @@
+import { translator } from "../i18n/translator.ts";
 import type { Button, ReplySurface } from "../ports.ts";
 import { AnswerText } from "./answer-text.ts";
 import {
@@ -29,8 +30,18 @@ export type AnswerEnd =
   /** Stopped by a person: the text so far, then `note` says who stopped it. */
   | { kind: "stopped"; note: string };
 
-const NO_ANSWER = "(no answer)";
-const TRUNCATED = "(truncated)";
+/** The notes the layout adds of itself, in the answer's language. */
+export interface AnswerNotes {
+  /** Ends an answer cut at MAX_ANSWER_CHARS: "(truncated)". */
+  truncated: string;
+  /** Stands for an answer with no text: "(no answer)". */
+  noAnswer: string;
+}
+
+const ENGLISH_NOTES: AnswerNotes = {
+  truncated: translator("en").t("truncated"),
+  noAnswer: translator("en").t("noAnswer"),
+};
 
 /**
  * One answer's text and its messages: what each should show (the text split where it
@@ -43,6 +54,7 @@ export class AnswerLayout {
   readonly text: AnswerText;
   #buttons: AnswerButtons = { live: [], final: [] };
   readonly #surface: ReplySurface;
+  readonly #notes: AnswerNotes;
   #end: AnswerEnd | undefined;
   /** Markdown of the current (last) message = #tailPrefix + text.slice(#tailStart). */
   #tailStart = 0;
@@ -50,8 +62,9 @@ export class AnswerLayout {
   #version = 0;
   #laidOutVersion = -1;
 
-  constructor(surface: ReplySurface, maxAnswerChars: number) {
+  constructor(surface: ReplySurface, maxAnswerChars: number, notes = ENGLISH_NOTES) {
     this.#surface = surface;
+    this.#notes = notes;
     this.text = new AnswerText(maxAnswerChars);
   }
 
@@ -202,7 +215,7 @@ export class AnswerLayout {
     const end = this.#end;
     if (!end) return undefined;
     if (end.kind !== "complete") return end.note;
-    if (this.text.truncated) return TRUNCATED;
-    return this.text.hasText ? undefined : NO_ANSWER;
+    if (this.text.truncated) return this.#notes.truncated;
+    return this.text.hasText ? undefined : this.#notes.noAnswer;
   }
 }

@@ -6,7 +6,12 @@ import type {
   MessageRef,
   ReplySurface,
 } from "../ports.ts";
-import { type AnswerButtons, type AnswerEnd, AnswerLayout } from "./answer-layout.ts";
+import {
+  type AnswerButtons,
+  type AnswerEnd,
+  AnswerLayout,
+  type AnswerNotes,
+} from "./answer-layout.ts";
 import { CallPacer } from "./call-pacer.ts";
 import {
   markGone,
@@ -18,11 +23,13 @@ import {
   toReplace,
 } from "./outgoing-message.ts";
 
-export type { AnswerButtons, AnswerEnd } from "./answer-layout.ts";
+export type { AnswerButtons, AnswerEnd, AnswerNotes } from "./answer-layout.ts";
 
 export interface AnswerWriterOptions {
   /** Longest answer shown; the rest is dropped and a "(truncated)" note added. */
   maxAnswerChars: number;
+  /** "(truncated)" and "(no answer)" in the answer's language; English when absent. */
+  notes?: AnswerNotes | undefined;
   /** How often a typing indicator is repeated until the first text shows. */
   typingIntervalMs?: number;
   /** How long the backend may stay silent before the typing indicator shows. Default 0. */
@@ -81,7 +88,7 @@ export class AnswerWriter {
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
     this.#options = { ...options, onFirstPost: once(options.onFirstPost) };
-    this.#layout = new AnswerLayout(surface, options.maxAnswerChars);
+    this.#layout = new AnswerLayout(surface, options.maxAnswerChars, options.notes);
     this.#messages = this.#layout.messages;
     this.#pacer = new CallPacer(surface.limits.minEditIntervalMs);
   }

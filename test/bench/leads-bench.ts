@@ -58,6 +58,7 @@ export async function benchLeads(options: LeadsBenchOptions = {}): Promise<Leads
     let announced = 0;
     const announcer: LeadAnnouncer = {
       platform: "bench",
+      channelKey: (id) => `bench:${id}`,
       announce: async () => {
         announced++;
       },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCommand } from "../../src/bridge/commands.ts";
+import { isCommandProblem, parseCommand } from "../../src/bridge/commands.ts";
+import { translator } from "../../src/i18n/translator.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
@@ -54,36 +55,38 @@ describe("parseCommand", () => {
     expect(code("German")).toBe("de");
     expect(code("japanese")).toBe("jp");
     for (const unknown of ["xx", "english-please", "e", "zh-XX-YY-ZZ-WW-VV-UU-TT-SS"]) {
-      expect(parseCommand(`/language ${unknown}`)).toMatchObject({ problem: expect.any(String) });
+      expect(parseCommand(`/language ${unknown}`)).toMatchObject({
+        problem: { key: "languageUnknown" },
+      });
     }
   });
 
   it("says what it expects when the arguments are wrong", () => {
-    expect(parseCommand("/leads soon")).toMatchObject({
-      name: "leads",
-      problem: expect.stringContaining("/leads <days>"),
-    });
-    expect(parseCommand("/leads 0")).toMatchObject({ problem: expect.any(String) });
-    expect(parseCommand("/language xx")).toMatchObject({
-      problem: expect.stringContaining(
-        "auto, en, fr, es, ru, zh-Hans, zh-Hant, ar, de, jp, pt, hi, ko, it, uk",
-      ),
-    });
+    const problem = (text: string) => {
+      const parsed = parseCommand(text);
+      return parsed && isCommandProblem(parsed) ? translator("en").text(parsed.problem) : undefined;
+    };
+    expect(parseCommand("/leads soon")).toMatchObject({ name: "leads" });
+    expect(problem("/leads soon")).toContain("/leads <days>");
+    expect(problem("/leads 0")).toContain("(1 to 90)");
+    expect(problem("/language xx")).toContain(
+      "auto, en, fr, es, ru, zh-Hans, zh-Hant, ar, de, jp, pt, hi, ko, it, uk",
+    );
   });
 });
 
 describe("commands through the pipeline", () => {
-  it("/language by an admin sets it, and later questions carry it", async () => {
+  it("/language by an admin sets it, says so in it, and later questions carry it", async () => {
     const h = await start();
     const surface = new MemorySurface();
     await h.bridge.handle(incoming("/language fr"), surface);
     expect(surface.notices).toEqual([
-      { text: "Answers here are now in French (fr).", private: false },
+      { text: "Les réponses ici sont désormais en français (fr).", private: false },
     ]);
 
     await h.bridge.handle(incoming("/language"), surface);
     expect(surface.notices[1]?.text).toBe(
-      "Answers here are in French (fr). Admins can change it with /language <code>.",
+      "Les réponses ici sont en français (fr). Les administrateurs peuvent la changer avec /language <code>.",
     );
     await h.bridge.handle(incoming("bonjour"), surface);
     expect(chatRequests(h)[0]?.chat?.language).toBe("fr");
@@ -120,8 +123,8 @@ describe("commands through the pipeline", () => {
     await h.bridge.handle(incoming("/language ja"), surface);
     await h.bridge.handle(incoming("/language ZH-tw"), surface);
     expect(surface.notices.map((n) => n.text)).toEqual([
-      "Answers here are now in Japanese (jp).",
-      "Answers here are now in Traditional Chinese (zh-Hant).",
+      "ここでの回答言語を日本語（jp）に変更しました。",
+      "這裡的回答語言已改為繁體中文（zh-Hant）。",
     ]);
     await h.bridge.handle(incoming("hello"), surface);
     expect(chatRequests(h)[0]?.chat?.language).toBe("zh-Hant");

@@ -178,6 +178,23 @@ describe("the answer journal (embedded store)", () => {
   });
 });
 
+describe("the answer journal finishes an answer in its language", () => {
+  it("after /language fr, a dead run's answer ends with the French note", async () => {
+    const h = await startHarness({ simulator: { chunkDelayMs: 2 } });
+    harnesses.push(h);
+    const journal = new AnswerJournal({ store: h.store, log: silent, updateIntervalMs: 20 });
+    const bridge = bridgeWith(h, { journal });
+    const cut = new PersistingSurface("cut");
+    await bridge.handle(incoming("/language fr"), cut);
+    void bridge.handle(incoming("stop half-way #stall"), cut);
+    await untilJournaled(h.store, journal.runId, true);
+
+    const next = new AnswerJournal({ store: h.store, log: silent });
+    expect(await next.recover([channelOver(cut)])).toBe(1);
+    expect(cut.messages.at(-1)).toMatch(/\n\n⚠️ réponse coupée : interrompue$/);
+  });
+});
+
 const redis = await startTestRedis("answer journal on Redis");
 afterAll(() => redis?.close());
 

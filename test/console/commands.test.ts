@@ -25,8 +25,41 @@ describe("commands in the console", () => {
     });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^Unknown command \/bogus\.\nAsk me anything, or use a command:\n/);
-    expect(run.stdout).toContain("Answers here are now in Japanese (jp).");
-    expect(run.stdout).toContain("Answers here are now in Traditional Chinese (zh-Hant).");
+    expect(run.stdout).toContain("ここでの回答言語を日本語（jp）に変更しました。");
+    expect(run.stdout).toContain("這裡的回答語言已改為繁體中文（zh-Hant）。");
     expect(chats().map((r) => [r.chat?.q, r.chat?.language])).toEqual([["hello", "zh-Hant"]]);
+  });
+
+  it("speaks the system's language (LANGUAGE, then LC_ALL, LC_MESSAGES, LANG)", async () => {
+    const env = {
+      CHATBOT_BASE_URL: simulator.url,
+      CHATBOT_API_KEY: simulator.apiKey,
+      CHATBOT_BOT_UID: simulator.botUid,
+    };
+    const french = await runBot({
+      input: "/help\n",
+      cwd: await botWorkDir(),
+      env: { ...env, LANGUAGE: "nl:fr", LANG: "de_DE.UTF-8" },
+    });
+    expect(french.stdout).toMatch(
+      /^Posez-moi n’importe quelle question, ou utilisez une commande :\n/,
+    );
+    const german = await runBot({
+      input: "#status=500\n",
+      cwd: await botWorkDir(),
+      env: { ...env, LC_MESSAGES: "de_AT.UTF-8", LANG: "fr_FR.UTF-8" },
+    });
+    expect(german.stdout).toBe(
+      "⚠️ der Chatbot-Dienst ist ausgefallen (HTTP 500); bitte versuchen Sie es später noch einmal\n",
+    );
+    // A language set with /language wins over the system's, and the chatbot is told it.
+    const set = await runBot({
+      input: "/language it\n/new\n",
+      cwd: await botWorkDir(),
+      env: { ...env, LANG: "de_DE.UTF-8" },
+    });
+    expect(set.stdout).toBe(
+      "D’ora in poi qui le risposte sono in italiano (it).\nSi ricomincia: la tua prossima domanda apre una nuova conversazione.\n",
+    );
   });
 });

@@ -98,8 +98,8 @@ describe("the console channel, as a child process", () => {
     expect(run.stdout).toContain(
       "Answers here are in the language of each question (auto) (the default).",
     );
-    expect(run.stdout).toContain("Answers here are now in German (de).");
-    expect(run.stdout).toContain("unknown language code. Valid codes: auto, en,");
+    expect(run.stdout).toContain("Antworten kommen hier ab jetzt auf Deutsch (de).");
+    expect(run.stdout).toContain("unbekannter Sprachcode. Gültige Codes: auto, en,");
     expect(run.stdout).toContain("Answering in German (de)");
   });
 

@@ -14,7 +14,10 @@ async function open(): Promise<SurfaceUnderTest> {
       done();
     },
   });
-  const surface = createConsoleSurface(new ConsoleOutput(out, { styled: false }));
+  const surface = createConsoleSurface(
+    new ConsoleOutput(out, { styled: false }),
+    () => "thinking…",
+  );
   return {
     surface,
     textCalls: () => writes.length,

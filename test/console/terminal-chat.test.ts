@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createConsoleChannel } from "../../adapters/console/index.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
@@ -56,7 +57,13 @@ async function chatInTerminal(columns = 100): Promise<Chat> {
   const output = Object.assign(new PassThrough(), { isTTY: true, columns, rows: 30 });
   const screen = new VirtualTerminal(columns, 30);
   output.on("data", (chunk: Buffer) => screen.write(chunk));
-  const channel = createConsoleChannel({ bridge, input, output, interactive: true });
+  const channel = createConsoleChannel({
+    bridge,
+    input,
+    output,
+    interactive: true,
+    languages: new ChannelLanguages(store, "auto"),
+  });
   await channel.start();
   const ended = channel.done;
   closers.push(async () => {

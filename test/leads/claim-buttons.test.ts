@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { CLAIM_ACTION, LeadClaimBook } from "../../src/leads/lead-claims.ts";
@@ -45,11 +46,12 @@ describe("lead cards", () => {
     const { store } = harness;
     const book = new LeadClaimBook(store);
     const id = leadId(LEAD);
-    await book.posted(id, LEAD, { platform: "test", message: CARD });
+    await book.posted(id, LEAD, { platform: "test", channelId: "leads", message: CARD });
     const shown: LeadCardState[] = [];
     let crossed = false;
     const announcer: LeadAnnouncer = {
       platform: "test",
+      channelKey: (channelId) => `test:${channelId}`,
       announce: async () => CARD,
       async show(_message, _lead, state) {
         shown.push(state);
@@ -71,6 +73,7 @@ describe("lead cards", () => {
       book,
       channels: new LeadChannels(store, [{ platform: "test", id: "leads" }]),
       announcers: [announcer],
+      languages: new ChannelLanguages(store, "auto"),
       log: createLogger({ level: "silent", secrets: [] }),
     });
 

@@ -8,7 +8,7 @@ import type { BackendClient } from "../../src/backend/types.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadPoller, type LeadPollerOptions } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
-import type { Lead, LeadAnnouncer } from "../../src/ports.ts";
+import type { Lead, LeadAnnouncement, LeadAnnouncer } from "../../src/ports.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
@@ -24,7 +24,10 @@ class RecordingAnnouncer implements LeadAnnouncer {
   readonly posted: { channelId: string; lead: Lead }[] = [];
   failNext = 0;
   constructor(readonly platform: string) {}
-  async announce(channelId: string, lead: Lead): Promise<void> {
+  channelKey(channelId: string): string {
+    return `${this.platform}:${channelId}`;
+  }
+  async announce(channelId: string, { lead }: LeadAnnouncement): Promise<void> {
     if (this.failNext > 0) {
       this.failNext--;
       throw new Error("platform refused");

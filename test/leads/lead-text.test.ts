@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cleanLead, leadLine } from "../../src/leads/lead-text.ts";
+import { translator } from "../../src/i18n/translator.ts";
+import { cleanLead, leadAnnouncement, leadLine } from "../../src/leads/lead-text.ts";
 import type { Lead } from "../../src/ports.ts";
 
 const lead = (fields: Partial<Lead>): Lead => ({
@@ -25,6 +26,25 @@ describe("lead text", () => {
   });
 
   it("shows an empty field as a dash and the time in UTC", () => {
-    expect(leadLine(lead({ name: "Ada" }))).toBe("• 2026-11-22 10:05 UTC: Ada · — · —");
+    expect(leadLine(lead({ name: "Ada" }), translator("en"))).toBe(
+      "• Nov 22, 2026, 10:05 UTC: Ada · — · —",
+    );
+  });
+
+  it("speaks the lead channel's language: its labels, its way of writing a date", () => {
+    const french = leadAnnouncement(lead({ name: "Ada", remark: "rappel" }), translator("fr"));
+    expect(french.title).toBe("Nouveau prospect");
+    expect(french.summary).toBe("Nouveau prospect : Ada");
+    expect(french.fields.map((f) => [f.label, f.value])).toEqual([
+      ["Nom", "Ada"],
+      ["Téléphone", "—"],
+      ["E-mail", "—"],
+      ["Remarque", "rappel"],
+      ["Date", "22 nov. 2026, 10:05 UTC"],
+      ["Conversation", "c1"],
+    ]);
+    expect(leadLine(lead({ name: "Ada", remark: "rappel" }), translator("de"))).toBe(
+      "• 22. Nov. 2026, 10:05 UTC: Ada · — · — — „rappel“",
+    );
   });
 });

@@ -59,7 +59,7 @@ describe("/leads", () => {
     expect(reply?.text.split("\n")).toEqual([
       "2 leads in the last 3 days, newest first:",
       expect.stringMatching(
-        /^• \d{4}-\d\d-\d\d \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
+        /^• [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC: Today · \+1 555 0103 · t@example\.com — “call me”$/,
       ),
       expect.stringMatching(/^• .* UTC: Two days · \+1 555 0102 · two@example\.com — “price\?”$/),
     ]);
@@ -85,7 +85,7 @@ describe("/leads", () => {
     await h.bridge.handle(incoming("/leads", salesChannel), surface);
     expect(surface.notices[0]?.text.split("\n").slice(1)).toEqual([
       expect.stringMatching(/: Free · .*”$/),
-      expect.stringMatching(/: Taken · .*” — claimed by @ann \(2026-01-02 03:04 UTC\)$/),
+      expect.stringMatching(/: Taken · .*” — claimed by @ann \(Jan 2, 2026, 03:04 UTC\)$/),
     ]);
   });
 

@@ -27,7 +27,7 @@ describe("commands", () => {
     expect(refused.ms).toBeLessThan(3_000);
     expect(harness.fake.responses).toEqual([
       { type: "ephemeral", text: "Only an admin of this channel can change the answer language." },
-      { type: "in_channel", text: "Answers here are now in French (fr)." },
+      { type: "in_channel", text: "Les réponses ici sont désormais en français (fr)." },
     ]);
     expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["U1", "UADMIN"]);
 
@@ -56,16 +56,16 @@ describe("commands", () => {
     await harness.sendEvent(mention("language", { ts: harness.nextTs(), user: "U1" }));
     await harness.settle();
     expect(harness.fake.thread("C1", again).map((m) => m.text)).toEqual([
-      "Answers here are now in French (fr).",
+      "Les réponses ici sont désormais en français (fr).",
     ]);
     expect(harness.fake.ephemerals.at(-1)?.text).toBe(
-      "Answers here are in French (fr). Admins can change it with /language &lt;code&gt;.",
+      "Les réponses ici sont en français (fr). Les administrateurs peuvent la changer avec /language &lt;code&gt;.",
     );
     // Commands never reach the chatbot.
     expect(languageAsked(harness)).toEqual([]);
   });
 
-  it("counts SLACK_ADMIN_USERS as admins without asking Slack, and caches what Slack said", async () => {
+  it("counts SLACK_ADMIN_USERS as admins, and asks Slack once per person (admin flag and locale cached)", async () => {
     const harness = await start(["U7"]);
     // One at a time: each reply goes after an admin look-up, and look-ups finish in any order.
     for (const [code, user] of [
@@ -77,11 +77,12 @@ describe("commands", () => {
       await harness.settle();
     }
     expect(harness.fake.responses.map((r) => r.text)).toEqual([
-      "Answers here are now in German (de).",
-      "Answers here are now in Spanish (es).",
-      "Answers here are now in Italian (it).",
+      "Antworten kommen hier ab jetzt auf Deutsch (de).",
+      "A partir de ahora, las respuestas aquí están en español (es).",
+      "D’ora in poi qui le risposte sono in italiano (it).",
     ]);
-    expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["UADMIN"]);
+    // U7's look-up is for the language only: the first command met a channel with none set.
+    expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["U7", "UADMIN"]);
   });
 
   it("tells a person who writes a command it does not know after a mention so, privately", async () => {
@@ -122,7 +123,7 @@ describe("commands", () => {
     await h.settle();
     expect(h.fake.responses.map((r) => r.text)).toEqual([
       "Only an admin of this channel can change the answer language.",
-      "Answers here are now in French (fr).",
+      "Les réponses ici sont désormais en français (fr).",
     ]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
@@ -23,7 +24,14 @@ async function announced(): Promise<{ h: SlackHarness; card: FakeMessage }> {
   const channels = new LeadChannels(h.store, [{ platform: "slack", id: "C1" }]);
   const book = new LeadClaimBook(h.store);
   const log = createLogger({ level: "silent", secrets: [] });
-  registerClaimButtons(buttons, { book, channels, announcers: [h.channel.leadAnnouncer], log });
+  const languages = new ChannelLanguages(h.store, "auto");
+  registerClaimButtons(buttons, {
+    book,
+    channels,
+    announcers: [h.channel.leadAnnouncer],
+    languages,
+    log,
+  });
   const poller = new LeadPoller({
     backend: h.backend,
     store: h.store,
@@ -79,7 +87,9 @@ describe("claiming a lead in Slack", () => {
     await h.settle();
     const claimed = shown(h, card);
     expect(claimed.status).toEqual([
-      expect.stringMatching(/^Claimed by @<!channel>ann at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      expect.stringMatching(
+        /^Claimed by @<!channel>ann at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/,
+      ),
     ]);
     expect(claimed.pings).toEqual([]);
     expect(claimed.buttons).toEqual(["Release"]);

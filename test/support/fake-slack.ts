@@ -20,7 +20,8 @@ export interface FakeSlackOptions {
   botUserId?: string;
   botId?: string;
   /** Users and whether they administer the workspace. */
-  users?: Record<string, { isAdmin?: boolean; isOwner?: boolean; team?: string }>;
+  /** `locale`: what users.info says with include_locale (`fr-FR`, `ja-JP`). */
+  users?: Record<string, { isAdmin?: boolean; isOwner?: boolean; team?: string; locale?: string }>;
   /** Channels the bot may post in, by id; "im" channels are DMs. Unknown ids: channel_not_found. */
   channels?: Record<string, { type: "channel" | "im"; member?: boolean }>;
   /** Per-workspace limits by method (chat.update is Tier 3: about 50 a minute). */
@@ -313,6 +314,9 @@ export class FakeSlack {
         team_id: user.team ?? this.options.team,
         is_admin: Boolean(user.isAdmin),
         is_owner: Boolean(user.isOwner),
+        // Slack sends the locale only when asked for it.
+        // https://docs.slack.dev/reference/methods/users.info#arg_include_locale
+        ...(String(args.include_locale) === "true" && user.locale ? { locale: user.locale } : {}),
       },
     };
   }

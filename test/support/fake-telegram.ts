@@ -39,6 +39,8 @@ export interface User {
   is_bot: boolean;
   first_name: string;
   username?: string;
+  /** The language the person set in Telegram (an IETF tag: `de`, `pt-br`). */
+  language_code?: string;
 }
 
 export interface Chat {
@@ -534,6 +536,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return { status, user: { id: userId, is_bot: false, first_name: `user ${userId}` } };
     },
     setMyCommands: (params) => {
+      // "A two-letter ISO 639-1 language code", or none for the menu everyone else sees.
+      if (params.language_code !== undefined && !/^[a-z]{2}$/.test(String(params.language_code))) {
+        throw new ApiFailure(400, "Bad Request: invalid language code specified");
+      }
       const list = params.commands as { command: string; description: string }[];
       for (const entry of list) {
         if (!/^[a-z0-9_]{1,32}$/.test(entry.command)) {

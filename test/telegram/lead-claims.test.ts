@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
@@ -24,7 +25,8 @@ async function announced(): Promise<{ r: Rig; card: StoredMessage }> {
   const book = new LeadClaimBook(store);
   const log = createLogger({ level: "silent", secrets: [] });
   const announcers = [r.channel.leadAnnouncer];
-  registerClaimButtons(buttons, { book, channels, announcers, log });
+  const languages = new ChannelLanguages(store, "auto");
+  registerClaimButtons(buttons, { book, channels, announcers, languages, log });
   const poller = new LeadPoller({
     backend,
     store,
@@ -70,7 +72,7 @@ describe("claiming a lead in Telegram", () => {
     const claimData = dataOf(card);
     const first = await press(r, card, eve);
     expect(card.text.split("\n").at(-1)).toMatch(
-      /^Claimed by <b>Eve<\/b> @\u2060channel_admin at \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+      /^Claimed by <b>Eve<\/b> @\u2060channel_admin at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/,
     );
     expect(card.entities.filter((e) => e.type === "mention" || e.type === "bold").length).toBe(
       card.entities.filter((e) => e.type === "bold").length,

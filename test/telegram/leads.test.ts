@@ -45,7 +45,7 @@ describe("Telegram lead announcements", () => {
       "Phone: +1 5550199",
       "E-mail: mallory@example.com",
       "Remark: <a href='https://evil.example'>click</a> **bold**",
-      expect.stringMatching(/^Time: \d{4}-\d\d-\d\d \d\d:\d\d UTC$/),
+      expect.stringMatching(/^Time: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/),
       "Conversation: conv-1",
     ]);
     expect(first?.entities.map((e) => e.type)).toEqual([

@@ -1,0 +1,162 @@
+import type { Messages } from "../messages.ts";
+
+export const it: Messages = {
+  noAnswer: "(nessuna risposta)",
+  truncated: "(troncata)",
+  failed: "⚠️ {reason}",
+  answerCut: "risposta troncata: {reason}",
+  queuedBehind: "⏳ in coda dietro {count, plural, one {a # domanda} other {a # domande}}",
+  numberInLine:
+    "⏳ ci sono molte domande in questo momento: la tua è la numero {place, number} in coda",
+  busy: "⏳ Il bot è molto occupato in questo momento: riprova tra un minuto.",
+
+  errorUnexpected: "qualcosa è andato storto nel bot",
+  errorApiKey: "il chatbot ha rifiutato la chiave API ({status})",
+  errorPermission:
+    "il chatbot ha negato l’accesso ({status}): per chattare serve un abbonamento a pagamento sull’account del chatbot",
+  errorNotFound: "chatbot non trovato ({status}): controlla l’URL di base e l’ID del bot",
+  errorBackendBusy: "il chatbot è sovraccarico ({status}); riprova tra poco",
+  errorBackendFailed: "il servizio del chatbot non ha funzionato ({status}); riprova più tardi",
+  errorBackendRefused: "il chatbot ha rifiutato la richiesta ({status})",
+  errorApi: "il chatbot ha restituito un errore (codice {code})",
+  errorApiDetail: "il chatbot ha restituito un errore (codice {code}): {detail}",
+  errorProtocol: "il chatbot ha inviato una risposta che questo bot non sa leggere",
+  errorNoResponse: "il chatbot non ha risposto in tempo",
+  errorSilent: "il chatbot ha smesso di inviare",
+  errorTooLong: "il chatbot ha impiegato più di {duration}",
+  errorUnreachable: "impossibile raggiungere il chatbot",
+  errorConnectionLost: "connessione persa",
+  errorInterrupted: "interrotta",
+  errorStore: "l’archivio del bot non è disponibile in questo momento; riprova tra poco",
+  errorPlatformRateLimit: "la piattaforma di chat ha chiesto al bot di rallentare",
+  errorCannotPost: "il bot non può scrivere qui",
+  errorCannotPostBecause: "il bot non può scrivere qui ({error})",
+  errorRestarting:
+    "il bot si sta riavviando e non è arrivato alla tua domanda: ripetila tra un minuto",
+  errorSlackRefused: "Slack ha rifiutato la risposta ({error})",
+  errorSlackAdminCheck:
+    "impossibile verificare se sei amministratore dello spazio di lavoro ({error})",
+  errorTelegramRefused: "Telegram ha rifiutato la richiesta del bot ({error})",
+  errorTelegramUnreachable: "il bot non è riuscito a raggiungere Telegram; riprova tra poco",
+  errorTelegramAdminCheck: "impossibile verificare con Telegram se sei amministratore qui; riprova",
+
+  channelNotEnabled: "Questo bot non è attivo in questo canale.",
+  userNotAllowed: "Spiacente, non sei nell’elenco delle persone che possono usare questo bot.",
+  emptyQuestion: "Scrivi una domanda, per favore.",
+  questionTooLong:
+    "La tua domanda è lunga {length, number} caratteri; il limite è {limit, number}. Accorciala, per favore.",
+  slowDown:
+    "Con calma: puoi fare {count, plural, one {# domanda} other {# domande}} ogni {window, number} s. Riprova tra {seconds, number} s.",
+  onlyText: "So leggere solo messaggi di testo: scrivi la tua domanda, per favore.",
+
+  helpIntro: "Chiedimi quello che vuoi, oppure usa un comando:",
+  helpLine: "{usage}  {what}",
+  helpHelp: "elenca i comandi",
+  helpNew: "inizia una nuova conversazione in questo thread",
+  helpLanguage: "mostra la lingua delle risposte di questo canale",
+  helpLanguageSet: "la cambia (amministratori; {auto} la reimposta)",
+  helpLeads:
+    "elenca i lead degli ultimi giorni (predefinito {days, number}), in un canale dei lead",
+  helpLeadsSubscribe: "annuncia qui i nuovi lead (amministratori); {unsubscribe} smette",
+  unknownCommand: "Comando sconosciuto: {command}.",
+  newConversation: "Si ricomincia: la tua prossima domanda apre una nuova conversazione.",
+  newOutsideThread:
+    "Qui ogni thread è una conversazione a sé: apri un nuovo thread (menzionami o mandami un nuovo messaggio) per ricominciare, oppure scrivi {new} dopo una menzione dentro un thread.",
+  languageNamed: "{name} ({code})",
+  languageAuto: "la lingua di ogni domanda ({code})",
+  languageShown:
+    "Qui le risposte sono in {language}. Gli amministratori possono cambiarla con {command}.",
+  languageShownDefault:
+    "Qui le risposte sono in {language} (predefinita). Gli amministratori possono cambiarla con {command}.",
+  languageSet: "D’ora in poi qui le risposte sono in {language}.",
+  languageReset: "Lingua delle risposte reimpostata: qui le risposte sono in {language}.",
+  languageAdminOnly:
+    "Solo un amministratore di questo canale può cambiare la lingua delle risposte.",
+  languageUnknown: "codice di lingua sconosciuto. Codici validi: {codes}",
+
+  leadsUsage: "previsto: {list}, {days} (da 1 a {max, number}), {subscribe} o {unsubscribe}",
+  leadsNotSetUp: "Gli annunci dei lead non sono configurati per questo bot.",
+  leadsAdminOnly: "Solo un amministratore di questo canale può cambiare gli annunci dei lead.",
+  leadsOnlyInLeadChannels:
+    "I lead si vedono solo nei canali dei lead. Un amministratore può renderlo un canale dei lead con {command}.",
+  leadsNone: "Nessun lead {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
+  leadsTooManyToCount:
+    "Troppi lead da contare: il bot ne legge al massimo {read, number} alla volta, e quelli letti sono tutti più vecchi {days, plural, one {dell’ultimo giorno} other {degli ultimi # giorni}}.",
+  leadsTitle:
+    "{count, plural, one {# lead} other {# lead}} {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}, dal più recente:",
+  leadsTitleAtLeast:
+    "Almeno {count, plural, one {# lead} other {# lead}} {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}} (più di quanti il bot ne legga in una volta), dal più recente:",
+  leadsMoreAtLeast: "…e almeno altri {count, number}.",
+  leadsMoreOlder: "…e {count, plural, one {# più vecchio} other {altri # più vecchi}}.",
+  leadLine: "• {time}: {name} · {phone} · {email}",
+  leadLineRemark: "• {time}: {name} · {phone} · {email} — «{remark}»",
+  leadsConfigured:
+    "Questo canale riceve i lead dalla configurazione del bot ({variables}); va cambiato lì.",
+  leadsSubscribed: "D’ora in poi questo canale riceve ogni nuovo lead.",
+  leadsAlreadySubscribed: "Questo canale riceve già ogni nuovo lead.",
+  leadsUnsubscribed: "Questo canale non riceve più gli annunci dei lead.",
+  leadsNotSubscribed: "Questo canale non riceveva gli annunci dei lead.",
+  leadTitle: "Nuovo lead",
+  leadFallback: "Nuovo lead: {name}",
+  leadName: "Nome",
+  leadPhone: "Telefono",
+  leadEmail: "E-mail",
+  leadRemark: "Nota",
+  leadTime: "Ora",
+  leadConversation: "Conversazione",
+
+  assistantGreeting:
+    "Ciao! Chiedimi quello che vuoi. Qui ogni thread è una conversazione a sé; {command} elenca i comandi.",
+  promptAbilities: "Cosa sai fare?",
+  promptStart: "Da dove comincio?",
+  promptSimpleTitle: "Spiegalo in modo semplice",
+  promptSimple: "Spiega in poche frasi semplici di cosa ti intendi.",
+  statusThinking: "sta pensando…",
+
+  menuHelp: "Elenca i comandi",
+  menuNew: "Inizia qui una nuova conversazione",
+  menuLanguage: "Mostra la lingua delle risposte (amministratori: {command})",
+  menuLeads: "Elenca i lead recenti; {command} li annuncia qui",
+
+  consoleThinking: "sto pensando…",
+  consoleWelcome: "Chatta con il chatbot: scrivi una domanda, oppure {command} per i comandi.",
+  consoleKeys: "{stop} interrompe una risposta; al prompt, {stop} o {quit} esce.",
+  consoleDropped:
+    "({count, plural, one {# riga scritta durante la risposta è stata scartata} other {# righe scritte durante la risposta sono state scartate}})",
+  stoppedBy: "⏹ interrotta da {name}",
+  stopped: "⏹ interrotta",
+  nothingToStop: "Niente da interrompere: in questo thread non si sta scrivendo nessuna risposta.",
+  stopUsage: "previsto {stop}",
+  stopRefused:
+    "Solo chi ha fatto la domanda o un amministratore di questo canale può interrompere questa risposta.",
+  stopButton: "⏹ Interrompi",
+  voteThanks: "Grazie per il tuo {mark}!",
+  voteChanged: "Ora il tuo voto è {mark}. Grazie!",
+  voteTooLate: "Questa risposta è troppo vecchia per essere valutata.",
+  feedbackAdminOnly: "Solo un amministratore di questo canale può vedere i feedback.",
+  feedbackUsage: "previsto {list} o {days} (da 1 a {max, number})",
+  feedbackNoneHere:
+    "Nessun voto sulle risposte di questo canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
+  feedbackNoneAll:
+    "Nessun voto sulle risposte in alcun canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
+  feedbackHere:
+    "Voti sulle risposte di questo canale {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  feedbackAll:
+    "Voti sulle risposte di tutti i canali {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}: 👍 {up, number} · 👎 {down, number} ({share, number, percent} 👍)",
+  helpStop: "interrompe la risposta in corso in questo thread (chi ha chiesto o un amministratore)",
+  helpFeedback:
+    "conta i 👍 e 👎 sulle risposte qui (amministratori; predefinito {days, plural, one {# giorno} other {# giorni}})",
+  menuStop: "Interrompi la risposta in corso (in un gruppo, rispondile)",
+  menuFeedback: "Conta i 👍 e 👎 sulle risposte qui",
+  claimButton: "Me ne occupo io",
+  releaseButton: "Rilascia",
+  claimedBy: "Preso in carico da {name} il {time}",
+  alreadyClaimed: "{name} si è già preso questo lead, il {time}.",
+  youHaveIt: "Questo lead è già tuo.",
+  onlyClaimerReleases: "Solo {name}, che ha preso questo lead, può rilasciarlo.",
+  notClaimed: "Al momento nessuno ha questo lead.",
+  claimUnavailable: "Questo lead non può più essere preso in carico qui.",
+  claimTryAgain: "Il lead ha appena cambiato mano: riprova.",
+  listedClaim: "preso in carico da {name} ({time})",
+  leadLabel: "{label}:",
+};
