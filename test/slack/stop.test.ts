@@ -225,11 +225,17 @@ describe("the Stop button and the votes under answers", () => {
     expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual(["Answer to weather."]);
     expect(labels(harness, ts)).toEqual(["👍", "👎"]);
 
-    await press(harness, ts, "👍", "U1");
-    await press(harness, ts, "👍", "U2");
-    await press(harness, ts, "👎", "U2");
-    await harness.settle();
-    await waitFor(() => harness.fake.ephemerals.length === 3, "three thanks");
+    // One press at a time, each thanked before the next: a person's second vote follows
+    // their first.
+    const votes: [string, string][] = [
+      ["👍", "U1"],
+      ["👍", "U2"],
+      ["👎", "U2"],
+    ];
+    for (const [i, [label, user]] of votes.entries()) {
+      await press(harness, ts, label, user);
+      await waitFor(() => harness.fake.ephemerals.length === i + 1, `thanks ${i + 1}`);
+    }
     expect(harness.fake.ephemerals.map((e) => [e.user, e.text])).toEqual([
       ["U1", "Thanks for your 👍!"],
       ["U2", "Thanks for your 👍!"],

@@ -40,7 +40,10 @@ describe("Telegram: the bot speaks the chat's language", () => {
       replyTo: answer.message_id,
     });
     await until(() => fake.message(group.id, answer.message_id)?.text.includes("⏹") === true);
-    expect(fake.message(group.id, answer.message_id)?.text).toMatch(/\n\n⏹ arrêtée par Alice$/);
+    const stopped = fake.message(group.id, answer.message_id)?.text ?? "";
+    expect(stopped.replace(/[\u200B-\u200D\u2060]/g, "")).toMatch(
+      /\n\n⏹ arrêtée par @alice_example$/,
+    );
 
     const { store } = harness;
     const channels = new LeadChannels(store, [{ platform: "telegram", id: String(group.id) }]);
