@@ -1,31 +1,24 @@
 import { createHash } from "node:crypto";
 import type { Api } from "grammy";
 import type { BotCommand, BotCommandScope, LanguageCode } from "grammy/types";
-import { CATALOG_LANGUAGES, type CatalogLanguage } from "../../src/i18n/languages.ts";
+import { CATALOG_LANGUAGES, type CatalogLanguage, INTL_LOCALES } from "../../src/i18n/languages.ts";
 import { type Translator, translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 
 /**
- * The ISO 639-1 code Telegram matches against a user's language for each catalog language
- * with a menu of its own (https://core.telegram.org/bots/api#setmycommands). English is the
- * menu without a code, which everyone else sees. Telegram has one `zh` for Chinese: Simplified,
+ * The ISO 639-1 code Telegram matches against a user's language, for each catalog language
+ * with a menu of its own (https://core.telegram.org/bots/api#setmycommands): its Intl
+ * locale's language ("ja" for jp). English is the menu without a code, which everyone else
+ * sees. Telegram has one `zh` for Chinese: the first catalog language with it, Simplified,
  * the script most Chinese readers use; Traditional readers get it too.
  */
-const TELEGRAM_LANGUAGE_CODES: Readonly<Partial<Record<CatalogLanguage, LanguageCode>>> = {
-  fr: "fr",
-  es: "es",
-  ru: "ru",
-  "zh-Hans": "zh",
-  ar: "ar",
-  de: "de",
-  jp: "ja",
-  pt: "pt",
-  hi: "hi",
-  ko: "ko",
-  it: "it",
-  uk: "uk",
-};
+const TELEGRAM_LANGUAGE_CODES = new Map<CatalogLanguage, LanguageCode>();
+for (const language of CATALOG_LANGUAGES) {
+  const code = INTL_LOCALES[language].split("-")[0] as LanguageCode;
+  const taken = [...TELEGRAM_LANGUAGE_CODES.values()].includes(code);
+  if (language !== "en" && !taken) TELEGRAM_LANGUAGE_CODES.set(language, code);
+}
 
 /** One setMyCommands call: a scope's menu in one language (none: the default menu). */
 export interface CommandMenu {
@@ -65,7 +58,7 @@ function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
 export const COMMAND_MENUS: readonly CommandMenu[] = [
   ...menusIn(translator("en")),
   ...CATALOG_LANGUAGES.flatMap((language) => {
-    const code = TELEGRAM_LANGUAGE_CODES[language];
+    const code = TELEGRAM_LANGUAGE_CODES.get(language);
     return code ? menusIn(translator(language), code) : [];
   }),
 ];
