@@ -1,9 +1,9 @@
+import type { AnswerStops } from "../coordination/answer-stops.ts";
 import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Button, PressedButton } from "../ports.ts";
-import type { AnswerStops } from "./answer-stops.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
 
 const STOP = "answer.stop";

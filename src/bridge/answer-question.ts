@@ -1,5 +1,6 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient, StreamHeader } from "../backend/types.ts";
+import type { AnswerStops } from "../coordination/answer-stops.ts";
 import {
   AnswerCutError,
   AnswerStoppedError,
@@ -18,7 +19,6 @@ import { sendNotice } from "../reply/notice.ts";
 import { type Conversations, readThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
-import type { AnswerStops } from "./answer-stops.ts";
 import { formatSources } from "./sources.ts";
 
 export interface AnswerDeps {

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULTS, type GuardConfig } from "../config.ts";
+import { AnswerStops } from "../coordination/answer-stops.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
@@ -28,7 +29,6 @@ import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type AnswerQueue, LocalAnswerQueue, type QueuePlace } from "./answer-queue.ts";
-import { AnswerStops } from "./answer-stops.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";

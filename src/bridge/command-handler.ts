@@ -1,11 +1,11 @@
 import type { LanguageCode } from "../backend/languages.ts";
+import type { AnswerStops } from "../coordination/answer-stops.ts";
 import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { UserText } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
-import type { AnswerStops } from "./answer-stops.ts";
 import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
