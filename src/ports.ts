@@ -302,9 +302,11 @@ export interface PressedButton {
   message: MessageRef;
   /**
    * Tells only the presser (Slack: an ephemeral message; Telegram: an alert on the press, so
-   * only the first call of a press shows). Plain text: the channel escapes it.
+   * only the first call of a press shows). Plain text: the channel escapes it. `brief`: a
+   * confirmation that needs no reading twice (a thanks), shown where the platform can as a
+   * notice that passes (Telegram's toast) rather than one to dismiss.
    */
-  replyPrivately(text: string): Promise<void>;
+  replyPrivately(text: string, options?: { brief?: boolean }): Promise<void>;
 }
 
 /** Runs a feature's work for one press. What it throws is logged by the channel. */

@@ -56,8 +56,11 @@ export function telegramMessageAt(chatId: number, messageId: number): TelegramMe
 export interface TelegramPressContext {
   api: Api;
   isAdmin(check: { chatId: number; isPrivate: boolean; authorId: string }): Promise<boolean>;
-  /** Answers the callback query (once; later calls do nothing): with text, as an alert. */
-  answer(text?: string): Promise<void>;
+  /**
+   * Answers the callback query (once; later calls do nothing): with text, as an alert, or as
+   * a passing toast when `brief`.
+   */
+  answer(text?: string, brief?: boolean): Promise<void>;
 }
 
 /**
@@ -92,6 +95,7 @@ export function telegramPress(
     channelKey: `telegram:${chatId}`,
     message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
-    replyPrivately: (text) => context.answer([...text].slice(0, MAX_ALERT_LENGTH).join("")),
+    replyPrivately: (text, options) =>
+      context.answer([...text].slice(0, MAX_ALERT_LENGTH).join(""), options?.brief),
   };
 }

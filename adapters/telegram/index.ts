@@ -283,11 +283,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
    */
   const onPress = async (query: CallbackQuery): Promise<void> => {
     let answered: Promise<void> | undefined;
-    const answer = (text?: string): Promise<void> => {
+    const answer = (text?: string, brief = false): Promise<void> => {
       // A failed answer is tried again by the next call (the deadline's, the final one):
       // kept, it would leave the spinner turning.
       answered ??= bot.api
-        .answerCallbackQuery(query.id, text ? { text, show_alert: true } : {})
+        .answerCallbackQuery(query.id, text ? { text, show_alert: !brief } : {})
         .then(
           () => undefined,
           (error: unknown) => {

@@ -70,7 +70,9 @@ async function vote(
     deps.metrics?.feedbackVotes.inc({ platform: pressed.channel, rating });
   }
   const mark = rating === "up" ? "👍" : "👎";
-  await pressed.replyPrivately(t.t(outcome.changed ? "voteChanged" : "voteThanks", { mark }));
+  await pressed.replyPrivately(t.t(outcome.changed ? "voteChanged" : "voteThanks", { mark }), {
+    brief: true,
+  });
 }
 
 /** The language of a private reply to a press: the channel's, else the presser's own. */
