@@ -44,7 +44,8 @@ export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
 const daysArgument = (max: number) =>
   z.string().regex(/^\d+$/).transform(Number).pipe(z.number().min(1).max(max));
 const leadDays = daysArgument(MAX_LEAD_DAYS);
-const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
+/** `/feedback [days]`'s days, which `npm run feedback -- --since <days>d` takes too. */
+export const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
 const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback"]);
 

@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { config as loadDotenv } from "dotenv";
 import { z } from "zod";
+import { feedbackDays } from "../bridge/commands.ts";
 import { loadConfig } from "../config.ts";
 import { BridgeError } from "../errors.ts";
 import { openStore } from "../store/open-store.ts";
@@ -15,12 +16,12 @@ import { FeedbackVotes, MAX_FEEDBACK_DAYS } from "./votes.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// Plain digits and a "d", within the days `/feedback` takes.
+// The days `/feedback` takes, followed by a "d".
 const sinceDays = z
   .string()
-  .regex(/^\d+d$/)
-  .transform((value) => Number(value.slice(0, -1)))
-  .pipe(z.number().min(1).max(MAX_FEEDBACK_DAYS));
+  .regex(/d$/)
+  .transform((value) => value.slice(0, -1))
+  .pipe(feedbackDays);
 
 async function run(): Promise<number> {
   let since: number;
