@@ -128,18 +128,7 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
   });
 
   it("answer one thread's questions in the order they arrived, whichever process got each", async () => {
-    // Drafts off: each answer's first message is a real one, so the test can see it.
-    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
-    const chatbot = await gatedBackend();
-    track(chatbot.backend, (b) => b.close());
-    const alice = fake.user(1001, "Alice", "alice_example");
-    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const [a, b] = [
-      await startWebhookBot(fake, chatbot.address),
-      await startWebhookBot(fake, chatbot.address),
-    ];
-    const shown = (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text));
-    const ask = (text: string) => fake.compose({ chat: dm.id, from: alice, text });
+    const { chatbot, a, b, shown, ask } = await oneDmTwoProcesses();
 
     // q1 reaches A and is being answered; q2 reaches B and waits its turn; then q3 reaches A.
     expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
@@ -155,17 +144,7 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
   });
 
   it("go on with a thread once a process that held its turn died, after TAKEOVER_MS", async () => {
-    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
-    const chatbot = await gatedBackend();
-    track(chatbot.backend, (b) => b.close());
-    const alice = fake.user(1001, "Alice", "alice_example");
-    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const [a, b] = [
-      await startWebhookBot(fake, chatbot.address),
-      await startWebhookBot(fake, chatbot.address),
-    ];
-    const shown = (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text));
-    const ask = (text: string) => fake.compose({ chat: dm.id, from: alice, text });
+    const { chatbot, a, b, shown, ask } = await oneDmTwoProcesses();
 
     // A dies while its answer to q1 (never released) holds the thread; q2 waits on B.
     expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
@@ -254,3 +233,25 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     expect(b.bot.stderr).not.toContain("Lead Three");
   });
 });
+
+/**
+ * Alice's private chat, answered by two bot processes on one Redis through the webhook, and
+ * a backend that holds questions marked #hold until released. Drafts off: each answer's
+ * first message is a real one, so a test can see it.
+ */
+async function oneDmTwoProcesses() {
+  const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+  const chatbot = await gatedBackend();
+  track(chatbot.backend, (b) => b.close());
+  const alice = fake.user(1001, "Alice", "alice_example");
+  const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+  const a = await startWebhookBot(fake, chatbot.address);
+  const b = await startWebhookBot(fake, chatbot.address);
+  return {
+    chatbot,
+    a,
+    b,
+    shown: (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text)),
+    ask: (text: string) => fake.compose({ chat: dm.id, from: alice, text }),
+  };
+}
