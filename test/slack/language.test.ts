@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
-import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
-import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { announceOneLead } from "../support/lead-cards.ts";
 import {
   blockActions,
   mention,
@@ -60,26 +59,15 @@ describe("Slack: the bot speaks the channel's language", () => {
     await harness.settle();
     expect(lastIn(harness, ts)).toMatch(/\n\n⏹ arrêtée par Ann$/);
 
-    const { store } = harness;
-    const channels = new LeadChannels(store, [{ platform: "slack", id: "C1" }]);
-    const languages = new ChannelLanguages(store, "auto");
-    const announcers = [harness.channel.leadAnnouncer];
-    const claims = new LeadClaimBook(store);
-    const log = createLogger({ level: "silent", secrets: [] });
-    registerClaimButtons(buttons, { book: claims, channels, announcers, languages, log });
-    const leads = new LeadPoller({
+    await announceOneLead({
+      buttons,
+      store: harness.store,
       backend: harness.backend,
-      store,
-      channels,
-      announcers,
-      languages,
-      claims,
-      log,
-      intervalMs: 60_000,
+      simulator: harness.simulator,
+      channel: { platform: "slack", id: "C1" },
+      announcer: harness.channel.leadAnnouncer,
+      lead: { name: "Ada", created_at: new Date() },
     });
-    await leads.pollOnce();
-    harness.simulator.addLead({ name: "Ada", created_at: new Date() });
-    await leads.pollOnce();
     const card = [...harness.fake.messages.values()].find((m) =>
       (m.blocks as { type: string }[] | undefined)?.some((b) => b.type === "header"),
     );

@@ -1,13 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
-import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
-import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
-import { LeadChannels } from "../../src/leads/lead-channels.ts";
-import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
-import { LeadPoller } from "../../src/leads/lead-poller.ts";
-import { createLogger } from "../../src/log.ts";
 import type { FakeMessage } from "../support/fake-slack.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { announceOneLead } from "../support/lead-cards.ts";
 import { blockActions, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 
 let harness: SlackHarness | undefined;
@@ -21,29 +16,15 @@ async function announced(): Promise<{ h: SlackHarness; card: FakeMessage }> {
   const buttons = new ButtonHandlers();
   const h = await startSlackHarness({ simulator: { leads: 0 }, slack: { buttons } });
   harness = h;
-  const channels = new LeadChannels(h.store, [{ platform: "slack", id: "C1" }]);
-  const book = new LeadClaimBook(h.store);
-  const log = createLogger({ level: "silent", secrets: [] });
-  const languages = new ChannelLanguages(h.store, "auto");
-  registerClaimButtons(buttons, {
-    book,
-    channels,
-    announcers: [h.channel.leadAnnouncer],
-    languages,
-    log,
-  });
-  const poller = new LeadPoller({
-    backend: h.backend,
+  await announceOneLead({
+    buttons,
     store: h.store,
-    channels,
-    announcers: [h.channel.leadAnnouncer],
-    claims: book,
-    log,
-    intervalMs: 60_000,
+    backend: h.backend,
+    simulator: h.simulator,
+    channel: { platform: "slack", id: "C1" },
+    announcer: h.channel.leadAnnouncer,
+    lead: { name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" },
   });
-  await poller.pollOnce();
-  h.simulator.addLead({ name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" });
-  await poller.pollOnce();
   const [card] = [...h.fake.messages.values()];
   if (!card) throw new Error("no announcement");
   return { h, card };

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
-import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
-import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
+import { announceOneLead } from "../support/lead-cards.ts";
 import { answered, type Rig, startRig, until } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -45,26 +44,15 @@ describe("Telegram: the bot speaks the chat's language", () => {
       /\n\n⏹ arrêtée par @alice_example$/,
     );
 
-    const { store } = harness;
-    const channels = new LeadChannels(store, [{ platform: "telegram", id: String(group.id) }]);
-    const languages = new ChannelLanguages(store, "auto");
-    const announcers = [channel.leadAnnouncer];
-    const claims = new LeadClaimBook(store);
-    const log = createLogger({ level: "silent", secrets: [] });
-    registerClaimButtons(buttons, { book: claims, channels, announcers, languages, log });
-    const leads = new LeadPoller({
+    await announceOneLead({
+      buttons,
+      store: harness.store,
       backend: harness.backend,
-      store,
-      channels,
-      announcers,
-      languages,
-      claims,
-      log,
-      intervalMs: 60_000,
+      simulator: harness.simulator,
+      channel: { platform: "telegram", id: String(group.id) },
+      announcer: channel.leadAnnouncer,
+      lead: { name: "Ada", created_at: new Date() },
     });
-    await leads.pollOnce();
-    harness.simulator.addLead({ name: "Ada", created_at: new Date() });
-    await leads.pollOnce();
     const card = fake.botMessages(group.id).at(-1);
     if (!card) throw new Error("no announcement");
     const labels = () => (card.replyMarkup?.inline_keyboard ?? []).flat().map((b) => b.text);

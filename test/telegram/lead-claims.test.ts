@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
-import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
-import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
-import { LeadChannels } from "../../src/leads/lead-channels.ts";
-import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
-import { LeadPoller } from "../../src/leads/lead-poller.ts";
-import { createLogger } from "../../src/log.ts";
 import type { StoredMessage, User } from "../support/fake-telegram.ts";
+import { announceOneLead } from "../support/lead-cards.ts";
 import { answered, type Rig, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -21,24 +16,15 @@ async function announced(): Promise<{ r: Rig; card: StoredMessage }> {
   const r = await startRig({ simulator: { leads: 0 }, channel: { buttons } });
   rig = r;
   const { store, backend, simulator } = r.harness;
-  const channels = new LeadChannels(store, [{ platform: "telegram", id: String(r.group.id) }]);
-  const book = new LeadClaimBook(store);
-  const log = createLogger({ level: "silent", secrets: [] });
-  const announcers = [r.channel.leadAnnouncer];
-  const languages = new ChannelLanguages(store, "auto");
-  registerClaimButtons(buttons, { book, channels, announcers, languages, log });
-  const poller = new LeadPoller({
-    backend,
+  await announceOneLead({
+    buttons,
     store,
-    channels,
-    announcers,
-    claims: book,
-    log,
-    intervalMs: 60_000,
+    backend,
+    simulator,
+    channel: { platform: "telegram", id: String(r.group.id) },
+    announcer: r.channel.leadAnnouncer,
+    lead: { name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" },
   });
-  await poller.pollOnce();
-  simulator.addLead({ name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" });
-  await poller.pollOnce();
   const [card] = r.fake.botMessages(r.group.id);
   if (!card) throw new Error("no announcement");
   return { r, card };
