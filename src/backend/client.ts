@@ -18,11 +18,14 @@ import {
   parseJson,
   unwrapEnvelope,
 } from "./schemas.ts";
-import { parseChatStream } from "./stream-parser.ts";
+import { StreamInbox } from "./stream-inbox.ts";
+import { ChatStreamParser } from "./stream-parser.ts";
 import {
+  type BodySink,
   createTransport,
   discardBody,
   type HttpResponse,
+  type ResponseControl,
   readBody,
   statusError,
 } from "./transport.ts";
@@ -102,17 +105,17 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
   };
 
   // The question goes out at most once: only a connection that was never made is retried.
-  const sendQuestion = (request: ChatRequest, stream: boolean, signal: AbortSignal | undefined) => {
-    const json = chatBody(request, stream);
-    return withRetry(
+  const once = <T>(signal: AbortSignal | undefined, attempt: () => Promise<T>) =>
+    withRetry(
       retry,
       {
         retryable: (e) => e instanceof NetworkError && e.beforeRequestSent && !transport.closed,
         signal,
       },
-      () => transport.send({ method: "POST", path: chatPath, json, signal }),
+      attempt,
     );
-  };
+  const chatRequest = (request: ChatRequest, stream: boolean, signal: AbortSignal | undefined) =>
+    ({ method: "POST", path: chatPath, json: chatBody(request, stream), signal }) as const;
 
   const answerDeadline = (request: ChatRequest) =>
     startDeadline(request.signal, options.answerTimeoutMs);
@@ -122,7 +125,8 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     async chat(request) {
       const deadline = answerDeadline(request);
       try {
-        const response = await sendQuestion(request, false, deadline.signal);
+        const question = chatRequest(request, false, deadline.signal);
+        const response = await once(deadline.signal, () => transport.send(question));
         const data = await readData(response, chatPath);
         return decodeWith(chatAnswerSchema, data, chatPath, "chat answer");
       } catch (error) {
@@ -135,30 +139,35 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
     async *chatStream(request) {
       const deadline = answerDeadline(request);
+      const question = chatRequest(request, true, deadline.signal);
       const sentAt = performance.now();
-      let response: HttpResponse | undefined;
+      const { onFirstByte } = options;
+      const inbox = new StreamInbox();
+      // The backend's own time to answer, apart from the queue before it and the platform
+      // calls after it.
+      const parser = new ChatStreamParser(inbox, {
+        path: chatPath,
+        maxHeaderBytes: options.maxStreamHeaderBytes,
+        onFirstChunk: onFirstByte && (() => onFirstByte((performance.now() - sentAt) / 1000)),
+      });
+      const body = new ChatBody(parser, inbox);
       let headerSeen = false;
-      let ended = false;
       try {
-        response = await sendQuestion(request, true, deadline.signal);
-        const failure = statusError(chatPath, response.status);
-        if (failure) {
-          await discardBody(response);
-          throw failure;
+        await once(deadline.signal, () => transport.stream(question, body));
+        const failure = statusError(chatPath, body.status);
+        if (failure) throw failure;
+        for (;;) {
+          const event = inbox.take();
+          if (event) {
+            if (event.type === "header") headerSeen = true;
+            body.taken();
+            yield event;
+          } else if (inbox.done) {
+            return;
+          } else {
+            await inbox.arrival();
+          }
         }
-        const { onFirstByte } = options;
-        // The backend's own time to answer, apart from the queue before it and the platform
-        // calls after it.
-        const events = parseChatStream(response.body, {
-          path: chatPath,
-          maxHeaderBytes: options.maxStreamHeaderBytes,
-          onFirstChunk: onFirstByte && (() => onFirstByte((performance.now() - sentAt) / 1000)),
-        });
-        for await (const event of events) {
-          if (event.type === "header") headerSeen = true;
-          yield event;
-        }
-        ended = true;
       } catch (error) {
         const reason = deadline.expired
           ? answerTimeout()
@@ -167,7 +176,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       } finally {
         deadline.clear();
         // Reached on errors and on a consumer that stopped early (break, return()).
-        if (response && !ended && !response.body.destroyed) response.body.destroy();
+        body.close();
       }
     },
 
@@ -199,6 +208,88 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
     close: () => transport.close(),
   };
+}
+
+/** An error status's body is read this far, so its socket can serve again, and no further. */
+const MAX_DISCARDED_BYTES = 64 * 1024;
+/** Answer text waiting for a reader that fell behind, before the backend is read no further. */
+const MAX_WAITING_CHARS = 256 * 1024;
+
+/**
+ * A streamed answer's response, read by callbacks into its parser. The body of an error
+ * status is dropped; a reader far behind pauses the socket until it has caught up.
+ */
+class ChatBody implements BodySink {
+  status = 0;
+  readonly #parser: ChatStreamParser;
+  readonly #inbox: StreamInbox;
+  #control: ResponseControl | undefined;
+  #discarded = 0;
+  #paused = false;
+  #over = false;
+
+  constructor(parser: ChatStreamParser, inbox: StreamInbox) {
+    this.#parser = parser;
+    this.#inbox = inbox;
+  }
+
+  start(status: number, _headers: unknown, control: ResponseControl): void {
+    this.status = status;
+    this.#control = control;
+  }
+
+  data(chunk: Buffer): void {
+    if (this.status !== 200) {
+      this.#discarded += chunk.length;
+      if (this.#discarded > MAX_DISCARDED_BYTES) this.#abort();
+      return;
+    }
+    try {
+      this.#parser.push(chunk);
+    } catch (error) {
+      this.#inbox.fail(error);
+      this.#abort();
+      return;
+    }
+    if (!this.#paused && this.#inbox.waiting > MAX_WAITING_CHARS) {
+      this.#paused = true;
+      this.#control?.pause();
+    }
+  }
+
+  end(): void {
+    this.#over = true;
+    if (this.status !== 200) return;
+    try {
+      this.#parser.end();
+      this.#inbox.end();
+    } catch (error) {
+      this.#inbox.fail(error);
+    }
+  }
+
+  fail(error: unknown): void {
+    this.#over = true;
+    this.#inbox.fail(error);
+  }
+
+  /** The reader took what was waiting. */
+  taken(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.#control?.resume();
+  }
+
+  /** The reader is gone: an error status's body drains on its own, any other is closed. */
+  close(): void {
+    if (this.status === 200 || this.#discarded > MAX_DISCARDED_BYTES) this.#abort();
+  }
+
+  #abort(): void {
+    if (this.#over) return;
+    this.#over = true;
+    this.#control?.abort();
+  }
 }
 
 function isTransient(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { TextDecoder } from "node:util";
 import { ProtocolError } from "../errors.ts";
 import { decodeStreamHeader, isEnvelope, parseJson, unwrapEnvelope } from "./schemas.ts";
-import type { ChatStreamEvent } from "./types.ts";
+import type { ChatStreamEvent, StreamHeader } from "./types.ts";
 
 /**
  * Separates the JSON header from the answer text in a streamed chat response. The spec
@@ -26,71 +26,112 @@ export interface ChatStreamParserOptions {
   onFirstChunk?: (() => void) | undefined;
 }
 
+/** Where a ChatStreamParser hands what it read, as it reads it. */
+export interface ChatStreamSink {
+  header(header: StreamHeader): void;
+  /** A piece of the answer: whole characters, never empty. */
+  text(text: string): void;
+}
+
 /**
- * Turns the body of a streamed chat response into events: the header once, then the answer
- * text in pieces of whole characters.
+ * Turns the body of a streamed chat response into the header once, then the answer text in
+ * pieces of whole characters, as each chunk arrives: synchronously, so a response read by
+ * callbacks costs no promise per chunk.
  *
  * Bytes are searched for the delimiter until it is found (it may be split across chunks at
  * any byte); everything after the first delimiter is answer text, later copies included.
- * Throws ApiError when the body is an error envelope (`code` not 0) instead of a stream,
- * ProtocolError when it is neither a stream nor such an envelope. Errors of `body` itself
- * pass through unchanged.
+ * `push` throws ProtocolError once the header outgrows its limit; `end` throws ApiError when
+ * the body was an error envelope (`code` not 0) instead of a stream, ProtocolError when it was
+ * neither a stream nor such an envelope.
+ */
+export class ChatStreamParser {
+  readonly #sink: ChatStreamSink;
+  readonly #path: string;
+  readonly #limit: number;
+  #onFirstChunk: (() => void) | undefined;
+  readonly #headChunks: Buffer[] = [];
+  #headLength = 0;
+  #carry: Buffer = Buffer.alloc(0);
+  // Set once the header has been handed on; from then on every byte is answer text.
+  #decoder: TextDecoder | undefined;
+
+  constructor(sink: ChatStreamSink, options: ChatStreamParserOptions) {
+    this.#sink = sink;
+    this.#path = options.path;
+    this.#limit = options.maxHeaderBytes ?? DEFAULT_MAX_STREAM_HEADER_BYTES;
+    this.#onFirstChunk = options.onFirstChunk;
+  }
+
+  push(value: Uint8Array): void {
+    if (this.#onFirstChunk) {
+      this.#onFirstChunk();
+      this.#onFirstChunk = undefined;
+    }
+    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    if (this.#decoder) {
+      this.#text(this.#decoder.decode(chunk, { stream: true }));
+      return;
+    }
+
+    const carry = this.#carry;
+    const window = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+    const at = window.indexOf(DELIMITER_BYTES);
+    if (at === -1) {
+      this.#headChunks.push(chunk);
+      this.#headLength += chunk.length;
+      if (this.#headLength - CARRY > this.#limit) {
+        throw new ProtocolError(this.#path, `no stream delimiter within ${this.#limit} bytes`);
+      }
+      this.#carry = Buffer.from(window.subarray(Math.max(0, window.length - CARRY)));
+      return;
+    }
+
+    // Earlier windows held no delimiter, so this first match is the first in the body.
+    const headerEnd = this.#headLength - carry.length + at;
+    this.#headChunks.push(chunk);
+    const head = Buffer.concat(this.#headChunks, this.#headLength + chunk.length);
+    this.#headChunks.length = 0;
+    this.#decoder = new TextDecoder("utf-8");
+    this.#sink.header(decodeStreamHeader(head.subarray(0, headerEnd).toString("utf8"), this.#path));
+    const rest = head.subarray(headerEnd + DELIMITER_BYTES.length);
+    this.#text(this.#decoder.decode(rest, { stream: true }));
+  }
+
+  /** The body ended: hands on what the decoder still held, or says why there was no stream. */
+  end(): void {
+    if (!this.#decoder) {
+      throw endedWithoutDelimiter(Buffer.concat(this.#headChunks, this.#headLength), this.#path);
+    }
+    this.#text(this.#decoder.decode());
+  }
+
+  #text(text: string): void {
+    if (text) this.#sink.text(text);
+  }
+}
+
+/**
+ * ChatStreamParser over a body read as an async iterable: the header event once, then the
+ * answer text. Errors of `body` itself pass through unchanged.
  */
 export async function* parseChatStream(
   body: AsyncIterable<Uint8Array>,
   options: ChatStreamParserOptions,
 ): AsyncGenerator<ChatStreamEvent, void, undefined> {
-  const { path } = options;
-  const limit = options.maxHeaderBytes ?? DEFAULT_MAX_STREAM_HEADER_BYTES;
-  const headChunks: Buffer[] = [];
-  let headLength = 0;
-  let carry: Buffer = Buffer.alloc(0);
-  // Set once the header has been yielded; from then on every byte is answer text.
-  let decoder: TextDecoder | undefined;
-
-  let onFirstChunk = options.onFirstChunk;
+  const events: ChatStreamEvent[] = [];
+  const parser = new ChatStreamParser(
+    {
+      header: (header) => events.push({ type: "header", header }),
+      text: (text) => events.push({ type: "text", text }),
+    },
+    options,
+  );
   for await (const value of body) {
-    if (onFirstChunk) {
-      onFirstChunk();
-      onFirstChunk = undefined;
-    }
-    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-    if (decoder) {
-      const text = decoder.decode(chunk, { stream: true });
-      if (text) yield { type: "text", text };
-      continue;
-    }
-
-    const window = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
-    const at = window.indexOf(DELIMITER_BYTES);
-    if (at === -1) {
-      headChunks.push(chunk);
-      headLength += chunk.length;
-      if (headLength - CARRY > limit) {
-        throw new ProtocolError(path, `no stream delimiter within ${limit} bytes`);
-      }
-      carry = Buffer.from(window.subarray(Math.max(0, window.length - CARRY)));
-      continue;
-    }
-
-    // Earlier windows held no delimiter, so this first match is the first in the body.
-    const headerEnd = headLength - carry.length + at;
-    headChunks.push(chunk);
-    const head = Buffer.concat(headChunks, headLength + chunk.length);
-    const header = decodeStreamHeader(head.subarray(0, headerEnd).toString("utf8"), path);
-    headChunks.length = 0;
-    yield { type: "header", header };
-
-    decoder = new TextDecoder("utf-8");
-    const text = decoder.decode(head.subarray(headerEnd + DELIMITER_BYTES.length), {
-      stream: true,
-    });
-    if (text) yield { type: "text", text };
+    parser.push(value);
+    yield* events.splice(0);
   }
-
-  if (!decoder) throw endedWithoutDelimiter(Buffer.concat(headChunks, headLength), path);
-  const rest = decoder.decode();
-  if (rest) yield { type: "text", text: rest };
+  parser.end();
+  yield* events.splice(0);
 }
 
 // A body with no delimiter is usually an error envelope sent instead of a stream.

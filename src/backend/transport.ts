@@ -37,11 +37,34 @@ export interface HttpResponse {
   body: Dispatcher.ResponseData["body"];
 }
 
+/** Steers a response whose body is read by callbacks. */
+export interface ResponseControl {
+  /** Reads no more of the body until `resume`: the reader is behind. */
+  pause(): void;
+  resume(): void;
+  /** Closes the request; the sink hears nothing more of it. */
+  abort(): void;
+}
+
+/** Takes a response's body chunk by chunk, as it arrives. Exactly one of `end` and `fail` ends it. */
+export interface BodySink {
+  start(status: number, headers: IncomingHttpHeaders, control: ResponseControl): void;
+  data(chunk: Buffer): void;
+  end(): void;
+  fail(error: BridgeError): void;
+}
+
 export interface Transport {
   /** The path prefix of the base URL joined with `path` (which starts with "/"). */
   pathFor(path: string): string;
   /** Resolves once the response headers arrived; throws a BridgeError otherwise. */
   send(request: HttpRequest): Promise<HttpResponse>;
+  /**
+   * Sends the request and hands the response to `sink` as it comes: no stream object and no
+   * promise per chunk, for a body of many small pieces. Resolves once `sink.start` ran;
+   * rejects with a BridgeError when the request failed before the response began.
+   */
+  stream(request: HttpRequest, sink: BodySink): Promise<void>;
   /** Any failure as a BridgeError that holds no secret. */
   toBridgeError(error: unknown, path: string, signal: AbortSignal | undefined): BridgeError;
   readonly closed: boolean;
@@ -91,6 +114,22 @@ export function createTransport(options: TransportOptions): Transport {
     }
   };
 
+  const dispatchOptions = (request: HttpRequest): Dispatcher.DispatchOptions => {
+    const query = request.query?.toString();
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.apiKey}`,
+      "user-agent": "chatbot-bridge",
+    };
+    if (request.json !== undefined) headers["content-type"] = "application/json";
+    return {
+      origin: base.origin,
+      path: query ? `${request.path}?${query}` : request.path,
+      method: request.method,
+      headers,
+      body: request.json === undefined ? null : JSON.stringify(request.json),
+    };
+  };
+
   return {
     pathFor: (path) => `${prefix}${path}`,
     get closed() {
@@ -98,25 +137,67 @@ export function createTransport(options: TransportOptions): Transport {
     },
     async send(request) {
       if (request.signal?.aborted) throw new AbortedError(`backend ${request.path}`);
-      const query = request.query?.toString();
-      const headers: Record<string, string> = {
-        authorization: `Bearer ${options.apiKey}`,
-        "user-agent": "chatbot-bridge",
-      };
-      if (request.json !== undefined) headers["content-type"] = "application/json";
       try {
         const response = await agent.request({
-          origin: base.origin,
-          path: query ? `${request.path}?${query}` : request.path,
-          method: request.method,
-          headers,
-          body: request.json === undefined ? null : JSON.stringify(request.json),
+          ...dispatchOptions(request),
           signal: request.signal ?? null,
         });
         return { status: response.statusCode, headers: response.headers, body: response.body };
       } catch (error) {
         throw toBridgeError(error, request.path, request.signal);
       }
+    },
+    stream(request, sink) {
+      const { signal, path } = request;
+      if (signal?.aborted) return Promise.reject(new AbortedError(`backend ${path}`));
+      return new Promise<void>((resolve, reject) => {
+        let controller: Dispatcher.DispatchController | undefined;
+        let started = false;
+        let over = false;
+        const finish = () => {
+          over = true;
+          signal?.removeEventListener("abort", onAbort);
+        };
+        function onAbort() {
+          controller?.abort(signal?.reason);
+        }
+        signal?.addEventListener("abort", onAbort, { once: true });
+        const control: ResponseControl = {
+          pause: () => controller?.pause(),
+          resume: () => controller?.resume(),
+          abort: () => {
+            if (over) return;
+            finish();
+            controller?.abort(new AbortedError(`backend ${path}`));
+          },
+        };
+        agent.dispatch(dispatchOptions(request), {
+          onRequestStart(requestController) {
+            controller = requestController;
+            if (signal?.aborted) requestController.abort(signal.reason);
+          },
+          onResponseStart(_controller, status, headers) {
+            started = true;
+            sink.start(status, headers as IncomingHttpHeaders, control);
+            resolve();
+          },
+          onResponseData(_controller, chunk) {
+            if (!over) sink.data(chunk);
+          },
+          onResponseEnd() {
+            if (over) return;
+            finish();
+            sink.end();
+          },
+          onResponseError(_controller, error) {
+            if (over) return;
+            finish();
+            const failure = toBridgeError(error, path, signal);
+            if (started) sink.fail(failure);
+            else reject(failure);
+          },
+        });
+      });
     },
     toBridgeError,
     close() {

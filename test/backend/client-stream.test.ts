@@ -249,4 +249,18 @@ describe("chatStream over HTTP", () => {
     expect(seen).toEqual(["header", "text"]);
     await within(sawClose, 2_000, "the server to see the connection close");
   });
+
+  it("hands on the text that came while the reader was busy as one piece, in order", async () => {
+    const pieces = ["Le ", "train ", "part ", "à ", "midi."];
+    backend.handle(writesPaced(2, streamBody(HEADER_JSON, ""), ...pieces));
+    const texts: string[] = [];
+    for await (const event of ask()) {
+      if (event.type !== "text") continue;
+      texts.push(event.text);
+      // A reader busy elsewhere (a platform call) while the backend keeps writing.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(texts.join("")).toBe(pieces.join(""));
+    expect(texts.length).toBeLessThan(pieces.length);
+  });
 });
