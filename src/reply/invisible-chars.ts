@@ -9,6 +9,10 @@ const INVISIBLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
   /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
 const MARKS = /[\u061c\u200e\u200f]/g;
+// A line end or an invisible character: a piece with neither passes through as it is.
+const NOTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+  /[\u0000-\u001f\u007f-\u009f\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
 
 /** `text` without the characters that would hide or reorder what a reader sees. */
 export function stripInvisible(text: string): string {
@@ -59,6 +63,11 @@ export class InvisibleCharFilter {
 
   /** The next piece of the answer, made safe. */
   push(text: string): string {
+    // Most streamed pieces are a few plain words inside a line: no split, no copy.
+    if (!NOTABLE.test(text)) {
+      this.#line += text;
+      return text;
+    }
     let out = "";
     for (const piece of text.split(/(?<=\n)/)) {
       const shown = this.#fence ? showInvisible(piece) : stripInvisible(piece);

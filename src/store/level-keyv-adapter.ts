@@ -2,6 +2,7 @@ import { EventEmitter } from "node:events";
 import type { ClassicLevel } from "classic-level";
 import type { KeyvStoreAdapter, StoredData } from "keyv";
 import { KeyedMutex } from "./keyed-mutex.ts";
+import { LevelBatcher } from "./level-batcher.ts";
 
 /*
  * Layout inside the one LevelDB:
@@ -28,7 +29,7 @@ export class LevelKeyvAdapter extends EventEmitter implements KeyvStoreAdapter {
   readonly opts = { dialect: "classic-level" };
   namespace: string | undefined;
   readonly #db: ClassicLevel<string, string>;
-  readonly #writeOptions: { sync: boolean };
+  readonly #disk: LevelBatcher;
   // set, delete and sweep of one key run one at a time, so the sweep never deletes a value
   // that a concurrent set has just replaced.
   readonly #keys = new KeyedMutex();
@@ -36,16 +37,16 @@ export class LevelKeyvAdapter extends EventEmitter implements KeyvStoreAdapter {
   constructor(db: ClassicLevel<string, string>, options: LevelKeyvAdapterOptions = {}) {
     super();
     this.#db = db;
-    this.#writeOptions = { sync: options.sync ?? false };
+    this.#disk = new LevelBatcher(db, { sync: options.sync ?? false });
   }
 
   async get<Value>(key: string): Promise<StoredData<Value> | undefined> {
-    return unwrap(await this.#db.get(DATA + key), Date.now()) as StoredData<Value> | undefined;
+    return unwrap(await this.#read(key), Date.now()) as StoredData<Value> | undefined;
   }
 
   async getMany<Value>(keys: string[]): Promise<StoredData<Value | undefined>[]> {
     const now = Date.now();
-    const raws = await this.#db.getMany(keys.map((key) => DATA + key));
+    const raws = await this.#disk.read(keys.map((key) => DATA + key));
     return raws.map((raw) => unwrap(raw, now)) as StoredData<Value | undefined>[];
   }
 
@@ -58,25 +59,22 @@ export class LevelKeyvAdapter extends EventEmitter implements KeyvStoreAdapter {
     const data = `${expiresAt ?? ""}|${value}`;
     await this.#keys.run(key, async () => {
       if (expiresAt === undefined) {
-        await this.#db.put(DATA + key, data, this.#writeOptions);
+        await this.#disk.write([{ type: "put", key: DATA + key, value: data }]);
         return;
       }
       // One batch: LevelDB appends it to its log as a single record, so the value and its
       // index entry land together or not at all.
-      await this.#db.batch(
-        [
-          { type: "put", key: DATA + key, value: data },
-          { type: "put", key: indexKey(expiresAt, key), value: "" },
-        ],
-        this.#writeOptions,
-      );
+      await this.#disk.write([
+        { type: "put", key: DATA + key, value: data },
+        { type: "put", key: indexKey(expiresAt, key), value: "" },
+      ]);
     });
   }
 
   async delete(key: string): Promise<boolean> {
     return this.#keys.run(key, async () => {
-      const existed = unwrap(await this.#db.get(DATA + key), Date.now()) !== undefined;
-      await this.#db.del(DATA + key, this.#writeOptions);
+      const existed = unwrap(await this.#read(key), Date.now()) !== undefined;
+      await this.#disk.write([{ type: "del", key: DATA + key }]);
       return existed;
     });
   }
@@ -103,12 +101,12 @@ export class LevelKeyvAdapter extends EventEmitter implements KeyvStoreAdapter {
   async #sweepOne(entry: string, now: number): Promise<boolean> {
     const key = entry.slice(INDEX.length + TIME_WIDTH + 1);
     return this.#keys.run(key, async () => {
-      const raw = await this.#db.get(DATA + key);
+      const raw = await this.#read(key);
       const expiresAt = raw === undefined ? undefined : expiryOf(raw);
       // The value may have been replaced since this index entry was written (later TTL or
       // none): then only the stale index entry goes.
       const expired = expiresAt !== undefined && expiresAt <= now;
-      await this.#db.batch(
+      await this.#disk.write(
         expired
           ? [
               { type: "del", key: entry },
@@ -118,6 +116,11 @@ export class LevelKeyvAdapter extends EventEmitter implements KeyvStoreAdapter {
       );
       return expired;
     });
+  }
+
+  async #read(key: string): Promise<string | undefined> {
+    const [raw] = await this.#disk.read([DATA + key]);
+    return raw;
   }
 }
 

@@ -74,6 +74,35 @@ describe("embedded store", () => {
     await second.close();
   });
 
+  it("answers every read and write of a burst, in order, and keeps them across a reopen", async () => {
+    const dataDir = await freshDir();
+    const first = await openStore({ dataDir });
+    // Hundreds at once, as a busy bot sends them: the disk takes them in groups.
+    await Promise.all([
+      ...Array.from({ length: 200 }, (_, i) => first.set(`key-${i}`, { i }, 60_000)),
+      ...Array.from({ length: 50 }, (_, i) => first.set("latest", i)),
+    ]);
+    const claims = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => first.claim(`delivery-${i % 10}`, `p${i}`)),
+    );
+    const [deleted, values] = await Promise.all([
+      Promise.all(Array.from({ length: 20 }, (_, i) => first.delete(`key-${i * 10}`))),
+      Promise.all(Array.from({ length: 200 }, (_, i) => first.get(`key-${i}`))),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(10);
+    expect(deleted).toEqual(Array(20).fill(true));
+    // Those no delete touched are read whatever the order.
+    expect(values.filter((value, i) => i % 10 !== 0 && value !== undefined)).toHaveLength(180);
+    await first.close();
+
+    const second = await openStore({ dataDir });
+    const kept = await second.getMany(Array.from({ length: 200 }, (_, i) => `key-${i}`));
+    expect(kept.filter((value) => value === undefined)).toHaveLength(20);
+    expect(kept[1]).toEqual({ i: 1 });
+    expect(await second.get("latest")).toBe(49);
+    await second.close();
+  });
+
   it("creates DATA_DIR when it is missing", async () => {
     const dataDir = join(await freshDir(), "nested", "data");
     const store = await openStore({ dataDir });
