@@ -121,6 +121,55 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     startDeadline(request.signal, options.answerTimeoutMs);
   const answerTimeout = () => new TimeoutError(chatPath, "answer", options.answerTimeoutMs ?? 0);
 
+  const streamChat: BackendClient["streamChat"] = (request, reader) => {
+    const deadline = answerDeadline(request);
+    const question = chatRequest(request, true, deadline.signal);
+    const sentAt = performance.now();
+    const { onFirstByte } = options;
+    return new Promise<void>((resolve, reject) => {
+      let headerSeen = false;
+      const fail = (error: unknown) => {
+        deadline.clear();
+        const reason = deadline.expired
+          ? answerTimeout()
+          : transport.toBridgeError(error, chatPath, request.signal);
+        reject(headerSeen ? new AnswerCutError(reason) : reason);
+      };
+      const body = new ChatBody(
+        {
+          end: () => {
+            deadline.clear();
+            resolve();
+          },
+          fail,
+        },
+        (control) =>
+          // The backend's own time to answer, apart from the queue before it and the
+          // platform calls after it.
+          new ChatStreamParser(
+            {
+              header: (header) => {
+                headerSeen = true;
+                reader.header(header);
+              },
+              text: (text) => {
+                if (!reader.text(text)) control.stop();
+              },
+            },
+            {
+              path: chatPath,
+              maxHeaderBytes: options.maxStreamHeaderBytes,
+              onFirstChunk: onFirstByte && (() => onFirstByte((performance.now() - sentAt) / 1000)),
+            },
+          ),
+      );
+      once(deadline.signal, () => transport.stream(question, body)).then(() => {
+        const failure = statusError(chatPath, body.status);
+        if (failure) fail(failure);
+      }, fail);
+    });
+  };
+
   return {
     async chat(request) {
       const deadline = answerDeadline(request);
@@ -137,46 +186,30 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       }
     },
 
+    streamChat,
+
     async *chatStream(request) {
-      const deadline = answerDeadline(request);
-      const question = chatRequest(request, true, deadline.signal);
-      const sentAt = performance.now();
-      const { onFirstByte } = options;
       const inbox = new StreamInbox();
-      // The backend's own time to answer, apart from the queue before it and the platform
-      // calls after it.
-      const parser = new ChatStreamParser(inbox, {
-        path: chatPath,
-        maxHeaderBytes: options.maxStreamHeaderBytes,
-        onFirstChunk: onFirstByte && (() => onFirstByte((performance.now() - sentAt) / 1000)),
-      });
-      const body = new ChatBody(parser, inbox);
-      let headerSeen = false;
+      // The consumer may stop early (break, return()): its request is closed at once.
+      const gone = new AbortController();
+      const follow = () => gone.abort(request.signal?.reason);
+      request.signal?.addEventListener("abort", follow, { once: true });
+      if (request.signal?.aborted) follow();
+      const reading = streamChat({ ...request, signal: gone.signal }, inbox).then(
+        () => inbox.end(),
+        (error: unknown) => inbox.fail(error),
+      );
       try {
-        await once(deadline.signal, () => transport.stream(question, body));
-        const failure = statusError(chatPath, body.status);
-        if (failure) throw failure;
         for (;;) {
           const event = inbox.take();
-          if (event) {
-            if (event.type === "header") headerSeen = true;
-            body.taken();
-            yield event;
-          } else if (inbox.done) {
-            return;
-          } else {
-            await inbox.arrival();
-          }
+          if (event) yield event;
+          else if (inbox.done) return;
+          else await inbox.arrival();
         }
-      } catch (error) {
-        const reason = deadline.expired
-          ? answerTimeout()
-          : transport.toBridgeError(error, chatPath, request.signal);
-        throw headerSeen ? new AnswerCutError(reason) : reason;
       } finally {
-        deadline.clear();
-        // Reached on errors and on a consumer that stopped early (break, return()).
-        body.close();
+        request.signal?.removeEventListener("abort", follow);
+        if (!inbox.done) gone.abort();
+        await reading;
       }
     },
 
@@ -212,25 +245,28 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
 /** An error status's body is read this far, so its socket can serve again, and no further. */
 const MAX_DISCARDED_BYTES = 64 * 1024;
-/** Answer text waiting for a reader that fell behind, before the backend is read no further. */
-const MAX_WAITING_CHARS = 256 * 1024;
+
+/** How a streamed answer's response ended. */
+interface BodyEnd {
+  end(): void;
+  fail(error: unknown): void;
+}
 
 /**
  * A streamed answer's response, read by callbacks into its parser. The body of an error
- * status is dropped; a reader far behind pauses the socket until it has caught up.
+ * status is dropped; a reader that has enough stops it.
  */
 class ChatBody implements BodySink {
   status = 0;
   readonly #parser: ChatStreamParser;
-  readonly #inbox: StreamInbox;
+  readonly #ending: BodyEnd;
   #control: ResponseControl | undefined;
   #discarded = 0;
-  #paused = false;
   #over = false;
 
-  constructor(parser: ChatStreamParser, inbox: StreamInbox) {
-    this.#parser = parser;
-    this.#inbox = inbox;
+  constructor(ending: BodyEnd, parser: (body: { stop(): void }) => ChatStreamParser) {
+    this.#ending = ending;
+    this.#parser = parser({ stop: () => this.#stop() });
   }
 
   start(status: number, _headers: unknown, control: ResponseControl): void {
@@ -244,49 +280,40 @@ class ChatBody implements BodySink {
       if (this.#discarded > MAX_DISCARDED_BYTES) this.#abort();
       return;
     }
+    if (this.#over) return;
     try {
       this.#parser.push(chunk);
     } catch (error) {
-      this.#inbox.fail(error);
       this.#abort();
-      return;
-    }
-    if (!this.#paused && this.#inbox.waiting > MAX_WAITING_CHARS) {
-      this.#paused = true;
-      this.#control?.pause();
+      this.#ending.fail(error);
     }
   }
 
   end(): void {
+    if (this.#over || this.status !== 200) return;
     this.#over = true;
-    if (this.status !== 200) return;
     try {
       this.#parser.end();
-      this.#inbox.end();
+      this.#ending.end();
     } catch (error) {
-      this.#inbox.fail(error);
+      this.#ending.fail(error);
     }
   }
 
   fail(error: unknown): void {
+    if (this.#over || this.status !== 200) return;
     this.#over = true;
-    this.#inbox.fail(error);
+    this.#ending.fail(error);
   }
 
-  /** The reader took what was waiting. */
-  taken(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    this.#control?.resume();
-  }
-
-  /** The reader is gone: an error status's body drains on its own, any other is closed. */
-  close(): void {
-    if (this.status === 200 || this.#discarded > MAX_DISCARDED_BYTES) this.#abort();
+  /** The reader has enough: the request is closed and the answer ends here. */
+  #stop(): void {
+    if (this.#over) return;
+    this.#abort();
+    this.#ending.end();
   }
 
   #abort(): void {
-    if (this.#over) return;
     this.#over = true;
     this.#control?.abort();
   }

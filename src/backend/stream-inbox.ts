@@ -1,12 +1,11 @@
-import type { ChatStreamSink } from "./stream-parser.ts";
-import type { ChatStreamEvent, StreamHeader } from "./types.ts";
+import type { ChatStreamEvent, ChatStreamReader, StreamHeader } from "./types.ts";
 
 /**
  * What a streamed answer brought since its reader last looked. Text that arrived meanwhile
  * is handed on as one piece: a reader that fell behind (a busy process) catches up in one
  * step instead of one per network chunk, and a reader that keeps up sees each chunk at once.
  */
-export class StreamInbox implements ChatStreamSink {
+export class StreamInbox implements ChatStreamReader {
   #header: StreamHeader | undefined;
   #text = "";
   #ended = false;
@@ -18,9 +17,10 @@ export class StreamInbox implements ChatStreamSink {
     this.#notify();
   }
 
-  text(text: string): void {
+  text(text: string): boolean {
     this.#text += text;
     this.#notify();
+    return true;
   }
 
   end(): void {

@@ -32,6 +32,17 @@ export type ChatStreamEvent =
   | { type: "header"; header: StreamHeader }
   | { type: "text"; text: string };
 
+/** Takes a streamed answer as it arrives (BackendClient.streamChat). */
+export interface ChatStreamReader {
+  /** Once, before any text. */
+  header(header: StreamHeader): void;
+  /**
+   * A piece of the answer (whole characters). Returning false reads no further: the request
+   * is closed and streamChat resolves as if the answer had ended there.
+   */
+  text(text: string): boolean;
+}
+
 /** A complete (non-streamed) answer. */
 export interface ChatAnswer {
   answer: string;
@@ -71,6 +82,11 @@ export interface BackendClient {
    * AnswerCutError, once the text received so far has been yielded.
    */
   chatStream(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
+  /**
+   * The same answer handed to `reader` as each piece arrives, with no promise per piece:
+   * resolves when it ended (or the reader stopped it), rejects as chatStream throws.
+   */
+  streamChat(request: ChatRequest, reader: ChatStreamReader): Promise<void>;
   leads(query?: LeadsQuery): Promise<LeadsPage>;
   close(): Promise<void>;
 }

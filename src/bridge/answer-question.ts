@@ -83,42 +83,62 @@ export async function answerQuestion(
   let saving: Promise<void> | undefined;
   /** The conversation the answer belongs to, as its votes are recorded with it. */
   let conversationUid: string | undefined;
+  // The backend's system message shows before the answer: text that comes while it is on its
+  // way waits for it, and so does the answer's end.
+  let noticing: Promise<void> | undefined;
   try {
     const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
     conversationUid = context.conversationUid;
     let header: StreamHeader | undefined;
-    for await (const event of deps.backend.chatStream({
-      question: message.text,
-      conversationUid: context.conversationUid,
-      language: context.language ?? deps.defaultLanguage,
-      signal,
-    })) {
-      if (event.type === "header") {
-        header = event.header;
-        if (header.conversationUid === undefined) {
-          deps.log.warn(
-            "the chatbot's answer named no conversation: the thread keeps its previous one",
-          );
-        } else {
-          conversationUid = header.conversationUid;
-          // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-          saving = deps.conversations
-            .save(message.threadKey, header.conversationUid)
-            .catch((error: unknown) =>
-              deps.log.error({ err: error }, "could not store the thread's conversation"),
+    let held = "";
+    let full = false;
+    const show = (text: string) => {
+      if (!writer.append(text)) full = true;
+      return !full;
+    };
+    await deps.backend.streamChat(
+      {
+        question: message.text,
+        conversationUid: context.conversationUid,
+        language: context.language ?? deps.defaultLanguage,
+        signal,
+      },
+      {
+        header: (received) => {
+          header = received;
+          if (received.conversationUid === undefined) {
+            deps.log.warn(
+              "the chatbot's answer named no conversation: the thread keeps its previous one",
             );
-        }
-        const systemMessage = stripInvisible(header.systemMessage).trim();
-        if (systemMessage) {
-          await sendNotice(surface, systemMessage).catch((error: unknown) =>
-            deps.log.warn({ err: error }, "system message not shown"),
-          );
-        }
-      } else if (!writer.append(event.text)) {
-        stop.abort();
-        break;
-      }
-    }
+          } else {
+            conversationUid = received.conversationUid;
+            // Saved at once, not after the answer: a cut answer still keeps the thread's context.
+            saving = deps.conversations
+              .save(message.threadKey, received.conversationUid)
+              .catch((error: unknown) =>
+                deps.log.error({ err: error }, "could not store the thread's conversation"),
+              );
+          }
+          const systemMessage = stripInvisible(received.systemMessage).trim();
+          if (!systemMessage) return;
+          noticing = sendNotice(surface, systemMessage)
+            .catch((error: unknown) => deps.log.warn({ err: error }, "system message not shown"))
+            .finally(() => {
+              noticing = undefined;
+              const text = held;
+              held = "";
+              if (text) show(text);
+            });
+        },
+        text: (text) => {
+          if (full) return false;
+          if (!noticing) return show(text);
+          held += text;
+          return true;
+        },
+      },
+    );
+    await noticing;
     const sources = header ? formatSources(header.relatedDocs) : "";
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
@@ -132,6 +152,7 @@ export async function answerQuestion(
       ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t));
     }
   }
+  await noticing;
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   let remembering: Promise<void> | undefined;
   if (running && deps.votes && end.kind !== "error" && writer.text) {

@@ -49,6 +49,7 @@ export async function benchLeads(options: LeadsBenchOptions = {}): Promise<Leads
     const counting: BackendClient = {
       chat: backend.chat,
       chatStream: backend.chatStream,
+      streamChat: backend.streamChat,
       close: backend.close,
       leads: (query?: LeadsQuery) => {
         requests++;
