@@ -22,6 +22,10 @@ export function botTables(rows: readonly BotRow[]): string {
       { heading: "p99 ms", cell: (r) => r.firstTextMs.p99 },
       { heading: "final delay p50 ms", cell: (r) => r.finalDelayMs.p50 },
       { heading: "p99 ms", cell: (r) => r.finalDelayMs.p99 },
+      {
+        heading: "p99 Telegram/Slack ms",
+        cell: (r) => `${r.finalDelayP99MsBy.telegram}/${r.finalDelayP99MsBy.slack}`,
+      },
       { heading: "loop delay p99 ms", cell: (r) => r.eventLoopDelayMs.p99 },
       { heading: "Slack ack p99 ms", cell: (r) => r.ack?.p99 ?? null },
       { heading: "acks late", cell: (r) => (r.ack ? `${r.ack.late}/${r.ack.events}` : null) },

@@ -26,6 +26,7 @@ export interface BotRow {
   firstTextMs: Spread;
   /** Backend ends the stream → the platform receives the call that closes the answer. */
   finalDelayMs: Spread;
+  finalDelayP99MsBy: { telegram: number; slack: number };
   /** Calls showing text per answer (posts, edits, drafts, stream appends), by the fakes. */
   editsPerAnswer: number;
   /** The bot's own chatbot_bridge_edits_total per answer. */
@@ -129,6 +130,10 @@ export function summarizeBot(o: BotObservations): BotRow {
     },
     firstTextMs: spread(measured.map(firstText)),
     finalDelayMs: spread(measured.map(finalDelay)),
+    finalDelayP99MsBy: {
+      telegram: spread(measured.filter(on("telegram")).map(finalDelay)).p99,
+      slack: spread(measured.filter(on("slack")).map(finalDelay)).p99,
+    },
     editsPerAnswer: perAnswer(o.platforms.answers.reduce((sum, a) => sum + a.textCalls, 0)),
     botEditsPerAnswer: perAnswer(o.bot.edits),
     callsPerAnswer: Object.fromEntries(
