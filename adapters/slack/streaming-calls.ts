@@ -43,29 +43,6 @@ export class StreamingCalls {
 
   async call(method: string, args: Record<string, unknown>): Promise<webApi.WebAPICallResult> {
     const token = typeof args.token === "string" ? args.token : this.#token;
-    // The whole call within the timeout, as the WebClient bounds it. A timer cleared at the
-    // end, not AbortSignal.timeout: that one costs ten times as much (weak refs, a finaliser).
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () =>
-        deadline.abort(
-          new DOMException("The operation was aborted due to timeout", "TimeoutError"),
-        ),
-      this.#timeoutMs,
-    );
-    try {
-      return await this.#send(method, args, token, deadline.signal);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  async #send(
-    method: string,
-    args: Record<string, unknown>,
-    token: string | undefined,
-    signal: AbortSignal,
-  ): Promise<webApi.WebAPICallResult> {
     let response: Dispatcher.ResponseData;
     try {
       // The global dispatcher at each call, as undici's `request` takes it (tests swap it).
@@ -75,7 +52,10 @@ export class StreamingCalls {
         method: "POST",
         headers: token === this.#token ? this.#headers : headersFor(token),
         body: formBody(args),
-        signal,
+        // Slack's answer (and any stall of its body) within the timeout, as the WebClient
+        // bounds a call; undici's own timers cost less than an AbortSignal for every call.
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
       });
     } catch (error) {
       throw new webApi.WebAPIRequestError(

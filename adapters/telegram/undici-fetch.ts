@@ -19,10 +19,10 @@ interface GrammyRequest {
  */
 export const undiciFetch: GrammyFetch = async (url, init) => {
   const { connection: _, ...headers } = init.headers ?? {};
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  const { origin, path } = splitUrl(url);
   const response = await getGlobalDispatcher().request({
-    origin: url.slice(0, pathStart),
-    path: url.slice(pathStart),
+    origin,
+    path,
     method: "POST",
     headers,
     body: init.body as string,
@@ -30,3 +30,9 @@ export const undiciFetch: GrammyFetch = async (url, init) => {
   });
   return { json: () => response.body.json() };
 };
+
+/** A Bot API URL as undici's dispatcher takes it: the origin, and the path from its first `/`. */
+export function splitUrl(url: string): { origin: string; path: string } {
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  return { origin: url.slice(0, pathStart), path: url.slice(pathStart) };
+}
