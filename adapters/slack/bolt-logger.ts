@@ -5,16 +5,20 @@ import type { Logger } from "../../src/log.ts";
 /**
  * Bolt's and the Web API client's log lines through the process logger, so they are masked
  * like ours. Bolt's chatter (info: "Now connected to Slack") stays at debug unless it is a
- * warning or an error.
+ * warning or an error. Bolt logs a few debug lines for every delivery (each ack): they are
+ * put together only when debug lines are written at all.
  */
 export function boltLogger(log: Logger): SlackLogger {
   let level = LogLevel.INFO;
   const line = (parts: unknown[]) =>
     parts.map((part) => (typeof part === "string" ? part : inspect(part, { depth: 2 }))).join(" ");
   const error = (parts: unknown[]) => parts.find((part) => part instanceof Error);
+  const chatter = (...parts: unknown[]) => {
+    if (log.isLevelEnabled("debug")) log.debug(line(parts));
+  };
   return {
-    debug: (...parts) => log.debug(line(parts)),
-    info: (...parts) => log.debug(line(parts)),
+    debug: chatter,
+    info: chatter,
     warn: (...parts) =>
       log.warn({ err: error(parts) }, line(parts.filter((p) => !(p instanceof Error)))),
     error: (...parts) =>

@@ -304,6 +304,9 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         receiver: receiver.receiver,
         logger,
         clientOptions: clientOptions(options),
+        // No conversation state: nothing reads it, and Bolt's default store would look each
+        // delivery's conversation up (and build an Error for every miss) on every delivery.
+        convoStore: false,
       });
       register(bolt);
       await slackStartCall("SLACK_APP_TOKEN", () => receiver.start(bolt), {

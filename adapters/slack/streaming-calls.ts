@@ -1,12 +1,13 @@
 import { webApi } from "@slack/bolt";
-import { request } from "undici";
+import { type Dispatcher, getGlobalDispatcher } from "undici";
 
 /**
- * The methods an answer calls many times over while it streams. They go out through
- * `StreamingCalls`: the WebClient's request queue, retry wrapper and debug serialisation of
- * every body cost about five times the request itself (0.31 against 0.05 CPU ms a call,
- * measured on loopback), and none of them is used for these calls (no retries, 429s
- * rejected at once; see createWebClient).
+ * The methods an answer calls many times over while it streams, and users.info (asked for
+ * each new asker). They go out through `StreamingCalls`: the WebClient's request queue, retry
+ * wrapper and debug serialisation of every body cost about five times the request itself
+ * (0.31 against 0.05 CPU ms a call, measured on loopback; users.info more, as the client
+ * also serialises its whole answer for a debug line), and none of them is used for these
+ * calls (no retries, 429s rejected at once; see createWebClient).
  */
 export const STREAMING_METHODS: ReadonlySet<string> = new Set([
   "chat.postMessage",
@@ -15,6 +16,7 @@ export const STREAMING_METHODS: ReadonlySet<string> = new Set([
   "chat.appendStream",
   "chat.stopStream",
   "assistant.threads.setStatus",
+  "users.info",
 ]);
 
 /**
@@ -24,30 +26,37 @@ export const STREAMING_METHODS: ReadonlySet<string> = new Set([
  * WebAPIRequestError when no answer came), so every caller handles both paths alike.
  */
 export class StreamingCalls {
-  readonly #apiUrl: string;
+  /** The API's origin and path, split once: undici would parse the whole URL on every call. */
+  readonly #origin: string;
+  readonly #path: string;
   readonly #token: string | undefined;
+  readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
 
   constructor(options: { apiUrl: string; token: string | undefined; timeoutMs: number }) {
-    this.#apiUrl = options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`;
+    const url = new URL(options.apiUrl.endsWith("/") ? options.apiUrl : `${options.apiUrl}/`);
+    this.#origin = url.origin;
+    this.#path = url.pathname;
     this.#token = options.token;
+    this.#headers = headersFor(options.token);
     this.#timeoutMs = options.timeoutMs;
   }
 
   async call(method: string, args: Record<string, unknown>): Promise<webApi.WebAPICallResult> {
     const token = typeof args.token === "string" ? args.token : this.#token;
-    let response: Awaited<ReturnType<typeof request>>;
+    let response: Dispatcher.ResponseData;
     try {
-      response = await request(`${this.#apiUrl}${method}`, {
+      // The global dispatcher at each call, as undici's `request` takes it (tests swap it).
+      response = await getGlobalDispatcher().request({
+        origin: this.#origin,
+        path: `${this.#path}${method}`,
         method: "POST",
-        headers: {
-          accept: "application/json",
-          "content-type": "application/x-www-form-urlencoded",
-          ...(token && { authorization: `Bearer ${token}` }),
-        },
+        headers: token === this.#token ? this.#headers : headersFor(token),
         body: formBody(args),
-        // The whole call within the timeout, as the WebClient bounds it.
-        signal: AbortSignal.timeout(this.#timeoutMs),
+        // Slack's answer (and any stall of its body) within the timeout, as the WebClient
+        // bounds a call; undici's own timers cost less than an AbortSignal for every call.
+        headersTimeout: this.#timeoutMs,
+        bodyTimeout: this.#timeoutMs,
       });
     } catch (error) {
       throw new webApi.WebAPIRequestError(
@@ -81,6 +90,14 @@ export class StreamingCalls {
     }
     return result;
   }
+}
+
+function headersFor(token: string | undefined): Record<string, string> {
+  return {
+    accept: "application/json",
+    "content-type": "application/x-www-form-urlencoded",
+    ...(token && { authorization: `Bearer ${token}` }),
+  };
 }
 
 /** The Web API's form encoding: objects (blocks, chunks) as JSON, no token in the body. */

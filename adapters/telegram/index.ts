@@ -34,6 +34,7 @@ import {
   TelegramNetworkError,
 } from "./errors.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
+import { DEFAULT_API_ROOT, installLeanCalls } from "./lean-calls.ts";
 import {
   ADMIN_CACHE_MS,
   CALLBACK_ANSWER_MS,
@@ -160,14 +161,14 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   }
   const log = options.log.child({ channel: "telegram" });
   const pollTimeoutSeconds = options.polling?.timeoutSeconds ?? POLL_TIMEOUT_SECONDS;
+  const apiRoot = options.apiRoot ? options.apiRoot.replace(/\/+$/, "") : DEFAULT_API_ROOT;
+  const timeoutSeconds = pollTimeoutSeconds + CLIENT_MARGIN_SECONDS;
   const bot = new Bot(options.botToken, {
-    client: {
-      ...(options.apiRoot ? { apiRoot: options.apiRoot.replace(/\/+$/, "") } : {}),
-      fetch: undiciFetch as unknown as typeof fetch,
-      timeoutSeconds: pollTimeoutSeconds + CLIENT_MARGIN_SECONDS,
-    },
+    client: { apiRoot, fetch: undiciFetch as unknown as typeof fetch, timeoutSeconds },
   });
-  // Installed first, so it runs inside the error boundary and sees Telegram's own answer.
+  // Innermost, so the metrics and the error boundary see the calls it makes too.
+  installLeanCalls(bot.api, { apiRoot, token: options.botToken, timeoutSeconds });
+  // Installed before the boundary, so it runs inside it and sees Telegram's own answer.
   if (options.metrics) installCallMetrics(bot.api, options.metrics);
   installErrorBoundary(bot.api);
   const store = options.store;

@@ -109,6 +109,25 @@ describe("Telegram webhook mode", () => {
     expect(rig.harness.simulator.requests.filter((r) => r.route === "chat")).toHaveLength(0);
   });
 
+  it("refuses with 400 a signed body that is not an update, and still takes the next update", async () => {
+    const { rig, post } = await startWebhookRig();
+    const { fake, alice, dm } = rig;
+    const notUpdates = [
+      null,
+      "update",
+      [],
+      {},
+      { update_id: -1 },
+      { update_id: 1.5 },
+      { update_id: "7" },
+    ];
+    const statuses = [];
+    for (const body of notUpdates) statuses.push(await post(body as unknown as Update, SECRET));
+    expect(statuses).toEqual(notUpdates.map(() => 400));
+    expect(await post(fake.compose({ chat: dm.id, from: alice, text: "hello" }), SECRET)).toBe(200);
+    await until(() => fake.botMessages(dm.id).length > 0);
+  });
+
   it("past its updates in flight, answers 503 so Telegram re-sends, and takes the update later", async () => {
     const held = new Promise<void>((resolve) => {
       releaseAnswers = resolve;
