@@ -114,16 +114,20 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       },
       attempt,
     );
-  const chatRequest = (request: ChatRequest, stream: boolean, signal: AbortSignal | undefined) =>
-    ({ method: "POST", path: chatPath, json: chatBody(request, stream), signal }) as const;
 
   const answerDeadline = (request: ChatRequest) =>
     startDeadline(request.signal, options.answerTimeoutMs);
   const answerTimeout = () => new TimeoutError(chatPath, "answer", options.answerTimeoutMs ?? 0);
 
   const streamChat: BackendClient["streamChat"] = (request, reader) => {
+    let json: Record<string, unknown>;
+    try {
+      json = chatBody(request, true);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const deadline = answerDeadline(request);
-    const question = chatRequest(request, true, deadline.signal);
+    const question = { method: "POST", path: chatPath, json, signal: deadline.signal } as const;
     const sentAt = performance.now();
     const { onFirstByte } = options;
     return new Promise<void>((resolve, reject) => {
@@ -174,7 +178,12 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     async chat(request) {
       const deadline = answerDeadline(request);
       try {
-        const question = chatRequest(request, false, deadline.signal);
+        const question = {
+          method: "POST",
+          path: chatPath,
+          json: chatBody(request, false),
+          signal: deadline.signal,
+        } as const;
         const response = await once(deadline.signal, () => transport.send(question));
         const data = await readData(response, chatPath);
         return decodeWith(chatAnswerSchema, data, chatPath, "chat answer");
