@@ -11,7 +11,9 @@ export class OperationGuard {
   readonly #describe: (error: unknown) => Error;
   /** Whether the store has logged an outage that explains a failure now. */
   readonly #duringOutage: () => boolean;
-  readonly #inFlight = new Set<Promise<unknown>>();
+  /** Operations under way, and who waits for them all to settle (close). */
+  #inFlight = 0;
+  #drained: (() => void) | undefined;
   #closed = false;
 
   constructor(
@@ -27,54 +29,70 @@ export class OperationGuard {
     return this.#closed;
   }
 
+  // One promise and one timer per operation, no async frames: a store call is on every
+  // message's path, many times over.
   run<T>(operation: string, fn: () => Promise<T>): Promise<T> {
     if (this.#closed) {
       return Promise.reject(new StoreUnavailableError(operation, new Error("the store is closed")));
     }
-    const result = this.#withDeadline(operation, fn);
-    this.#inFlight.add(result);
-    const forget = () => this.#inFlight.delete(result);
-    result.then(forget, forget);
-    return result;
+    this.#inFlight++;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const settle = () => {
+        settled = true;
+        clearTimeout(timer);
+        if (--this.#inFlight === 0) this.#drained?.();
+      };
+      // Timers run before I/O in each turn of the event loop: after a busy spell, a deadline
+      // would fire ahead of an answer that is already in. setImmediate runs after the I/O, so
+      // only a store that really did not answer fails.
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            settle();
+            reject(this.#failure(operation, new DeadlineError(this.#timeoutMs)));
+          }),
+        this.#timeoutMs,
+      );
+      let work: Promise<T>;
+      try {
+        work = fn();
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work.then(
+        (value) => {
+          if (settled) return;
+          settle();
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settle();
+          reject(this.#failure(operation, error));
+        },
+      );
+    });
   }
 
   /** Refuses new operations, waits for those in flight (each has a deadline), then runs `release`. */
   async close(release: () => Promise<void>): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.allSettled([...this.#inFlight]);
+    if (this.#inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        this.#drained = resolve;
+      });
+    }
     await release();
   }
 
-  async #withDeadline<T>(operation: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await withDeadline(fn(), this.#timeoutMs, () => new DeadlineError(this.#timeoutMs));
-    } catch (error) {
-      if (error instanceof StoreUnavailableError) throw error;
-      // Described first: describing may be how the store learns of the outage.
-      const cause = this.#describe(error);
-      throw new StoreUnavailableError(operation, cause, { duringOutage: this.#duringOutage() });
-    }
-  }
-}
-
-/** `work`, or `onTimeout()`'s error once `ms` have passed without it settling. */
-export async function withDeadline<T>(
-  work: Promise<T>,
-  ms: number,
-  onTimeout: () => Error,
-): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    // Timers run before I/O in each turn of the event loop: after a busy spell, a deadline
-    // would fire ahead of an answer that is already in. setImmediate runs after the I/O, so
-    // only a store that really did not answer fails.
-    timer = setTimeout(() => setImmediate(() => reject(onTimeout())), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
+  #failure(operation: string, error: unknown): StoreUnavailableError {
+    if (error instanceof StoreUnavailableError) return error;
+    // Described first: describing may be how the store learns of the outage.
+    const cause = this.#describe(error);
+    return new StoreUnavailableError(operation, cause, { duringOutage: this.#duringOutage() });
   }
 }
 
