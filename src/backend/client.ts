@@ -18,7 +18,6 @@ import {
   parseJson,
   unwrapEnvelope,
 } from "./schemas.ts";
-import { StreamInbox } from "./stream-inbox.ts";
 import { ChatStreamParser } from "./stream-parser.ts";
 import {
   type BodySink,
@@ -196,31 +195,6 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     },
 
     streamChat,
-
-    async *chatStream(request) {
-      const inbox = new StreamInbox();
-      // The consumer may stop early (break, return()): its request is closed at once.
-      const gone = new AbortController();
-      const follow = () => gone.abort(request.signal?.reason);
-      request.signal?.addEventListener("abort", follow, { once: true });
-      if (request.signal?.aborted) follow();
-      const reading = streamChat({ ...request, signal: gone.signal }, inbox).then(
-        () => inbox.end(),
-        (error: unknown) => inbox.fail(error),
-      );
-      try {
-        for (;;) {
-          const event = inbox.take();
-          if (event) yield event;
-          else if (inbox.done) return;
-          else await inbox.arrival();
-        }
-      } finally {
-        request.signal?.removeEventListener("abort", follow);
-        if (!inbox.done) gone.abort();
-        await reading;
-      }
-    },
 
     async leads(query = {}) {
       const search = leadsSearch(query);

@@ -2,7 +2,7 @@ import { Buffer } from "node:buffer";
 import { TextDecoder } from "node:util";
 import { ProtocolError } from "../errors.ts";
 import { decodeStreamHeader, isEnvelope, parseJson, unwrapEnvelope } from "./schemas.ts";
-import type { ChatStreamEvent, StreamHeader } from "./types.ts";
+import type { StreamHeader } from "./types.ts";
 
 /**
  * Separates the JSON header from the answer text in a streamed chat response. The spec
@@ -108,30 +108,6 @@ export class ChatStreamParser {
   #text(text: string): void {
     if (text) this.#sink.text(text);
   }
-}
-
-/**
- * ChatStreamParser over a body read as an async iterable: the header event once, then the
- * answer text. Errors of `body` itself pass through unchanged.
- */
-export async function* parseChatStream(
-  body: AsyncIterable<Uint8Array>,
-  options: ChatStreamParserOptions,
-): AsyncGenerator<ChatStreamEvent, void, undefined> {
-  const events: ChatStreamEvent[] = [];
-  const parser = new ChatStreamParser(
-    {
-      header: (header) => events.push({ type: "header", header }),
-      text: (text) => events.push({ type: "text", text }),
-    },
-    options,
-  );
-  for await (const value of body) {
-    parser.push(value);
-    yield* events.splice(0);
-  }
-  parser.end();
-  yield* events.splice(0);
 }
 
 // A body with no delimiter is usually an error envelope sent instead of a stream.

@@ -24,14 +24,6 @@ export interface StreamHeader {
   relatedDocs: unknown[];
 }
 
-/**
- * What a streamed answer yields: the header once, first; then answer text in pieces as
- * it arrives (each piece is whole UTF-8 characters).
- */
-export type ChatStreamEvent =
-  | { type: "header"; header: StreamHeader }
-  | { type: "text"; text: string };
-
 /** Takes a streamed answer as it arrives (BackendClient.streamChat). */
 export interface ChatStreamReader {
   /** Once, before any text. */
@@ -77,14 +69,10 @@ export interface LeadsPage {
 export interface BackendClient {
   chat(request: ChatRequest): Promise<ChatAnswer>;
   /**
-   * Streams an answer. Errors before the header arrives are thrown as they are
-   * (AuthenticationError, ApiError, TimeoutError, …); a failure after it is thrown as
-   * AnswerCutError, once the text received so far has been yielded.
-   */
-  chatStream(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
-  /**
-   * The same answer handed to `reader` as each piece arrives, with no promise per piece:
-   * resolves when it ended (or the reader stopped it), rejects as chatStream throws.
+   * Streams an answer to `reader` as each piece arrives, with no promise per piece: resolves
+   * when it ended (or the reader stopped it). Errors before the header arrives reject as they
+   * are (AuthenticationError, ApiError, TimeoutError, …); a failure after it rejects as
+   * AnswerCutError, once the text received so far has been handed on.
    */
   streamChat(request: ChatRequest, reader: ChatStreamReader): Promise<void>;
   leads(query?: LeadsQuery): Promise<LeadsPage>;

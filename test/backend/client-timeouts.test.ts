@@ -33,7 +33,7 @@ describe.concurrent("timeouts and waits", () => {
 
   it("times out waiting for the headers", async ({ expect, onTestFinished }) => {
     const { backend, client } = await setup(() => {}, { timeoutMs: 200 }, onTestFinished);
-    const result = await collect(client.chatStream({ question: "hi" }));
+    const result = await collect(client, { question: "hi" });
     expect(result.error).toBeInstanceOf(TimeoutError);
     expect((result.error as TimeoutError).phase).toBe("headers");
     expect(result.error?.message).toBe(`backend ${CHAT}: no response within 200 ms`);
@@ -51,7 +51,7 @@ describe.concurrent("timeouts and waits", () => {
       await ctx.write('{"conversation_uid":');
     };
     const { client } = await setup(script, { idleTimeoutMs: 200 }, onTestFinished);
-    const result = await collect(client.chatStream({ question: "hi" }));
+    const result = await collect(client, { question: "hi" });
     expect(result.error).toBeInstanceOf(TimeoutError);
     expect((result.error as TimeoutError).phase).toBe("idle");
     expect(result.error?.message).toBe(`backend ${CHAT}: stream silent for 200 ms`);
@@ -64,7 +64,7 @@ describe.concurrent("timeouts and waits", () => {
       await ctx.write(streamBody(HEADER_JSON, "Le train part à"));
     };
     const { client } = await setup(script, { idleTimeoutMs: 200 }, onTestFinished);
-    const result = await collect(client.chatStream({ question: "hi" }));
+    const result = await collect(client, { question: "hi" });
     expect(result.text).toBe("Le train part à");
     expect(result.error).toBeInstanceOf(AnswerCutError);
     expect((result.error as AnswerCutError).reason).toBeInstanceOf(TimeoutError);
@@ -90,11 +90,7 @@ describe.concurrent("timeouts and waits", () => {
       { idleTimeoutMs: 2_000, answerTimeoutMs: 400 },
       onTestFinished,
     );
-    const result = await within(
-      collect(client.chatStream({ question: "hi" })),
-      4_000,
-      "the answer deadline",
-    );
+    const result = await within(collect(client, { question: "hi" }), 4_000, "the answer deadline");
     expect(result.text).toMatch(/^Le train\.*$/);
     expect(result.error).toBeInstanceOf(AnswerCutError);
     const reason = (result.error as AnswerCutError).reason;
@@ -121,11 +117,7 @@ describe.concurrent("timeouts and waits", () => {
       { idleTimeoutMs: 2_000, answerTimeoutMs: 300 },
       onTestFinished,
     );
-    const result = await within(
-      collect(client.chatStream({ question: "hi" })),
-      4_000,
-      "the answer deadline",
-    );
+    const result = await within(collect(client, { question: "hi" }), 4_000, "the answer deadline");
     expect(result.error).toBeInstanceOf(TimeoutError);
     expect((result.error as TimeoutError).phase).toBe("answer");
     expect(result.events).toEqual([]);

@@ -117,7 +117,7 @@ describe("chat", () => {
     expect(error.userMessage).toBe(
       'unknown language "xx"; use one of auto, en, fr, es, ru, zh-Hans, zh-Hant, ar, de, jp, pt, hi, ko, it, uk',
     );
-    expect((await collect(client.chatStream(bad))).error).toBeInstanceOf(InvalidInputError);
+    expect((await collect(client, bad)).error).toBeInstanceOf(InvalidInputError);
     const empty = await failure(client.chat({ question: "  " }));
     expect(empty.message).toBe("the question is empty");
     expect(backend.requests).toHaveLength(0);
@@ -126,9 +126,7 @@ describe("chat", () => {
   it("never sends a question twice: not after a 500, not after a drop", async () => {
     backend.handle((ctx) => ctx.json(500, {}));
     expect(await failure(client.chat({ question: "hi" }))).toBeInstanceOf(ServerError);
-    expect((await collect(client.chatStream({ question: "hi" }))).error).toBeInstanceOf(
-      ServerError,
-    );
+    expect((await collect(client, { question: "hi" })).error).toBeInstanceOf(ServerError);
     expect(backend.requests).toHaveLength(2);
 
     backend.handle((ctx) => ctx.destroy());
@@ -136,7 +134,7 @@ describe("chat", () => {
     expect(dropped).toBeInstanceOf(NetworkError);
     expect((dropped as NetworkError).beforeRequestSent).toBe(false);
     expect(dropped.userMessage).toBe("connection lost");
-    const streamDropped = await collect(client.chatStream({ question: "hi" }));
+    const streamDropped = await collect(client, { question: "hi" });
     expect(streamDropped.error).toBeInstanceOf(NetworkError);
     expect(backend.requests).toHaveLength(4);
   });
@@ -152,7 +150,7 @@ describe("chat", () => {
     expect(error.message).toBe(`backend ${CHAT}: could not connect`);
     expect(error.userMessage).toBe("could not reach the chatbot");
     expect((error.cause as Error).message).toMatch(/^Error ECONNREFUSED: connect ECONNREFUSED /);
-    const streamed = await collect(refused.chatStream({ question: "hi" }));
+    const streamed = await collect(refused, { question: "hi" });
     expect((streamed.error as NetworkError).beforeRequestSent).toBe(true);
   });
 
@@ -189,10 +187,10 @@ describe("HTTP status", () => {
     ],
     [404, NotFoundError, "the chatbot was not found (HTTP 404): check the base URL and the bot id"],
     [500, ServerError, "the chatbot service failed (HTTP 500); please try again later"],
-  ])("%i is %o for chat, chatStream and leads", async (status, type, userMessage) => {
+  ])("%i is %o for chat, streamChat and leads", async (status, type, userMessage) => {
     backend.handle((ctx) => ctx.json(status, { code: status, msg: "nope" }));
     const chat = await failure(client.chat({ question: "hi" }));
-    const stream = (await collect(client.chatStream({ question: "hi" }))).error;
+    const stream = (await collect(client, { question: "hi" })).error;
     const leads = await failure(client.leads());
     for (const error of [chat, stream, leads]) {
       expect(error).toBeInstanceOf(type);

@@ -2,7 +2,12 @@ import { inspect } from "node:util";
 import { expect } from "vitest";
 import { type BackendClientOptions, createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
-import type { ChatStreamEvent, StreamHeader } from "../../src/backend/types.ts";
+import type {
+  BackendClient,
+  ChatRequest,
+  ChatStreamReader,
+  StreamHeader,
+} from "../../src/backend/types.ts";
 import { BridgeError } from "../../src/errors.ts";
 
 export const API_KEY = "sk-live-9f8e7d6c5b4a-SECRET";
@@ -40,38 +45,79 @@ export function expectNoSecret(error: unknown): void {
   expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(API_KEY);
 }
 
+/** `error`, which must be a BridgeError free of the key. */
+function bridgeError(error: unknown): BridgeError {
+  expectNoSecret(error);
+  expect(error).toBeInstanceOf(BridgeError);
+  return error as BridgeError;
+}
+
 /** The rejection of `promise`, which must be a BridgeError free of the key. */
 export async function failure(promise: Promise<unknown>): Promise<BridgeError> {
   try {
     await promise;
   } catch (error) {
-    expectNoSecret(error);
-    expect(error).toBeInstanceOf(BridgeError);
-    return error as BridgeError;
+    return bridgeError(error);
   }
   throw new Error("expected a rejection");
 }
 
+/** One thing a streamed answer handed on: the header once, first; then pieces of text. */
+export type StreamEvent = { type: "header"; header: StreamHeader } | { type: "text"; text: string };
+
 export interface Collected {
   header: StreamHeader | undefined;
   text: string;
-  events: ChatStreamEvent[];
+  events: StreamEvent[];
   error: BridgeError | undefined;
 }
 
-/** Drains a stream; an error ends it and is returned, checked for the key. */
-export async function collect(stream: AsyncIterable<ChatStreamEvent>): Promise<Collected> {
-  const result: Collected = { header: undefined, text: "", events: [], error: undefined };
+export function collected(): Collected {
+  return { header: undefined, text: "", events: [], error: undefined };
+}
+
+/** `result`'s failure, checked for the key. */
+export function recordError(result: Collected, error: unknown): void {
+  result.error = bridgeError(error);
+}
+
+/**
+ * A reader (or a parser's sink) that records into `result`. `onText` is told each piece
+ * once recorded; its answer is the reader's (false: read no further).
+ */
+export function recorder(
+  result: Collected,
+  onText: (text: string) => boolean = () => true,
+): ChatStreamReader {
+  return {
+    header(header) {
+      result.events.push({ type: "header", header });
+      result.header = header;
+    },
+    text(text) {
+      result.events.push({ type: "text", text });
+      result.text += text;
+      return onText(text);
+    },
+  };
+}
+
+/**
+ * Streams one answer through `client.streamChat` and returns what its reader was handed;
+ * an error ends it and is returned, checked for the key.
+ */
+export async function collect(
+  client: BackendClient,
+  request: ChatRequest,
+  onText?: (text: string) => boolean,
+): Promise<Collected> {
+  const result = collected();
+  // Outside the try: streamChat must reject, never throw.
+  const answering = client.streamChat(request, recorder(result, onText));
   try {
-    for await (const event of stream) {
-      result.events.push(event);
-      if (event.type === "header") result.header = event.header;
-      else result.text += event.text;
-    }
+    await answering;
   } catch (error) {
-    expectNoSecret(error);
-    expect(error).toBeInstanceOf(BridgeError);
-    result.error = error as BridgeError;
+    recordError(result, error);
   }
   return result;
 }
@@ -87,10 +133,6 @@ export function testClient(baseUrl: string, overrides: Partial<BackendClientOpti
     retry: { attempts: 3, baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 1_000 },
     ...overrides,
   });
-}
-
-export async function* chunksOf(...parts: (string | Uint8Array)[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts) yield typeof part === "string" ? Buffer.from(part, "utf8") : part;
 }
 
 /** `promise`, or a failure after `ms` instead of a hung test. */

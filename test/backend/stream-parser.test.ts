@@ -1,21 +1,52 @@
 import { describe, expect, it } from "vitest";
-import { parseChatStream, STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import {
+  ChatStreamParser,
+  type ChatStreamParserOptions,
+  STREAM_DELIMITER,
+} from "../../src/backend/stream-parser.ts";
 import { ApiError, ProtocolError } from "../../src/errors.ts";
-import { ANSWER, chunksOf, collect, HEADER, HEADER_JSON, streamBody } from "./fixtures.ts";
+import {
+  ANSWER,
+  type Collected,
+  collected,
+  HEADER,
+  HEADER_JSON,
+  recordError,
+  recorder,
+  streamBody,
+} from "./fixtures.ts";
 
 const path = "/api/v1/backend/chatbot/b/chat";
-const parse = (...parts: (string | Uint8Array)[]) =>
-  collect(parseChatStream(chunksOf(...parts), { path }));
 
-describe("parseChatStream", () => {
+/** Pushes `chunks` into a parser, then ends the body; a throw ends it and is returned. */
+function parseChunks(
+  chunks: Iterable<string | Uint8Array>,
+  options: ChatStreamParserOptions = { path },
+): Collected {
+  const result = collected();
+  const parser = new ChatStreamParser(recorder(result), options);
+  try {
+    for (const chunk of chunks) {
+      parser.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    }
+    parser.end();
+  } catch (error) {
+    recordError(result, error);
+  }
+  return result;
+}
+
+const parse = (...parts: (string | Uint8Array)[]) => parseChunks(parts);
+
+describe("ChatStreamParser", () => {
   it("reads the delimiter as the two spec halves joined", () => {
     expect(STREAM_DELIMITER).toBe("645130146e8d07b175fd8b1d5682d520");
   });
 
-  it("yields the header first, then the answer, for a split at every byte", async () => {
+  it("hands on the header first, then the answer, for a split at every byte", () => {
     const body = streamBody();
     for (let at = 0; at <= body.length; at++) {
-      const result = await parse(body.subarray(0, at), body.subarray(at));
+      const result = parse(body.subarray(0, at), body.subarray(at));
       expect(result.error, `split at ${at}`).toBeUndefined();
       expect(result.events[0]).toEqual({ type: "header", header: HEADER });
       expect(result.text, `split at ${at}`).toBe(ANSWER);
@@ -24,29 +55,29 @@ describe("parseChatStream", () => {
     }
   });
 
-  it("survives one byte per chunk", async () => {
+  it("survives one byte per chunk", () => {
     const body = streamBody();
     const bytes = Array.from({ length: body.length }, (_, i) => body.subarray(i, i + 1));
-    const result = await parse(...bytes);
+    const result = parse(...bytes);
     expect(result.header).toEqual(HEADER);
     expect(result.text).toBe(ANSWER);
   });
 
-  it("keeps later copies of the delimiter as answer text", async () => {
+  it("keeps later copies of the delimiter as answer text", () => {
     const answer = `a${STREAM_DELIMITER}b${STREAM_DELIMITER}`;
-    const result = await parse(streamBody(HEADER_JSON, answer));
+    const result = parse(streamBody(HEADER_JSON, answer));
     expect(result.header).toEqual(HEADER);
     expect(result.text).toBe(answer);
   });
 
-  it("accepts an empty answer", async () => {
-    const result = await parse(streamBody(HEADER_JSON, ""));
+  it("accepts an empty answer", () => {
+    const result = parse(streamBody(HEADER_JSON, ""));
     expect(result.events).toEqual([{ type: "header", header: HEADER }]);
     expect(result.error).toBeUndefined();
   });
 
-  it("defaults the optional header fields", async () => {
-    const result = await parse(streamBody({ conversation_uid: "c1" }, "hi"));
+  it("defaults the optional header fields", () => {
+    const result = parse(streamBody({ conversation_uid: "c1" }, "hi"));
     expect(result.header).toEqual({
       conversationUid: "c1",
       question: "",
@@ -57,19 +88,19 @@ describe("parseChatStream", () => {
     expect(result.text).toBe("hi");
   });
 
-  it("unwraps a header sent as a JSON-encoded string", async () => {
-    const result = await parse(streamBody(JSON.stringify(JSON.stringify(HEADER_JSON)), "x"));
+  it("unwraps a header sent as a JSON-encoded string", () => {
+    const result = parse(streamBody(JSON.stringify(JSON.stringify(HEADER_JSON)), "x"));
     expect(result.header).toEqual(HEADER);
   });
 
-  it("unwraps a header wrapped in a success envelope", async () => {
-    const result = await parse(streamBody({ code: 0, msg: "ok", data: HEADER_JSON }, "x"));
+  it("unwraps a header wrapped in a success envelope", () => {
+    const result = parse(streamBody({ code: 0, msg: "ok", data: HEADER_JSON }, "x"));
     expect(result.header).toEqual(HEADER);
     expect(result.text).toBe("x");
   });
 
-  it("throws ApiError for an error envelope in the header position", async () => {
-    const result = await parse(streamBody({ code: 1003, msg: "bot disabled" }, ""));
+  it("throws ApiError for an error envelope in the header position", () => {
+    const result = parse(streamBody({ code: 1003, msg: "bot disabled" }, ""));
     expect(result.error).toBeInstanceOf(ApiError);
     expect(result.error?.message).toBe(`backend ${path}: code 1003: bot disabled`);
     expect(result.events).toEqual([]);
@@ -87,34 +118,34 @@ describe("parseChatStream", () => {
       "(code 4002): bad question",
     ],
     [{ code: 4003, data: null }, "code 4003", "(code 4003)"],
-  ])("throws ApiError for an envelope instead of a stream: %j", async (envelope, text, shown) => {
+  ])("throws ApiError for an envelope instead of a stream: %j", (envelope, text, shown) => {
     const json = JSON.stringify(envelope);
-    const result = await parse(json.slice(0, 5), json.slice(5));
+    const result = parse(json.slice(0, 5), json.slice(5));
     expect(result.error).toBeInstanceOf(ApiError);
     expect(result.error?.message).toBe(`backend ${path}: ${text}`);
     expect(result.error?.userMessage).toBe(`the chatbot returned an error ${shown}`);
   });
 
-  it("throws ProtocolError for a success envelope instead of a stream", async () => {
-    const result = await parse(JSON.stringify({ code: 0, msg: "ok", data: {} }));
+  it("throws ProtocolError for a success envelope instead of a stream", () => {
+    const result = parse(JSON.stringify({ code: 0, msg: "ok", data: {} }));
     expect(result.error).toBeInstanceOf(ProtocolError);
     expect(result.error?.message).toBe(
       `backend ${path}: protocol error: an envelope with code 0 came instead of a stream`,
     );
   });
 
-  it("throws ProtocolError for text that is neither stream nor envelope, and for nothing", async () => {
-    const junk = await parse("<html>Bad gateway</html>");
+  it("throws ProtocolError for text that is neither stream nor envelope, and for nothing", () => {
+    const junk = parse("<html>Bad gateway</html>");
     expect(junk.error?.message).toBe(
       `backend ${path}: protocol error: stream ended before the delimiter`,
     );
-    const empty = await parse();
+    const empty = parse();
     expect(empty.error?.message).toBe(`backend ${path}: protocol error: empty response`);
     expect(empty.error?.userMessage).toBe("the chatbot sent a response this bot cannot read");
   });
 
-  it("throws ProtocolError when the header is not JSON", async () => {
-    const result = await parse(`{conversation_uid: c1${STREAM_DELIMITER}hello`);
+  it("throws ProtocolError when the header is not JSON", () => {
+    const result = parse(`{conversation_uid: c1${STREAM_DELIMITER}hello`);
     expect(result.error).toBeInstanceOf(ProtocolError);
     expect(result.error?.message).toBe(
       `backend ${path}: protocol error: stream header is not JSON`,
@@ -124,24 +155,24 @@ describe("parseChatStream", () => {
 
   it.each([[{ question: "q" }], [{ conversation_uid: "" }], [{ conversation_uid: 42 }]])(
     "reads a header without a usable conversation_uid as naming none: %j",
-    async (header) => {
-      const result = await parse(streamBody(header, "hello"));
+    (header) => {
+      const result = parse(streamBody(header, "hello"));
       expect(result.error).toBeUndefined();
       expect(result.header?.conversationUid).toBeUndefined();
       expect(result.text).toBe("hello");
     },
   );
 
-  it("stops at the header limit without buffering an endless body", async () => {
+  it("stops at the header limit without buffering an endless body", () => {
     let pulled = 0;
-    async function* endless(): AsyncGenerator<Uint8Array> {
+    function* endless(): Generator<Uint8Array> {
       const kib = Buffer.alloc(1024, "a");
       for (;;) {
         pulled += kib.length;
         yield kib;
       }
     }
-    const result = await collect(parseChatStream(endless(), { path, maxHeaderBytes: 8 * 1024 }));
+    const result = parseChunks(endless(), { path, maxHeaderBytes: 8 * 1024 });
     expect(result.error).toBeInstanceOf(ProtocolError);
     expect(result.error?.message).toBe(
       `backend ${path}: protocol error: no stream delimiter within 8192 bytes`,
@@ -149,17 +180,15 @@ describe("parseChatStream", () => {
     expect(pulled).toBe(9 * 1024);
   });
 
-  it("still finds a delimiter that ends right at the limit", async () => {
+  it("still finds a delimiter that ends right at the limit", () => {
     const header = JSON.stringify({ conversation_uid: "c1", question: "x".repeat(100) });
     const body = streamBody(header, "ok");
     const limit = Buffer.byteLength(header);
     const split = limit + 10; // mid-delimiter
-    const result = await collect(
-      parseChatStream(chunksOf(body.subarray(0, split), body.subarray(split)), {
-        path,
-        maxHeaderBytes: limit,
-      }),
-    );
+    const result = parseChunks([body.subarray(0, split), body.subarray(split)], {
+      path,
+      maxHeaderBytes: limit,
+    });
     expect(result.error).toBeUndefined();
     expect(result.text).toBe("ok");
   });

@@ -60,11 +60,10 @@ function clientFor(address: SimulatorAddress): BackendClient {
 async function warmUp(address: SimulatorAddress): Promise<void> {
   const client = clientFor(address);
   try {
-    const answers = Array.from({ length: 50 }, async () => {
-      for await (const _event of client.chatStream({ question: "warm up #fast" })) {
-        // drained
-      }
-    });
+    const drain = { header() {}, text: () => true };
+    const answers = Array.from({ length: 50 }, () =>
+      client.streamChat({ question: "warm up #fast" }, drain),
+    );
     await Promise.all(answers);
   } finally {
     await client.close();
@@ -101,16 +100,21 @@ async function measure(
   const one = async () => {
     let counted = false;
     try {
-      for await (const event of client.chatStream({ question })) {
-        if (event.type === "header") {
-          counted = true;
-          headers++;
-          peak = Math.max(peak, ++open);
-          sampleWhenAllOpen();
-        } else {
-          textEvents++;
-        }
-      }
+      await client.streamChat(
+        { question },
+        {
+          header: () => {
+            counted = true;
+            headers++;
+            peak = Math.max(peak, ++open);
+            sampleWhenAllOpen();
+          },
+          text: () => {
+            textEvents++;
+            return true;
+          },
+        },
+      );
     } catch {
       failures++;
     } finally {

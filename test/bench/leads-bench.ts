@@ -48,7 +48,6 @@ export async function benchLeads(options: LeadsBenchOptions = {}): Promise<Leads
     let requests = 0;
     const counting: BackendClient = {
       chat: backend.chat,
-      chatStream: backend.chatStream,
       streamChat: backend.streamChat,
       close: backend.close,
       leads: (query?: LeadsQuery) => {

@@ -1,9 +1,8 @@
-// Throughput of parseChatStream on a streamed answer fed from memory in fixed-size chunks.
-// The chunks are views into one buffer (no copies), yielded by an async generator as
-// undici's body would yield them, so the figure is the parser plus the async iteration
-// every consumer pays; the "source alone" column is that iteration without the parser.
+// Throughput of ChatStreamParser on a streamed answer fed from memory in fixed-size chunks.
+// The chunks are views into one buffer (no copies), pushed one after another as the
+// client's response callbacks push undici's chunks, so the figure is the parser alone.
 import { Buffer } from "node:buffer";
-import { parseChatStream, STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { ChatStreamParser, STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { median, round } from "./stats.ts";
 
 export interface ParseRow {
@@ -14,9 +13,7 @@ export interface ParseRow {
   runs: number;
   /** Median over the runs, MB = 10^6 bytes. */
   mbPerS: number;
-  /** The async generator alone, without parsing. */
-  sourceMbPerS: number;
-  /** Median ns per chunk, parser and iteration. */
+  /** Median ns per chunk. */
   nsPerChunk: number;
 }
 
@@ -27,25 +24,21 @@ export interface ParseBenchOptions {
 
 const ONE_MB = 1_000_000;
 const DEFAULT_CASES = [
-  // 1-byte chunks cost one async step each: measured on 1 MB all the same, fewer runs.
+  // 1-byte chunks cost the most per byte: measured on 1 MB all the same, fewer runs.
   { chunkBytes: 1, answerBytes: ONE_MB, runs: 3 },
   { chunkBytes: 16, answerBytes: ONE_MB, runs: 5 },
   { chunkBytes: 4096, answerBytes: ONE_MB, runs: 15 },
 ] as const;
 
-export async function benchParse(options: ParseBenchOptions = {}): Promise<ParseRow[]> {
+export function benchParse(options: ParseBenchOptions = {}): ParseRow[] {
   const rows: ParseRow[] = [];
   for (const c of options.cases ?? DEFAULT_CASES) {
     const body = streamBody(c.answerBytes);
     const chunks = sliceInto(body.bytes, c.chunkBytes);
     // Warm-up on a short prefix, so the first run is not the JIT's.
-    await parseAll(chunks.slice(0, Math.min(chunks.length, 20_000)), -1);
+    parseAll(chunks.slice(0, Math.min(chunks.length, 20_000)), -1);
     const times: number[] = [];
-    const sourceTimes: number[] = [];
-    for (let run = 0; run < c.runs; run++) {
-      times.push(await parseAll(chunks, body.answerChars));
-      sourceTimes.push(await iterateOnly(chunks));
-    }
+    for (let run = 0; run < c.runs; run++) times.push(parseAll(chunks, body.answerChars));
     const seconds = median(times) / 1000;
     rows.push({
       chunkBytes: c.chunkBytes,
@@ -53,7 +46,6 @@ export async function benchParse(options: ParseBenchOptions = {}): Promise<Parse
       chunks: chunks.length,
       runs: c.runs,
       mbPerS: round(body.bytes.length / ONE_MB / seconds, 1),
-      sourceMbPerS: round(body.bytes.length / ONE_MB / (median(sourceTimes) / 1000), 1),
       nsPerChunk: Math.round((seconds * 1e9) / chunks.length),
     });
   }
@@ -89,28 +81,24 @@ function sliceInto(bytes: Buffer, size: number): Uint8Array[] {
   return chunks;
 }
 
-async function* source(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
-  for (const chunk of chunks) yield chunk;
-}
-
 /** ms to parse every chunk; checks the text adds up (`expectChars` -1: no check). */
-async function parseAll(chunks: readonly Uint8Array[], expectChars: number): Promise<number> {
+function parseAll(chunks: readonly Uint8Array[], expectChars: number): number {
   const started = performance.now();
   let chars = 0;
-  for await (const event of parseChatStream(source(chunks), { path: "/bench" })) {
-    if (event.type === "text") chars += event.text.length;
-  }
+  const parser = new ChatStreamParser(
+    {
+      header() {},
+      text(text) {
+        chars += text.length;
+      },
+    },
+    { path: "/bench" },
+  );
+  for (const chunk of chunks) parser.push(chunk);
+  parser.end();
   const ms = performance.now() - started;
   if (expectChars >= 0 && chars !== expectChars) {
     throw new Error(`parser returned ${chars} characters, expected ${expectChars}`);
   }
   return ms;
-}
-
-async function iterateOnly(chunks: readonly Uint8Array[]): Promise<number> {
-  const started = performance.now();
-  let bytes = 0;
-  for await (const chunk of source(chunks)) bytes += chunk.length;
-  if (bytes < 0) throw new Error("unreachable");
-  return performance.now() - started;
 }

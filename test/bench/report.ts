@@ -13,7 +13,6 @@ export function parseTable(rows: readonly ParseRow[]): string {
       { heading: "answer", cell: (r) => bytes(r.answerBytes) },
       { heading: "chunks", cell: (r) => r.chunks },
       { heading: "MB/s", cell: (r) => r.mbPerS },
-      { heading: "source alone MB/s", cell: (r) => r.sourceMbPerS },
       { heading: "ns/chunk", cell: (r) => r.nsPerChunk },
       { heading: "runs (median)", cell: (r) => r.runs },
     ],

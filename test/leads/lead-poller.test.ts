@@ -147,7 +147,6 @@ describe("the lead poller", () => {
     const shifting: BackendClient = {
       ...backend,
       chat: backend.chat,
-      chatStream: backend.chatStream,
       close: backend.close,
       leads: async (query) => {
         const page = await backend.leads(query);
