@@ -2,11 +2,6 @@ import type { ClassicLevel } from "classic-level";
 
 export type LevelWrite = { type: "put"; key: string; value: string } | { type: "del"; key: string };
 
-interface Waiter<T> {
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
 /**
  * LevelDB reads and writes grouped while the disk is busy: the first goes at once; those
  * that come while it runs go together as one `getMany` or one `batch` when it is done. Each
@@ -16,86 +11,76 @@ interface Waiter<T> {
  * so every write is on disk (handed to the OS) before its promise resolves, as one by one.
  */
 export class LevelBatcher {
-  readonly #db: ClassicLevel<string, string>;
-  readonly #writeOptions: { sync: boolean };
-  #reads:
-    | { keys: string[]; waiters: Waiter<(string | undefined)[]>[]; counts: number[] }
-    | undefined;
-  #reading = false;
-  #writes: { ops: LevelWrite[]; waiters: Waiter<void>[] } | undefined;
-  #writing = false;
+  readonly #reads: Grouped<string, (string | undefined)[]>;
+  readonly #writes: Grouped<LevelWrite, void>;
 
   constructor(db: ClassicLevel<string, string>, writeOptions: { sync: boolean }) {
-    this.#db = db;
-    this.#writeOptions = writeOptions;
+    this.#reads = new Grouped(async (parts) => {
+      const values = await db.getMany(parts.flat());
+      let at = 0;
+      return parts.map((keys) => values.slice(at, (at += keys.length)));
+    });
+    this.#writes = new Grouped(async (parts) => {
+      await db.batch(parts.flat(), writeOptions);
+      return parts.map(() => undefined);
+    });
   }
 
   /** The values of `keys`, in their order; undefined for a missing key. */
   read(keys: readonly string[]): Promise<(string | undefined)[]> {
-    return new Promise((resolve, reject) => {
-      this.#reads ??= { keys: [], waiters: [], counts: [] };
-      this.#reads.keys.push(...keys);
-      this.#reads.counts.push(keys.length);
-      this.#reads.waiters.push({ resolve, reject });
-      if (!this.#reading) this.#flushReads();
-    });
+    return this.#reads.add(keys);
   }
 
   write(ops: readonly LevelWrite[]): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#writes ??= { ops: [], waiters: [] };
-      this.#writes.ops.push(...ops);
-      this.#writes.waiters.push({ resolve, reject });
-      if (!this.#writing) this.#flushWrites();
+    return this.#writes.add(ops);
+  }
+}
+
+interface Waiter<R> {
+  resolve(result: R): void;
+  reject(error: unknown): void;
+}
+
+/** Calls that come while one runs, made together as one call when it is done. */
+class Grouped<T, R> {
+  /** Makes one call for all `parts`; one result per part, in their order. */
+  readonly #call: (parts: readonly (readonly T[])[]) => Promise<R[]>;
+  #parts: (readonly T[])[] = [];
+  #waiters: Waiter<R>[] = [];
+  #busy = false;
+
+  constructor(call: (parts: readonly (readonly T[])[]) => Promise<R[]>) {
+    this.#call = call;
+  }
+
+  add(part: readonly T[]): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.#parts.push(part);
+      this.#waiters.push({ resolve, reject });
+      if (!this.#busy) this.#next();
     });
   }
 
-  #flushReads(): void {
-    const group = this.#reads;
-    this.#reads = undefined;
-    if (!group) return;
-    this.#reading = true;
-    this.#db.getMany(group.keys).then(
-      (values) => {
-        let at = 0;
-        group.waiters.forEach((waiter, i) => {
-          const count = group.counts[i] ?? 0;
-          waiter.resolve(values.slice(at, at + count));
-          at += count;
-        });
-        this.#readsDone();
+  #next(): void {
+    if (this.#parts.length === 0) return;
+    const parts = this.#parts;
+    const waiters = this.#waiters;
+    this.#parts = [];
+    this.#waiters = [];
+    this.#busy = true;
+    const done = () => {
+      this.#busy = false;
+      this.#next();
+    };
+    this.#call(parts).then(
+      (results) => {
+        waiters.forEach((waiter, i) => waiter.resolve(results[i] as R));
+        done();
       },
       (error: unknown) => {
-        for (const waiter of group.waiters) waiter.reject(error);
-        this.#readsDone();
+        for (const waiter of waiters) waiter.reject(error);
+        done();
       },
     );
-  }
-
-  #readsDone(): void {
-    this.#reading = false;
-    this.#flushReads();
-  }
-
-  #flushWrites(): void {
-    const group = this.#writes;
-    this.#writes = undefined;
-    if (!group) return;
-    this.#writing = true;
-    this.#db.batch(group.ops, this.#writeOptions).then(
-      () => {
-        for (const waiter of group.waiters) waiter.resolve();
-        this.#writesDone();
-      },
-      (error: unknown) => {
-        for (const waiter of group.waiters) waiter.reject(error);
-        this.#writesDone();
-      },
-    );
-  }
-
-  #writesDone(): void {
-    this.#writing = false;
-    this.#flushWrites();
   }
 }
