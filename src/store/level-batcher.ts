@@ -18,7 +18,10 @@ export class LevelBatcher {
     this.#reads = new Grouped(async (parts) => {
       const values = await db.getMany(parts.flat());
       let at = 0;
-      return parts.map((keys) => values.slice(at, (at += keys.length)));
+      return parts.map((keys) => {
+        at += keys.length;
+        return values.slice(at - keys.length, at);
+      });
     });
     this.#writes = new Grouped(async (parts) => {
       await db.batch(parts.flat(), writeOptions);
@@ -74,7 +77,7 @@ class Grouped<T, R> {
     };
     this.#call(parts).then(
       (results) => {
-        waiters.forEach((waiter, i) => waiter.resolve(results[i] as R));
+        for (const [i, waiter] of waiters.entries()) waiter.resolve(results[i] as R);
         done();
       },
       (error: unknown) => {
