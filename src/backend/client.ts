@@ -131,8 +131,15 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     const { onFirstByte } = options;
     return new Promise<void>((resolve, reject) => {
       let headerSeen = false;
+      // A throw of the reader's own (a bug past this client) is no failure of the backend:
+      // the request is closed and the error passes on as it is.
+      let readerFailure: { error: unknown } | undefined;
       const fail = (error: unknown) => {
         deadline.clear();
+        if (readerFailure) {
+          reject(readerFailure.error);
+          return;
+        }
         const reason = deadline.expired
           ? answerTimeout()
           : transport.toBridgeError(error, chatPath, request.signal);
@@ -153,10 +160,22 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
             {
               header: (header) => {
                 headerSeen = true;
-                reader.header(header);
+                try {
+                  reader.header(header);
+                } catch (error) {
+                  readerFailure = { error };
+                  throw error;
+                }
               },
               text: (text) => {
-                if (!reader.text(text)) control.stop();
+                let more: boolean;
+                try {
+                  more = reader.text(text);
+                } catch (error) {
+                  readerFailure = { error };
+                  throw error;
+                }
+                if (!more) control.stop();
               },
             },
             {

@@ -246,4 +246,26 @@ describe("streamChat over HTTP", () => {
     expect(result.error).toBeUndefined();
     await within(sawClose, 2_000, "the server to see the connection close");
   });
+
+  it("passes a reader's own error on as it is, not as the backend's, and closes the request", async () => {
+    let sawClose: Promise<void> = Promise.resolve();
+    backend.handle(async (ctx) => {
+      sawClose = ctx.closedPromise;
+      ctx.res.writeHead(200);
+      await ctx.write(streamBody(HEADER_JSON, "un"));
+      await ctx.closedPromise;
+    });
+    const bug = new TypeError("a bug in the bridge");
+    const answering = client.streamChat(
+      { question: "Où est la gare ?" },
+      {
+        header: () => undefined,
+        text: () => {
+          throw bug;
+        },
+      },
+    );
+    await expect(within(answering, 2_000, "the answer to end")).rejects.toBe(bug);
+    await within(sawClose, 2_000, "the server to see the connection close");
+  });
 });
