@@ -134,7 +134,8 @@ export async function answerQuestion(
           if (full) return false;
           if (!noticing) return show(text);
           held += text;
-          return true;
+          // Past the answer's cap the rest would be cut anyway: no need to keep reading it.
+          return held.length <= writer.room;
         },
       },
     );

@@ -187,6 +187,11 @@ export class AnswerWriter {
     return this.#layout.text.value;
   }
 
+  /** How many more characters the answer takes before it is cut. */
+  get room(): number {
+    return this.#options.maxAnswerChars - this.#layout.text.value.length;
+  }
+
   async #run(): Promise<void> {
     try {
       for (;;) {
