@@ -14,6 +14,9 @@ export const STREAM_DELIMITER = `${"645130146e8d07b1"}${"75fd8b1d5682d520"}`;
 export const DEFAULT_MAX_STREAM_HEADER_BYTES = 64 * 1024;
 
 const DELIMITER_BYTES = Buffer.from(STREAM_DELIMITER, "latin1");
+// The decoder keeps a character split across chunks for the next one (made once: it is
+// passed for every chunk of every answer).
+const MORE_TO_COME = { stream: true } as const;
 // Bytes of the previous chunks that may hold the start of a delimiter split across chunks.
 const CARRY = DELIMITER_BYTES.length - 1;
 
@@ -67,9 +70,11 @@ export class ChatStreamParser {
       this.#onFirstChunk();
       this.#onFirstChunk = undefined;
     }
-    const chunk = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    const chunk = Buffer.isBuffer(value)
+      ? value
+      : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
     if (this.#decoder) {
-      this.#text(this.#decoder.decode(chunk, { stream: true }));
+      this.#text(this.#decoder.decode(chunk, MORE_TO_COME));
       return;
     }
 
@@ -94,7 +99,7 @@ export class ChatStreamParser {
     this.#decoder = new TextDecoder("utf-8");
     this.#sink.header(decodeStreamHeader(head.subarray(0, headerEnd).toString("utf8"), this.#path));
     const rest = head.subarray(headerEnd + DELIMITER_BYTES.length);
-    this.#text(this.#decoder.decode(rest, { stream: true }));
+    this.#text(this.#decoder.decode(rest, MORE_TO_COME));
   }
 
   /** The body ended: hands on what the decoder still held, or says why there was no stream. */
