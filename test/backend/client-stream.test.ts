@@ -50,6 +50,21 @@ function writesPaced(pauseMs: number, ...parts: (string | Uint8Array)[]) {
   };
 }
 
+/**
+ * A backend that sends the header and `text`, then holds its response open; the function
+ * returned waits until the server sees the client close the connection.
+ */
+function holdOpenAfter(text: string): () => Promise<void> {
+  let closed: Promise<void> = Promise.resolve();
+  backend.handle(async (ctx) => {
+    closed = ctx.closedPromise;
+    ctx.res.writeHead(200);
+    await ctx.write(streamBody(HEADER_JSON, text));
+    await ctx.closedPromise;
+  });
+  return () => within(closed, 2_000, "the server to see the connection close");
+}
+
 const ask = (signal?: AbortSignal, onText?: (text: string) => boolean) =>
   collect(client, { question: "Où est la gare ?", language: "fr", signal }, onText);
 
@@ -195,13 +210,7 @@ describe("streamChat over HTTP", () => {
   );
 
   it("aborts mid-stream: text so far, AnswerCutError(AbortedError), socket released", async () => {
-    let sawClose: Promise<void> = Promise.resolve();
-    backend.handle(async (ctx) => {
-      sawClose = ctx.closedPromise;
-      ctx.res.writeHead(200);
-      await ctx.write(streamBody(HEADER_JSON, "Première partie"));
-      await ctx.closedPromise;
-    });
+    const connectionClosed = holdOpenAfter("Première partie");
     const controller = new AbortController();
     const result = await ask(controller.signal, () => {
       controller.abort();
@@ -214,7 +223,7 @@ describe("streamChat over HTTP", () => {
     expect(result.error).toBeInstanceOf(AnswerCutError);
     expect((result.error as AnswerCutError).reason).toBeInstanceOf(AbortedError);
     expect(result.error?.userMessage).toBe("answer cut off: interrupted");
-    await within(sawClose, 2_000, "the server to see the connection close");
+    await connectionClosed();
   });
 
   it("aborts while waiting for headers as AbortedError", async () => {
@@ -227,13 +236,7 @@ describe("streamChat over HTTP", () => {
   });
 
   it("closes the request when the reader reads no further, and ends the answer there", async () => {
-    let sawClose: Promise<void> = Promise.resolve();
-    backend.handle(async (ctx) => {
-      sawClose = ctx.closedPromise;
-      ctx.res.writeHead(200);
-      await ctx.write(streamBody(HEADER_JSON, "un"));
-      await ctx.closedPromise;
-    });
+    const connectionClosed = holdOpenAfter("un");
     const result = await within(
       ask(undefined, () => false),
       2_000,
@@ -244,17 +247,11 @@ describe("streamChat over HTTP", () => {
       { type: "text", text: "un" },
     ]);
     expect(result.error).toBeUndefined();
-    await within(sawClose, 2_000, "the server to see the connection close");
+    await connectionClosed();
   });
 
   it("passes a reader's own error on as it is, not as the backend's, and closes the request", async () => {
-    let sawClose: Promise<void> = Promise.resolve();
-    backend.handle(async (ctx) => {
-      sawClose = ctx.closedPromise;
-      ctx.res.writeHead(200);
-      await ctx.write(streamBody(HEADER_JSON, "un"));
-      await ctx.closedPromise;
-    });
+    const connectionClosed = holdOpenAfter("un");
     const bug = new TypeError("a bug in the bridge");
     const answering = client.streamChat(
       { question: "Où est la gare ?" },
@@ -266,6 +263,6 @@ describe("streamChat over HTTP", () => {
       },
     );
     await expect(within(answering, 2_000, "the answer to end")).rejects.toBe(bug);
-    await within(sawClose, 2_000, "the server to see the connection close");
+    await connectionClosed();
   });
 });
