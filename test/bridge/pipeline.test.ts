@@ -138,6 +138,26 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     );
   });
 
+  it("reads no further than the answer's cap while the system message is on its way", async () => {
+    const h = await start({
+      bridge: { maxAnswerChars: 500 },
+      simulator: { chunkDelayMs: 1, chunkChars: [500, 500] },
+    });
+    // A platform slow to post the notice: the answer streams in meanwhile.
+    const surface = new (class extends MemorySurface {
+      override async notice(...args: Parameters<MemorySurface["notice"]>): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return super.notice(...args);
+      }
+    })();
+    await h.bridge.handle(incoming("tell me #system #huge=200000"), surface);
+    expect(surface.notices).toHaveLength(1);
+    expect(surface.messages).toHaveLength(1);
+    expect(surface.messages[0]).toMatch(/\(truncated\)$/);
+    // The rest of the answer was never read: the request was closed at the cap.
+    expect(chatRequests(h).map((r) => r.outcome)).toEqual(["aborted"]);
+  });
+
   it("says (no answer) for an empty answer", async () => {
     const h = await start();
     const surface = new MemorySurface();
