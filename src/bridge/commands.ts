@@ -22,7 +22,8 @@ export interface CommandProblem {
   problem: UserText;
 }
 
-const DEFAULT_LEAD_DAYS = 7;
+/** The days `/leads` and `/feedback` look back without a number: a week. */
+const DEFAULT_DAYS = 7;
 const MAX_LEAD_DAYS = 90;
 
 /** Each command's usage and what it does, as `/help` lists them. */
@@ -31,13 +32,13 @@ export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
   ["/new", { key: "helpNew" }],
   ["/language", { key: "helpLanguage" }],
   ["/language <code>", { key: "helpLanguageSet", values: { auto: "`auto`" } }],
-  ["/leads [days]", { key: "helpLeads", values: { days: DEFAULT_LEAD_DAYS } }],
+  ["/leads [days]", { key: "helpLeads", values: { days: DEFAULT_DAYS } }],
   [
     "/leads subscribe",
     { key: "helpLeadsSubscribe", values: { unsubscribe: "`/leads unsubscribe`" } },
   ],
   ["/stop", { key: "helpStop" }],
-  ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_LEAD_DAYS } }],
+  ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_DAYS } }],
 ];
 
 // Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
@@ -112,9 +113,8 @@ function parseLeads(args: string[]): Command | CommandProblem {
   if (extra === undefined && (arg === "subscribe" || arg === "unsubscribe")) {
     return { name: "leads", action: arg };
   }
-  if (arg === undefined) return { name: "leads", action: "list", days: DEFAULT_LEAD_DAYS };
-  const days = leadDays.safeParse(arg);
-  if (extra !== undefined || !days.success) {
+  const days = optionalDays(args, leadDays);
+  if (days === undefined) {
     return {
       name: "leads",
       problem: {
@@ -129,14 +129,12 @@ function parseLeads(args: string[]): Command | CommandProblem {
       },
     };
   }
-  return { name: "leads", action: "list", days: days.data };
+  return { name: "leads", action: "list", days };
 }
 
 function parseFeedback(args: string[]): Command | CommandProblem {
-  const [arg, extra] = args;
-  if (arg === undefined) return { name: "feedback", days: DEFAULT_LEAD_DAYS };
-  const days = feedbackDays.safeParse(arg);
-  if (extra !== undefined || !days.success) {
+  const days = optionalDays(args, feedbackDays);
+  if (days === undefined) {
     return {
       name: "feedback",
       problem: {
@@ -145,7 +143,16 @@ function parseFeedback(args: string[]): Command | CommandProblem {
       },
     };
   }
-  return { name: "feedback", days: days.data };
+  return { name: "feedback", days };
+}
+
+/** `[days]`: DEFAULT_DAYS when absent; undefined for anything but one number `days` takes. */
+function optionalDays(args: readonly string[], days: typeof leadDays): number | undefined {
+  const [arg, extra] = args;
+  if (extra !== undefined) return undefined;
+  if (arg === undefined) return DEFAULT_DAYS;
+  const parsed = days.safeParse(arg);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function isCommandProblem(value: Command | CommandProblem): value is CommandProblem {
