@@ -132,7 +132,7 @@ export class EmbeddedStore implements KeyValueStore {
     );
   }
 
-  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+  async addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("addToSet", () =>
       this.#atomic.run(key, async () => {
@@ -164,7 +164,7 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("setMembers", () => this.#members(key));
   }
 
-  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
+  async putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("putInMap", () =>
       this.#atomic.run(key, async () => {
@@ -248,13 +248,13 @@ export class EmbeddedStore implements KeyValueStore {
     });
   }
 
-  /** A set is kept as one array of its members: the mutex makes each change atomic. */
   async #entries<T>(key: string): Promise<Record<string, T>> {
     const value = await this.#keyv.get<unknown>(key);
     const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
     return isMap ? { ...(value as Record<string, T>) } : {};
   }
 
+  /** A set is kept as one array of its members: the mutex makes each change atomic. */
   async #members(key: string): Promise<string[]> {
     const value = await this.#keyv.get<unknown>(key);
     return Array.isArray(value) ? value.filter((m): m is string => typeof m === "string") : [];

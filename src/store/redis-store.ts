@@ -202,13 +202,14 @@ export class RedisStore implements KeyValueStore {
     });
   }
 
-  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+  async addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
     return this.#run("addToSet", async () => {
-      if (ttlMs === undefined) return (await this.#client.sAdd(this.#key(key), member)) === 1;
+      if (ttl === undefined) return (await this.#client.sAdd(this.#key(key), member)) === 1;
       const [added] = await this.#client
         .multi()
         .sAdd(this.#key(key), member)
-        .pExpire(this.#key(key), Math.ceil(ttlMs))
+        .pExpire(this.#key(key), ttl)
         .exec();
       return Number(added) === 1;
     });
@@ -225,12 +226,13 @@ export class RedisStore implements KeyValueStore {
     return this.#run("setMembers", () => this.#client.sMembers(this.#key(key)));
   }
 
-  putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
+  async putInMap<T>(key: string, field: string, value: T, ttlMs?: number): Promise<T | undefined> {
+    const ttl = checkTtl(ttlMs) ?? 0;
     return this.#run("putInMap", async () => {
       const before = await this.#script(
         PUT_IN_MAP_SCRIPT,
         [this.#key(key)],
-        [field, JSON.stringify(value), String(Math.ceil(ttlMs ?? 0))],
+        [field, JSON.stringify(value), String(ttl)],
       );
       return typeof before === "string" ? (JSON.parse(before) as T) : undefined;
     });

@@ -89,6 +89,9 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       await expect(store.set("k", "v", 0)).rejects.toThrow(RangeError);
       await expect(store.claim("k", "me", -1)).rejects.toThrow(RangeError);
       await expect(store.takeTicket("l", "me", 0)).rejects.toThrow(RangeError);
+      await expect(store.addToSet("s", "m", -1)).rejects.toThrow(RangeError);
+      await expect(store.putInMap("m", "f", 1, Number.NaN)).rejects.toThrow(RangeError);
+      expect(await store.setMembers("s")).toEqual([]);
     });
 
     it("claim: only the first claim wins, and the key is free again after its TTL", async () => {
