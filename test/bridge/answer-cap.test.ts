@@ -1,18 +1,10 @@
 import { request } from "undici";
-import { afterEach, describe, expect, it } from "vitest";
-import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import { describe, expect, it } from "vitest";
+import { heldBackendPerTest } from "../support/held-backend.ts";
 import { until } from "../support/run-bot.ts";
 import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 
-let h: SlackHarness | undefined;
-let backend: HeldBackend | undefined;
-afterEach(async () => {
-  backend?.releaseAll();
-  await h?.close();
-  await backend?.close();
-  h = undefined;
-  backend = undefined;
-});
+const onHeldBackend = heldBackendPerTest();
 
 const inLine = (n: number) => `⏳ many questions right now: yours is number ${n} in line`;
 const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
@@ -21,8 +13,9 @@ async function start(
   answerQueue: { maxActive: number; maxQueued: number },
   options: { sharedQueue?: boolean } = {},
 ) {
-  backend = await startHeldBackend();
-  h = await startSlackHarness({ backend, answerQueue, ...options });
+  const { bot: h, backend } = await onHeldBackend((held) =>
+    startSlackHarness({ backend: held, answerQueue, ...options }),
+  );
   return { h, backend };
 }
 

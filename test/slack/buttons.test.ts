@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { PressedButton } from "../../src/ports.ts";
 import {
   blockActions,
   type SlackHarness,
   type SlackHarnessOptions,
-  startSlackHarness,
+  slackHarnessPerTest,
 } from "../support/slack-harness.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const startHarness = slackHarnessPerTest({ logLevel: "debug" });
 
 const DEBUG = 20;
 
@@ -26,8 +22,8 @@ async function start(
     pressed.push(press);
     await then(press);
   });
-  h = await startSlackHarness({ logLevel: "debug", ...options, slack: { buttons } });
-  return { harness: h, pressed };
+  const harness = await startHarness({ ...options, slack: { buttons } });
+  return { harness, pressed };
 }
 
 describe("Slack buttons (block_actions)", () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import {
   asMessage,
@@ -6,29 +6,18 @@ import {
   mention,
   message,
   type SlackHarness,
-  type SlackHarnessOptions,
   signedJsonHeaders,
-  startSlackHarness,
+  slackHarnessPerTest,
   TEAM,
 } from "../support/slack-harness.ts";
 import { simulatedAnswer } from "./samples.ts";
 import { waitFor } from "./wait.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
 /** Posted and edited messages only: what these tests check is the mrkdwn path. */
-async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
-  h = await startSlackHarness({
-    ...options,
-    simulator: { chunkDelayMs: [1, 3], ...options.simulator },
-    slack: { nativeStreaming: false, ...options.slack },
-  });
-  return h;
-}
+const start = slackHarnessPerTest({
+  simulator: { chunkDelayMs: [1, 3] },
+  slack: { nativeStreaming: false },
+});
 
 const chats = (harness: SlackHarness) =>
   harness.simulator.requests.filter((r) => r.route === "chat");

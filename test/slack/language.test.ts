@@ -1,44 +1,34 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
-import { announceOneLead } from "../support/lead-cards.ts";
 import {
+  announceOneLeadInC1,
   blockActions,
   mention,
   message,
   type SlackHarness,
-  startSlackHarness,
+  slackHarnessPerTest,
 } from "../support/slack-harness.ts";
 import { waitFor } from "./wait.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
 const RLM = "\u200F";
 
-async function start(options: Parameters<typeof startSlackHarness>[0] = {}): Promise<SlackHarness> {
-  h = await startSlackHarness({
-    fake: {
-      users: {
-        U1: {},
-        UADMIN: { isAdmin: true },
-        UDE: { locale: "de-DE" },
-        UJA: { locale: "ja-JP" },
-        UAR: { locale: "ar" },
-      },
+const start = slackHarnessPerTest({
+  fake: {
+    users: {
+      U1: {},
+      UADMIN: { isAdmin: true },
+      UDE: { locale: "de-DE" },
+      UJA: { locale: "ja-JP" },
+      UAR: { locale: "ar" },
     },
-    ...options,
-    slack: { nativeStreaming: false, ...options.slack },
-  });
-  return h;
-}
+  },
+  slack: { nativeStreaming: false },
+});
 
 const lastIn = (harness: SlackHarness, ts: string) => harness.fake.thread("C1", ts).at(-1)?.text;
 
@@ -59,15 +49,7 @@ describe("Slack: the bot speaks the channel's language", () => {
     await harness.settle();
     expect(lastIn(harness, ts)).toMatch(/\n\n⏹ arrêtée par Ann$/);
 
-    await announceOneLead({
-      buttons,
-      store: harness.store,
-      backend: harness.backend,
-      simulator: harness.simulator,
-      channel: { platform: "slack", id: "C1" },
-      announcer: harness.channel.leadAnnouncer,
-      lead: { name: "Ada", created_at: new Date() },
-    });
+    await announceOneLeadInC1(harness, buttons, { name: "Ada", created_at: new Date() });
     const card = [...harness.fake.messages.values()].find((m) =>
       (m.blocks as { type: string }[] | undefined)?.some((b) => b.type === "header"),
     );

@@ -1,29 +1,24 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { FakeMessage } from "../support/fake-slack.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
-import { announceOneLead } from "../support/lead-cards.ts";
-import { blockActions, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
+import {
+  announceOneLeadInC1,
+  blockActions,
+  type SlackHarness,
+  slackHarnessPerTest,
+} from "../support/slack-harness.ts";
 
-let harness: SlackHarness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const startHarness = slackHarnessPerTest();
 
 /** A Slack channel whose lead channel C1 got one announcement, with the claim buttons on. */
 async function announced(): Promise<{ h: SlackHarness; card: FakeMessage }> {
   const buttons = new ButtonHandlers();
-  const h = await startSlackHarness({ simulator: { leads: 0 }, slack: { buttons } });
-  harness = h;
-  await announceOneLead({
-    buttons,
-    store: h.store,
-    backend: h.backend,
-    simulator: h.simulator,
-    channel: { platform: "slack", id: "C1" },
-    announcer: h.channel.leadAnnouncer,
-    lead: { name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" },
+  const h = await startHarness({ simulator: { leads: 0 }, slack: { buttons } });
+  await announceOneLeadInC1(h, buttons, {
+    name: "Dana Buyer",
+    phone: "+1 555 0100",
+    email: "dana@example.com",
   });
   const [card] = [...h.fake.messages.values()];
   if (!card) throw new Error("no announcement");

@@ -1,19 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
-import {
-  mention,
-  type SlackHarness,
-  type SlackHarnessOptions,
-  startSlackHarness,
-} from "../support/slack-harness.ts";
+import { mention, type SlackHarness, slackHarnessPerTest } from "../support/slack-harness.ts";
 import { waitFor } from "./wait.ts";
-
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 /**
  * A workspace whose chat.update allowance is 600 a minute with bursts of 5: Slack's Tier 3
@@ -21,15 +10,11 @@ afterEach(async () => {
  */
 const TIER = { perMinute: 600, burst: 5 };
 
-async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
-  h = await startSlackHarness({
-    simulator: { chunkDelayMs: [2, 4] },
-    fake: { tiers: { "chat.update": TIER } },
-    ...options,
-    slack: { nativeStreaming: false, editIntervalMs: 50, ...options.slack },
-  });
-  return h;
-}
+const start = slackHarnessPerTest({
+  simulator: { chunkDelayMs: [2, 4] },
+  fake: { tiers: { "chat.update": TIER } },
+  slack: { nativeStreaming: false, editIntervalMs: 50 },
+});
 
 async function askTen(harness: SlackHarness, length: number): Promise<string[]> {
   const roots = Array.from({ length: 10 }, () => harness.nextTs());

@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
 import type { SlackCall } from "../support/fake-slack.ts";
 import { until } from "../support/run-bot.ts";
-import {
-  mention,
-  message,
-  type SlackHarness,
-  startSlackHarness,
-} from "../support/slack-harness.ts";
+import { mention, message, slackHarnessPerTest } from "../support/slack-harness.ts";
 import { simulatedAnswer } from "./samples.ts";
 
-let h: SlackHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const start = slackHarnessPerTest();
 
 const THINKING = "is thinking…";
 
@@ -34,7 +25,7 @@ describe("a sign of work that costs no message", () => {
   ])(
     "shows Slack's loading status in $where while the backend is silent, then only the answer (streaming: $streaming)",
     async ({ channel, streaming }) => {
-      h = await startSlackHarness({
+      const h = await start({
         simulator: { chunkDelayMs: [1, 3] },
         slack: { nativeStreaming: streaming },
       });
@@ -68,7 +59,7 @@ describe("a sign of work that costs no message", () => {
   );
 
   it("shows no status for an answer whose first text comes within the typing delay: no flicker, no call", async () => {
-    h = await startSlackHarness({ simulator: { chunkDelayMs: [1, 3] }, typingDelayMs: 400 });
+    const h = await start({ simulator: { chunkDelayMs: [1, 3] }, typingDelayMs: 400 });
     const ts = h.nextTs();
     const quick = "a quick one";
     const slow = "take a breath first #delay=800";
@@ -85,7 +76,7 @@ describe("a sign of work that costs no message", () => {
   });
 
   it("turns a queued question's notice into its answer, deleting nothing", async () => {
-    h = await startSlackHarness({ simulator: { chunkDelayMs: [1, 3] } });
+    const h = await start({ simulator: { chunkDelayMs: [1, 3] } });
     const root = h.nextTs();
     const first = "first, slowly #delay=300";
     const second = "second, right behind";
@@ -105,7 +96,7 @@ describe("a sign of work that costs no message", () => {
   });
 
   it("takes the status down itself when the answer could put nothing in the thread", async () => {
-    h = await startSlackHarness({ simulator: { paidPlan: false } });
+    const h = await start({ simulator: { paidPlan: false } });
     // Slack refuses every post: the readable error cannot be shown either.
     h.fake.failNext("chat.postMessage", "internal_error", 10);
     const ts = h.nextTs();
@@ -119,7 +110,7 @@ describe("a sign of work that costs no message", () => {
   });
 
   it("asks a workspace that refused the status (missing_scope) once, not for every answer", async () => {
-    h = await startSlackHarness({ simulator: { chunkDelayMs: 0 } });
+    const h = await start({ simulator: { chunkDelayMs: 0 } });
     h.fake.failNext("assistant.threads.setStatus", "missing_scope", 10);
     const roots = [h.nextTs(), h.nextTs(), h.nextTs()];
     for (const ts of roots) {
@@ -132,7 +123,7 @@ describe("a sign of work that costs no message", () => {
   });
 
   it("does not hold the first text back behind a slow status, and takes a late status down", async () => {
-    h = await startSlackHarness({ simulator: { chunkDelayMs: 0 } });
+    const h = await start({ simulator: { chunkDelayMs: 0 } });
     h.fake.slowDown("assistant.threads.setStatus", 1_500);
     const ts = h.nextTs();
     const asked = performance.now();

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import { describe, expect, it } from "vitest";
+import { type HeldBackend, heldBackendPerTest } from "../support/held-backend.ts";
 import {
   blockActions,
   mention,
@@ -10,29 +10,24 @@ import {
 } from "../support/slack-harness.ts";
 import { waitFor } from "./wait.ts";
 
-let h: SlackHarness | undefined;
+const onHeldBackend = heldBackendPerTest();
+/** The backend of the test running now. */
 let backend: HeldBackend | undefined;
-afterEach(async () => {
-  // An answer still held would keep the harness from closing.
-  backend?.releaseAll();
-  await h?.close();
-  await backend?.close();
-  h = undefined;
-  backend = undefined;
-});
 
 async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
-  backend = await startHeldBackend();
-  h = await startSlackHarness({
-    backend,
-    fake: {
-      users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
-      channels: { C1: { type: "channel" }, C2: { type: "channel" } },
-    },
-    ...options,
-    slack: { nativeStreaming: false, adminUsers: ["ULISTED"], ...options.slack },
-  });
-  return h;
+  const started = await onHeldBackend((held) =>
+    startSlackHarness({
+      backend: held,
+      fake: {
+        users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
+        channels: { C1: { type: "channel" }, C2: { type: "channel" } },
+      },
+      ...options,
+      slack: { nativeStreaming: false, adminUsers: ["ULISTED"], ...options.slack },
+    }),
+  );
+  backend = started.backend;
+  return started.bot;
 }
 
 /** A question by U1 whose answer is on screen and still streaming. */

@@ -276,6 +276,23 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     return map;
   }
 
+  /** The bot's own message that an edit names, refused as Telegram refuses it. */
+  function toEdit(params: Record<string, unknown>): { chat: Chat; message: StoredMessage } {
+    const chat = chatOf(params.chat_id);
+    const message = store(chat.id).get(Number(params.message_id));
+    if (!message || message.deleted)
+      throw new ApiFailure(400, "Bad Request: message to edit not found");
+    if (message.from.id !== bot.id)
+      throw new ApiFailure(400, "Bad Request: message can't be edited");
+    return { chat, message };
+  }
+
+  const notModified = () =>
+    new ApiFailure(
+      400,
+      "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+    );
+
   function newMessageId(chatId: number): number {
     const id = nextMessageId.get(chatId) ?? 1;
     nextMessageId.set(chatId, id + 1);
@@ -436,12 +453,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return messageJson(message);
     },
     editMessageText: (params) => {
-      const chat = chatOf(params.chat_id);
-      const message = store(chat.id).get(Number(params.message_id));
-      if (!message || message.deleted)
-        throw new ApiFailure(400, "Bad Request: message to edit not found");
-      if (message.from.id !== bot.id)
-        throw new ApiFailure(400, "Bad Request: message can't be edited");
+      const { chat, message } = toEdit(params);
       const parsed = parseText(params);
       // An edit without reply_markup takes the inline keyboard away, as on Telegram.
       const markup = keyboardOf(params.reply_markup);
@@ -450,10 +462,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
         JSON.stringify(parsed.entities) === JSON.stringify(message.entities) &&
         JSON.stringify(markup) === JSON.stringify(message.replyMarkup)
       ) {
-        throw new ApiFailure(
-          400,
-          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
-        );
+        throw notModified();
       }
       flood(chat);
       message.text = parsed.text;
@@ -465,18 +474,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return messageJson(message);
     },
     editMessageReplyMarkup: (params) => {
-      const chat = chatOf(params.chat_id);
-      const message = store(chat.id).get(Number(params.message_id));
-      if (!message || message.deleted)
-        throw new ApiFailure(400, "Bad Request: message to edit not found");
-      if (message.from.id !== bot.id)
-        throw new ApiFailure(400, "Bad Request: message can't be edited");
+      const { chat, message } = toEdit(params);
       const markup = keyboardOf(params.reply_markup);
       if (JSON.stringify(markup) === JSON.stringify(message.replyMarkup)) {
-        throw new ApiFailure(
-          400,
-          "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
-        );
+        throw notModified();
       }
       flood(chat);
       message.replyMarkup = markup;

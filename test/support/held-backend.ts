@@ -1,4 +1,5 @@
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { cleanupAfterEach } from "./process-test.ts";
 import { startRawBackend } from "./raw-backend.ts";
 
 export interface HeldBackend {
@@ -96,5 +97,24 @@ export async function startHeldBackend(): Promise<HeldBackend> {
     },
     release,
     close: () => raw.close(),
+  };
+}
+
+/**
+ * Starts, per test, a held backend and a bot on it (`startOn`). After the test the answers
+ * still held are let go, since one held would keep the bot from closing; then the bot closes,
+ * then the backend.
+ */
+export function heldBackendPerTest(): <T extends { close(): Promise<unknown> }>(
+  startOn: (backend: HeldBackend) => Promise<T>,
+) => Promise<{ bot: T; backend: HeldBackend }> {
+  const track = cleanupAfterEach();
+  return async (startOn) => {
+    const backend = track(await startHeldBackend(), (held) => held.close());
+    const bot = track(await startOn(backend), async (started) => {
+      backend.releaseAll();
+      await started.close();
+    });
+    return { bot, backend };
   };
 }

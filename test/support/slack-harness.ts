@@ -20,6 +20,7 @@ import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import {
+  type SimLeadInput,
   type Simulator,
   type SimulatorOptions,
   startSimulator,
@@ -28,6 +29,8 @@ import { openStore } from "../../src/store/open-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { OPEN_BRIDGE } from "./bridge-harness.ts";
 import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
+import { announceOneLead } from "./lead-cards.ts";
+import { cleanupAfterEach } from "./process-test.ts";
 import { BOT, eventEnvelope, SIGNING_SECRET, sign, TEAM } from "./slack-events.ts";
 
 export {
@@ -299,6 +302,44 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * startSlackHarness for one test file: a test's options over the file's `defaults` (simulator,
+ * fake and slack merged key by key), each harness closed after the test that started it.
+ */
+export function slackHarnessPerTest(
+  defaults: SlackHarnessOptions = {},
+): (options?: SlackHarnessOptions) => Promise<SlackHarness> {
+  const track = cleanupAfterEach();
+  return async (options = {}) =>
+    track(
+      await startSlackHarness({
+        ...defaults,
+        ...options,
+        simulator: { ...defaults.simulator, ...options.simulator },
+        fake: { ...defaults.fake, ...options.fake },
+        slack: { ...defaults.slack, ...options.slack },
+      }),
+      (harness) => harness.close(),
+    );
+}
+
+/** announceOneLead in channel C1 of this harness, with the claim buttons on `buttons`. */
+export function announceOneLeadInC1(
+  harness: SlackHarness,
+  buttons: ButtonHandlers,
+  lead: SimLeadInput,
+): Promise<void> {
+  return announceOneLead({
+    buttons,
+    store: harness.store,
+    backend: harness.backend,
+    simulator: harness.simulator,
+    channel: { platform: "slack", id: "C1" },
+    announcer: harness.channel.leadAnnouncer,
+    lead,
+  });
 }
 
 /** `@bot text` in a channel: the `app_mention` event (its `message` twin: `asMessage`). */

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { callbackData, inlineKeyboard } from "../../adapters/telegram/buttons.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { PressedButton } from "../../src/ports.ts";
+import type { User } from "../support/fake-telegram.ts";
 import { answered, type Rig, type RigOptions, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -34,6 +35,13 @@ async function card(r: Rig): Promise<number> {
   return sent.message_id;
 }
 
+/** `from` presses the card's button; resolves once the press is answered. */
+async function pressCard(r: Rig, messageId: number, from: User) {
+  const press = r.fake.press({ chat: r.group.id, messageId, from, data: "test.press:first" });
+  await answered(r, press);
+  return press;
+}
+
 const debugLines = (r: Rig, text: string) =>
   r.logs
     .map((line) => JSON.parse(line) as { level: number; msg: string })
@@ -43,13 +51,7 @@ describe("Telegram buttons (callback_query)", () => {
   it("asks for callback queries when polling, and hands a press's action, id and presser to the handler", async () => {
     const { rig: r, pressed } = await start();
     const messageId = await card(r);
-    const press = r.fake.press({
-      chat: r.group.id,
-      messageId,
-      from: r.bob,
-      data: "test.press:first",
-    });
-    await answered(r, press);
+    const press = await pressCard(r, messageId, r.bob);
     expect(r.fake.allowedUpdates).toContain("callback_query");
     expect(pressed).toHaveLength(1);
     expect(pressed[0]).toMatchObject({
@@ -85,13 +87,7 @@ describe("Telegram buttons (callback_query)", () => {
       await press.replyPrivately("Only @bob_example can <b>do</b> that");
     });
     const messageId = await card(r);
-    const press = r.fake.press({
-      chat: r.group.id,
-      messageId,
-      from: r.alice,
-      data: "test.press:first",
-    });
-    await answered(r, press);
+    const press = await pressCard(r, messageId, r.alice);
     expect(r.fake.callbackAnswers).toEqual([
       {
         queryId: press.callback_query.id,
@@ -112,13 +108,7 @@ describe("Telegram buttons (callback_query)", () => {
     });
     const messageId = await card(r);
     r.fake.failNext({ method: "answerCallbackQuery", errorCode: 500, description: "Internal" });
-    const press = r.fake.press({
-      chat: r.group.id,
-      messageId,
-      from: r.alice,
-      data: "test.press:first",
-    });
-    await answered(r, press);
+    const press = await pressCard(r, messageId, r.alice);
     expect(r.fake.callbackAnswers.map((a) => a.queryId)).toEqual([press.callback_query.id]);
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { answered, type Rig, startRig } from "./rig.ts";
+import { ADMIN_COMMANDS, answered, type Rig, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -128,14 +128,7 @@ describe("Telegram commands and admins", () => {
       "all_chat_administrators",
     ]);
     const admins = rig.fake.commands().get("all_chat_administrators:");
-    expect(admins?.map((c) => c.command)).toEqual([
-      "help",
-      "new",
-      "language",
-      "stop",
-      "leads",
-      "feedback",
-    ]);
+    expect(admins?.map((c) => c.command)).toEqual(ADMIN_COMMANDS);
 
     const again = await startRig({ harness: rig.harness });
     await again.channel.settled();

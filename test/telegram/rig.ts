@@ -37,6 +37,9 @@ import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
  */
 export const SCALE = 20;
 
+/** The command menu for a chat's administrators, in its order. */
+export const ADMIN_COMMANDS = ["help", "new", "language", "stop", "leads", "feedback"];
+
 export interface Rig {
   fake: FakeTelegram;
   harness: Harness;

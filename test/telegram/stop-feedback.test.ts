@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import { describe, expect, it } from "vitest";
+import { type HeldBackend, heldBackendPerTest } from "../support/held-backend.ts";
 import { answered, type Rig, startRig, until } from "./rig.ts";
 
-let rig: Rig | undefined;
+const onHeldBackend = heldBackendPerTest();
+/** The backend of the test running now. */
 let backend: HeldBackend | undefined;
-afterEach(async () => {
-  // An answer still held would keep the rig from closing.
-  backend?.releaseAll();
-  await rig?.close();
-  await backend?.close();
-  rig = undefined;
-  backend = undefined;
-});
 
 async function start(): Promise<Rig> {
-  backend = await startHeldBackend();
-  rig = await startRig({ backend });
-  return rig;
+  const started = await onHeldBackend((held) => startRig({ backend: held }));
+  backend = started.backend;
+  return started.bot;
 }
 
 /** Alice's question in the group, its answer on screen and still streaming. */
