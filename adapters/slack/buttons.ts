@@ -6,8 +6,8 @@ import { toBridgeError } from "./api.ts";
 import { slackRenderer } from "./render.ts";
 import { slackChannelKey } from "./to-incoming.ts";
 
-/** The actions block the bot's buttons live in: found again by this id to replace them. */
-export const BUTTONS_BLOCK_ID = "chatbot-bridge-buttons";
+/** The actions block the bot's buttons live in (Slack names it in every press). */
+const BUTTONS_BLOCK_ID = "chatbot-bridge-buttons";
 
 // Block Kit's bounds: a button's value at most 2,000 characters, its text 75, an actions
 // block 25 elements. https://docs.slack.dev/reference/block-kit/block-elements/button-element

@@ -31,7 +31,7 @@ function fieldText(field: LeadAnnouncementField): string {
  * (who took it) and its buttons; `text` is the plain-text fallback notifications and screen
  * readers use. https://docs.slack.dev/reference/block-kit/blocks/section-block
  */
-export function leadMessage(
+function leadMessage(
   announcement: LeadAnnouncement,
   state: LeadCardState = {},
 ): { text: string; blocks: object[] } {

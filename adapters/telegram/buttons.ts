@@ -32,9 +32,7 @@ export function inlineKeyboard(buttons: readonly Button[]): InlineKeyboardMarkup
 }
 
 /** The action and id a client sent back, or undefined for data that is not one of ours. */
-export function readCallbackData(
-  data: string | undefined,
-): { action: string; id: string } | undefined {
+function readCallbackData(data: string | undefined): { action: string; id: string } | undefined {
   if (data === undefined) return undefined;
   const at = data.indexOf(SEPARATOR);
   if (at < 0) return undefined;

@@ -54,14 +54,19 @@ function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
   ];
 }
 
-/** Every menu: the default (English) one, then one per language Telegram can tell apart. */
-export const COMMAND_MENUS: readonly CommandMenu[] = [
-  ...menusIn(translator("en")),
-  ...CATALOG_LANGUAGES.flatMap((language) => {
-    const code = TELEGRAM_LANGUAGE_CODES.get(language);
-    return code ? menusIn(translator(language), code) : [];
-  }),
-];
+/**
+ * Every menu: the default (English) one, then one per language Telegram can tell apart. Made
+ * when the menus are synced, not at import: a console-only run needs none of it.
+ */
+function commandMenus(): CommandMenu[] {
+  return [
+    ...menusIn(translator("en")),
+    ...CATALOG_LANGUAGES.flatMap((language) => {
+      const code = TELEGRAM_LANGUAGE_CODES.get(language);
+      return code ? menusIn(translator(language), code) : [];
+    }),
+  ];
+}
 
 /**
  * Registers the command menus only when they differ from what this bot last registered (a
@@ -75,15 +80,16 @@ export async function syncCommandMenu(
   log: Logger,
 ): Promise<"unchanged" | "registered"> {
   const key = `telegram:commands:${botId}`;
-  const hash = createHash("sha256").update(JSON.stringify(COMMAND_MENUS)).digest("hex");
+  const menus = commandMenus();
+  const hash = createHash("sha256").update(JSON.stringify(menus)).digest("hex");
   if ((await store.get<string>(key)) === hash) return "unchanged";
-  for (const { scope, languageCode, commands } of COMMAND_MENUS) {
+  for (const { scope, languageCode, commands } of menus) {
     await api.setMyCommands(commands, {
       scope,
       ...(languageCode === undefined ? {} : { language_code: languageCode }),
     });
   }
   await store.set(key, hash);
-  log.info({ menus: COMMAND_MENUS.length }, "Telegram command menu registered");
+  log.info({ menus: menus.length }, "Telegram command menu registered");
   return "registered";
 }

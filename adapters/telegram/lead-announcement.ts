@@ -16,10 +16,7 @@ import { escapeAttribute, escapeText } from "./escape.ts";
  * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
  * card's status (who took it) in italics at the end.
  */
-export function renderLeadAnnouncement(
-  announcement: LeadAnnouncement,
-  state: LeadCardState = {},
-): string {
+function renderLeadAnnouncement(announcement: LeadAnnouncement, state: LeadCardState = {}): string {
   const lines = announcement.fields.map(
     (field) => `<b>${escapeText(field.labelled)}</b> ${renderValue(field)}`,
   );

@@ -24,6 +24,7 @@ import {
   createTransport,
   discardBody,
   type HttpResponse,
+  MAX_DISCARDED_BYTES,
   type ResponseControl,
   readBody,
   statusError,
@@ -244,9 +245,6 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     close: () => transport.close(),
   };
 }
-
-/** An error status's body is read this far, so its socket can serve again, and no further. */
-const MAX_DISCARDED_BYTES = 64 * 1024;
 
 /** How a streamed answer's response ended. */
 interface BodyEnd {

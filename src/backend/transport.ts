@@ -39,9 +39,6 @@ export interface HttpResponse {
 
 /** Steers a response whose body is read by callbacks. */
 export interface ResponseControl {
-  /** Reads no more of the body until `resume`: the reader is behind. */
-  pause(): void;
-  resume(): void;
   /** Closes the request; the sink hears nothing more of it. */
   abort(): void;
 }
@@ -163,8 +160,6 @@ export function createTransport(options: TransportOptions): Transport {
         }
         signal?.addEventListener("abort", onAbort, { once: true });
         const control: ResponseControl = {
-          pause: () => controller?.pause(),
-          resume: () => controller?.resume(),
           abort: () => {
             if (over) return;
             finish();
@@ -243,10 +238,13 @@ export async function readBody(
   return Buffer.concat(chunks, size);
 }
 
+/** An error status's body is read this far, so its socket can serve again, and no further. */
+export const MAX_DISCARDED_BYTES = 64 * 1024;
+
 /** Drops a body nobody will read, so its socket returns to the pool (or closes). */
 export async function discardBody(response: HttpResponse): Promise<void> {
   try {
-    await response.body.dump({ limit: 64 * 1024 });
+    await response.body.dump({ limit: MAX_DISCARDED_BYTES });
   } catch {
     // The status already says what went wrong; a failing body adds nothing.
   } finally {
