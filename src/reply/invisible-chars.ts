@@ -5,14 +5,12 @@
 // (U+200D), which Persian words and emoji sequences (👨‍👩‍👧) need, nor tab and newline, nor
 // the direction marks (ALM U+061C, LRM U+200E, RLM U+200F): a mark moves no text, it only
 // settles the side of neutral characters beside it, and Arabic answers need them.
-const INVISIBLE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const HIDDEN =
+  "\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f\\u180e\\u200b\\u202a-\\u202e\\u2060-\\u2064\\u2066-\\u206f\\ufeff";
+const INVISIBLE = new RegExp(`[${HIDDEN}]`, "g");
 const MARKS = /[\u061c\u200e\u200f]/g;
 // A line end or an invisible character: a piece with neither passes through as it is.
-const NOTABLE =
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
-  /[\u0000-\u001f\u007f-\u009f\u180e\u200b\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/;
+const NOTABLE = new RegExp(`[\\t\\n${HIDDEN}]`);
 
 /** `text` without the characters that would hide or reorder what a reader sees. */
 export function stripInvisible(text: string): string {
