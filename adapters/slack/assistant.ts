@@ -7,6 +7,7 @@ import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { escapeMrkdwn } from "./escape.ts";
 import { MAX_SUGGESTED_PROMPTS } from "./limits.ts";
+import { slackChannelKey } from "./to-incoming.ts";
 
 export interface AssistantPrompt {
   title: string;
@@ -64,7 +65,8 @@ export class AssistantGreeter {
 
   constructor(readonly deps: AssistantGreeterDeps) {}
 
-  async greet(event: unknown): Promise<void> {
+  /** `teamId`: the delivery's team (Bolt's context.teamId), as events name their channels. */
+  async greet(event: unknown, teamId?: string): Promise<void> {
     const parsed = threadStarted.safeParse(event);
     if (!parsed.success) return;
     const { client, store, log, options = {} } = this.deps;
@@ -77,7 +79,7 @@ export class AssistantGreeter {
       return;
     }
     const t = await this.deps.languages.translatorFor(
-      `slack:${this.deps.teamId()}:${channel}`,
+      slackChannelKey(teamId ?? this.deps.teamId(), channel),
       async () => (user === undefined ? undefined : this.deps.admins.locale(user)),
     );
     const prompts = (options.prompts ?? promptsIn(t)).slice(0, MAX_SUGGESTED_PROMPTS);

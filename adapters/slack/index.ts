@@ -228,8 +228,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
     bolt.event("app_mention", async ({ event, context }) => onMessage(event, context.teamId));
     bolt.event("message", async ({ event, context }) => onMessage(event, context.teamId));
-    bolt.event("assistant_thread_started", async ({ event }) => {
-      later(() => greeter.greet(event));
+    bolt.event("assistant_thread_started", async ({ event, context }) => {
+      later(() => greeter.greet(event, context.teamId));
     });
     bolt.command(
       new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),

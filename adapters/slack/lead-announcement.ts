@@ -11,6 +11,7 @@ import type {
 import { toBridgeError } from "./api.ts";
 import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
+import { slackChannelKey } from "./to-incoming.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
@@ -69,7 +70,7 @@ export function createSlackLeadAnnouncer(
     platform: "slack",
     channelKey(channelId) {
       const team = teamId();
-      return team === undefined ? undefined : `slack:${team}:${channelId}`;
+      return team === undefined ? undefined : slackChannelKey(team, channelId);
     },
     async announce(channelId, announcement, state) {
       return callWithinBudget(budgets.for(channelId), async () => {

@@ -182,6 +182,30 @@ describe("Slack: the bot speaks the channel's language", () => {
     expect(harness.fake.callsTo("users.info").map((c) => c.args.user)).toEqual(["UDE", "UJA"]);
   });
 
+  it("greets an assistant pane in the language set in that DM, on an org-wide install too", async () => {
+    const harness = await start();
+    // The delivery's workspace is not the bot's own (an org-wide install): events and the
+    // greeting must name the DM alike.
+    await harness.sendEvent(
+      message("/language fr", { ts: harness.nextTs(), channel: "D1", user: "UADMIN" }),
+      {
+        team: "T2",
+      },
+    );
+    await harness.settle();
+    const pane = harness.nextTs();
+    await harness.sendEvent(
+      {
+        type: "assistant_thread_started",
+        assistant_thread: { user_id: "UADMIN", channel_id: "D1", thread_ts: pane, context: {} },
+        event_ts: pane,
+      },
+      { team: "T2" },
+    );
+    await harness.settle();
+    expect(harness.fake.thread("D1", pane)[0]?.text).toMatch(/^Bonjour/);
+  });
+
   it("writes Arabic right to left: each line between right-to-left marks, values isolated", async () => {
     const harness = await start();
     const ts = harness.nextTs();
