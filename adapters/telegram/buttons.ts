@@ -3,7 +3,7 @@ import type { CallbackQuery, InlineKeyboardMarkup } from "grammy/types";
 import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
 import type { Button, PressedButton } from "../../src/ports.ts";
 import { MAX_ALERT_LENGTH, MAX_CALLBACK_DATA_BYTES } from "./limits.ts";
-import { personName } from "./to-incoming.ts";
+import { personName, telegramChannelKey } from "./to-incoming.ts";
 
 /** callback_data: the action, then the id (an action never holds the separator). */
 const SEPARATOR = ":";
@@ -90,7 +90,7 @@ export function telegramPress(
       locale: async () => from.language_code,
     },
     channelId: String(chatId),
-    channelKey: `telegram:${chatId}`,
+    channelKey: telegramChannelKey(chatId),
     message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
     replyPrivately: (text, options) =>

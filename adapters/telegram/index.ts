@@ -56,6 +56,7 @@ import {
   placeOf,
   ReplyChains,
   readMessage,
+  telegramChannelKey,
 } from "./to-incoming.ts";
 import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
@@ -253,14 +254,14 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           .claim(`telegram:no-text:${chatId}:${message.message_id}`, "1", NO_TEXT_TTL_MS)
           .catch(() => true);
         if (!first) return undefined;
-        const t = await languages.translatorFor(`telegram:${chatId}`, authorLocale);
+        const t = await languages.translatorFor(telegramChannelKey(chatId), authorLocale);
         return () => surface.notice(surface.renderer.note(t.t("onlyText")));
       }
       const incoming: IncomingMessage = {
         channel: "telegram",
         // Stable across re-deliveries of the same update, by polling or webhook alike.
         deliveryId: `${chatId}:${message.message_id}`,
-        channelKey: `telegram:${chatId}`,
+        channelKey: telegramChannelKey(chatId),
         channelId: String(chatId),
         threadKey: place.threadKey,
         authorId: reading.authorId,

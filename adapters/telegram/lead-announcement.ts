@@ -11,6 +11,7 @@ import type {
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
 import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
+import { telegramChannelKey } from "./to-incoming.ts";
 
 /**
  * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
@@ -48,7 +49,7 @@ function renderValue(field: LeadAnnouncementField): string {
 export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
   return {
     platform: "telegram",
-    channelKey: (chatId) => `telegram:${chatId}`,
+    channelKey: telegramChannelKey,
     async announce(chatId, announcement, state = {}) {
       const sent = await callWithinBudget(
         budgets.for(chatId),

@@ -212,7 +212,7 @@ export class ReplyChains {
  */
 export async function placeOf(message: Message, chains: ReplyChains): Promise<Place> {
   const chatId = message.chat.id;
-  const base = `telegram:${chatId}`;
+  const base = telegramChannelKey(chatId);
   const topic = message.is_topic_message ? message.message_thread_id : undefined;
   if (message.chat.type === "private") {
     const threadKey = topic === undefined ? base : `${base}:topic:${topic}`;
@@ -240,4 +240,9 @@ export async function placeOf(message: Message, chains: ReplyChains): Promise<Pl
   const threadKey = known ?? `${base}:chain:${message.message_id}`;
   await chains.remember(chatId, message.message_id, threadKey).catch(() => undefined);
   return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: true };
+}
+
+/** A Telegram chat as the core names it (its channel key, and the start of its threads' keys). */
+export function telegramChannelKey(chatId: number | string): string {
+  return `telegram:${chatId}`;
 }
