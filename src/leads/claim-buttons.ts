@@ -121,7 +121,12 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
     if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
     const holder = await book.holder(pressed.id);
     if (!holder) return pressed.replyPrivately(t.t("notClaimed"));
-    if (!samePerson(holder.claim, pressed)) {
+    // An admin may free a lead whose taker is away, as an admin may stop anyone's answer; an
+    // admin check that fails refuses, as a non-admin is refused.
+    if (
+      !samePerson(holder.claim, pressed) &&
+      !(await pressed.person.isAdmin().catch(() => false))
+    ) {
       return pressed.replyPrivately(t.t("onlyClaimerReleases", { name: holder.claim.name }));
     }
     if (!(await book.release(pressed.id, holder.record))) {

@@ -104,6 +104,17 @@ describe("claiming a lead in Slack", () => {
     expect(shown(h, card).status).toEqual([expect.stringMatching(/^Claimed by @bob at /)]);
   });
 
+  it("lets an admin release a lead someone else took (the taker may be away)", async () => {
+    const { h, card } = await announced();
+    await press(h, card, "U1", "ann");
+    await h.settle();
+    expect(shown(h, card).buttons).toEqual(["Release"]);
+    await press(h, card, "UADMIN", "boss");
+    await h.settle();
+    expect(shown(h, card)).toEqual({ status: [], pings: [], buttons: ["I'll take it"] });
+    expect(privately(h)).toEqual([]);
+  });
+
   it("refuses a press that names a lead but is not on its card (a forged or other message)", async () => {
     const { h, card } = await announced();
     const [button] = h.fake.buttonsOf(card);
