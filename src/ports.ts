@@ -193,9 +193,10 @@ export interface ReplySurface {
   /**
    * Shows a "working" sign that needs no message (Telegram's typing action, Slack's loading
    * status), asked again every few seconds until the first text shows. Surfaces without it
-   * get a placeholder message instead, which the answer then replaces.
+   * get a placeholder message instead, which the answer then replaces. `text` is the sign's
+   * words ("is thinking…") in the answer's language, for a platform that shows words.
    */
-  showTyping?(): Promise<void>;
+  showTyping?(text: string): Promise<void>;
   /**
    * The answer whose silence showTyping covered is over: a sign that would outlast it (one no
    * reply took down, when nothing could be posted) goes now.

@@ -156,7 +156,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     running.add(task);
   };
 
-  const surfaceFor = (thread: SlackThread, status?: string) =>
+  const surfaceFor = (thread: SlackThread) =>
     new SlackSurface({
       client,
       workspace: workspaces.for(thread.teamId),
@@ -165,7 +165,6 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       nativeStreaming: options.nativeStreaming ?? DEFAULTS.slackNativeStreaming,
       minEditIntervalMs: options.editIntervalMs ?? DEFAULTS.slackEditIntervalMs,
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
-      status,
     });
 
   const onMessage = (event: unknown, teamId: string | undefined) => {
@@ -189,10 +188,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       }
       // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
       const replyPlace: SavedSlackMessage = { thread, stream: false };
-      // The loading status speaks the asker's language, as the answer's notes will.
-      const t = await languages.translatorFor(message.channelKey, message.authorLocale);
-      const surface = surfaceFor(thread, t.t("statusThinking"));
-      await options.bridge.handle({ ...message, replyPlace }, surface);
+      await options.bridge.handle({ ...message, replyPlace }, surfaceFor(thread));
     });
   };
 

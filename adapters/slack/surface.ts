@@ -1,7 +1,6 @@
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
 import { StreamUnavailableError } from "../../src/errors.ts";
-import { translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
 import type {
   CallBudget,
@@ -32,8 +31,6 @@ export interface SlackSurfaceOptions {
   minEditIntervalMs: number;
   /** A stream older than this is stopped and its message goes on by chat.update. */
   streamMaxAgeMs: number;
-  /** The loading status ("is thinking…") in the asker's language; English when absent. */
-  status?: string | undefined;
 }
 
 /** One Slack message of an answer: its ts (once Slack gave one) and whether it is a stream. */
@@ -41,8 +38,6 @@ interface SlackRef {
   ts: string | undefined;
   stream: boolean;
 }
-
-const STATUS = translator("en").t("statusThinking");
 
 /** What persistRef saves: the answer's thread, and the message as far as it is on screen. */
 const savedMessage = z.object({
@@ -177,12 +172,12 @@ export class SlackSurface implements ReplySurface {
    * and two minutes after it was set without one: the engine asks again every few seconds,
    * and it is set again only after a reply (a system notice) or a long silence.
    */
-  async showTyping(): Promise<void> {
+  async showTyping(text: string): Promise<void> {
     const status = this.#status;
     const replies = this.#calls.replies;
     const now = performance.now();
     if (status && status.replies === replies && now - status.at < STATUS_REFRESH_MS) return;
-    if (await this.#calls.setStatus(this.#options.status ?? STATUS)) {
+    if (await this.#calls.setStatus(text)) {
       this.#status = { at: now, replies };
     }
   }

@@ -474,6 +474,7 @@ export class Bridge {
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#options.maxAnswerChars,
       notes: { truncated: t.t("truncated"), noAnswer: t.t("noAnswer") },
+      typingText: t.t("statusThinking"),
       typingDelayMs: this.#options.typingDelayMs ?? DEFAULTS.typingDelayMs,
       onFirstPost: waits.turn.shown,
       onCall: (kind) =>

@@ -1,4 +1,5 @@
 import { MessageGoneError, RateLimitedError, StreamUnavailableError } from "../errors.ts";
+import { translator } from "../i18n/translator.ts";
 import type {
   AnswerMessageEvent,
   CallBudget,
@@ -32,6 +33,8 @@ export interface AnswerWriterOptions {
   notes?: AnswerNotes | undefined;
   /** How often a typing indicator is repeated until the first text shows. */
   typingIntervalMs?: number;
+  /** The typing indicator's words where a platform shows them; English when absent. */
+  typingText?: string | undefined;
   /** How long the backend may stay silent before the typing indicator shows. Default 0. */
   typingDelayMs?: number | undefined;
   /** Called once, when the first message of this answer is on screen. */
@@ -53,6 +56,7 @@ export interface AnswerSummary {
 }
 
 const WORKING = "…";
+const THINKING = translator("en").t("statusThinking");
 
 /**
  * The one owner of an answer on its way to a reply surface: its text, what each of its
@@ -135,8 +139,11 @@ export class AnswerWriter {
   start(): void {
     if (this.#loop) return;
     if (this.#messages.length === 0) {
-      if (this.#surface.showTyping) this.#keepTyping(this.#surface.showTyping.bind(this.#surface));
-      else
+      const { showTyping } = this.#surface;
+      if (showTyping) {
+        const text = this.#options.typingText ?? THINKING;
+        this.#keepTyping(() => showTyping.call(this.#surface, text));
+      } else
         this.#messages.push(
           newMessage({ source: { markdown: "", note: WORKING }, noStream: true }),
         );
