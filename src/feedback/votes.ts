@@ -11,7 +11,7 @@ export interface RatedAnswer {
   /** The channel (IncomingMessage.channelKey). */
   channelKey: string;
   /** The chatbot's conversation the answer belongs to, when it named one. */
-  conversationUid: string | undefined;
+  conversationUid?: string | undefined;
   /** When the question was asked (ISO 8601, UTC). */
   questionAt: string;
 }
@@ -61,9 +61,7 @@ export class FeedbackVotes {
 
   /** Makes a finished answer ratable: its votes are recorded with `answer`. */
   async remember(answerId: string, answer: RatedAnswer): Promise<void> {
-    const { conversationUid, ...rest } = answer;
-    const value = conversationUid === undefined ? rest : { ...rest, conversationUid };
-    await this.#store.set(answerKey(answerId), value, MAX_FEEDBACK_DAYS * DAY_MS);
+    await this.#store.set(answerKey(answerId), storable(answer), MAX_FEEDBACK_DAYS * DAY_MS);
   }
 
   /**
@@ -80,7 +78,6 @@ export class FeedbackVotes {
     if (!parsed.success || parsed.data.channelKey !== channelKey) return { kind: "unknown-answer" };
     const record: VoteRecord = {
       ...parsed.data,
-      conversationUid: parsed.data.conversationUid,
       answerId,
       rating,
       votedAt: this.#now().toISOString(),
@@ -90,7 +87,7 @@ export class FeedbackVotes {
       await this.#store.putInMap(
         dayKey(day),
         `${answerId}:${voterId}`,
-        withoutUndefined(record),
+        storable(record),
         // A day's votes are read for MAX_FEEDBACK_DAYS after it (one more: the day itself).
         (MAX_FEEDBACK_DAYS + 1) * DAY_MS,
       ),
@@ -112,7 +109,7 @@ export class FeedbackVotes {
       for (const value of Object.values(map)) {
         const parsed = voteRecord.safeParse(value);
         if (parsed.success && Date.parse(parsed.data.questionAt) >= since.getTime()) {
-          records.push({ ...parsed.data, conversationUid: parsed.data.conversationUid });
+          records.push(parsed.data);
         }
       }
     }
@@ -135,9 +132,10 @@ function startOfDay(time: Date): number {
 }
 
 /** JSON has no undefined: an answer without a conversation is stored without the field. */
-function withoutUndefined(record: VoteRecord): Omit<VoteRecord, "conversationUid"> {
-  const { conversationUid, ...rest } = record;
-  return conversationUid === undefined ? rest : record;
+function storable<T extends RatedAnswer>(value: T): T {
+  if (value.conversationUid !== undefined) return value;
+  const { conversationUid: _, ...rest } = value;
+  return rest as T;
 }
 
 const answerKey = (answerId: string) => `feedback:answer:${answerId}`;
