@@ -39,15 +39,16 @@ export function registerAnswerButtons(
   },
 ): void {
   handlers.on(STOP, async (pressed) => {
-    const t = await presserLanguage(pressed, deps.languages);
     const { person } = pressed;
     const outcome = await deps.stops.stopById(pressed.id, pressed.channelKey, {
       id: person.id,
       name: person.name,
       isAdmin: () => person.isAdmin(),
     });
-    if (outcome === "refused") await pressed.replyPrivately(t.t("stopRefused"));
-    else if (outcome === "none") await pressed.replyPrivately(t.t("nothingToStop"));
+    // A stop that went through says so in the answer itself: only a refusal needs words.
+    if (outcome === "stopped") return;
+    const t = await presserLanguage(pressed, deps.languages);
+    await pressed.replyPrivately(t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"));
   });
   handlers.on(VOTE, (pressed) => vote(pressed, deps));
 }
