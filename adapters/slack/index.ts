@@ -292,11 +292,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
           "SLACK_BOT_TOKEN is not a bot token: auth.test named no bot (use the xoxb-… token)",
         );
       }
-      identity = { userId: auth.user_id, botId: auth.bot_id, teamId: auth.team_id };
+      const bot = { botId: auth.bot_id, botUserId: auth.user_id };
+      identity = { userId: bot.botUserId, botId: bot.botId, teamId: auth.team_id };
       const bolt = new App({
-        token: options.botToken,
-        botId: identity.botId,
-        botUserId: identity.userId,
+        // Not `token`: with a token, Bolt makes and keeps a WebClient (~26 KB) for every
+        // workspace a delivery comes from, for good (an org-wide install hears from each of
+        // its workspaces), though nothing here calls through it: every call goes through
+        // `client`. A new object each time: Bolt writes the delivery's team and user into it.
+        authorize: async () => ({ ...bot }),
         receiver: receiver.receiver,
         logger,
         clientOptions: clientOptions(options),
@@ -340,7 +343,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   };
 }
 
-/** Bolt's own client (used by `respond` and its middleware) set up like ours. */
+/** Bolt's own client (tokenless: nothing calls through it) set up like ours. */
 function clientOptions(options: SlackChannelOptions): webApi.WebClientOptions {
   return {
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
