@@ -41,6 +41,12 @@ export interface IncomingMessage {
    * the person addressed the bot itself rather than asking the chatbot.
    */
   bareCommands?: boolean;
+  /**
+   * How a person types a command here, by its word, where that is not `/word` (Slack's slash
+   * commands are `/chatbot-help` and `/chatbot-new`; its stop is a message to the bot in the
+   * thread): `/help` lists the commands as this platform takes them.
+   */
+  commandSpellings?: Readonly<Record<string, string>>;
   /** Whether the author may administer this channel. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
   /**

@@ -231,7 +231,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),
       async ({ command, ack, respond }) => {
         await ack();
-        const delivery = toCommand(command, admins);
+        const delivery = identity && toCommand(command, { identity, admins });
         if (!delivery) return;
         later(async () => {
           if (delivery.word === "new" && !delivery.threadTs) {
@@ -286,14 +286,19 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         what: "auth.test",
         ...atStart,
       });
-      if (!auth.user_id || !auth.bot_id || !auth.team_id) {
+      if (!auth.user_id || !auth.user || !auth.bot_id || !auth.team_id) {
         throw new StartupError(
           "SLACK_BOT_TOKEN",
           "SLACK_BOT_TOKEN is not a bot token: auth.test named no bot (use the xoxb-… token)",
         );
       }
       const bot = { botId: auth.bot_id, botUserId: auth.user_id };
-      identity = { userId: bot.botUserId, botId: bot.botId, teamId: auth.team_id };
+      identity = {
+        userId: bot.botUserId,
+        botId: bot.botId,
+        teamId: auth.team_id,
+        name: auth.user,
+      };
       const bolt = new App({
         // Not `token`: with a token, Bolt makes and keeps a WebClient (~26 KB) for every
         // workspace a delivery comes from, for good (an org-wide install hears from each of

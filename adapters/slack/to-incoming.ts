@@ -8,6 +8,8 @@ export interface SlackIdentity {
   userId: string;
   botId: string;
   teamId: string;
+  /** The bot user's name, as a person types it after `@`. */
+  name: string;
 }
 
 /**
@@ -114,6 +116,7 @@ export function toDelivery(
       adminOfAll: kind === "dm" && context.admins.isListed(user),
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
+      commandSpellings: commandSpellings(identity),
       isAdmin: () => context.admins.isAdmin(user),
       authorLocale: () => context.admins.locale(user),
     },
@@ -186,13 +189,28 @@ export interface CommandDelivery {
   word: string;
 }
 
+/**
+ * How a person types each command in Slack where it is not `/word`: a slash command of this
+ * app, or, for stop, a message to the bot in the answer's thread (a slash command carries no
+ * thread). Slack refuses any other slash word as no command of this app.
+ */
+export function commandSpellings(identity: SlackIdentity): Readonly<Record<string, string>> {
+  const spellings: Record<string, string> = { stop: `@${identity.name} stop` };
+  for (const [slash, word] of Object.entries(SLASH_COMMANDS)) spellings[word] = slash;
+  return spellings;
+}
+
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
-export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undefined {
+export function toCommand(
+  raw: unknown,
+  context: { identity: SlackIdentity; admins: Admins },
+): CommandDelivery | undefined {
   const parsed = commandPayload.safeParse(raw);
   if (!parsed.success) return undefined;
   const payload = parsed.data;
   const word = SLASH_COMMANDS[payload.command];
   if (!word) return undefined;
+  const { admins } = context;
   const threadKey = payload.thread_ts
     ? threadKeyOf(payload.team_id, payload.channel_id, payload.thread_ts)
     : `slack:${payload.team_id}:${payload.channel_id}:command`;
@@ -210,6 +228,7 @@ export function toCommand(raw: unknown, admins: Admins): CommandDelivery | undef
       // DM channel ids start with D (https://docs.slack.dev/reference/objects/conversation-object).
       adminOfAll: payload.channel_id.startsWith("D") && admins.isListed(payload.user_id),
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
+      commandSpellings: commandSpellings(context.identity),
       isAdmin: () => admins.isAdmin(payload.user_id),
       authorLocale: () => admins.locale(payload.user_id),
     },

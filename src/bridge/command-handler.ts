@@ -52,10 +52,13 @@ export class CommandHandler {
     if (isCommandProblem(command)) return { text: t.text(command.problem), private: true };
     switch (command.name) {
       case "help":
-        return { text: helpText(t), private: true };
+        return { text: helpText(t, message.commandSpellings), private: true };
       case "unknown":
         return {
-          text: [t.t("unknownCommand", { command: command.word }), helpText(t)].join("\n"),
+          text: [
+            t.t("unknownCommand", { command: command.word }),
+            helpText(t, message.commandSpellings),
+          ].join("\n"),
           private: true,
         };
       case "new":
@@ -160,10 +163,18 @@ function describe(code: LanguageCode, t: Translator): UserText {
     : { key: "languageNamed", values: { name: t.languageName(code), code } };
 }
 
-function helpText(t: Translator): string {
-  const width = Math.max(...COMMAND_HELP.map(([usage]) => usage.length));
-  const lines = COMMAND_HELP.map(([usage, what]) =>
+function helpText(t: Translator, spellings: IncomingMessage["commandSpellings"]): string {
+  const usages = COMMAND_HELP.map(([usage, what]) => [spelled(usage, spellings), what] as const);
+  const width = Math.max(...usages.map(([usage]) => usage.length));
+  const lines = usages.map(([usage, what]) =>
     t.t("helpLine", { usage: usage.padEnd(width), what }),
   );
   return [t.t("helpIntro"), ...lines].join("\n");
+}
+
+/** "/leads [days]" as the platform spells `/leads`; as it is where it spells it so. */
+function spelled(usage: string, spellings: IncomingMessage["commandSpellings"]): string {
+  const [command = "", ...rest] = usage.split(" ");
+  const spelling = spellings?.[command.slice(1)];
+  return spelling === undefined ? usage : [spelling, ...rest].join(" ");
 }

@@ -11,7 +11,7 @@ export interface FakeReply {
 }
 
 export const BENCH_SLACK_TOKEN = "xoxb-bench-bot-token";
-export const BENCH_SLACK_BOT = { userId: "UBOT", botId: "BBOT" };
+export const BENCH_SLACK_BOT = { userId: "UBOT", botId: "BBOT", name: "chatbot" };
 
 /**
  * Slack's limits as the fake keeps them. Per workspace: chat.update is Tier 3 (50+ a minute),
@@ -106,6 +106,7 @@ export class BenchSlackApi {
           ok: true,
           team_id: "T0",
           user_id: BENCH_SLACK_BOT.userId,
+          user: BENCH_SLACK_BOT.name,
           bot_id: BENCH_SLACK_BOT.botId,
         };
       case "chat.postMessage":

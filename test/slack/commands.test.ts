@@ -105,8 +105,25 @@ describe("commands", () => {
     await harness.settle();
     const [help, fresh] = harness.fake.responses;
     expect(help?.type).toBe("ephemeral");
-    expect(help?.text).toMatch(/^Ask me anything, or use a command:\n\/help/);
+    // As a person types each one in Slack: its slash commands, and Stop as a message to the
+    // bot (Slack refuses `/new` or `/stop`, which are no commands of this app).
+    expect(help?.text).toMatch(/^Ask me anything, or use a command:\n\/chatbot-help /);
+    expect(help?.text).toMatch(/^\/chatbot-new +start a fresh conversation/m);
+    expect(help?.text).toMatch(/^@chatbot stop +stop the answer being written/m);
+    expect(help?.text).toMatch(/^\/leads subscribe /m);
+    expect(help?.text).not.toMatch(/^\/(help|new|stop)\b/m);
     expect(fresh?.text).toMatch(/^Each thread is its own conversation here/);
+  });
+
+  it("lists the commands after a mention in a thread as Slack takes them too", async () => {
+    const harness = await start();
+    const ts = harness.nextTs();
+    await harness.sendEvent(mention("help", { ts, user: "U1" }));
+    await harness.settle();
+    const help = harness.fake.ephemerals.at(-1)?.text ?? "";
+    expect(help).toMatch(/^\/chatbot-new +start a fresh conversation/m);
+    expect(help).toMatch(/^@chatbot stop +stop the answer being written/m);
+    expect(help).not.toMatch(/^\/(help|new|stop)\b/m);
   });
 
   it("does not count an admin of another organisation (Slack Connect) as an admin here", async () => {
