@@ -42,8 +42,8 @@ export interface IncomingMessage {
    */
   bareCommands?: boolean;
   /**
-   * How a person types a command here, by its word, where that is not `/word` (Slack's slash
-   * commands are `/chatbot-help` and `/chatbot-new`; its stop is a message to the bot in the
+   * How a person types a command here, by its word, where that is not `/word` (Slack's help
+   * is the slash command `/chatbot-help`; its new and stop are messages to the bot in the
    * thread): `/help` lists the commands as this platform takes them.
    */
   commandSpellings?: Readonly<Record<string, string>>;

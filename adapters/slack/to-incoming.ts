@@ -191,14 +191,17 @@ export interface CommandDelivery {
 
 /**
  * How a person types each command in Slack where it is not `/word`: a slash command of this
- * app, or, for stop, a message to the bot in the answer's thread (a slash command carries no
- * thread). Slack refuses any other slash word as no command of this app.
+ * app, or a message to the bot in the thread for what acts on a thread (new, stop), since a
+ * slash command carries no thread. Slack refuses any other slash word as no command of this app.
  */
 export function commandSpellings(identity: SlackIdentity): Readonly<Record<string, string>> {
-  const spellings: Record<string, string> = { stop: `@${identity.name} stop` };
+  const spellings: Record<string, string> = {};
   for (const [slash, word] of Object.entries(SLASH_COMMANDS)) spellings[word] = slash;
+  for (const word of IN_THREAD) spellings[word] = `@${identity.name} ${word}`;
   return spellings;
 }
+
+const IN_THREAD = ["new", "stop"] as const;
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
 export function toCommand(

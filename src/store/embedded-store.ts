@@ -29,8 +29,8 @@ export interface EmbeddedStoreOptions {
   sweepIntervalMs?: number;
   /**
    * Backstop deadline for one operation (default 2 s). Local failures (closed, I/O error)
-   * surface at once; this only bounds a stalled disk, which is slower to declare dead than
-   * a network peer.
+   * surface at once; this only bounds a write to a stalled disk, which is slower to declare
+   * dead than a network peer (reads are done on this thread: see LevelBatcher).
    */
   timeoutMs?: number;
 }

@@ -105,10 +105,11 @@ describe("commands", () => {
     await harness.settle();
     const [help, fresh] = harness.fake.responses;
     expect(help?.type).toBe("ephemeral");
-    // As a person types each one in Slack: its slash commands, and Stop as a message to the
-    // bot (Slack refuses `/new` or `/stop`, which are no commands of this app).
+    // As a person types each one in Slack: its slash commands, and what acts on a thread as a
+    // message to the bot there (Slack refuses `/new` or `/stop`, no commands of this app, and
+    // a slash command carries no thread).
     expect(help?.text).toMatch(/^Ask me anything, or use a command:\n\/chatbot-help /);
-    expect(help?.text).toMatch(/^\/chatbot-new +start a fresh conversation/m);
+    expect(help?.text).toMatch(/^@chatbot new +start a fresh conversation in this thread/m);
     expect(help?.text).toMatch(/^@chatbot stop +stop the answer being written/m);
     expect(help?.text).toMatch(/^\/leads subscribe /m);
     expect(help?.text).not.toMatch(/^\/(help|new|stop)\b/m);
@@ -121,7 +122,7 @@ describe("commands", () => {
     await harness.sendEvent(mention("help", { ts, user: "U1" }));
     await harness.settle();
     const help = harness.fake.ephemerals.at(-1)?.text ?? "";
-    expect(help).toMatch(/^\/chatbot-new +start a fresh conversation/m);
+    expect(help).toMatch(/^@chatbot new +start a fresh conversation in this thread/m);
     expect(help).toMatch(/^@chatbot stop +stop the answer being written/m);
     expect(help).not.toMatch(/^\/(help|new|stop)\b/m);
   });
