@@ -195,13 +195,19 @@ export interface CommandDelivery {
  * slash command carries no thread. Slack refuses any other slash word as no command of this app.
  */
 export function commandSpellings(identity: SlackIdentity): Readonly<Record<string, string>> {
-  const spellings: Record<string, string> = {};
-  for (const [slash, word] of Object.entries(SLASH_COMMANDS)) spellings[word] = slash;
-  for (const word of IN_THREAD) spellings[word] = `@${identity.name} ${word}`;
+  const known = spellingsOf.get(identity);
+  if (known) return known;
+  const spellings: Readonly<Record<string, string>> = Object.fromEntries([
+    ...Object.entries(SLASH_COMMANDS).map(([slash, word]) => [word, slash]),
+    ...IN_THREAD.map((word) => [word, `@${identity.name} ${word}`]),
+  ]);
+  spellingsOf.set(identity, spellings);
   return spellings;
 }
 
 const IN_THREAD = ["new", "stop"] as const;
+// Made once per identity (per start), not for every delivery.
+const spellingsOf = new WeakMap<SlackIdentity, Readonly<Record<string, string>>>();
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
 export function toCommand(
