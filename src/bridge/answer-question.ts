@@ -68,8 +68,8 @@ export async function answerQuestion(
   const running = deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
   if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
-  // One signal per answer: stopped by the writer's cap, by the person withdrawing the
-  // question, by `/stop` or by the process shutting down. (Listeners removed at the end, not
+  // One signal per answer: stopped by the person withdrawing the question, by `/stop` or by
+  // the process shutting down (the answer's cap ends reading by the reader's false). (Listeners removed at the end, not
   // AbortSignal.any: on Node 20 that leaks per answer.)
   const stop = new AbortController();
   const stoppers = [options.signal, message.signal, running?.signal].filter((s) => s !== undefined);
@@ -83,19 +83,10 @@ export async function answerQuestion(
   let saving: Promise<void> | undefined;
   /** The conversation the answer belongs to, as its votes are recorded with it. */
   let conversationUid: string | undefined;
-  // The backend's system message shows before the answer: text that comes while it is on its
-  // way waits for it, and so does the answer's end.
-  let noticing: Promise<void> | undefined;
   try {
     const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
     conversationUid = context.conversationUid;
     let header: StreamHeader | undefined;
-    let held = "";
-    let full = false;
-    const show = (text: string) => {
-      if (!writer.append(text)) full = true;
-      return !full;
-    };
     await deps.backend.streamChat(
       {
         question: message.text,
@@ -121,25 +112,16 @@ export async function answerQuestion(
           }
           const systemMessage = stripInvisible(received.systemMessage).trim();
           if (!systemMessage) return;
-          noticing = sendNotice(surface, systemMessage)
-            .catch((error: unknown) => deps.log.warn({ err: error }, "system message not shown"))
-            .finally(() => {
-              noticing = undefined;
-              const text = held;
-              held = "";
-              if (text) show(text);
-            });
+          // The system message shows before the answer: the answer's text and end wait for it.
+          writer.after(
+            sendNotice(surface, systemMessage).catch((error: unknown) =>
+              deps.log.warn({ err: error }, "system message not shown"),
+            ),
+          );
         },
-        text: (text) => {
-          if (full) return false;
-          if (!noticing) return show(text);
-          held += text;
-          // Past the answer's cap the rest would be cut anyway: no need to keep reading it.
-          return held.length <= writer.room;
-        },
+        text: (text) => writer.append(text),
       },
     );
-    await noticing;
     const sources = header ? formatSources(header.relatedDocs) : "";
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
@@ -153,7 +135,6 @@ export async function answerQuestion(
       ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t));
     }
   }
-  await noticing;
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   let remembering: Promise<void> | undefined;
   if (running && deps.votes && end.kind !== "error" && writer.text) {

@@ -88,6 +88,8 @@ export class AnswerWriter {
   #stopTyping: (() => void) | undefined;
   /** Changes the budget's places kept for this answer's first and final texts. */
   #reserved: ((calls: number) => void) | undefined;
+  /** What the answer's messages wait for before any goes (a notice shown ahead of them). */
+  #after: Promise<void> | undefined;
 
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
@@ -156,6 +158,15 @@ export class AnswerWriter {
   }
 
   /**
+   * Makes no call for the answer until `ready` settles, however it settles: text appended
+   * meanwhile waits, capped as ever, and goes as one (the backend's system message shows
+   * first).
+   */
+  after(ready: Promise<unknown>): void {
+    this.#after = ready.then(noop, noop);
+  }
+
+  /**
    * Adds streamed text, without the characters that would hide or reorder what a reader sees.
    * Returns false once the answer reached its cap: stop reading.
    */
@@ -194,17 +205,18 @@ export class AnswerWriter {
     return this.#layout.text.value;
   }
 
-  /** How many more characters the answer takes before it is cut. */
-  get room(): number {
-    return this.#options.maxAnswerChars - this.#layout.text.value.length;
-  }
-
   async #run(): Promise<void> {
     try {
       for (;;) {
         if (!this.#layout.due) {
           if (this.#layout.end) return;
           await this.#idle();
+          continue;
+        }
+        const after = this.#after;
+        if (after) {
+          await after;
+          if (this.#after === after) this.#after = undefined;
           continue;
         }
         const turn = await this.#pacer.turn(this.#turnState);
@@ -361,6 +373,8 @@ export class AnswerWriter {
     else void repeat();
   }
 }
+
+function noop(): void {}
 
 function once(callback: (() => void) | undefined): (() => void) | undefined {
   if (!callback) return undefined;

@@ -32,7 +32,11 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(script: Script, answerTimeoutMs?: number): Promise<Rig> {
+async function start(
+  script: Script,
+  answerTimeoutMs?: number,
+  maxAnswerChars?: number,
+): Promise<Rig> {
   const backend = await startRawBackend(script);
   cleanups.push(() => backend.close());
   const client = createBackendClient({
@@ -61,7 +65,13 @@ async function start(script: Script, answerTimeoutMs?: number): Promise<Rig> {
       },
     }),
   });
-  const bridge = new Bridge({ backend: client, store, log, ...OPEN_BRIDGE });
+  const bridge = new Bridge({
+    backend: client,
+    store,
+    log,
+    ...OPEN_BRIDGE,
+    ...(maxAnswerChars && { maxAnswerChars }),
+  });
   return { bridge, backend, warnings };
 }
 
@@ -136,6 +146,32 @@ describe("answers from a backend that bends the rules", () => {
         if (call.text !== "…") expect(INVISIBLE_ANSWER_SHOWN.startsWith(call.text)).toBe(true);
       }
     }
+  });
+
+  it("cuts an answer past the cap with its note while the system message is on its way", async () => {
+    // 80 lines that end in CRLF: 240 characters from the backend, 160 once the carriage
+    // returns (hidden characters) are dropped, so past the cap of 100 either way.
+    const rig = await start(
+      (ctx) =>
+        stream(
+          ctx,
+          header({ conversation_uid: "c", system_message: "Plan ends soon" }),
+          "a\r\n".repeat(80),
+          10,
+        ),
+      undefined,
+      100,
+    );
+    class SlowNotices extends MemorySurface {
+      override async notice(...args: Parameters<MemorySurface["notice"]>): Promise<void> {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await super.notice(...args);
+      }
+    }
+    const surface = new SlowNotices();
+    await rig.bridge.handle(incoming("hi"), surface);
+    expect(surface.notices.map((n) => n.text)).toEqual(["Plan ends soon"]);
+    expect(surface.messages).toEqual([`${"a\n".repeat(50)}\n\n(truncated)`]);
   });
 
   it("strips invisible characters from the chatbot's system message", async () => {
