@@ -1,4 +1,4 @@
-import { App, type webApi } from "@slack/bolt";
+import { App } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { DEFAULTS } from "../../src/config.ts";
 import { StartupError } from "../../src/errors.ts";
@@ -26,7 +26,13 @@ import {
   type SlackThread,
   savedRef,
 } from "./surface.ts";
-import { SLASH_COMMANDS, type SlackIdentity, toCommand, toDelivery } from "./to-incoming.ts";
+import {
+  commandSpellings,
+  SLASH_COMMANDS,
+  type SlackIdentity,
+  toCommand,
+  toDelivery,
+} from "./to-incoming.ts";
 import { Workspaces } from "./workspace.ts";
 
 export type { SlackIdentity } from "./to-incoming.ts";
@@ -292,13 +298,14 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
           "SLACK_BOT_TOKEN is not a bot token: auth.test named no bot (use the xoxb-… token)",
         );
       }
-      const bot = { botId: auth.bot_id, botUserId: auth.user_id };
       identity = {
-        userId: bot.botUserId,
-        botId: bot.botId,
+        userId: auth.user_id,
+        botId: auth.bot_id,
         teamId: auth.team_id,
-        name: auth.user,
+        // Made once here, not for every delivery.
+        commandSpellings: commandSpellings(auth.user),
       };
+      const bot = { botId: identity.botId, botUserId: identity.userId };
       const bolt = new App({
         // Not `token`: with a token, Bolt makes and keeps a WebClient (~26 KB) for every
         // workspace a delivery comes from, for good (an org-wide install hears from each of
@@ -307,7 +314,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         authorize: async () => ({ ...bot }),
         receiver: receiver.receiver,
         logger,
-        clientOptions: clientOptions(options),
+        // Bolt's own client is tokenless and nothing calls through it; it points where ours does.
+        clientOptions: options.apiUrl ? { slackApiUrl: options.apiUrl } : {},
         // No conversation state: nothing reads it, and Bolt's default store would look each
         // delivery's conversation up (and build an Error for every miss) on every delivery.
         convoStore: false,
@@ -345,15 +353,5 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
     },
-  };
-}
-
-/** Bolt's own client (tokenless: nothing calls through it) set up like ours. */
-function clientOptions(options: SlackChannelOptions): webApi.WebClientOptions {
-  return {
-    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-    timeout: options.apiTimeoutMs ?? API_TIMEOUT_MS,
   };
 }

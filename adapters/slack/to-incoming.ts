@@ -8,8 +8,8 @@ export interface SlackIdentity {
   userId: string;
   botId: string;
   teamId: string;
-  /** The bot user's name, as a person types it after `@`. */
-  name: string;
+  /** How a person types each command here (see commandSpellings). */
+  commandSpellings: Readonly<Record<string, string>>;
 }
 
 /**
@@ -116,7 +116,7 @@ export function toDelivery(
       adminOfAll: kind === "dm" && context.admins.isListed(user),
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
-      commandSpellings: commandSpellings(identity),
+      commandSpellings: identity.commandSpellings,
       isAdmin: () => context.admins.isAdmin(user),
       authorLocale: () => context.admins.locale(user),
     },
@@ -194,20 +194,14 @@ export interface CommandDelivery {
  * app, or a message to the bot in the thread for what acts on a thread (new, stop), since a
  * slash command carries no thread. Slack refuses any other slash word as no command of this app.
  */
-export function commandSpellings(identity: SlackIdentity): Readonly<Record<string, string>> {
-  const known = spellingsOf.get(identity);
-  if (known) return known;
-  const spellings: Readonly<Record<string, string>> = Object.fromEntries([
+export function commandSpellings(botName: string): Readonly<Record<string, string>> {
+  return Object.fromEntries([
     ...Object.entries(SLASH_COMMANDS).map(([slash, word]) => [word, slash]),
-    ...IN_THREAD.map((word) => [word, `@${identity.name} ${word}`]),
+    ...IN_THREAD.map((word) => [word, `@${botName} ${word}`]),
   ]);
-  spellingsOf.set(identity, spellings);
-  return spellings;
 }
 
 const IN_THREAD = ["new", "stop"] as const;
-// Made once per identity (per start), not for every delivery.
-const spellingsOf = new WeakMap<SlackIdentity, Readonly<Record<string, string>>>();
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
 export function toCommand(
@@ -237,7 +231,7 @@ export function toCommand(
       // DM channel ids start with D (https://docs.slack.dev/reference/objects/conversation-object).
       adminOfAll: payload.channel_id.startsWith("D") && admins.isListed(payload.user_id),
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
-      commandSpellings: commandSpellings(context.identity),
+      commandSpellings: context.identity.commandSpellings,
       isAdmin: () => admins.isAdmin(payload.user_id),
       authorLocale: () => admins.locale(payload.user_id),
     },

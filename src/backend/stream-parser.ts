@@ -30,7 +30,7 @@ export interface ChatStreamParserOptions {
 }
 
 /** Where a ChatStreamParser hands what it read, as it reads it. */
-export interface ChatStreamSink {
+interface ChatStreamSink {
   header(header: StreamHeader): void;
   /** A piece of the answer: whole characters, never empty. */
   text(text: string): void;

@@ -43,7 +43,10 @@ export interface ResponseControl {
   abort(): void;
 }
 
-/** Takes a response's body chunk by chunk, as it arrives. Exactly one of `end` and `fail` ends it. */
+/**
+ * Takes a response's body chunk by chunk, as it arrives, after `start`: then `end` or `fail`
+ * ends it, unless `control.abort` closed it first (then it hears nothing more).
+ */
 export interface BodySink {
   start(status: number, headers: IncomingHttpHeaders, control: ResponseControl): void;
   data(chunk: Buffer): void;

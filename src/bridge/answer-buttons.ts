@@ -45,7 +45,8 @@ export function registerAnswerButtons(
       name: person.name,
       isAdmin: () => person.isAdmin(),
     });
-    // A stop that went through says so in the answer itself: only a refusal needs words.
+    // A stop that went through says so in the answer itself; a refusal, or nothing to stop, is
+    // told to the presser alone.
     if (outcome === "stopped") return;
     const t = await presserLanguage(pressed, deps.languages);
     await pressed.replyPrivately(t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"));

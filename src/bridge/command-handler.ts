@@ -172,7 +172,7 @@ function helpText(t: Translator, spellings: IncomingMessage["commandSpellings"])
   return [t.t("helpIntro"), ...lines].join("\n");
 }
 
-/** "/leads [days]" as the platform spells `/leads`; as it is where it spells it so. */
+/** "/leads [days]" with `/leads` as the platform spells it; unchanged where it has no spelling of its own. */
 function spelled(usage: string, spellings: IncomingMessage["commandSpellings"]): string {
   const [command = "", ...rest] = usage.split(" ");
   const spelling = spellings?.[command.slice(1)];

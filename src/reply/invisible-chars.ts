@@ -10,7 +10,7 @@ const HIDDEN =
 const INVISIBLE = new RegExp(`[${HIDDEN}]`, "g");
 const MARKS = /[\u061c\u200e\u200f]/g;
 // A line end or an invisible character: a piece with neither passes through as it is.
-const NOTABLE = new RegExp(`[\\t\\n${HIDDEN}]`);
+const NOTABLE = new RegExp(`[\\n${HIDDEN}]`);
 
 /** `text` without the characters that would hide or reorder what a reader sees. */
 export function stripInvisible(text: string): string {
