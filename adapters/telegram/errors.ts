@@ -69,6 +69,8 @@ function reasonOf(error: unknown): string {
   const inner = (error as { error?: unknown } | undefined)?.error ?? error;
   if (typeof inner !== "object" || inner === null) return "unknown";
   const { code, type, name, message } = inner as Record<string, unknown>;
+  // undici's timers on the calls an answer makes itself (lean-calls.ts).
+  if (code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return "timeout";
   if (typeof code === "string") return code;
   if (typeof message === "string" && /timed out/i.test(message) && !message.includes("/"))
     return "timeout";

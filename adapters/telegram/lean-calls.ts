@@ -18,8 +18,6 @@ const LEAN_METHODS: ReadonlySet<string> = new Set([
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-const TIMEOUTS: ReadonlySet<unknown> = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-
 /**
  * Installs, innermost, the transformer that makes the answer's calls itself, as grammY's
  * client would (one JSON POST to `<apiRoot>/bot<token>/<method>`, Telegram's JSON answer
@@ -37,24 +35,17 @@ export function installLeanCalls(
   const timeoutMs = options.timeoutSeconds * 1000;
   api.config.use(async (prev, method, payload, signal) => {
     if (signal !== undefined || !LEAN_METHODS.has(method)) return prev(method, payload, signal);
-    try {
-      const response = await getGlobalDispatcher().request({
-        origin,
-        path: `${path}${method}`,
-        method: "POST",
-        headers: JSON_HEADERS,
-        body: JSON.stringify(payload),
-        // Bounded as grammY bounds a call, by undici's own timers: cheaper than an AbortSignal.
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      return (await response.body.json()) as Awaited<ReturnType<typeof prev>>;
-    } catch (error) {
-      // grammY's words for a call that ran out of time (the error boundary reads "timed out").
-      if (TIMEOUTS.has((error as { code?: unknown } | null)?.code)) {
-        throw new Error(`Request to '${method}' timed out after ${options.timeoutSeconds} seconds`);
-      }
-      throw error;
-    }
+    const response = await getGlobalDispatcher().request({
+      origin,
+      path: `${path}${method}`,
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(payload),
+      // undici's own timers, cheaper than an AbortSignal: the wait for the answer's headers,
+      // then each pause in its body (connecting has undici's own bound).
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return (await response.body.json()) as Awaited<ReturnType<typeof prev>>;
   });
 }
