@@ -61,7 +61,7 @@ function integer(defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGE
     z
       .string()
       // Plain digits only: Number() would also take "0x10", "1e3" or "Infinity".
-      .regex(/^\d+$/, { error: "must be a number" })
+      .regex(/^\d+$/, { error: "must be a whole number, in digits" })
       .transform(Number)
       .pipe(
         z
@@ -103,7 +103,9 @@ const envSchema = z
     STORE_URL: optionalText.pipe(
       z
         .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
-        .refine((url) => /^\/?\d*$/.test(new URL(url).pathname), {
+        // Zod goes on to refinements after a failed format check: one not URL-shaped is
+        // left to that check's message.
+        .refine((url) => !URL.canParse(url) || /^\/?\d*$/.test(new URL(url).pathname), {
           error:
             "must name its database by number (the path after the port), like redis://host:6379/3",
         })
@@ -204,6 +206,14 @@ const envSchema = z
       }
       if (env.TELEGRAM_WEBHOOK_URL) {
         need("TELEGRAM_WEBHOOK_SECRET", "when TELEGRAM_WEBHOOK_URL is set");
+      }
+      // A platform's other settings without its token would leave it off without a word (a
+      // token's name mistyped): the bot would chat in the terminal instead.
+      if (env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) {
+        need("SLACK_BOT_TOKEN", "when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set");
+      }
+      if (env.TELEGRAM_WEBHOOK_URL || env.TELEGRAM_WEBHOOK_SECRET) {
+        need("TELEGRAM_BOT_TOKEN", "when TELEGRAM_WEBHOOK_URL or TELEGRAM_WEBHOOK_SECRET is set");
       }
       // Run even when another field failed, so every problem is reported in one go.
     },

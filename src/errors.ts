@@ -44,6 +44,24 @@ export function settingProblem(error: unknown): string | undefined {
   if (error instanceof NotFoundError) {
     return "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID";
   }
+  if (error instanceof NetworkError && error.beforeRequestSent) {
+    const why = systemCodeOf(error.cause);
+    // This process closing its own connections (a shutdown) is no setting's fault.
+    if (why === "UND_ERR_CLOSED" || why === "UND_ERR_DESTROYED") return undefined;
+    return `could not reach the chatbot${why ? ` (${why})` : ""}: check CHATBOT_BASE_URL, and that the chatbot is up`;
+  }
+  return undefined;
+}
+
+/** The system's or undici's name for a failure (ECONNREFUSED, ENOTFOUND), however deep. */
+export function systemCodeOf(error: unknown): string | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 5; depth++) {
+    const { code } = at as { code?: unknown };
+    // Not this bot's own codes (BACKEND_NETWORK): what lies under them.
+    if (!(at instanceof BridgeError) && typeof code === "string" && /^[A-Z][A-Z0-9_]+$/.test(code))
+      return code;
+    at = at.cause;
+  }
   return undefined;
 }
 

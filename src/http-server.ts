@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { StartupError } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import type { HttpRoute } from "./ports.ts";
@@ -63,9 +64,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   // Slack and Telegram keep connections open; idle ones must not hold a shutdown.
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (error: Error) => reject(listenProblem(error, options.port, options.host));
+    server.once("error", failed);
     server.listen(options.port, options.host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });
@@ -78,4 +80,38 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         server.closeIdleConnections();
       }),
   };
+}
+
+/** A server that cannot listen, as the setting to change: PORT or HOST. */
+function listenProblem(error: Error, port: number, host: string | undefined): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  switch (code) {
+    case "EADDRINUSE":
+      return new StartupError(
+        "PORT",
+        `port ${port} is in use by another process: stop it, or set PORT to a free port`,
+        error,
+      );
+    case "EACCES":
+      return new StartupError(
+        "PORT",
+        `port ${port} needs privileges this process lacks: set PORT to 1024 or above`,
+        error,
+      );
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new StartupError(
+        "HOST",
+        `HOST ${host} could not be resolved (${code}): unset it to listen on all addresses, or set one this machine has`,
+        error,
+      );
+    case "EADDRNOTAVAIL":
+      return new StartupError(
+        "HOST",
+        `HOST ${host} is no address of this machine: unset it to listen on all addresses, or set one this machine has`,
+        error,
+      );
+    default:
+      return error;
+  }
 }

@@ -41,10 +41,11 @@ async function main(): Promise<number> {
     process.stderr.write(`chatbot-bridge cannot start: ${error.message}\n`);
     return 1;
   }
-  const chatInTerminal =
-    !config.slack && !config.telegram && Boolean(process.stdin.isTTY && process.stdout.isTTY);
-  // Log lines would break into the answers a person reads in the terminal.
-  const level = config.logLevel ?? (chatInTerminal ? "warn" : "info");
+  const consoleOnly = !config.slack && !config.telegram;
+  const chatInTerminal = consoleOnly && Boolean(process.stdin.isTTY && process.stdout.isTTY);
+  // Log lines would break into the answers a person reads in the terminal, piped input or
+  // not (`printf … | npm start`); stderr sent elsewhere gets the service's usual lines.
+  const level = config.logLevel ?? (consoleOnly && process.stderr.isTTY ? "warn" : "info");
   const log = createLogger({ level, secrets: secretsOf(config) });
   // Past the drain's own grace: the channels' stop and the store's close get a moment too.
   const crashed = guardProcess(log, { exitAfterMs: config.shutdownGraceMs + 5_000 });

@@ -50,7 +50,7 @@ describe("loadConfig", () => {
     const config = loadConfig({ CHATBOT_ANSWER_TIMEOUT_MS: "90000" });
     expect(cut(config.backendAnswerTimeoutMs)).toBe("the chatbot took longer than 90 seconds");
     expect(problemsOf({ CHATBOT_ANSWER_TIMEOUT_MS: "5m" })).toEqual([
-      "CHATBOT_ANSWER_TIMEOUT_MS must be a number",
+      "CHATBOT_ANSWER_TIMEOUT_MS must be a whole number, in digits",
     ]);
   });
 
@@ -62,7 +62,7 @@ describe("loadConfig", () => {
     });
     expect(problemsOf({ MAX_ACTIVE_ANSWERS: "0", MAX_QUEUED_QUESTIONS: "many" })).toEqual([
       "MAX_ACTIVE_ANSWERS must be at least 1",
-      "MAX_QUEUED_QUESTIONS must be a number",
+      "MAX_QUEUED_QUESTIONS must be a whole number, in digits",
     ]);
   });
 
@@ -114,9 +114,9 @@ describe("loadConfig", () => {
     });
     expect(problems).toEqual(
       expect.arrayContaining([
-        "LEADS_POLL_INTERVAL must be a number",
+        "LEADS_POLL_INTERVAL must be a whole number, in digits",
         "PORT must be at most 65535",
-        "CHATBOT_TIMEOUT_MS must be a number",
+        "CHATBOT_TIMEOUT_MS must be a whole number, in digits",
         "CHATBOT_BASE_URL must be an http(s) URL",
         "STORE_URL must be a redis:// or rediss:// URL",
         expect.stringMatching(/^DEFAULT_LANGUAGE must be one of auto, en/),
@@ -168,6 +168,27 @@ describe("loadConfig", () => {
       TELEGRAM_WEBHOOK_SECRET: "Az09_-",
     });
     expect(config.telegram?.webhookSecret).toBe("Az09_-");
+  });
+
+  it("names the missing bot token when only a platform's other settings are set", () => {
+    expect(
+      problemsOf({
+        SLACK_APP_TOKEN: "xapp-1",
+        SLACK_SIGNING_SECRET: "s",
+        TELEGRAM_WEBHOOK_SECRET: "w",
+      }),
+    ).toEqual([
+      "SLACK_BOT_TOKEN is required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set",
+      "TELEGRAM_BOT_TOKEN is required when TELEGRAM_WEBHOOK_URL or TELEGRAM_WEBHOOK_SECRET is set",
+    ]);
+  });
+
+  it("says what STORE_URL should be when it is no URL at all, as for any other scheme", () => {
+    for (const url of ["127.0.0.1:6379", "redis", "redis//localhost"]) {
+      expect(problemsOf({ STORE_URL: url })).toEqual([
+        "STORE_URL must be a redis:// or rediss:// URL",
+      ]);
+    }
   });
 
   it("takes only a number as STORE_URL's database", () => {

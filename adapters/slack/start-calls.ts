@@ -37,6 +37,7 @@ export async function slackStartCall<T>(
   try {
     return await retryAtStart(call, {
       what: `Slack ${options.what}`,
+      address: "SLACK_API_URL",
       log: options.log,
       attempts: options.attempts,
       signal: options.signal,

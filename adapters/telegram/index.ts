@@ -359,6 +359,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const atStart = <T>(method: string, call: () => Promise<T>): Promise<T> =>
     retryAtStart(call, {
       what: `Telegram ${method}`,
+      address: "TELEGRAM_API_ROOT",
       log,
       attempts: Math.max(1, options.startAttempts ?? START_ATTEMPTS),
       isPassing,

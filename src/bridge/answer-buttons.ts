@@ -3,8 +3,8 @@ import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Metrics } from "../metrics.ts";
-import type { Button, PressedButton } from "../ports.ts";
-import type { ButtonHandlers } from "./button-handlers.ts";
+import type { Button, ButtonHandler, PressedButton } from "../ports.ts";
+import { type ButtonHandlers, presserLanguage, toldOnFailure } from "./button-handlers.ts";
 
 const STOP = "answer.stop";
 const VOTE = "answer.vote";
@@ -38,20 +38,27 @@ export function registerAnswerButtons(
     metrics?: Metrics | undefined;
   },
 ): void {
-  handlers.on(STOP, async (pressed) => {
-    const { person } = pressed;
-    const outcome = await deps.stops.stopById(pressed.id, pressed.channelKey, {
-      id: person.id,
-      name: person.name,
-      isAdmin: () => person.isAdmin(),
-    });
-    // A stop that went through says so in the answer itself; a refusal, or nothing to stop, is
-    // told to the presser alone.
-    if (outcome === "stopped") return;
-    const t = await presserLanguage(pressed, deps.languages);
-    await pressed.replyPrivately(t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"));
-  });
-  handlers.on(VOTE, (pressed) => vote(pressed, deps));
+  const told = (handler: ButtonHandler) => toldOnFailure(handler, deps.languages);
+  handlers.on(
+    STOP,
+    told(async (pressed) => {
+      const { person } = pressed;
+      const outcome = await deps.stops.stopById(pressed.id, pressed.channelKey, {
+        id: person.id,
+        name: person.name,
+        isAdmin: () => person.isAdmin(),
+      });
+      // A stop that went through says so in the answer itself; a refusal, or nothing to stop, is
+      // told to the presser alone.
+      if (outcome === "stopped") return;
+      const t = await presserLanguage(pressed, deps.languages);
+      await pressed.replyPrivately(t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"));
+    }),
+  );
+  handlers.on(
+    VOTE,
+    told((pressed) => vote(pressed, deps)),
+  );
 }
 
 async function vote(
@@ -75,12 +82,4 @@ async function vote(
   await pressed.replyPrivately(t.t(outcome.changed ? "voteChanged" : "voteThanks", { mark }), {
     brief: true,
   });
-}
-
-/** The language of a private reply to a press: the channel's, else the presser's own. */
-export function presserLanguage(
-  pressed: PressedButton,
-  languages: ChannelLanguages,
-): Promise<Translator> {
-  return languages.translatorFor(pressed.channelKey, pressed.person.locale);
 }

@@ -69,8 +69,8 @@ export async function answerQuestion(
   if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the person withdrawing the question, by `/stop` or by
-  // the process shutting down (the answer's cap ends reading by the reader's false). (Listeners removed at the end, not
-  // AbortSignal.any: on Node 20 that leaks per answer.)
+  // the process shutting down (the answer's cap ends the reading by the text sink's false).
+  // Listeners are removed at the end, not AbortSignal.any: on Node 20 that leaks per answer.
   const stop = new AbortController();
   const stoppers = [options.signal, message.signal, running?.signal].filter((s) => s !== undefined);
   const stopWith = (event: Event) => stop.abort((event.target as AbortSignal).reason);

@@ -24,6 +24,7 @@ import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
+import { storeFailureLevel } from "../store/outage-log.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
@@ -573,7 +574,7 @@ export class Bridge {
         () => false,
       );
       if (!shown) throw error;
-      if (!(error instanceof NotStartedError)) log.error({ err: error }, "message failed");
+      this.#logFailure(error, log);
       return undefined;
     }
   }
@@ -589,6 +590,15 @@ export class Bridge {
       metrics.firstText.observe({ channel }, report.firstTextMs / 1000);
     }
     metrics.answer.observe({ channel }, report.totalMs / 1000);
+  }
+
+  #logFailure(error: unknown, log: Logger): void {
+    // Counted once by the drain that refused them.
+    if (error instanceof NotStartedError) return;
+    const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
+    // A store outage is logged by the store, once; each question it fails is a detail.
+    if (storeFailureLevel(error) === "debug") log.debug({ kind }, "message failed");
+    else log.error({ err: error, kind }, "message failed");
   }
 
   async #reportFailure(
@@ -609,10 +619,7 @@ export class Bridge {
       );
       return;
     }
-    const known = error instanceof BridgeError;
-    // Counted once by the drain that refused them.
-    if (!(error instanceof NotStartedError))
-      log.error({ err: error, kind: known ? error.code : "UNEXPECTED" }, "message failed");
+    this.#logFailure(error, log);
     await sendNotice(surface, t.t("failed", { reason: userTextOf(error) }), {
       private: true,
     }).catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));

@@ -1,3 +1,6 @@
+import { userTextOf } from "../errors.ts";
+import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { ButtonHandler, ButtonPresses, PressedButton } from "../ports.ts";
 
 /** What a Button's action may be: kept short and free of the separators platforms use. */
@@ -25,4 +28,41 @@ export class ButtonHandlers implements ButtonPresses {
     await handler(pressed);
     return true;
   }
+}
+
+/** The language of a private reply to a press: the channel's, else the presser's own. */
+export function presserLanguage(
+  pressed: PressedButton,
+  languages: ChannelLanguages,
+): Promise<Translator> {
+  return languages.translatorFor(pressed.channelKey, pressed.person.locale);
+}
+
+/**
+ * `handler`, whose failure (an admin check Slack or Telegram could not answer, a store that
+ * is down) the presser is told of privately, in their words, instead of a press that seems
+ * to do nothing; the error still goes on to the channel's log. A handler that already tried
+ * to reply is not answered twice: its reply may have arrived though the call failed.
+ */
+export function toldOnFailure(handler: ButtonHandler, languages: ChannelLanguages): ButtonHandler {
+  return async (pressed) => {
+    let replied = false;
+    try {
+      await handler({
+        ...pressed,
+        replyPrivately: (text, options) => {
+          replied = true;
+          return pressed.replyPrivately(text, options);
+        },
+      });
+    } catch (error) {
+      if (!replied) {
+        const t = await presserLanguage(pressed, languages);
+        await pressed
+          .replyPrivately(t.t("failed", { reason: userTextOf(error) }))
+          .catch(() => undefined);
+      }
+      throw error;
+    }
+  };
 }

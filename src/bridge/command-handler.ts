@@ -49,7 +49,12 @@ export class CommandHandler {
     message: IncomingMessage,
     t: Translator,
   ): Promise<CommandReply> {
-    if (isCommandProblem(command)) return { text: t.text(command.problem), private: true };
+    if (isCommandProblem(command)) {
+      return {
+        text: t.text(spelledValues(command.problem, message.commandSpellings)),
+        private: true,
+      };
+    }
     switch (command.name) {
       case "help":
         return { text: helpText(t, message.commandSpellings), private: true };
@@ -170,6 +175,16 @@ function helpText(t: Translator, spellings: IncomingMessage["commandSpellings"])
     t.t("helpLine", { usage: usage.padEnd(width), what }),
   );
   return [t.t("helpIntro"), ...lines].join("\n");
+}
+
+/** A problem's usages (`` `/stop` ``) as the platform spells them (`` `@chatbot stop` `` in Slack). */
+function spelledValues(text: UserText, spellings: IncomingMessage["commandSpellings"]): UserText {
+  if (!spellings || !text.values) return text;
+  const values = Object.entries(text.values).map(([name, value]) => {
+    const usage = typeof value === "string" && /^`\/.+`$/.exec(value)?.[0].slice(1, -1);
+    return [name, usage ? `\`${spelled(usage, spellings)}\`` : value] as const;
+  });
+  return { ...text, values: Object.fromEntries(values) };
 }
 
 /** "/leads [days]" with `/leads` as the platform spells it; unchanged where it has no spelling of its own. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { Lease } from "./lease.ts";
 
 /** Who asks to stop an answer, as the answer's check needs them. */
 export interface Stopper {
@@ -24,12 +25,29 @@ export interface RunningAnswer {
   end(): Promise<void>;
 }
 
-const runningRecord = z.object({ id: z.string(), askerId: z.string() });
-const runRecord = z.object({ askerId: z.string(), channelKey: z.string() });
+// `process`: who streams the answer (records of an earlier version have none).
+const runningRecord = z.object({
+  id: z.string(),
+  askerId: z.string(),
+  process: z.string().optional(),
+});
+const runRecord = z.object({
+  askerId: z.string(),
+  channelKey: z.string(),
+  process: z.string().optional(),
+});
 const stopRecord = z.object({ name: z.string().optional() });
 
 /** The part of the store the records of running answers need. */
 type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
+
+/** An answer streaming in this process. */
+interface LocalAnswer {
+  stop: AbortController;
+  threadKey: string;
+  askerId: string;
+  channelKey: string;
+}
 
 /**
  * Which answers are being written, and the requests to stop them, across every process
@@ -39,20 +57,41 @@ type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
  * streams here. A store no other
  * process shares keeps no such records: they stay in this process's memory, which costs an
  * answer no store round trip (six of them otherwise).
+ *
+ * A process killed mid-answer leaves its records behind (they lapse only after an hour), so
+ * each process that streams answers keeps a sign of life in the store, lapsing by the store's
+ * own clock; a stop for an answer whose process shows none finds nothing to stop. The records
+ * stay (a process that only lost the store for a while goes on with them), and a stop for an
+ * answer streaming here never depends on them.
  */
 export class AnswerStops {
   readonly #store: Records;
   readonly #log: Logger;
   readonly #pollMs: number;
-  readonly #local = new Map<string, AbortController>();
+  readonly #local = new Map<string, LocalAnswer>();
   readonly #shared: boolean;
   #poller: NodeJS.Timeout | undefined;
+  /**
+   * This process's sign of life while it streams answers: a lease, so it lapses by the
+   * store's clock whatever the clocks of the processes that read it say. Its owner names this
+   * process in the answers' records.
+   */
+  readonly #alive: Lease;
+  /** The lease taken for the answers streaming now; answers starting together share it. */
+  #aliveTaken: Promise<unknown> | undefined;
 
   constructor(options: { store: KeyValueStore; log: Logger; pollMs?: number }) {
     this.#store = options.store.sharedAcrossProcesses ? options.store : new MemoryRecords();
     this.#shared = options.store.sharedAcrossProcesses;
     this.#log = options.log;
     this.#pollMs = options.pollMs ?? 500;
+    const process = randomBytes(12).toString("base64url");
+    this.#alive = new Lease({
+      store: options.store,
+      key: aliveKey(process),
+      owner: process,
+      leaseMs: ALIVE_POLLS * this.#pollMs,
+    });
   }
 
   /**
@@ -64,17 +103,27 @@ export class AnswerStops {
   begin(threadKey: string, askerId: string, channelKey: string): RunningAnswer {
     const id = randomBytes(12).toString("base64url");
     const stop = new AbortController();
-    this.#local.set(id, stop);
+    this.#local.set(id, { stop, threadKey, askerId, channelKey });
     // A thread writes one answer at a time (its queue), so its key names the one running.
-    const registered = Promise.all([
-      this.#store.set(threadRunKey(threadKey), { id, askerId }, RUNNING_TTL_MS),
-      this.#store.set(runKey(id), { askerId, channelKey }, RUNNING_TTL_MS),
-    ]).catch((error: unknown) => {
-      // The answer goes on all the same; an outage the store logged once needs no line each.
-      if (!(error instanceof StoreUnavailableError && error.duringOutage)) {
-        this.#log.warn({ err: error }, "the answer could not be made stoppable");
-      }
-    });
+    const streamer = this.#alive.owner;
+    // The sign of life first: records of a process that shows none read as left by a dead one.
+    const registered = this.#keepAlive()
+      .then(() =>
+        Promise.all([
+          this.#store.set(
+            threadRunKey(threadKey),
+            { id, askerId, process: streamer },
+            RUNNING_TTL_MS,
+          ),
+          this.#store.set(runKey(id), { askerId, channelKey, process: streamer }, RUNNING_TTL_MS),
+        ]),
+      )
+      .catch((error: unknown) => {
+        // The answer goes on all the same; an outage the store logged once needs no line each.
+        if (!(error instanceof StoreUnavailableError && error.duringOutage)) {
+          this.#log.warn({ err: error }, "the answer could not be made stoppable");
+        }
+      });
     if (this.#shared && !this.#poller) {
       this.#poller = setInterval(() => void this.#poll(), this.#pollMs);
       this.#poller.unref();
@@ -87,6 +136,9 @@ export class AnswerStops {
         if (this.#local.size === 0) {
           clearInterval(this.#poller);
           this.#poller = undefined;
+          // Lapses in its time: nothing here needs it until the next answer takes it again.
+          this.#aliveTaken = undefined;
+          void this.#alive.stopRenewing();
         }
         await registered;
         await Promise.all([
@@ -100,8 +152,11 @@ export class AnswerStops {
 
   /** `/stop` in a thread: stops the answer being written there, if `by` may. */
   async stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
+    for (const [id, answer] of this.#local) {
+      if (answer.threadKey === threadKey) return this.#stop(id, answer.askerId, by);
+    }
     const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
-    if (!parsed.success) return "none";
+    if (!parsed.success || (await this.#abandoned(parsed.data.process))) return "none";
     return this.#stop(parsed.data.id, parsed.data.askerId, by);
   }
 
@@ -111,16 +166,48 @@ export class AnswerStops {
    */
   async stopById(id: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
     if (!ANSWER_ID.test(id)) return "none";
+    const local = this.#local.get(id);
+    if (local) return local.channelKey === channelKey ? this.#stop(id, local.askerId, by) : "none";
     const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
     if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
+    if (await this.#abandoned(parsed.data.process)) return "none";
     return this.#stop(id, parsed.data.askerId, by);
+  }
+
+  /** The answer's process (another one) shows no sign of life: it was killed. */
+  async #abandoned(streamer: string | undefined): Promise<boolean> {
+    if (streamer === undefined || streamer === this.#alive.owner) return false;
+    return (await this.#store.get(aliveKey(streamer))) === undefined;
+  }
+
+  /** Takes the sign of life, kept renewed until the last answer here ends. */
+  #keepAlive(): Promise<unknown> {
+    if (this.#aliveTaken) return this.#aliveTaken;
+    const taken: Promise<unknown> = this.#alive.acquire().then(
+      () => {
+        // Not when the answers it was taken for all ended meanwhile: none would stop it.
+        if (this.#aliveTaken !== taken) return;
+        this.#alive.keepRenewed({
+          // A lapse while the store was away: taken again.
+          lost: async () => {
+            await this.#alive.acquire();
+          },
+        });
+      },
+      (error: unknown) => {
+        if (this.#aliveTaken === taken) this.#aliveTaken = undefined;
+        throw error;
+      },
+    );
+    this.#aliveTaken = taken;
+    return taken;
   }
 
   async #stop(id: string, askerId: string, by: Stopper): Promise<StopOutcome> {
     if (by.id !== askerId && !(await by.isAdmin())) return "refused";
     const local = this.#local.get(id);
     if (local) {
-      local.abort(new AnswerStoppedError(by.name));
+      local.stop.abort(new AnswerStoppedError(by.name));
     } else {
       await this.#store.set(stopKey(id), { name: by.name }, RUNNING_TTL_MS);
     }
@@ -129,13 +216,13 @@ export class AnswerStops {
 
   /** Stop requests other processes left for the answers streaming here. */
   async #poll(): Promise<void> {
-    const running = [...this.#local].filter(([, stop]) => !stop.signal.aborted);
+    const running = [...this.#local].filter(([, answer]) => !answer.stop.signal.aborted);
     if (running.length === 0) return;
     try {
       const requests = await this.#store.getMany(running.map(([id]) => stopKey(id)));
       requests.forEach((request, i) => {
         const parsed = stopRecord.safeParse(request);
-        const stop = running[i]?.[1];
+        const stop = running[i]?.[1].stop;
         if (parsed.success && stop && !stop.signal.aborted) {
           stop.abort(new AnswerStoppedError(parsed.data.name));
         }
@@ -182,3 +269,7 @@ const RUNNING_TTL_MS = 60 * 60 * 1000;
 const threadRunKey = (threadKey: string) => `answer:running:${threadKey}`;
 const runKey = (id: string) => `answer:run:${id}`;
 const stopKey = (id: string) => `answer:stop:${id}`;
+const aliveKey = (process: string) => `answer:alive:${process}`;
+
+/** A process's sign of life lasts this many polls (10 s at the default 500 ms). */
+const ALIVE_POLLS = 20;

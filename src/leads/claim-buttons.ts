@@ -1,9 +1,9 @@
-import { presserLanguage } from "../bridge/answer-buttons.ts";
-import type { ButtonHandlers } from "../bridge/button-handlers.ts";
+import { type ButtonHandlers, presserLanguage, toldOnFailure } from "../bridge/button-handlers.ts";
 import { BridgeError } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
+import type { ButtonHandler, Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
 import { leadChannelLanguage } from "./lead-channel-language.ts";
 import type { LeadChannels } from "./lead-channels.ts";
 import {
@@ -59,13 +59,21 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
    * holder. An announcement that cannot be edited is left as it was.
    */
   const showEverywhere = async (id: string, lead: Lead, posts: readonly LeadPost[]) => {
-    let shown: string | undefined;
-    for (let draws = 0; draws < MAX_DRAWS; draws++) {
-      const holder = await book.holder(id);
-      const record = holder?.record ?? "";
-      if (record === shown) return;
-      shown = record;
-      await draw(id, lead, posts, holder?.claim);
+    try {
+      let shown: string | undefined;
+      for (let draws = 0; draws < MAX_DRAWS; draws++) {
+        const holder = await book.holder(id);
+        const record = holder?.record ?? "";
+        if (record === shown) return;
+        shown = record;
+        await draw(id, lead, posts, holder?.claim);
+      }
+    } catch (error) {
+      // The claim or release itself went through, so the press did not fail: only the cards
+      // show the holder before it until the lead changes hands again (a press that finds the
+      // lead taken is told who has it).
+      const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
+      log.warn({ kind }, "a lead's announcements could not be redrawn");
     }
   };
 
@@ -95,45 +103,66 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
   const samePerson = (claim: LeadClaim, pressed: PressedButton) =>
     claim.platform === pressed.channel && claim.personId === pressed.person.id;
 
-  buttons.on(CLAIM_ACTION, async (pressed) => {
-    const card = await leadOf(pressed);
-    const t = await presserLanguage(pressed, options.languages);
-    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
-    const claim: LeadClaim = {
-      platform: pressed.channel,
-      personId: pressed.person.id,
-      name: pressed.person.name,
-      at: now().toISOString(),
-    };
-    if (await book.claim(pressed.id, claim)) {
-      return showEverywhere(pressed.id, card.lead, card.posts);
-    }
-    const holder = await book.holder(pressed.id);
-    if (!holder) return pressed.replyPrivately(t.t("claimTryAgain"));
-    if (samePerson(holder.claim, pressed)) return pressed.replyPrivately(t.t("youHaveIt"));
-    const { name, at } = holder.claim;
-    return pressed.replyPrivately(t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
-  });
+  /** A private reply to the presser, in the channel's language or else theirs. */
+  const tell = async (pressed: PressedButton, say: (t: Translator) => string) =>
+    pressed.replyPrivately(say(await presserLanguage(pressed, options.languages)));
+  const told = (handler: ButtonHandler) => toldOnFailure(handler, options.languages);
 
-  buttons.on(RELEASE_ACTION, async (pressed) => {
-    const card = await leadOf(pressed);
-    const t = await presserLanguage(pressed, options.languages);
-    if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
-    const holder = await book.holder(pressed.id);
-    if (!holder) return pressed.replyPrivately(t.t("notClaimed"));
-    // An admin may free a lead whose taker is away, as an admin may stop anyone's answer; an
-    // admin check that fails refuses, as a non-admin is refused.
-    if (
-      !samePerson(holder.claim, pressed) &&
-      !(await pressed.person.isAdmin().catch(() => false))
-    ) {
-      return pressed.replyPrivately(t.t("onlyClaimerReleases", { name: holder.claim.name }));
-    }
-    if (!(await book.release(pressed.id, holder.record))) {
-      return pressed.replyPrivately(t.t("claimTryAgain"));
-    }
-    return showEverywhere(pressed.id, card.lead, card.posts);
-  });
+  buttons.on(
+    CLAIM_ACTION,
+    told(async (pressed) => {
+      const card = await leadOf(pressed);
+      if (!card) return tell(pressed, (t) => t.t("claimUnavailable"));
+      const claim: LeadClaim = {
+        platform: pressed.channel,
+        personId: pressed.person.id,
+        name: pressed.person.name,
+        at: now().toISOString(),
+      };
+      if (await book.claim(pressed.id, claim)) {
+        return showEverywhere(pressed.id, card.lead, card.posts);
+      }
+      const holder = await book.holder(pressed.id);
+      if (!holder) return tell(pressed, (t) => t.t("claimTryAgain"));
+      if (samePerson(holder.claim, pressed)) return tell(pressed, (t) => t.t("youHaveIt"));
+      const { name, at } = holder.claim;
+      return tell(pressed, (t) => t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
+    }),
+  );
+
+  buttons.on(
+    RELEASE_ACTION,
+    told(async (pressed) => {
+      const card = await leadOf(pressed);
+      if (!card) return tell(pressed, (t) => t.t("claimUnavailable"));
+      const holder = await book.holder(pressed.id);
+      if (!holder) return tell(pressed, (t) => t.t("notClaimed"));
+      // An admin may free a lead whose taker is away, as an admin may stop anyone's answer. An
+      // admin check Slack or Telegram cannot answer is told as such (toldOnFailure), not as a
+      // refusal the presser could not make sense of.
+      const own = samePerson(holder.claim, pressed);
+      if (!own && !(await pressed.person.isAdmin())) {
+        return tell(pressed, (t) => t.t("onlyClaimerReleases", { name: holder.claim.name }));
+      }
+      if (!(await book.release(pressed.id, holder.record))) {
+        return tell(pressed, (t) => t.t("claimTryAgain"));
+      }
+      if (!own) {
+        // Who freed whose lead, for the sales team's lead to ask about later: ids only (people's
+        // names and the lead's fields stay out of the log).
+        log.info(
+          {
+            lead: pressed.id,
+            platform: pressed.channel,
+            releasedBy: pressed.person.id,
+            heldBy: `${holder.claim.platform}:${holder.claim.personId}`,
+          },
+          "an admin released a lead someone else had taken",
+        );
+      }
+      return showEverywhere(pressed.id, card.lead, card.posts);
+    }),
+  );
 }
 
 /** Redraws of a lead's cards for one press, however often its holder changes meanwhile. */

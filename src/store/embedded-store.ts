@@ -275,7 +275,12 @@ export class EmbeddedStore implements KeyValueStore {
 function describeOpenError(dataDir: string, error: unknown): Error {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;
   if (cause?.code === "LEVEL_LOCKED") {
-    return new Error(`DATA_DIR ${dataDir} is in use by another process`, { cause: error });
+    // The embedded store is one process's: say the ways on, a second bot or an export run
+    // against a running one being the usual cause.
+    return new Error(
+      `DATA_DIR ${dataDir} is in use by another process (a running bot?): stop it, set another DATA_DIR, or share a Redis with STORE_URL`,
+      { cause: error },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new Error(`cannot open DATA_DIR ${dataDir}: ${message}`, { cause: error });

@@ -101,9 +101,7 @@ describe("commands through the pipeline", () => {
       { text: "Only an admin of this channel can change the answer language.", private: true },
     ]);
     await h.bridge.handle(incoming("/language"), surface);
-    expect(surface.notices[1]?.text).toContain(
-      "the language of each question (auto) (the default)",
-    );
+    expect(surface.notices[1]?.text).toContain("the language of each question (auto), the default");
   });
 
   it("/language with an unknown code lists the valid ones and stores nothing", async () => {

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
+import type { KeyValueStore } from "../../src/store/types.ts";
 import {
   type Harness,
   type HarnessOptions,
@@ -19,21 +20,34 @@ afterAll(() => redis?.close());
 async function twoProcesses(
   simulator: Simulator,
   bridge: HarnessOptions["bridge"] = {},
+  stores: KeyValueStore[] = [],
 ): Promise<Harness[]> {
   const namespace = `${redis?.namespace}-${randomUUID()}`;
   const started: Harness[] = [];
   for (let i = 0; i < 2; i++) {
     const store = await openRedisStore({ url: redis?.url ?? "", namespace });
+    stores.push(store);
     const harness = await startHarness({ store, simulatorInstance: simulator, bridge });
     started.push({
       ...harness,
       close: async () => {
         await harness.close();
-        await store.close();
+        await store.close().catch(() => undefined);
       },
     });
   }
   return started;
+}
+
+/**
+ * Half an answer streaming in `process`, then the chatbot goes silent: only a stop (or the
+ * backend closing) ends it.
+ */
+async function stalledAnswer(process: Harness | undefined) {
+  const answering = new MemorySurface();
+  const answered = process?.bridge.handle(incoming("tell me more #stall"), answering);
+  await until("the answer streaming", () => (answering.messages[0]?.length ?? 0) > 10 || undefined);
+  return { answering, answered };
 }
 
 describe.skipIf(!redis)("two pipelines sharing Redis", () => {
@@ -64,13 +78,7 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     simulator = await startSimulator({ chunkDelayMs: 1 });
     harnesses = await twoProcesses(simulator, { stopPollMs: 50 });
     const [a, b] = harnesses;
-    const answering = new MemorySurface();
-    // Half an answer, then the chatbot goes silent: only a stop ends it.
-    const answered = a?.bridge.handle(incoming("tell me more #stall"), answering);
-    await until(
-      "the answer streaming",
-      () => (answering.messages[0]?.length ?? 0) > 10 || undefined,
-    );
+    const { answering, answered } = await stalledAnswer(a);
 
     const other = new MemorySurface();
     await b?.bridge.handle(
@@ -93,6 +101,48 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
     expect(answering.messages).toHaveLength(1);
     expect(answering.messages[0]).toMatch(/\n\n⏹ stopped by Ann <admin>$/);
     expect(chatRequests()[0]?.outcome).toBe("aborted");
+  });
+
+  it("stops an answer in another process whose clock is 15 s behind the stopper's", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 1 });
+    harnesses = await twoProcesses(simulator, { stopPollMs: 20 });
+    const [a, b] = harnesses;
+    const { answering, answered } = await stalledAnswer(a);
+    // The stopper's clock runs ahead, far past the sign of life's 400 ms: only Redis's own
+    // clock may say it lapsed.
+    const now = Date.now;
+    vi.spyOn(Date, "now").mockImplementation(() => now() + 15_000);
+    try {
+      const stopping = new MemorySurface();
+      await b?.bridge.handle(incoming("/stop", { authorName: "Ann" }), stopping);
+      await answered;
+      expect(stopping.notices).toEqual([]);
+      expect(answering.messages[0]).toMatch(/\n\n⏹ stopped by Ann$/);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it("says there is nothing to stop when the process writing the thread's answer died", async () => {
+    simulator = await startSimulator({ chunkDelayMs: 1 });
+    const stores: KeyValueStore[] = [];
+    harnesses = await twoProcesses(simulator, { stopPollMs: 20 }, stores);
+    const [a, b] = harnesses;
+    await stalledAnswer(a);
+    try {
+      // Process A loses the store for good, as a killed process would: no more signs of life.
+      await stores[0]?.close();
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+
+      const stopping = new MemorySurface();
+      await b?.bridge.handle(incoming("/stop"), stopping);
+      expect(stopping.notices).toEqual([
+        { text: "Nothing to stop: no answer is being written in this thread.", private: true },
+      ]);
+    } finally {
+      // The stalled answer in A ends with the backend's connection, so A can close.
+      await simulator.close();
+    }
   });
 
   it("runs one thread's questions one at a time across processes, on one conversation", async () => {

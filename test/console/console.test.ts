@@ -96,7 +96,7 @@ describe("the console channel, as a child process", () => {
     });
     expect(run.stdout).toContain("/language <code>");
     expect(run.stdout).toContain(
-      "Answers here are in the language of each question (auto) (the default).",
+      "Answers here are in the language of each question (auto), the default.",
     );
     expect(run.stdout).toContain("Antworten kommen hier ab jetzt auf Deutsch (de).");
     expect(run.stdout).toContain("unbekannter Sprachcode. Gültige Codes: auto, en,");
@@ -128,7 +128,7 @@ describe("the console channel, as a child process", () => {
       },
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("LEADS_POLL_INTERVAL must be a number");
+    expect(run.stderr).toContain("LEADS_POLL_INTERVAL must be a whole number, in digits");
     expect(run.stderr).toContain("CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set");
     expect(run.stdout).toBe("");
   });

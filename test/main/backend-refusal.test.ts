@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { freePort } from "../support/redis.ts";
 import { botWorkDir, runBot, startBot } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
@@ -52,6 +53,24 @@ describe("a backend that refuses the bot's settings", () => {
     expect(run.stdout).toContain("the chatbot was not found (HTTP 404)");
     expect(errorLines(run.stderr).map((e) => e.msg)).toEqual([
       "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID",
+    ]);
+  });
+
+  it("a backend nothing answers at: the operator gets an error naming CHATBOT_BASE_URL and why", async () => {
+    const run = await runBot({
+      cwd: await botWorkDir(),
+      env: {
+        // A port nothing listens on: the connection is refused.
+        CHATBOT_BASE_URL: `http://127.0.0.1:${await freePort()}`,
+        CHATBOT_API_KEY: "key",
+        CHATBOT_BOT_UID: "bot",
+      },
+      input: "hello\n",
+    });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("could not reach the chatbot");
+    expect(errorLines(run.stderr).map((e) => e.msg)).toEqual([
+      "could not reach the chatbot (ECONNREFUSED): check CHATBOT_BASE_URL, and that the chatbot is up",
     ]);
   });
 

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
@@ -45,6 +47,30 @@ describe("a start-up that a setting stops", () => {
   it("DATA_DIR that cannot be created: exit 1 at once, one line naming DATA_DIR", async () => {
     const line = await failsWithOneLine({ DATA_DIR: "/proc/chatbot-bridge/data" }, "DATA_DIR");
     expect(line).toContain("/proc/chatbot-bridge/data");
+  });
+
+  it("a PORT another process listens on: one line naming PORT", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    track(taken, (server) => new Promise((resolve) => server.close(resolve)));
+    const port = String((taken.address() as AddressInfo).port);
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const line = await failsWithOneLine(
+      { ...telegramBotEnv(fake, simulator), ...WEBHOOK, PORT: port, HOST: "127.0.0.1" },
+      "PORT",
+    );
+    expect(line).toContain(`port ${port} is in use`);
+  });
+
+  it("a HOST that is no address of this machine: one line naming HOST", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const line = await failsWithOneLine(
+      { ...telegramBotEnv(fake, simulator), ...WEBHOOK, HOST: "not-a-host.invalid" },
+      "HOST",
+    );
+    expect(line).toContain("not-a-host.invalid");
   });
 
   it("a Slack token Slack does not know (invalid_auth): one line naming SLACK_BOT_TOKEN, no retry", async () => {

@@ -127,6 +127,16 @@ describe("commands", () => {
     expect(help).not.toMatch(/^\/(help|new|stop)\b/m);
   });
 
+  it("spells the stop it expects as Slack takes it when /stop comes with words after it", async () => {
+    const harness = await start();
+    await harness.sendEvent(mention("/stop now please", { ts: harness.nextTs(), user: "U1" }));
+    await harness.settle();
+    // Without the zero-width spaces that keep the backticks literal.
+    const said = (harness.fake.ephemerals.at(-1)?.text ?? "").replaceAll("\u200b", "");
+    expect(said).toContain("`@chatbot stop`");
+    expect(said).not.toContain("`/stop`");
+  });
+
   it("does not count an admin of another organisation (Slack Connect) as an admin here", async () => {
     h = await startSlackHarness({
       slack: { nativeStreaming: false },

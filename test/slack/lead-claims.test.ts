@@ -12,9 +12,16 @@ import {
 const startHarness = slackHarnessPerTest();
 
 /** A Slack channel whose lead channel C1 got one announcement, with the claim buttons on. */
-async function announced(): Promise<{ h: SlackHarness; card: FakeMessage }> {
+async function announced(
+  logLevel: "info" | "warn" = "warn",
+): Promise<{ h: SlackHarness; card: FakeMessage }> {
   const buttons = new ButtonHandlers();
-  const h = await startHarness({ simulator: { leads: 0 }, slack: { buttons } });
+  const h = await startHarness({
+    logLevel,
+    simulator: { leads: 0 },
+    slack: { buttons },
+    fake: { users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } } },
+  });
   await announceOneLeadInC1(h, buttons, {
     name: "Dana Buyer",
     phone: "+1 555 0100",
@@ -104,8 +111,8 @@ describe("claiming a lead in Slack", () => {
     expect(shown(h, card).status).toEqual([expect.stringMatching(/^Claimed by @bob at /)]);
   });
 
-  it("lets an admin release a lead someone else took (the taker may be away)", async () => {
-    const { h, card } = await announced();
+  it("lets an admin release a lead someone else took (the taker may be away), and logs who freed whose lead", async () => {
+    const { h, card } = await announced("info");
     await press(h, card, "U1", "ann");
     await h.settle();
     expect(shown(h, card).buttons).toEqual(["Release"]);
@@ -113,6 +120,25 @@ describe("claiming a lead in Slack", () => {
     await h.settle();
     expect(shown(h, card)).toEqual({ status: [], pings: [], buttons: ["I'll take it"] });
     expect(privately(h)).toEqual([]);
+    expect(h.logs.filter((line) => line.msg.includes("released"))).toEqual([
+      expect.objectContaining({ releasedBy: "UADMIN", heldBy: "slack:U1", platform: "slack" }),
+    ]);
+    // People's names and the lead's fields stay out of the log.
+    expect(JSON.stringify(h.logs)).not.toMatch(/Dana|555|dana@|@ann|boss/);
+  });
+
+  it("tells a presser of Release privately when Slack cannot say whether they are an admin, and keeps the claim", async () => {
+    const { h, card } = await announced();
+    await press(h, card, "U1", "ann");
+    await h.settle();
+    h.fake.failNext("users.info", "fatal_error", 3);
+    await press(h, card, "U2", "bob");
+    await h.settle();
+    expect(privately(h)).toEqual([
+      ["U2", "⚠️ could not check whether you are a workspace admin (fatal_error)"],
+    ]);
+    expect(shown(h, card).status).toEqual([expect.stringMatching(/^Claimed by @ann at /)]);
+    expect(card.updates).toBe(1);
   });
 
   it("refuses a press that names a lead but is not on its card (a forged or other message)", async () => {

@@ -37,7 +37,7 @@ describe("Slack over Socket Mode", () => {
     expect(h.fake.responses).toEqual([
       {
         type: "ephemeral",
-        text: "Answers here are in the language of each question (auto) (the default). Admins can change it with /language &lt;code&gt;.",
+        text: "Answers here are in the language of each question (auto), the default. Admins can change it with /language &lt;code&gt;.",
       },
     ]);
   });

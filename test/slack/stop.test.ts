@@ -159,6 +159,37 @@ describe("the Stop button and the votes under answers", () => {
     expect(labels(harness, ts)).toEqual(["👍", "👎"]);
   });
 
+  it("tells the presser privately when Slack cannot say whether they are an admin, and stops nothing", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    // However many lookups the press makes (the admin check; the presser's language).
+    harness.fake.failNext("users.info", "fatal_error", 3);
+    await press(harness, ts, "⏹ Stop", "U2");
+    await waitFor(
+      () => harness.logs.some((line) => line.msg === "Slack button press failed"),
+      "the press handled",
+    );
+    expect(harness.fake.ephemerals.map((e) => [e.user, e.text])).toEqual([
+      ["U2", "⚠️ could not check whether you are a workspace admin (fatal_error)"],
+    ]);
+    expect(held.open).toBe(1);
+  });
+
+  it("sends a refusal Slack failed to deliver once, not again as a failure of the press", async () => {
+    const harness = await start();
+    const ts = await streaming(harness);
+    harness.fake.failNext("chat.postEphemeral", "fatal_error");
+    await press(harness, ts, "⏹ Stop", "U2");
+    await waitFor(
+      () => harness.logs.some((line) => line.msg === "Slack button press failed"),
+      "the press handled",
+    );
+    expect(harness.fake.callsTo("chat.postEphemeral").map((call) => call.args.text)).toEqual([
+      "Only the person who asked or an admin of this channel can stop this answer.",
+    ]);
+  });
+
   it("lets an admin press Stop on someone else's answer", async () => {
     const harness = await start();
     const ts = await streaming(harness);

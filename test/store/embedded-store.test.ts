@@ -137,6 +137,9 @@ describe("embedded store", () => {
     const error = await openStore({ dataDir }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailableError);
     expect((error as Error).message).toContain(`DATA_DIR ${dataDir} is in use by another process`);
+    expect((error as Error).message).toMatch(
+      /stop it, set another DATA_DIR, or share a Redis with STORE_URL$/,
+    );
   });
 
   it("refuses a second open in the same process too", async () => {

@@ -5,7 +5,7 @@ import { registerClaimButtons } from "../../src/leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadClaimBook } from "../../src/leads/lead-claims.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
-import { createLogger } from "../../src/log.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 import type { LeadAnnouncer } from "../../src/ports.ts";
 import type { SimLeadInput, Simulator } from "../../src/simulator/index.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -23,12 +23,14 @@ export async function announceOneLead(options: {
   channel: LeadChannel;
   announcer: LeadAnnouncer;
   lead: SimLeadInput;
+  /** Default: silent. */
+  log?: Logger;
 }): Promise<void> {
   const { store, announcer } = options;
   const channels = new LeadChannels(store, [options.channel]);
   const claims = new LeadClaimBook(store);
   const languages = new ChannelLanguages(store, "auto");
-  const log = createLogger({ level: "silent", secrets: [] });
+  const log = options.log ?? createLogger({ level: "silent", secrets: [] });
   const announcers = [announcer];
   registerClaimButtons(options.buttons, { book: claims, channels, announcers, languages, log });
   const poller = new LeadPoller({

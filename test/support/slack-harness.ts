@@ -17,7 +17,7 @@ import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
-import { createLogger } from "../../src/log.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import {
   type SimLeadInput,
@@ -83,6 +83,8 @@ export interface SlackHarness {
   store: KeyValueStore;
   eventsUrl: string;
   logs: LogLines;
+  /** The logger whose lines land in `logs`, for what a test wires up beside the channel. */
+  log: Logger;
   /** Delivers an Events API envelope (signed HTTP request, or a Socket Mode envelope). */
   sendEvent(event: Record<string, unknown>, options?: SendOptions): Promise<Ack>;
   /** POSTs a body exactly as given (a recorded envelope, a form), signed unless told not to. */
@@ -245,6 +247,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     store,
     eventsUrl,
     logs,
+    log,
     async sendEvent(event, send = {}) {
       const envelope = eventEnvelope(event, send);
       if (!options.socketMode) return post(JSON.stringify(envelope), "application/json", send);
@@ -339,6 +342,7 @@ export function announceOneLeadInC1(
     channel: { platform: "slack", id: "C1" },
     announcer: harness.channel.leadAnnouncer,
     lead,
+    log: harness.log,
   });
 }
 

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { TelegramApiError, TelegramNetworkError } from "../../adapters/telegram/errors.ts";
+import { TelegramApiError } from "../../adapters/telegram/errors.ts";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
 import { StartupError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
@@ -107,8 +107,12 @@ describe("Telegram long polling", () => {
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(TelegramNetworkError);
-    expect((error as Error).message).toBe("Telegram getMe: network request failed (ECONNREFUSED)");
+    // One line for the operator, naming where the bot looked for Telegram.
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as StartupError).variable).toBe("TELEGRAM_API_ROOT");
+    expect((error as Error).message).toBe(
+      "Telegram getMe kept failing: network request failed (ECONNREFUSED). Check this machine's network and, if set, TELEGRAM_API_ROOT; then start again",
+    );
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain(token);
     expect(rig.logs.join("")).not.toContain(token);
     expect(logs.join("")).not.toContain(token);
@@ -130,16 +134,24 @@ describe("Telegram long polling", () => {
     expect(rig.logs.join("")).not.toContain(rig.fake.token);
   });
 
+  it("says when Telegram asks for a longer wait than the start sits out, without blaming the network", async () => {
+    rig = await startRig({ start: false });
+    rig.fake.failNext({
+      method: "getMe",
+      errorCode: 429,
+      description: "Too Many Requests: retry after 300",
+      retryAfter: 300,
+    });
+    const error = await failedStart(rig, rig.fake.token);
+    expect(error).toBeInstanceOf(StartupError);
+    expect((error as Error).message).toBe(
+      "Telegram getMe was refused for now: the platform asks to wait 300 s; start again after that",
+    );
+  });
+
   it("says so clearly when Telegram rejects the token", async () => {
     rig = await startRig({ start: false });
-    const channel = createTelegramChannel({
-      botToken: "999:wrong-token-value",
-      apiRoot: rig.fake.url,
-      bridge: rig.harness.bridge,
-      store: rig.harness.store,
-      log: createLogger({ level: "silent", secrets: [] }),
-    });
-    const error = await channel.start().catch((e: unknown) => e);
+    const error = await failedStart(rig, "999:wrong-token-value");
     // A setting to fix, named; Telegram's own refusal stays the cause.
     expect(error).toBeInstanceOf(StartupError);
     expect((error as StartupError).variable).toBe("TELEGRAM_BOT_TOKEN");
@@ -149,3 +161,18 @@ describe("Telegram long polling", () => {
     expect(inspect(error, { depth: 10, showHidden: true })).not.toContain("wrong-token-value");
   });
 });
+
+/** What a Telegram channel with `botToken` fails its start with, on the rig's fake. */
+function failedStart(on: Rig, botToken: string): Promise<unknown> {
+  const channel = createTelegramChannel({
+    botToken,
+    apiRoot: on.fake.url,
+    bridge: on.harness.bridge,
+    store: on.harness.store,
+    log: createLogger({ level: "silent", secrets: [] }),
+  });
+  return channel.start().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}

@@ -68,12 +68,12 @@ export const de: Messages = {
   newOutsideThread:
     "Hier ist jeder Thread eine eigene Unterhaltung: Beginnen Sie einen neuen Thread (erwähnen Sie mich oder schicken Sie mir eine neue Nachricht), oder schreiben Sie {new} nach einer Erwähnung in einem Thread.",
   languageNamed: "{name} ({code})",
-  languageAuto: "der Sprache der jeweiligen Frage ({code})",
+  languageAuto: "die Sprache der jeweiligen Frage ({code})",
   languageShown: "Antworten kommen hier auf {language}. Admins können das mit {command} ändern.",
   languageShownDefault:
-    "Antworten kommen hier auf {language} (Standard). Admins können das mit {command} ändern.",
+    "Antwortsprache hier: {language}, die Voreinstellung. Admins können das mit {command} ändern.",
   languageSet: "Antworten kommen hier ab jetzt auf {language}.",
-  languageReset: "Antwortsprache zurückgesetzt: Antworten kommen hier auf {language}.",
+  languageReset: "Antwortsprache zurückgesetzt, jetzt hier: {language}.",
   languageAdminOnly: "Nur Admins dieses Kanals können die Antwortsprache ändern.",
   languageUnknown: "unbekannter Sprachcode. Gültige Codes: {codes}",
 

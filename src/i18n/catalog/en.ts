@@ -73,7 +73,7 @@ export const en = {
   languageAuto: "the language of each question ({code})",
   languageShown: "Answers here are in {language}. Admins can change it with {command}.",
   languageShownDefault:
-    "Answers here are in {language} (the default). Admins can change it with {command}.",
+    "Answers here are in {language}, the default. Admins can change it with {command}.",
   languageSet: "Answers here are now in {language}.",
   languageReset: "Answer language reset: answers here are in {language}.",
   languageAdminOnly: "Only an admin of this channel can change the answer language.",

@@ -71,7 +71,7 @@ export const es: Messages = {
   languageShown:
     "Aquí las respuestas están en {language}. Los administradores pueden cambiarlo con {command}.",
   languageShownDefault:
-    "Aquí las respuestas están en {language} (el predeterminado). Los administradores pueden cambiarlo con {command}.",
+    "Aquí las respuestas están en {language}, el predeterminado. Los administradores pueden cambiarlo con {command}.",
   languageSet: "A partir de ahora, las respuestas aquí están en {language}.",
   languageReset: "Idioma restablecido: aquí las respuestas están en {language}.",
   languageAdminOnly:

@@ -70,9 +70,9 @@ export const fr: Messages = {
   languageShown:
     "Les réponses ici sont en {language}. Les administrateurs peuvent la changer avec {command}.",
   languageShownDefault:
-    "Les réponses ici sont en {language} (par défaut). Les administrateurs peuvent la changer avec {command}.",
+    "Langue des réponses ici : {language}, celle par défaut. Les administrateurs peuvent la changer avec {command}.",
   languageSet: "Les réponses ici sont désormais en {language}.",
-  languageReset: "Langue des réponses réinitialisée : les réponses ici sont en {language}.",
+  languageReset: "Langue des réponses réinitialisée, désormais ici : {language}.",
   languageAdminOnly: "Seul un administrateur de ce canal peut changer la langue des réponses.",
   languageUnknown: "code de langue inconnu. Codes valides : {codes}",
 

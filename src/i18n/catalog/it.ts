@@ -67,9 +67,9 @@ export const it: Messages = {
   languageShown:
     "Qui le risposte sono in {language}. Gli amministratori possono cambiarla con {command}.",
   languageShownDefault:
-    "Qui le risposte sono in {language} (predefinita). Gli amministratori possono cambiarla con {command}.",
+    "Lingua delle risposte qui: {language}, quella predefinita. Gli amministratori possono cambiarla con {command}.",
   languageSet: "D’ora in poi qui le risposte sono in {language}.",
-  languageReset: "Lingua delle risposte reimpostata: qui le risposte sono in {language}.",
+  languageReset: "Lingua delle risposte reimpostata, ora qui: {language}.",
   languageAdminOnly:
     "Solo un amministratore di questo canale può cambiare la lingua delle risposte.",
   languageUnknown: "codice di lingua sconosciuto. Codici validi: {codes}",

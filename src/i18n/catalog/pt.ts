@@ -66,9 +66,9 @@ export const pt: Messages = {
   languageShown:
     "Aqui as respostas estão em {language}. Administradores podem mudar isso com {command}.",
   languageShownDefault:
-    "Aqui as respostas estão em {language} (o padrão). Administradores podem mudar isso com {command}.",
+    "Idioma das respostas aqui: {language}, o padrão. Administradores podem mudar isso com {command}.",
   languageSet: "Agora as respostas aqui estão em {language}.",
-  languageReset: "Idioma das respostas redefinido: aqui as respostas estão em {language}.",
+  languageReset: "Idioma das respostas redefinido, agora aqui: {language}.",
   languageAdminOnly: "Só um administrador deste canal pode mudar o idioma das respostas.",
   languageUnknown: "código de idioma desconhecido. Códigos válidos: {codes}",
 

@@ -67,7 +67,7 @@ export const ru: Messages = {
   languageShown:
     "Язык ответов здесь: {language}. Администраторы могут сменить его командой {command}.",
   languageShownDefault:
-    "Язык ответов здесь: {language} (по умолчанию). Администраторы могут сменить его командой {command}.",
+    "Язык ответов здесь: {language}, по умолчанию. Администраторы могут сменить его командой {command}.",
   languageSet: "Теперь язык ответов здесь: {language}.",
   languageReset: "Язык ответов сброшен, теперь здесь: {language}.",
   languageAdminOnly: "Сменить язык ответов может только администратор этого канала.",

@@ -67,7 +67,7 @@ export const uk: Messages = {
   languageShown:
     "Мова відповідей тут: {language}. Адміністратори можуть змінити її командою {command}.",
   languageShownDefault:
-    "Мова відповідей тут: {language} (типова). Адміністратори можуть змінити її командою {command}.",
+    "Мова відповідей тут: {language}, типова. Адміністратори можуть змінити її командою {command}.",
   languageSet: "Тепер мова відповідей тут: {language}.",
   languageReset: "Мову відповідей скинуто, тепер тут: {language}.",
   languageAdminOnly: "Змінити мову відповідей може лише адміністратор цього каналу.",
