@@ -335,14 +335,21 @@ export interface HttpRoute {
  * A chat platform connection as main.ts runs it. The adapter owns everything platform
  * specific; the process only starts it, stops it and asks whether it is healthy.
  */
+/** Facts of a started channel for its log line: the mode, the bot's id (never a secret). */
+export type ChannelStarted = Readonly<Record<string, string | undefined>>;
+
 export interface Channel {
   /** "slack", "telegram": for logs, metrics and /healthz. */
   readonly name: string;
   /** Endpoints to mount on the shared HTTP server before `start`. */
   readonly routes: readonly HttpRoute[];
-  /** Connects (learns the bot's identity, opens the socket, starts polling, sets the webhook). */
-  /** `signal` aborts when the process is asked to stop while it still starts: give up then. */
-  start(signal?: AbortSignal): Promise<void>;
+  /**
+   * Connects (learns the bot's identity, opens the socket, starts polling, sets the webhook),
+   * and resolves with what the operator checks of the connection, for the one line that says
+   * the channel started. `signal` aborts when the process is asked to stop while it still
+   * starts: give up then.
+   */
+  start(signal?: AbortSignal): Promise<ChannelStarted>;
   /** Stops taking new deliveries; answers already running are the bridge's to finish. */
   stop(): Promise<void>;
   /** Why the channel cannot serve right now, or undefined while it can. */

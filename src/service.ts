@@ -2,7 +2,7 @@ import type { Bridge } from "./bridge/bridge.ts";
 import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
-import type { Channel, HttpRoute } from "./ports.ts";
+import type { Channel, ChannelStarted, HttpRoute } from "./ports.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
 export interface BackgroundJob {
@@ -66,13 +66,14 @@ export async function runService(options: ServiceOptions): Promise<void> {
   void options.stopRequested.then(() => stopping.abort());
   try {
     for (const channel of options.channels) {
+      let started: ChannelStarted;
       try {
-        await channel.start(stopping.signal);
+        started = await channel.start(stopping.signal);
       } catch (error) {
         if (stopping.signal.aborted) return;
         throw error;
       }
-      log.info({ channel: channel.name }, "channel started");
+      log.info({ channel: channel.name, ...started }, "channel started");
     }
     for (const job of options.background ?? []) job.start();
     await options.stopRequested;

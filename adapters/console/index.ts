@@ -135,6 +135,7 @@ export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleCha
         input.prompt();
       }
       open();
+      return { mode: interactive ? "interactive" : "piped" };
     },
     async stop() {
       quit();

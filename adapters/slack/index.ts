@@ -327,10 +327,11 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       });
       app = bolt;
       stopped = false;
-      log.info(
-        { mode: options.appToken ? "socket" : "http", bot: identity.userId, team: identity.teamId },
-        "Slack channel started",
-      );
+      return {
+        mode: options.appToken ? "socket" : "http",
+        bot: identity.userId,
+        team: identity.teamId,
+      };
     },
     async stop() {
       stopped = true;

@@ -424,6 +424,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         (error: unknown) =>
           log[storeFailureLevel(error)]({ err: error }, "Telegram command menu not registered"),
       );
+      return { mode: webhookMode ? "webhook" : "polling", bot: me.username };
     },
     async stop() {
       state = "stopped";

@@ -27,8 +27,11 @@ describe("Slack's start-up", () => {
 
     // Slack is back before the next attempt (a second later at the earliest).
     const fake = track(await FakeSlack.start({ port }), (f) => f.close());
-    await bot.logLine("channel started");
+    const started = await bot.logLine("channel started");
     expect(fake.callsTo("auth.test").map((c) => c.outcome)).toEqual(["ok"]);
+    // One line says the channel is up, with what the operator checks of it.
+    expect(started).toMatchObject({ channel: "slack", mode: "http", bot: expect.any(String) });
+    expect(bot.stderr.match(/started"/g)).toHaveLength(1);
     expect(bot.child.exitCode).toBeNull();
   });
 

@@ -31,6 +31,7 @@ function fakeChannel(): Channel & { down: string | undefined; started: boolean }
     ],
     async start() {
       this.started = true;
+      return {};
     },
     async stop() {},
     unhealthyReason() {
