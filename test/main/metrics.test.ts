@@ -103,7 +103,7 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
     expect(sampleValue(fresh, "chatbot_bridge_leads_fetched_total")).toBe(0);
     expect(fresh.some((s) => s.name === "chatbot_bridge_leads_polled_total")).toBe(false);
 
-    await bot.logLine("channel started");
+    await bot.logLine({ msg: "channel started", channel: "slack" });
     const body = JSON.stringify(
       eventEnvelope(mention("metrics please", { ts: "1700000300.000100" })),
     );

@@ -55,8 +55,14 @@ export interface RunningBot {
   child: ChildProcess;
   readonly stdout: string;
   readonly stderr: string;
-  /** Resolves with the first stderr JSON log line whose `msg` is `msg`. */
-  logLine(msg: string, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /**
+   * Resolves with the first stderr JSON log line whose `msg` is `match`, or, given fields,
+   * whose fields equal all of them (`{ msg: "channel started", channel: "slack" }`).
+   */
+  logLine(
+    match: string | Record<string, unknown>,
+    timeoutMs?: number,
+  ): Promise<Record<string, unknown>>;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Resolves with the exit code once the process has ended. */
@@ -93,18 +99,19 @@ export function startBot(options: {
     get stderr() {
       return stderr;
     },
-    async logLine(msg, timeoutMs = 10_000) {
+    async logLine(match, timeoutMs = 10_000) {
+      const fields = typeof match === "string" ? { msg: match } : match;
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         for (const line of stderr.split("\n")) {
           if (!line.startsWith("{")) continue;
           const entry = JSON.parse(line) as Record<string, unknown>;
-          if (entry.msg === msg) return entry;
+          if (Object.entries(fields).every(([key, value]) => entry[key] === value)) return entry;
         }
         if (child.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      throw new Error(`no log line "${msg}" within ${timeoutMs} ms:\n${stderr}`);
+      throw new Error(`no log line ${JSON.stringify(fields)} within ${timeoutMs} ms:\n${stderr}`);
     },
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
