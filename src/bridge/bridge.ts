@@ -1,7 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { setTimeout as sleep } from "node:timers/promises";
-import { z } from "zod";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULTS, type GuardConfig } from "../config.ts";
@@ -16,7 +14,6 @@ import {
 } from "../errors.ts";
 import { FeedbackVotes } from "../feedback/votes.ts";
 import { ChannelLanguages } from "../i18n/channel-language.ts";
-import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { Logger } from "../log.ts";
@@ -34,6 +31,13 @@ import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
+import {
+  QUEUED_TICKET_MS,
+  queuedRecordOf,
+  readQueuedQuestion,
+  showQueuedNotice,
+  takeQueuedNotice,
+} from "./queued-question.ts";
 import {
   type AdoptedTurn,
   adoptedTurn,
@@ -267,7 +271,7 @@ export class Bridge {
   /**
    * Puts a question this process has no room for into the deployment's queue, with its
    * thread's ticket, for whichever process has room first; tells the person its place if no
-   * process took it within NOTICE_DELAY_MS.
+   * process takes it at once.
    */
   async #share(
     shared: SharedQueue,
@@ -278,53 +282,24 @@ export class Bridge {
     t: Translator,
   ): Promise<void> {
     const ticket = await turn.handOff(QUEUED_TICKET_MS);
-    const question: QueuedQuestion = {
-      message: {
-        channel: message.channel,
-        deliveryId: message.deliveryId,
-        channelKey: message.channelKey,
-        channelId: message.channelId,
-        threadKey: message.threadKey,
-        authorId: message.authorId,
-        text: message.text,
-        bareCommands: message.bareCommands,
-        replyPlace: message.replyPlace,
-      },
-      ticket,
-      receivedAt: Date.now(),
-      language: t.language,
-    };
-    const added = await shared.push(question).catch((error: unknown) => {
-      // The ticket goes back with the question: nothing else will use it.
-      this.#adopted(message.threadKey, ticket).leave();
-      throw error;
-    });
+    const added = await shared
+      .push(queuedRecordOf(message, ticket, t.language))
+      .catch((error: unknown) => {
+        // The ticket goes back with the question: nothing else will use it.
+        this.#adopted(message.threadKey, ticket).leave();
+        throw error;
+      });
     if (!added) {
       this.#adopted(message.threadKey, ticket).leave();
       await this.#refuseBusy(message, surface, t);
       return;
     }
-    if (!surface.persistRef) return;
-    await sleep(NOTICE_DELAY_MS);
-    const { store } = this.#options;
-    // Whoever claims first, this process or the one that took the question: a notice is
-    // posted only while no answer began, and the answer then takes it over.
-    if (!(await store.claim(noticeKey(added.id), "shown", NOTICE_TTL_MS))) return;
-    let shown: ShownNotice | null = null;
-    try {
-      const text = t.t("numberInLine", { place: added.place });
-      await surface.budgetFor?.("post")?.acquire({ urgent: true });
-      const ref = await surface.send({
-        call: "post",
-        text: surface.renderer.note(text),
-        final: false,
-      });
-      shown = { saved: surface.persistRef(ref), text };
-    } catch (error) {
-      log.warn({ err: error }, "could not show that a question is queued");
-    } finally {
-      await store.set(noticeRefKey(added.id), shown, NOTICE_TTL_MS);
-    }
+    await showQueuedNotice(
+      { store: this.#options.store, log },
+      added.id,
+      surface,
+      t.t("numberInLine", { place: added.place }),
+    );
   }
 
   /**
@@ -363,25 +338,20 @@ export class Bridge {
     const place = this.#answerQueue.enter({ taken: true });
     if (!place) return;
     try {
-      const parsed = queuedQuestion.safeParse(job.value);
-      if (!parsed.success) {
+      const queued = readQueuedQuestion(job.value);
+      if (!queued) {
         this.#options.log.warn("a question in the shared queue was unreadable and is dropped");
         return;
       }
-      const { ticket, receivedAt } = parsed.data;
-      const t = translator(parsed.data.language ?? "en");
-      const message: IncomingMessage = {
-        ...parsed.data.message,
-        // Commands never go through the queue, and only they ask who is an admin.
-        isAdmin: () => Promise.resolve(false),
-      };
+      const { message, ticket, receivedAt } = queued;
+      const t = translator(queued.language);
       const turn = this.#adopted(message.threadKey, ticket);
       const log = this.#options.log.child({
         channel: message.channel,
         thread: hashThread(message.threadKey),
       });
       try {
-        const notice = await this.#takeNotice(job.id);
+        const notice = await takeQueuedNotice(this.#options.store, job.id);
         const reopened = notice && firstOf(channels, (c) => c.reopen?.(notice.saved));
         const surface =
           reopened?.surface ?? firstOf(channels, (c) => c.surfaceFor?.(message.replyPlace));
@@ -417,24 +387,6 @@ export class Bridge {
       place.leave();
       this.#options.sharedQueue?.wake();
     }
-  }
-
-  /**
-   * The queued notice the receiving process posted for this question, if it did: claims the
-   * notice first, so none is posted once the answer begins here.
-   */
-  async #takeNotice(id: string): Promise<ShownNotice | undefined> {
-    const { store } = this.#options;
-    if (await store.claim(noticeKey(id), "answered", NOTICE_TTL_MS)) return undefined;
-    // Taken before by a process that died: it had claimed the notice, none was posted.
-    if ((await store.get(noticeKey(id))) !== "shown") return undefined;
-    const deadline = performance.now() + NOTICE_WAIT_MS;
-    while (performance.now() < deadline) {
-      const shown = await store.get<ShownNotice | null>(noticeRefKey(id));
-      if (shown !== undefined) return shown ?? undefined;
-      await sleep(NOTICE_POLL_MS);
-    }
-    return undefined;
   }
 
   async #command(
@@ -625,46 +577,6 @@ export class Bridge {
     }).catch((noticeError: unknown) => log.warn({ err: noticeError }, "could not show the error"));
   }
 }
-
-/** A question in the deployment's queue: all another process needs to answer it. */
-const queuedQuestion = z.object({
-  message: z.object({
-    channel: z.string(),
-    deliveryId: z.string(),
-    channelKey: z.string(),
-    channelId: z.string(),
-    threadKey: z.string(),
-    authorId: z.string(),
-    text: z.string(),
-    bareCommands: z.boolean().optional(),
-    replyPlace: z.unknown(),
-  }),
-  /** Its place in its thread's line, taken on arrival: the taker waits for those ahead. */
-  ticket: z.object({ number: z.number(), owner: z.string() }).optional(),
-  /** When the receiving process got it (epoch ms). */
-  receivedAt: z.number(),
-  /** The language the bot speaks to its asker (none from a process of an earlier version). */
-  language: z.enum(CATALOG_LANGUAGES).optional(),
-});
-type QueuedQuestion = z.input<typeof queuedQuestion>;
-
-/** The queued notice a receiving process posted, as the answering process takes it over. */
-interface ShownNotice {
-  saved: unknown;
-  text: string;
-}
-
-// A question taken this soon is answered without a "queued" notice first.
-const NOTICE_DELAY_MS = 250;
-// How long the answering process waits for the notice being posted (a post under a 429).
-const NOTICE_WAIT_MS = 5_000;
-const NOTICE_POLL_MS = 25;
-const NOTICE_TTL_MS = 60 * 60 * 1000;
-// A question may wait this long in the shared queue and still keep its thread's order.
-const QUEUED_TICKET_MS = 60 * 60 * 1000;
-
-const noticeKey = (id: string) => `queue:notice:${id}`;
-const noticeRefKey = (id: string) => `queue:notice-ref:${id}`;
 
 /** The question's queue entry was taken over by another process: it answers it there. */
 class TakenOverError extends Error {}

@@ -1,0 +1,146 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { z } from "zod";
+import { CATALOG_LANGUAGES, type CatalogLanguage } from "../i18n/languages.ts";
+import type { Logger } from "../log.ts";
+import type { IncomingMessage, ReplySurface } from "../ports.ts";
+import type { KeyValueStore } from "../store/types.ts";
+import type { HandedTicket } from "./thread-queue.ts";
+
+/** A question may wait this long in the deployment's queue and still keep its thread's order. */
+export const QUEUED_TICKET_MS = 60 * 60 * 1000;
+
+/** A question in the deployment's queue: all another process needs to answer it. */
+const queuedRecord = z.object({
+  message: z.object({
+    channel: z.string(),
+    deliveryId: z.string(),
+    channelKey: z.string(),
+    channelId: z.string(),
+    threadKey: z.string(),
+    authorId: z.string(),
+    text: z.string(),
+    bareCommands: z.boolean().optional(),
+    replyPlace: z.unknown(),
+  }),
+  /** Its place in its thread's line, taken on arrival: the taker waits for those ahead. */
+  ticket: z.object({ number: z.number(), owner: z.string() }).optional(),
+  /** When the receiving process got it (epoch ms). */
+  receivedAt: z.number(),
+  /** The language the bot speaks to its asker (none from a process of an earlier version). */
+  language: z.enum(CATALOG_LANGUAGES).optional(),
+});
+
+/** A question taken from the deployment's queue, as the taking process answers it. */
+export interface QueuedQuestion {
+  message: IncomingMessage;
+  ticket: HandedTicket | undefined;
+  /** When the receiving process got it (epoch ms). */
+  receivedAt: number;
+  language: CatalogLanguage;
+}
+
+/** What goes into the deployment's queue for a question this process has no room for. */
+export function queuedRecordOf(
+  message: IncomingMessage,
+  ticket: HandedTicket | undefined,
+  language: CatalogLanguage,
+): z.input<typeof queuedRecord> {
+  return {
+    message: {
+      channel: message.channel,
+      deliveryId: message.deliveryId,
+      channelKey: message.channelKey,
+      channelId: message.channelId,
+      threadKey: message.threadKey,
+      authorId: message.authorId,
+      text: message.text,
+      bareCommands: message.bareCommands,
+      replyPlace: message.replyPlace,
+    },
+    ticket,
+    receivedAt: Date.now(),
+    language,
+  };
+}
+
+/** The question in a queue entry; undefined when the entry cannot be read. */
+export function readQueuedQuestion(value: unknown): QueuedQuestion | undefined {
+  const parsed = queuedRecord.safeParse(value);
+  if (!parsed.success) return undefined;
+  const { message, ticket, receivedAt, language } = parsed.data;
+  return {
+    // Commands never go through the queue, and only they ask who is an admin.
+    message: { ...message, isAdmin: () => Promise.resolve(false) },
+    ticket,
+    receivedAt,
+    language: language ?? "en",
+  };
+}
+
+/** The queued notice the receiving process posted, as the answering process takes it over. */
+export interface ShownNotice {
+  saved: unknown;
+  text: string;
+}
+
+// A question taken this soon is answered without a "queued" notice first.
+const NOTICE_DELAY_MS = 250;
+// How long the answering process waits for the notice being posted (a post under a 429).
+const NOTICE_WAIT_MS = 5_000;
+const NOTICE_POLL_MS = 25;
+const NOTICE_TTL_MS = 60 * 60 * 1000;
+
+const noticeKey = (id: string) => `queue:notice:${id}`;
+const noticeRefKey = (id: string) => `queue:notice-ref:${id}`;
+
+/**
+ * Tells the asker of queued question `id` its place (`text`), unless a process took the
+ * question within NOTICE_DELAY_MS. Whoever claims the notice first decides, this process or
+ * the one that took the question: a notice is posted only while no answer began, and the
+ * answer then takes it over (takeQueuedNotice). Never throws for the post itself.
+ */
+export async function showQueuedNotice(
+  deps: { store: KeyValueStore; log: Logger },
+  id: string,
+  surface: ReplySurface,
+  text: string,
+): Promise<void> {
+  if (!surface.persistRef) return;
+  await sleep(NOTICE_DELAY_MS);
+  const { store } = deps;
+  if (!(await store.claim(noticeKey(id), "shown", NOTICE_TTL_MS))) return;
+  let shown: ShownNotice | null = null;
+  try {
+    await surface.budgetFor?.("post")?.acquire({ urgent: true });
+    const ref = await surface.send({
+      call: "post",
+      text: surface.renderer.note(text),
+      final: false,
+    });
+    shown = { saved: surface.persistRef(ref), text };
+  } catch (error) {
+    deps.log.warn({ err: error }, "could not show that a question is queued");
+  } finally {
+    await store.set(noticeRefKey(id), shown, NOTICE_TTL_MS);
+  }
+}
+
+/**
+ * The queued notice the receiving process posted for question `id`, if it did: claims the
+ * notice first, so none is posted once the answer begins here.
+ */
+export async function takeQueuedNotice(
+  store: KeyValueStore,
+  id: string,
+): Promise<ShownNotice | undefined> {
+  if (await store.claim(noticeKey(id), "answered", NOTICE_TTL_MS)) return undefined;
+  // Taken before by a process that died: it had claimed the notice, none was posted.
+  if ((await store.get(noticeKey(id))) !== "shown") return undefined;
+  const deadline = performance.now() + NOTICE_WAIT_MS;
+  while (performance.now() < deadline) {
+    const shown = await store.get<ShownNotice | null>(noticeRefKey(id));
+    if (shown !== undefined) return shown ?? undefined;
+    await sleep(NOTICE_POLL_MS);
+  }
+  return undefined;
+}
