@@ -51,6 +51,9 @@ export const DEFAULTS = {
 } as const;
 
 // Empty strings count as unset, so `FOO=` in .env falls back to the default.
+/** pino's levels, quietest last. */
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
+
 const optionalText = z.preprocess(
   (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
   z.string().trim().optional(),
@@ -183,9 +186,9 @@ const envSchema = z
     MAX_QUEUED_QUESTIONS: integer(1_000, 0),
     RATE_LIMIT_QUESTIONS: integer(10, 0),
     RATE_LIMIT_WINDOW_SECONDS: integer(60, 1),
-    LOG_LEVEL: optionalText.pipe(
-      z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).optional(),
-    ),
+    LOG_LEVEL: optionalText
+      .transform((v) => v?.toLowerCase())
+      .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional()),
   })
   .superRefine(
     (env, ctx) => {

@@ -66,6 +66,13 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("names the log levels it takes, as it names every other variable's values", () => {
+    expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
+    expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual([
+      "LOG_LEVEL must be one of trace, debug, info, warn, error, fatal, silent",
+    ]);
+  });
+
   it("reads the console's language from the system locale, as gettext does", () => {
     const locale = (env: Record<string, string>) => loadConfig(env).systemLocale;
     expect(locale({})).toBeUndefined();
