@@ -56,6 +56,14 @@ async function main(): Promise<number> {
   const stopRequested = Promise.race([stopSignal(log), crashed]);
   const cleanup: (() => Promise<void>)[] = [];
   try {
+    // The store first: a DATA_DIR it cannot use stops the start in one line, before the
+    // simulated backend tries its own file there.
+    const rawStore = await openStoreAtStart({
+      storeUrl: config.storeUrl,
+      dataDir: config.dataDir,
+      log,
+    });
+    cleanup.unshift(() => rawStore.close());
     const backendConfig =
       config.backend ?? (await startSimulatedBackend(config.dataDir, log, cleanup));
     const greeting = config.backend
@@ -70,12 +78,6 @@ async function main(): Promise<number> {
       onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
     });
     cleanup.unshift(() => backend.close());
-    const rawStore = await openStoreAtStart({
-      storeUrl: config.storeUrl,
-      dataDir: config.dataDir,
-      log,
-    });
-    cleanup.unshift(() => rawStore.close());
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
@@ -255,7 +257,11 @@ async function startSimulatedBackend(
     onFileError: (error) => {
       if (warned) return;
       warned = true;
-      log.warn({ err: error }, "the simulated backend cannot keep its conversations in DATA_DIR");
+      // A file-system refusal, for the operator to act on: its message says it all.
+      log.warn(
+        { reason: error instanceof Error ? error.message : String(error) },
+        "the simulated backend cannot keep its conversations in DATA_DIR",
+      );
     },
   });
   cleanup.push(() => simulator.close());

@@ -1,4 +1,6 @@
+import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
+import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
@@ -47,6 +49,13 @@ describe("a start-up that a setting stops", () => {
   it("DATA_DIR that cannot be created: exit 1 at once, one line naming DATA_DIR", async () => {
     const line = await failsWithOneLine({ DATA_DIR: "/proc/chatbot-bridge/data" }, "DATA_DIR");
     expect(line).toContain("/proc/chatbot-bridge/data");
+  });
+
+  it("DATA_DIR that is a file: the same one line, before anything else tries it", async () => {
+    const file = join(await botWorkDir(), "not-a-folder");
+    await writeFile(file, "");
+    const line = await failsWithOneLine({ DATA_DIR: file }, "DATA_DIR");
+    expect(line).toContain(file);
   });
 
   it("a PORT another process listens on: one line naming PORT", async () => {
