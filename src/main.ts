@@ -66,9 +66,6 @@ async function main(): Promise<number> {
     cleanup.unshift(() => rawStore.close());
     const backendConfig =
       config.backend ?? (await startSimulatedBackend(config.dataDir, log, cleanup));
-    const greeting = config.backend
-      ? undefined
-      : "(Answers come from the built-in simulated chatbot: set CHATBOT_BASE_URL, CHATBOT_API_KEY and CHATBOT_BOT_UID to use yours.)";
     const metrics = new Metrics();
     const backend = createBackendClient({
       ...backendConfig,
@@ -142,7 +139,7 @@ async function main(): Promise<number> {
         input: process.stdin,
         output: process.stdout,
         interactive: chatInTerminal,
-        greeting,
+        simulated: !config.backend,
         languages,
         locale: config.systemLocale,
       });

@@ -18,8 +18,8 @@ export interface ConsoleChannelOptions {
    * Otherwise answers only, verbatim.
    */
   interactive: boolean;
-  /** Said once under the welcome line, in an interactive terminal. */
-  greeting?: string | undefined;
+  /** The answers come from the built-in simulated chatbot: the welcome says how to use yours. */
+  simulated?: boolean | undefined;
   /** The language the console speaks: one set with `/language`, else `locale`'s. */
   languages: ChannelLanguages;
   /** The person's language: the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
@@ -33,12 +33,21 @@ export interface ConsoleChannel extends Channel {
 
 const PROMPT = "› ";
 
-function welcome(t: Translator): string {
-  return [
+function welcome(t: Translator, simulated: boolean): string {
+  const lines = [
     t.t("consoleWelcome", { command: "/help" }),
     t.t("consoleKeys", { stop: "Ctrl+C", quit: "Ctrl+D" }),
-  ].join("\n");
+  ];
+  if (simulated) lines.push(t.t("consoleSimulated", SIMULATED_SETTINGS));
+  return lines.join("\n");
 }
+
+/** The settings that point the bot at a real chatbot, as the README and DESIGN.md name them. */
+const SIMULATED_SETTINGS = {
+  url: "CHATBOT_BASE_URL",
+  key: "CHATBOT_API_KEY",
+  uid: "CHATBOT_BOT_UID",
+} as const;
 
 /**
  * Chats in the terminal: each line is a question or a command, answered in order as it
@@ -130,8 +139,7 @@ export function createConsoleChannel(options: ConsoleChannelOptions): ConsoleCha
     async start() {
       t = await speaking();
       if (interactive) {
-        output.write(`${welcome(t)}\n`);
-        if (options.greeting) output.write(`${options.greeting}\n`);
+        output.write(`${welcome(t, options.simulated ?? false)}\n`);
         input.prompt();
       }
       open();

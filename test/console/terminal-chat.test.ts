@@ -36,7 +36,10 @@ afterEach(async () => {
  * The console channel in a terminal: stdin and stdout are streams that say they are a TTY
  * (as process.stdin/stdout do at a terminal), and what it writes goes to a virtual screen.
  */
-async function chatInTerminal(columns = 100): Promise<Chat> {
+async function chatInTerminal(
+  columns = 100,
+  console: { locale?: string; simulated?: boolean } = {},
+): Promise<Chat> {
   const answers = await startScriptedBackend();
   closers.push(() => answers.close());
   const backend = createBackendClient({ baseUrl: answers.backend.url, apiKey: "k", botUid: "b" });
@@ -63,6 +66,7 @@ async function chatInTerminal(columns = 100): Promise<Chat> {
     output,
     interactive: true,
     languages: new ChannelLanguages(store, "auto"),
+    ...console,
   });
   await channel.start();
   const ended = channel.done;
@@ -95,6 +99,15 @@ function prompted(chat: Chat, typed = ""): Promise<true> {
 }
 
 describe("the console channel in a terminal", () => {
+  it("welcomes in the system's language, the simulated chatbot's line too", async () => {
+    const chat = await chatInTerminal(200, { locale: "de_DE.UTF-8", simulated: true });
+    expect(chat.screen.text().split("\n").slice(0, 3)).toEqual([
+      "Chatten Sie mit dem Chatbot: Stellen Sie eine Frage, oder /help für die Befehle.",
+      "Ctrl+C bricht eine Antwort ab; an der Eingabe beendet Ctrl+C oder Ctrl+D das Programm.",
+      "(Die Antworten kommen vom eingebauten simulierten Chatbot: Setzen Sie CHATBOT_BASE_URL, CHATBOT_API_KEY und CHATBOT_BOT_UID, um Ihren zu verwenden.)",
+    ]);
+  });
+
   it("shows “thinking…” until the first text, then the answer's Markdown styled", async () => {
     const chat = await chatInTerminal();
     chat.type("hello\r");

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
-import { join } from "node:path";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";

@@ -130,6 +130,8 @@ export const en = {
   // The console.
   consoleThinking: "thinking…",
   consoleWelcome: "Chat with the chatbot: type a question, or {command} for the commands.",
+  consoleSimulated:
+    "(Answers come from the built-in simulated chatbot: set {url}, {key} and {uid} to use yours.)",
   consoleKeys: "{stop} stops an answer; at the prompt, {stop} or {quit} quits.",
   consoleDropped:
     "({count, plural, one {# line typed during the answer was dropped} other {# lines typed during the answer were dropped}})",

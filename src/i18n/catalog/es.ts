@@ -126,6 +126,8 @@ export const es: Messages = {
 
   consoleThinking: "pensando…",
   consoleWelcome: "Chatea con el chatbot: escribe una pregunta, o {command} para ver los comandos.",
+  consoleSimulated:
+    "(Las respuestas vienen del chatbot simulado integrado: define {url}, {key} y {uid} para usar el tuyo.)",
   consoleKeys: "{stop} detiene una respuesta; en el indicador, {stop} o {quit} sale.",
   consoleDropped:
     "({count, plural, one {se descartó # línea escrita durante la respuesta} other {se descartaron # líneas escritas durante la respuesta}})",

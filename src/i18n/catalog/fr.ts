@@ -123,6 +123,8 @@ export const fr: Messages = {
   consoleThinking: "réflexion…",
   consoleWelcome:
     "Discutez avec le chatbot : tapez une question, ou {command} pour la liste des commandes.",
+  consoleSimulated:
+    "(Les réponses viennent du chatbot simulé intégré : définissez {url}, {key} et {uid} pour utiliser le vôtre.)",
   consoleKeys: "{stop} arrête une réponse ; à l’invite, {stop} ou {quit} quitte.",
   consoleDropped:
     "({count, plural, one {# ligne tapée pendant la réponse a été ignorée} other {# lignes tapées pendant la réponse ont été ignorées}})",

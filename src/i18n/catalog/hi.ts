@@ -112,6 +112,8 @@ export const hi: Messages = {
 
   consoleThinking: "सोच रहा हूँ…",
   consoleWelcome: "चैटबॉट से बात करें: कोई सवाल लिखें, या कमांड देखने के लिए {command} लिखें।",
+  consoleSimulated:
+    "(जवाब बिल्ट-इन सिम्युलेटेड चैटबॉट से आते हैं: अपना चैटबॉट इस्तेमाल करने के लिए {url}, {key} और {uid} सेट करें।)",
   consoleKeys: "{stop} जवाब रोकता है; प्रॉम्प्ट पर {stop} या {quit} बाहर निकलता है।",
   consoleDropped:
     "({count, plural, one {जवाब के दौरान टाइप की गई # पंक्ति हटा दी गई} other {जवाब के दौरान टाइप की गईं # पंक्तियाँ हटा दी गईं}})",

@@ -120,6 +120,8 @@ export const it: Messages = {
 
   consoleThinking: "sto pensando…",
   consoleWelcome: "Chatta con il chatbot: scrivi una domanda, oppure {command} per i comandi.",
+  consoleSimulated:
+    "(Le risposte arrivano dal chatbot simulato integrato: imposta {url}, {key} e {uid} per usare il tuo.)",
   consoleKeys: "{stop} interrompe una risposta; al prompt, {stop} o {quit} esce.",
   consoleDropped:
     "({count, plural, one {# riga scritta durante la risposta è stata scartata} other {# righe scritte durante la risposta sono state scartate}})",

@@ -121,6 +121,8 @@ export const jp: Messages = {
   consoleThinking: "考え中…",
   consoleWelcome:
     "チャットボットと会話しましょう。質問を入力するか、{command} でコマンドを表示します。",
+  consoleSimulated:
+    "（回答は組み込みの模擬チャットボットからです。ご自身のチャットボットを使うには {url}、{key}、{uid} を設定してください。）",
   consoleKeys: "{stop} で回答を中止。プロンプトで {stop} または {quit} を押すと終了します。",
   consoleDropped: "（回答中に入力された {count, number} 行は破棄されました）",
   stoppedBy: "⏹ {name} さんが停止しました",

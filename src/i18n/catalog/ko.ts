@@ -114,6 +114,8 @@ export const ko: Messages = {
 
   consoleThinking: "생각 중…",
   consoleWelcome: "챗봇과 대화하세요. 질문을 입력하거나 {command}로 명령어를 확인하세요.",
+  consoleSimulated:
+    "(답변은 내장된 모의 챗봇이 합니다. 직접 운영하는 챗봇을 쓰려면 {url}, {key}, {uid}를 설정하세요.)",
   consoleKeys: "{stop}로 답변을 멈춥니다. 프롬프트에서 {stop} 또는 {quit}를 누르면 종료합니다.",
   consoleDropped: "(답변 중에 입력한 {count, number}줄은 버려졌습니다)",
   stoppedBy: "⏹ {name} 님이 중지함",

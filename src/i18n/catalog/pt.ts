@@ -117,6 +117,8 @@ export const pt: Messages = {
 
   consoleThinking: "pensando…",
   consoleWelcome: "Converse com o chatbot: digite uma pergunta, ou {command} para os comandos.",
+  consoleSimulated:
+    "(As respostas vêm do chatbot simulado embutido: defina {url}, {key} e {uid} para usar o seu.)",
   consoleKeys: "{stop} interrompe uma resposta; no prompt, {stop} ou {quit} sai.",
   consoleDropped:
     "({count, plural, one {# linha digitada durante a resposta foi descartada} other {# linhas digitadas durante a resposta foram descartadas}})",

@@ -109,6 +109,8 @@ export const zhHans: Messages = {
 
   consoleThinking: "思考中…",
   consoleWelcome: "与聊天机器人对话：输入问题，或输入 {command} 查看命令。",
+  consoleSimulated:
+    "（回答来自内置的模拟聊天机器人：设置 {url}、{key} 和 {uid} 即可使用你自己的。）",
   consoleKeys: "{stop} 停止当前回答；在提示符处按 {stop} 或 {quit} 退出。",
   consoleDropped: "（回答期间输入的 {count, number} 行已被丢弃）",
   stoppedBy: "⏹ 已由 {name} 停止",

@@ -109,6 +109,8 @@ export const zhHant: Messages = {
 
   consoleThinking: "思考中…",
   consoleWelcome: "與聊天機器人對話：輸入問題，或輸入 {command} 查看指令。",
+  consoleSimulated:
+    "（回答來自內建的模擬聊天機器人：設定 {url}、{key} 和 {uid} 即可使用你自己的。）",
   consoleKeys: "{stop} 停止目前的回答；在提示字元處按 {stop} 或 {quit} 離開。",
   consoleDropped: "（回答期間輸入的 {count, number} 行已被捨棄）",
   stoppedBy: "⏹ 已由 {name} 停止",
