@@ -11,7 +11,7 @@ import { z } from "zod";
 import { feedbackDays } from "../bridge/commands.ts";
 import { loadConfig } from "../config.ts";
 import { BridgeError } from "../errors.ts";
-import { openStore } from "../store/open-store.ts";
+import { openStoreAtStart } from "../store/open-store.ts";
 import { FeedbackVotes, MAX_FEEDBACK_DAYS } from "./votes.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -23,10 +23,20 @@ const sinceDays = z
   .transform((value) => value.slice(0, -1))
   .pipe(feedbackDays);
 
+const USAGE = `usage: npm run feedback -- --since <days>d
+Prints every vote on answers to questions of the last <days> days (1d to ${MAX_FEEDBACK_DAYS}d, default 7d),
+one JSON object a line, from the store in STORE_URL or DATA_DIR (.env is read).`;
+
 async function run(): Promise<number> {
   let since: number;
   try {
-    const { values } = parseArgs({ options: { since: { type: "string", default: "7d" } } });
+    const { values } = parseArgs({
+      options: { since: { type: "string", default: "7d" }, help: { type: "boolean", short: "h" } },
+    });
+    if (values.help) {
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    }
     const parsed = sinceDays.safeParse(values.since);
     if (!parsed.success) throw new Error(`--since takes 1d to ${MAX_FEEDBACK_DAYS}d`);
     since = parsed.data;
@@ -39,7 +49,12 @@ async function run(): Promise<number> {
   loadDotenv({ quiet: true });
   try {
     const config = loadConfig(process.env);
-    const store = await openStore({ storeUrl: config.storeUrl, dataDir: config.dataDir });
+    // Reads what a bot wrote: a DATA_DIR with no store in it is a setting to fix.
+    const store = await openStoreAtStart({
+      storeUrl: config.storeUrl,
+      dataDir: config.dataDir,
+      existing: true,
+    });
     try {
       const votes = await new FeedbackVotes(store).since(new Date(Date.now() - since * DAY_MS));
       for (const vote of votes) process.stdout.write(`${JSON.stringify(vote)}\n`);

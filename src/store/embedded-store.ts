@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
@@ -15,6 +16,11 @@ import type { KeyValueStore } from "./types.ts";
 export interface EmbeddedStoreOptions {
   /** DATA_DIR; created when missing. The database lives in its `store/` folder. */
   dataDir: string;
+  /**
+   * Open only a store that is there already, creating nothing: for a tool that reads what
+   * the bot wrote, where a mistyped DATA_DIR must not read as an empty store.
+   */
+  existing?: boolean;
   /**
    * fsync every write. Off by default: LevelDB hands each write to the OS with write(2)
    * before the promise resolves, so a crash or `kill -9` of this process keeps it; only a
@@ -41,9 +47,19 @@ export interface EmbeddedStoreOptions {
  */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<EmbeddedStore> {
   const location = join(options.dataDir, "store");
-  const db = new ClassicLevel<string, string>(location, { valueEncoding: "utf8" });
+  const existing = options.existing ?? false;
+  if (existing && !existsSync(location)) {
+    throw new StoreUnavailableError(
+      "open",
+      new Error(`DATA_DIR ${options.dataDir} holds no store: is it the bot's DATA_DIR?`),
+    );
+  }
+  const db = new ClassicLevel<string, string>(location, {
+    valueEncoding: "utf8",
+    createIfMissing: !existing,
+  });
   try {
-    await createFolder(options.dataDir);
+    if (!existing) await createFolder(options.dataDir);
     await db.open();
   } catch (error) {
     throw new StoreUnavailableError("open", describeOpenError(options.dataDir, error));

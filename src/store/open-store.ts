@@ -13,6 +13,8 @@ export interface OpenStoreOptions {
   namespace?: string | undefined;
   /** Where a Redis outage is logged, once when it starts and once when it ends. */
   log?: Logger | undefined;
+  /** An embedded store only if DATA_DIR holds one already (see EmbeddedStoreOptions). */
+  existing?: boolean | undefined;
 }
 
 /**
@@ -29,7 +31,7 @@ export function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
       log: options.log,
     });
   }
-  return openEmbeddedStore({ dataDir: options.dataDir });
+  return openEmbeddedStore({ dataDir: options.dataDir, existing: options.existing });
 }
 
 /**

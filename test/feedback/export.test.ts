@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -85,6 +86,25 @@ describe("npm run feedback", () => {
 
     const wider = await runExport(["--since", "30d"], { DATA_DIR: dataDir });
     expect(wider.stdout.trim().split("\n")).toHaveLength(3);
+  });
+
+  it("says a DATA_DIR that holds no store, instead of exporting nothing, and creates none", async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "feedback-export-"));
+    const mistyped = join(dataDir, "dat");
+    const result = await runExport(["--since", "7d"], { DATA_DIR: mistyped });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe(
+      `feedback export failed: DATA_DIR ${mistyped} holds no store: is it the bot's DATA_DIR?\n`,
+    );
+    expect(existsSync(mistyped)).toBe(false);
+  });
+
+  it("prints its usage on --help", async () => {
+    const result = await runExport(["--help"], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^usage: npm run feedback -- --since <days>d\n/);
+    expect(result.stderr).toBe("");
   });
 
   it("refuses a range it cannot read, as /feedback does", async () => {
