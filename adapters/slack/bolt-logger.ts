@@ -6,8 +6,14 @@ import type { Logger } from "../../src/log.ts";
  * Bolt's and the Web API client's log lines through the process logger, so they are masked
  * like ours. Bolt's chatter (info: "Now connected to Slack") stays at debug unless it is a
  * warning or an error. Bolt logs a few debug lines for every delivery (each ack): they are
- * put together only when debug lines are written at all.
+ * put together only when debug lines are written at all. The Web API client's line for a
+ * call that did not reach Slack goes to debug too: the failure reaches the caller, which says
+ * it once, with what it was doing and what comes next (a retry at start, a fallback in an
+ * answer); its other warnings (deprecations, Slack's own warnings) stay warnings.
  */
+/** How @slack/web-api's WebClient words a request that failed below the API (network). */
+const CALL_FAILED = "http request failed";
+
 export function boltLogger(log: Logger): SlackLogger {
   let level = LogLevel.INFO;
   const line = (parts: unknown[]) =>
@@ -19,8 +25,10 @@ export function boltLogger(log: Logger): SlackLogger {
   return {
     debug: chatter,
     info: chatter,
-    warn: (...parts) =>
-      log.warn({ err: error(parts) }, line(parts.filter((p) => !(p instanceof Error)))),
+    warn: (...parts) => {
+      if (parts[0] === CALL_FAILED) chatter(...parts);
+      else log.warn({ err: error(parts) }, line(parts.filter((p) => !(p instanceof Error))));
+    },
     error: (...parts) =>
       log.error({ err: error(parts) }, line(parts.filter((p) => !(p instanceof Error)))),
     setLevel: (next) => {

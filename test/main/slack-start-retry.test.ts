@@ -32,6 +32,14 @@ describe("Slack's start-up", () => {
     // One line says the channel is up, with what the operator checks of it.
     expect(started).toMatchObject({ channel: "slack", mode: "http", bot: expect.any(String) });
     expect(bot.stderr.match(/started"/g)).toHaveLength(1);
+    // Each failed try is said once, by the bot, with its reason: not again by Slack's client.
+    const warnings = bot.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((entry) => entry.level >= 40);
+    expect(warnings.length).toBeGreaterThan(0);
+    expect(warnings.map((w) => w.msg)).toEqual(warnings.map(() => "Slack auth.test failed; retrying"));
     expect(bot.child.exitCode).toBeNull();
   });
 
