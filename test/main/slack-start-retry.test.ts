@@ -39,7 +39,9 @@ describe("Slack's start-up", () => {
       .map((line) => JSON.parse(line) as { level: number; msg: string })
       .filter((entry) => entry.level >= 40);
     expect(warnings.length).toBeGreaterThan(0);
-    expect(warnings.map((w) => w.msg)).toEqual(warnings.map(() => "Slack auth.test failed; retrying"));
+    expect(warnings.map((w) => w.msg)).toEqual(
+      warnings.map(() => "Slack auth.test failed; retrying"),
+    );
     expect(bot.child.exitCode).toBeNull();
   });
 
