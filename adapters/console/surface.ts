@@ -31,14 +31,13 @@ export function createConsoleSurface(
       minEditIntervalMs: output.styled ? STYLED_EDIT_INTERVAL_MS : PIPED_EDIT_INTERVAL_MS,
     },
     async send(request): Promise<MessageRef> {
-      if (request.call === "post") {
-        const message: PrintedMessage = {};
-        output.show(message, fromAnsi(request.text));
-        return message;
+      // The console has no native streams: the engine posts and edits.
+      if (request.call !== "post" && request.call !== "edit") {
+        return "ref" in request ? request.ref : {};
       }
-      if (request.call === "edit")
-        output.show(request.ref as PrintedMessage, fromAnsi(request.text));
-      return "ref" in request ? request.ref : {};
+      const message = request.call === "post" ? {} : (request.ref as PrintedMessage);
+      output.show(message, fromAnsi(request.text), request.final);
+      return message;
     },
     async notice(rendered) {
       output.endLine();

@@ -63,19 +63,20 @@ export class ConsoleOutput {
     this.#status = true;
   }
 
-  /** Shows `next` as the text of `message`, printing only what the terminal lacks. */
-  show(message: PrintedMessage, next: StyledText): void {
+  /**
+   * Shows `next` as the text of `message`, printing only what the terminal lacks. `final`:
+   * the message will not change again, so its line ends with it (in the same write): a log
+   * line written to the same file (`2>&1`) starts on a line of its own.
+   */
+  show(message: PrintedMessage, next: StyledText, final = false): void {
     const shown = message.shown;
     // Only the message printed last can change in place; another starts on a new line.
     const resume = shown && this.#last === message ? this.#resumeAt(shown, next) : undefined;
-    if (resume === undefined) {
-      this.endLine();
-      this.#print(toAnsi(next));
-    } else {
-      this.#print(toAnsi(sliceStyled(next, resume)));
-    }
+    if (resume === undefined) this.endLine();
+    const added = toAnsi(resume === undefined ? next : sliceStyled(next, resume));
+    this.#print(final && !next.text.endsWith("\n") ? `${added}\n` : added);
     message.shown = next;
-    this.#last = message;
+    this.#last = final ? undefined : message;
   }
 
   /**

@@ -38,6 +38,19 @@ describe("the console channel, as a child process", () => {
     expect(run.stderr).toContain("answers come from the built-in simulated backend");
   });
 
+  it("ends each answer's last line before a log line comes, in one output (2>&1)", async () => {
+    const run = await runBot({
+      input: "hello\nand again\n",
+      cwd: await botWorkDir(),
+      env: { ...backendEnv(), LOG_LEVEL: "info" },
+      oneOutput: true,
+    });
+    expect(run.code).toBe(0);
+    const answered = run.stdout.match(/^.*"msg":"question answered".*$/gm) ?? [];
+    expect(answered).toHaveLength(2);
+    for (const line of answered) expect(line).toMatch(/^\{"level":30,/);
+  });
+
   it("continues the conversation across restarts until /new", async () => {
     const cwd = await botWorkDir();
     const env = backendEnv();

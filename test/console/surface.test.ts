@@ -21,7 +21,8 @@ async function open(): Promise<SurfaceUnderTest> {
   return {
     surface,
     textCalls: () => writes.length,
-    messages: () => [writes.join("")],
+    // A message that will not change again ends its line (console.test.ts shows why).
+    messages: () => [writes.join("").replace(/\n$/, "")],
     close: async () => undefined,
   };
 }

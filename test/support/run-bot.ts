@@ -30,12 +30,15 @@ export async function runBot(options: {
   env?: Record<string, string>;
   cwd: string;
   timeoutMs?: number;
+  /** stderr into stdout's pipe, as `npm start > out.log 2>&1` has them: `stderr` stays empty. */
+  oneOutput?: boolean;
 }): Promise<BotRun> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const bot = startBot({
     cwd: options.cwd,
     env: { LOG_LEVEL: "warn", ...options.env },
     input: options.input,
+    oneOutput: options.oneOutput,
   });
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -74,8 +77,13 @@ export function startBot(options: {
   env: Record<string, string>;
   cwd: string;
   input?: string;
+  oneOutput?: boolean | undefined;
 }): RunningBot {
-  const child = spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+  const command = [process.execPath, "--import", TSX_LOADER, MAIN];
+  const [file, args] = options.oneOutput
+    ? ["sh", ["-c", 'exec "$@" 2>&1', "sh", ...command]]
+    : [process.execPath, command.slice(1)];
+  const child = spawn(file, args, {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...options.env },
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
