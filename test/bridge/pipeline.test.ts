@@ -173,7 +173,12 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
       h.bridge.handle(incoming("quick one", { threadKey: "quick" }), quick),
       h.bridge.handle(incoming("this one hangs #stall", { threadKey: "slow" }), stalled),
     ]);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The drain comes once the quick answer is complete and the stalled one shows its text.
+    await until("the quick answer complete, the stalled one begun", () =>
+      quick.calls.some((c) => c.final) && stalled.messages[0]?.startsWith("Hello!")
+        ? true
+        : undefined,
+    );
     await h.bridge.drain(200);
     await done;
     expect(quick.messages[0]).toContain("You asked: “quick one”");

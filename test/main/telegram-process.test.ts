@@ -6,6 +6,16 @@ import { botWorkDir, startBot, until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
+/** The bot's /metrics once it holds `sample`, or as it is after a second. */
+async function metricsOnce(url: string, sample: string): Promise<string> {
+  let text = "";
+  for (let i = 0; i < 40 && !text.includes(sample); i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    text = await (await fetch(`${url}/metrics`)).text();
+  }
+  return text;
+}
+
 describe("npm start with a Telegram token", () => {
   it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops on SIGTERM", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
@@ -39,10 +49,9 @@ describe("npm start with a Telegram token", () => {
 
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
-    const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toContain(
-      'chatbot_bridge_questions_total{channel="telegram",outcome="complete"} 1',
-    );
+    // Counted once the answer's journal record is gone, just after the fake saw its text.
+    const counted = 'chatbot_bridge_questions_total{channel="telegram",outcome="complete"} 1';
+    expect(await metricsOnce(url, counted)).toContain(counted);
 
     simulator.addLead({ name: "Process Lead", email: "lead@example.com" });
     const announcement = await until("the lead announcement", () =>
@@ -50,13 +59,8 @@ describe("npm start with a Telegram token", () => {
     );
     expect(announcement.text.startsWith("New lead\nName: Process Lead")).toBe(true);
     // The counters move once the post has been recorded as done, just after the fake saw it.
-    let afterPolls = "";
     // The series starts at 0: wait for the count itself.
-    const announced = /leads_announced_total\{channel="telegram"\} 1/;
-    for (let i = 0; i < 40 && !announced.test(afterPolls); i++) {
-      afterPolls = await (await fetch(`${url}/metrics`)).text();
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const afterPolls = await metricsOnce(url, 'leads_announced_total{channel="telegram"} 1');
     expect(afterPolls).toMatch(/chatbot_bridge_lead_polls_total\{outcome="ok"\} [1-9]/);
     expect(afterPolls).toMatch(/chatbot_bridge_leads_announced_total\{channel="telegram"\} 1/);
     expect(bot.stderr).not.toContain("Process Lead");

@@ -19,12 +19,16 @@ describe("AnswerWriter", () => {
     const writer = new AnswerWriter(surface, { maxAnswerChars: CAP });
     writer.start();
     const chunks = Array.from({ length: 500 }, (_, i) => `w${i} `);
+    const started = performance.now();
     await stream(writer, chunks, 1);
     await writer.finish({ kind: "complete" });
+    // 500 chunks take 0.5 s or, on a busy machine, several: at most an edit per interval.
+    const intervals = Math.ceil((performance.now() - started) / 100);
 
     expect(surface.messages).toEqual([chunks.join("")]);
     expect(surface.edits).toBeGreaterThan(1);
-    expect(surface.edits).toBeLessThan(20);
+    expect(surface.edits).toBeLessThanOrEqual(intervals + 1);
+    expect(surface.edits).toBeLessThan(chunks.length / 10);
     expect(surface.tooSoon()).toEqual([]);
   });
 
@@ -43,7 +47,8 @@ describe("AnswerWriter", () => {
     writer.append(", world");
     const endAt = performance.now();
     await writer.finish({ kind: "complete" });
-    expect(performance.now() - endAt).toBeLessThan(300 + 50);
+    // One interval, and timers on a busy machine given 150 ms: never a second interval.
+    expect(performance.now() - endAt).toBeLessThan(300 + 150);
     expect(surface.messages).toEqual(["Hello, world"]);
   });
 

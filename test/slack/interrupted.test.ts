@@ -1,22 +1,23 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackChannel } from "../../adapters/slack/index.ts";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
-import type { JournalEntry } from "../../src/journal/entry.ts";
 import { createLogger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import type { FakeSlack } from "../support/fake-slack.ts";
-import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
+import { journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
 import {
   mention,
   SIGNING_SECRET,
+  SLACK_EDIT_INTERVAL_MS,
   type SlackHarness,
   startSlackHarness,
 } from "../support/slack-harness.ts";
 
 const CUT = "⚠️ answer cut off: interrupted";
 const silent = createLogger({ level: "silent", secrets: [] });
+/** The one answer journaled, quiet for ten of its edit intervals: all it had was shown. */
+const JOURNAL_SETTLED = { count: 1, quietMs: 10 * SLACK_EDIT_INTERVAL_MS };
 
 let harness: SlackHarness | undefined;
 afterEach(async () => {
@@ -26,20 +27,6 @@ afterEach(async () => {
   await harness?.close();
   harness = undefined;
 });
-
-/** Waits until the answer is journaled with text, and the text stopped growing. */
-async function journaledText(store: KeyValueStore, runId: string): Promise<JournalEntry> {
-  const deadline = performance.now() + 5_000;
-  let last = "";
-  for (;;) {
-    const [entry] = await journalEntries(store, runId);
-    const now = JSON.stringify(entry);
-    if (entry?.messages.some((m) => m.markdown !== "") && now === last) return entry;
-    if (performance.now() > deadline) throw new Error(`journal never settled: ${now}`);
-    last = now;
-    await sleep(100);
-  }
-}
 
 describe("Slack answers cut by a kill", () => {
   it.each([
@@ -59,7 +46,7 @@ describe("Slack answers cut by a kill", () => {
     const runId = journal?.runId ?? "";
     const ts = harness.nextTs();
     await harness.sendEvent(mention("tell me everything #stall", { ts }));
-    await journaledText(store, runId);
+    await settledJournal(store, runId, JOURNAL_SETTLED);
     // The process "dies" here: the answer stops half-way, its stream never stopped.
     const [before] = fake.thread("C1", ts);
     expect(before?.stream).toBe(streaming ? "streaming" : "none");
@@ -95,7 +82,7 @@ describe("Slack answers cut by a kill", () => {
     const { fake, store } = harness;
     const ts = harness.nextTs();
     await harness.sendEvent(mention("tell me everything #stall", { ts }));
-    await journaledText(store, journal?.runId ?? "");
+    await settledJournal(store, journal?.runId ?? "", JOURNAL_SETTLED);
     fake.failNext("chat.update", "cant_update_message");
     const channel = reopeningChannel(fake, store);
     expect(await new AnswerJournal({ store, log: silent }).recover([channel])).toBe(1);

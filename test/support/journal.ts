@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import {
   entryKey,
   indexKey,
@@ -12,6 +13,35 @@ export async function journalEntries(store: KeyValueStore, runId: string): Promi
   const ids = readIds(await store.get(indexKey(runId)));
   const values = await store.getMany<JournalEntry>(ids.map(entryKey));
   return values.filter((value): value is JournalEntry => value !== undefined);
+}
+
+/**
+ * Waits until `count` answers of the run are journaled with text and their records stayed
+ * the same for `quietMs`: longer than the slowest edit interval of the answers, or an edit
+ * still to come (text the backend sent before it went silent) would be missed. Returns them.
+ */
+export async function settledJournal(
+  store: KeyValueStore,
+  runId: string,
+  options: { count: number; quietMs: number },
+): Promise<JournalEntry[]> {
+  const deadline = performance.now() + 10_000;
+  let last = "";
+  let since = performance.now();
+  for (;;) {
+    const entries = await journalEntries(store, runId);
+    const now = JSON.stringify(entries);
+    if (now !== last) {
+      last = now;
+      since = performance.now();
+    }
+    const withText = entries.filter((e) => e.messages.some((m) => m.markdown !== ""));
+    if (withText.length === options.count && performance.now() - since >= options.quietMs) {
+      return entries;
+    }
+    if (performance.now() > deadline) throw new Error(`journal never settled: ${now}`);
+    await sleep(25);
+  }
 }
 
 /** The runs listed in the journal. */

@@ -43,6 +43,9 @@ export {
   TEAM,
 } from "./slack-events.ts";
 
+/** The harness's shortest time between two changes of one answer's message. */
+export const SLACK_EDIT_INTERVAL_MS = 20;
+
 export interface SlackHarnessOptions {
   simulator?: SimulatorOptions;
   /** Another backend than the simulator (a scripted raw backend). */
@@ -200,7 +203,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     bridge,
     store,
     log,
-    editIntervalMs: 20,
+    editIntervalMs: SLACK_EDIT_INTERVAL_MS,
     updatesPerMinute: 6_000,
     appendsPerMinute: 12_000,
     budgetBurst: 5,

@@ -1,18 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
 import { renderMarkdown, telegramRenderer } from "../../adapters/telegram/render.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
-import type { JournalEntry } from "../../src/journal/entry.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { type Harness, startHarness } from "../support/bridge-harness.ts";
-import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
-import { type Rig, startRig, until } from "./rig.ts";
+import { journalEntries, journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
+import { GROUP_EDIT_INTERVAL_MS, type Rig, startRig, until } from "./rig.ts";
 
 const CUT = "⚠️ answer cut off: interrupted";
 const silent = createLogger({ level: "silent", secrets: [] });
@@ -53,25 +51,6 @@ async function startJournaledRig(): Promise<{
   return { rig, harness, store, journal };
 }
 
-/** Waits until `count` answers are journaled with text, and the text stopped growing. */
-async function journaledText(
-  store: KeyValueStore,
-  runId: string,
-  count: number,
-): Promise<JournalEntry[]> {
-  const deadline = performance.now() + 5_000;
-  let last = "";
-  for (;;) {
-    const entries = await journalEntries(store, runId);
-    const now = JSON.stringify(entries);
-    const withText = entries.filter((e) => e.messages.some((m) => m.markdown !== ""));
-    if (withText.length === count && now === last) return entries;
-    if (performance.now() > deadline) throw new Error(`journal never settled: ${now}`);
-    last = now;
-    await sleep(100);
-  }
-}
-
 describe("Telegram answers cut by a kill", () => {
   it("are finished by the next start: the message shows the text it had and the cut note", async () => {
     const { rig, store, journal } = await startJournaledRig();
@@ -79,7 +58,8 @@ describe("Telegram answers cut by a kill", () => {
     // Both answers stop half-way and never finish: then the process "dies".
     fake.write({ chat: dm.id, from: alice, text: "tell me everything #stall" });
     fake.write({ chat: group.id, from: bob, text: "@ChatBridgeBot and here? #stall" });
-    await journaledText(store, journal.runId, 2);
+    // Quiet for twice the group's edit interval, the slower of the two.
+    await settledJournal(store, journal.runId, { count: 2, quietMs: 2 * GROUP_EDIT_INTERVAL_MS });
     await rig.channel.stop();
     // A draft was streaming in the private chat; in the group a sent message was edited.
     expect(fake.botMessages(dm.id)).toHaveLength(0);

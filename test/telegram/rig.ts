@@ -40,6 +40,9 @@ export const SCALE = 20;
 /** The command menu for a chat's administrators, in its order. */
 export const ADMIN_COMMANDS = ["help", "new", "language", "stop", "leads", "feedback"];
 
+/** A group message's shortest time between two edits, in the rig's time. */
+export const GROUP_EDIT_INTERVAL_MS = 3_000 / SCALE;
+
 export interface Rig {
   fake: FakeTelegram;
   harness: Harness;
@@ -131,7 +134,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     store: harness.store,
     log,
     privateEditIntervalMs: 1_000 / SCALE,
-    groupEditIntervalMs: 3_000 / SCALE,
+    groupEditIntervalMs: GROUP_EDIT_INTERVAL_MS,
     budgets: {
       private: { perMinute: 55 * SCALE, burst: 2 },
       // A burst below the fake's and a window a little longer, as in production: timing
