@@ -39,7 +39,7 @@ describe("Telegram long polling", () => {
     // 50, 100, 200, 400 ms apart, at least: backing off, never a hot loop.
     const at = fake.callsTo("getUpdates").map((call) => call.at);
     const gaps = at.slice(1, 4).map((time, i) => time - (at[i] ?? 0));
-    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(45 * 2 ** i));
+    for (const [i, gap] of gaps.entries()) expect(gap).toBeGreaterThanOrEqual(45 * 2 ** i);
     expect(linesWith(rig, "409 Conflict")).toHaveLength(1);
     expect(channel.unhealthyReason()).toMatch(/409 Conflict/);
 
