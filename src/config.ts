@@ -50,10 +50,10 @@ export const DEFAULTS = {
   telegramGroupMessagesPerMinute: 20,
 } as const;
 
-// Empty strings count as unset, so `FOO=` in .env falls back to the default.
 /** pino's levels, quietest last. */
 const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"] as const;
 
+// Empty strings count as unset, so `FOO=` in .env falls back to the default.
 const optionalText = z.preprocess(
   (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
   z.string().trim().optional(),

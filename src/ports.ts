@@ -331,13 +331,20 @@ export interface HttpRoute {
   handler: (request: HttpRequest, response: ServerResponse) => void | Promise<void>;
 }
 
+/** What the operator checks of a started channel, in its log line (never a secret). */
+export interface ChannelStarted {
+  /** How it reaches the platform: "socket", "http", "webhook", "polling", "interactive"… */
+  readonly mode: string;
+  /** The bot's id or username on the platform. */
+  readonly bot?: string | undefined;
+  /** The Slack workspace. */
+  readonly team?: string | undefined;
+}
+
 /**
  * A chat platform connection as main.ts runs it. The adapter owns everything platform
  * specific; the process only starts it, stops it and asks whether it is healthy.
  */
-/** Facts of a started channel for its log line: the mode, the bot's id (never a secret). */
-export type ChannelStarted = Readonly<Record<string, string | undefined>>;
-
 export interface Channel {
   /** "slack", "telegram": for logs, metrics and /healthz. */
   readonly name: string;

@@ -42,7 +42,7 @@ function welcome(t: Translator, simulated: boolean): string {
   return lines.join("\n");
 }
 
-/** The settings that point the bot at a real chatbot, as the README and DESIGN.md name them. */
+/** The settings that point the bot at a real chatbot. */
 const SIMULATED_SETTINGS = {
   url: "CHATBOT_BASE_URL",
   key: "CHATBOT_API_KEY",

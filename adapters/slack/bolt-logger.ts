@@ -2,18 +2,20 @@ import { inspect } from "node:util";
 import { LogLevel, type Logger as SlackLogger } from "@slack/bolt";
 import type { Logger } from "../../src/log.ts";
 
+/** How @slack/web-api's WebClient words a request that failed below the API (network). */
+const CALL_FAILED = "http request failed";
+
 /**
  * Bolt's and the Web API client's log lines through the process logger, so they are masked
  * like ours. Bolt's chatter (info: "Now connected to Slack") stays at debug unless it is a
  * warning or an error. Bolt logs a few debug lines for every delivery (each ack): they are
  * put together only when debug lines are written at all. The Web API client's line for a
- * call that did not reach Slack goes to debug too: the failure reaches the caller, which says
- * it once, with what it was doing and what comes next (a retry at start, a fallback in an
- * answer); its other warnings (deprecations, Slack's own warnings) stay warnings.
+ * call that did not reach Slack goes to debug too: the failure reaches the caller, and one
+ * that lasts ends in the caller's own line (the start's retry line, with its reason; an
+ * answer that fails after the engine's tries); one the next try gets past is counted in
+ * chatbot_bridge_platform_calls_total. Its other warnings (deprecations, Slack's own
+ * `warnings`) stay warnings.
  */
-/** How @slack/web-api's WebClient words a request that failed below the API (network). */
-const CALL_FAILED = "http request failed";
-
 export function boltLogger(log: Logger): SlackLogger {
   let level = LogLevel.INFO;
   const line = (parts: unknown[]) =>

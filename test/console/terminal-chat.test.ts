@@ -104,7 +104,7 @@ describe("the console channel in a terminal", () => {
     expect(chat.screen.text().split("\n").slice(0, 3)).toEqual([
       "Chatten Sie mit dem Chatbot: Stellen Sie eine Frage, oder /help für die Befehle.",
       "Ctrl+C bricht eine Antwort ab; an der Eingabe beendet Ctrl+C oder Ctrl+D das Programm.",
-      "(Die Antworten kommen vom eingebauten simulierten Chatbot: Setzen Sie CHATBOT_BASE_URL, CHATBOT_API_KEY und CHATBOT_BOT_UID, um Ihren zu verwenden.)",
+      "(Die Antworten kommen vom eingebauten simulierten Chatbot: Setzen Sie CHATBOT_BASE_URL, CHATBOT_API_KEY und CHATBOT_BOT_UID, um Ihren eigenen zu verwenden.)",
     ]);
   });
 

@@ -31,7 +31,7 @@ function fakeChannel(): Channel & { down: string | undefined; started: boolean }
     ],
     async start() {
       this.started = true;
-      return {};
+      return { mode: "fake" };
     },
     async stop() {},
     unhealthyReason() {

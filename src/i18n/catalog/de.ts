@@ -125,7 +125,7 @@ export const de: Messages = {
   consoleWelcome:
     "Chatten Sie mit dem Chatbot: Stellen Sie eine Frage, oder {command} für die Befehle.",
   consoleSimulated:
-    "(Die Antworten kommen vom eingebauten simulierten Chatbot: Setzen Sie {url}, {key} und {uid}, um Ihren zu verwenden.)",
+    "(Die Antworten kommen vom eingebauten simulierten Chatbot: Setzen Sie {url}, {key} und {uid}, um Ihren eigenen zu verwenden.)",
   consoleKeys:
     "{stop} bricht eine Antwort ab; an der Eingabe beendet {stop} oder {quit} das Programm.",
   consoleDropped:
