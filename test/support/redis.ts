@@ -115,12 +115,29 @@ export async function spawnRedisServer(
     stop: kill,
     start: async () => {
       if (child) throw new Error("redis-server is already running");
-      child = await launchRedisServer(port, options.password);
+      // The same port (the bot's STORE_URL names it). While it was down, the system may have
+      // given it to a connection of another test as its own end: wait for that one to go.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          child = await launchRedisServer(port, options.password);
+          return;
+        } catch (error) {
+          if (attempt >= 10 || !(error instanceof RedisServerExited)) throw error;
+          await sleep(200);
+        }
+      }
     },
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),
     close: kill,
   };
+}
+
+/** redis-server ended at once: most often, its port was taken. */
+class RedisServerExited extends Error {
+  constructor(code: number) {
+    super(`redis-server exited with ${code}`);
+  }
 }
 
 async function launchRedisServer(
@@ -135,7 +152,7 @@ async function launchRedisServer(
   child.stderr?.resume();
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new RedisServerExited(child.exitCode);
     if (await answersPing(port)) return child;
     await sleep(20);
   }
