@@ -53,6 +53,16 @@ export function settingProblem(error: unknown): string | undefined {
   return undefined;
 }
 
+/** A failure's message, whatever was thrown; never empty for an Error. */
+export function messageOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  // An AggregateError from a dual-stack connect has an empty message and the reasons inside.
+  if (!error.message && error instanceof AggregateError) {
+    return error.errors.map(messageOf).join("; ");
+  }
+  return error.message || error.constructor.name;
+}
+
 /** The system's or undici's name for a failure (ECONNREFUSED, ENOTFOUND), however deep. */
 export function systemCodeOf(error: unknown): string | undefined {
   for (let at = error, depth = 0; at instanceof Error && depth < 5; depth++) {

@@ -10,7 +10,7 @@ import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
-import { ConfigError, StartupError } from "./errors.ts";
+import { ConfigError, messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { registerClaimButtons } from "./leads/claim-buttons.ts";
@@ -256,7 +256,7 @@ async function startSimulatedBackend(
       warned = true;
       // A file-system refusal, for the operator to act on: its message says it all.
       log.warn(
-        { reason: error instanceof Error ? error.message : String(error) },
+        { reason: messageOf(error) },
         "the simulated backend cannot keep its conversations in DATA_DIR",
       );
     },

@@ -1,4 +1,4 @@
-import { StartupError, systemCodeOf } from "./errors.ts";
+import { messageOf, StartupError, systemCodeOf } from "./errors.ts";
 import type { Logger } from "./log.ts";
 import { withRetry } from "./retry.ts";
 
@@ -75,7 +75,7 @@ export async function retryAtStart<T>(
 
 /** A failure in a few words: the system's code where there is one (ENOTFOUND, ECONNREFUSED). */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = systemCodeOf(error);
   return code && !message.includes(code) ? `${message}: ${code}` : message;
 }

@@ -5,6 +5,7 @@ import {
   AuthenticationError,
   BridgeError,
   InvalidInputError,
+  messageOf,
   NetworkError,
   NotFoundError,
   PermissionError,
@@ -272,7 +273,7 @@ function parseBaseUrl(baseUrl: string): URL {
 // its name, code and message alone, with the key masked should it ever appear there.
 function safeCause(error: unknown, secret: string): Error {
   const name = error instanceof Error ? error.name : typeof error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   const code = (error as { code?: unknown } | null)?.code;
   const text = `${name}${typeof code === "string" ? ` ${code}` : ""}: ${message}`;
   const cause = new Error(secret ? text.split(secret).join("[redacted]") : text);

@@ -3,7 +3,7 @@ import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Metrics } from "../metrics.ts";
-import type { Button, ButtonHandler, PressedButton } from "../ports.ts";
+import type { Button, PressedButton } from "../ports.ts";
 import { type ButtonHandlers, presserLanguage, toldOnFailure } from "./button-handlers.ts";
 
 const STOP = "answer.stop";
@@ -38,7 +38,7 @@ export function registerAnswerButtons(
     metrics?: Metrics | undefined;
   },
 ): void {
-  const told = (handler: ButtonHandler) => toldOnFailure(handler, deps.languages);
+  const told = toldOnFailure(deps.languages);
   handlers.on(
     STOP,
     told(async (pressed) => {

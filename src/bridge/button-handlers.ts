@@ -39,13 +39,16 @@ export function presserLanguage(
 }
 
 /**
- * `handler`, whose failure (an admin check Slack or Telegram could not answer, a store that
- * is down) the presser is told of privately, in their words, instead of a press that seems
- * to do nothing; the error still goes on to the channel's log. A handler that already tried
- * to reply is not answered twice: its reply may have arrived though the call failed.
+ * Wraps a handler so that its failure (an admin check Slack or Telegram could not answer, a
+ * store that is down) is told to the presser privately, in their words, instead of a press
+ * that seems to do nothing; the error still goes on to the channel's log. A handler that
+ * already tried to reply is not answered twice: its reply may have arrived though the call
+ * failed.
  */
-export function toldOnFailure(handler: ButtonHandler, languages: ChannelLanguages): ButtonHandler {
-  return async (pressed) => {
+export function toldOnFailure(
+  languages: ChannelLanguages,
+): (handler: ButtonHandler) => ButtonHandler {
+  return (handler) => async (pressed) => {
     let replied = false;
     try {
       await handler({

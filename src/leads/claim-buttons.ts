@@ -3,7 +3,7 @@ import { BridgeError } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { ButtonHandler, Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
+import type { Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
 import { leadChannelLanguage } from "./lead-channel-language.ts";
 import type { LeadChannels } from "./lead-channels.ts";
 import {
@@ -106,7 +106,7 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
   /** A private reply to the presser, in the channel's language or else theirs. */
   const tell = async (pressed: PressedButton, say: (t: Translator) => string) =>
     pressed.replyPrivately(say(await presserLanguage(pressed, options.languages)));
-  const told = (handler: ButtonHandler) => toldOnFailure(handler, options.languages);
+  const told = toldOnFailure(options.languages);
 
   buttons.on(
     CLAIM_ACTION,

@@ -6,7 +6,7 @@ import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
 import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
 import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
-import { StoreUnavailableError } from "../errors.ts";
+import { messageOf, StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
@@ -298,6 +298,5 @@ function describeOpenError(dataDir: string, error: unknown): Error {
       { cause: error },
     );
   }
-  const message = error instanceof Error ? error.message : String(error);
-  return new Error(`cannot open DATA_DIR ${dataDir}: ${message}`, { cause: error });
+  return new Error(`cannot open DATA_DIR ${dataDir}: ${messageOf(error)}`, { cause: error });
 }

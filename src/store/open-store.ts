@@ -1,4 +1,4 @@
-import { StartupError } from "../errors.ts";
+import { messageOf, StartupError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
 import { openRedisStore } from "./redis-store.ts";
@@ -42,7 +42,7 @@ export function openStoreAtStart(options: OpenStoreOptions): Promise<KeyValueSto
   return openStore(options).catch((error: unknown) => {
     // StoreUnavailableError says "store open failed: <cause>"; the cause alone is the news.
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-    const reason = cause instanceof Error ? cause.message : String(cause);
+    const reason = messageOf(cause);
     const variable = options.storeUrl ? "STORE_URL" : "DATA_DIR";
     throw new StartupError(
       variable,

@@ -1,5 +1,5 @@
 import { createClient } from "@keyv/redis";
-import { StoreUnavailableError } from "../errors.ts";
+import { messageOf, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { OutageLog } from "./outage-log.ts";
 
@@ -91,8 +91,7 @@ function createRedisClient(
     });
   } catch (error) {
     // e.g. "Invalid pathname" for a database that is not a number; the message holds no URL.
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new StoreUnavailableError("open", new Error(`STORE_URL rejected: ${reason}`));
+    throw new StoreUnavailableError("open", new Error(`STORE_URL rejected: ${messageOf(error)}`));
   }
 }
 
@@ -168,13 +167,4 @@ function describeTarget(url: string): string {
   const database = parsed.pathname.length > 1 ? parsed.pathname : "";
   const tls = parsed.protocol === "rediss:" ? " (TLS)" : "";
   return `redis ${parsed.hostname}:${parsed.port || "6379"}${database}${tls}`;
-}
-
-export function messageOf(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  // An AggregateError from a dual-stack connect has an empty message and the reasons inside.
-  if (!error.message && error instanceof AggregateError) {
-    return error.errors.map(messageOf).join("; ");
-  }
-  return error.message || error.constructor.name;
 }

@@ -27,15 +27,11 @@ import {
   streamAddOf,
   streamEntriesOf,
 } from "../coordination/work-stream.ts";
+import { messageOf } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
-import {
-  type ConnectionState,
-  connectRedis,
-  messageOf,
-  type RedisClient,
-} from "./redis-connection.ts";
+import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface RedisStoreOptions {

@@ -1,37 +1,43 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
-import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
-import { botWorkDir, runBot, startBot } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, runBot, startBot } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
-/** Error-level JSON log lines of a run's stderr. */
-function errorLines(stderr: string): Record<string, unknown>[] {
-  return stderr
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => Number(entry.level) >= 50);
+/**
+ * The terminal chat asking `input` of `chatbot`; it ends well (exit 0) whatever the chatbot
+ * says. Returns what the person read and the error lines' words.
+ */
+async function askChatbot(
+  chatbot: BackendAddress,
+  input = "hello\n",
+): Promise<{ stdout: string; stderr: string; errors: string[] }> {
+  const run = await runBot({
+    cwd: await botWorkDir(),
+    env: {
+      CHATBOT_BASE_URL: chatbot.url,
+      CHATBOT_API_KEY: chatbot.apiKey,
+      CHATBOT_BOT_UID: chatbot.botUid,
+    },
+    input,
+  });
+  expect(run.code).toBe(0);
+  const errors = logEntries(run.stderr).filter((entry) => entry.level >= 50);
+  return { stdout: run.stdout, stderr: run.stderr, errors: errors.map((e) => e.msg) };
 }
 
 describe("a backend that refuses the bot's settings", () => {
   it("a rejected API key (401): the person sees why, the operator gets an error naming CHATBOT_API_KEY", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
-    const run = await runBot({
-      cwd: await botWorkDir(),
-      env: {
-        CHATBOT_BASE_URL: simulator.url,
-        CHATBOT_API_KEY: "not-the-right-key",
-        CHATBOT_BOT_UID: simulator.botUid,
-      },
-      input: "hello\nagain\n",
-    });
-    expect(run.code).toBe(0);
+    const run = await askChatbot(
+      { url: simulator.url, apiKey: "not-the-right-key", botUid: simulator.botUid },
+      "hello\nagain\n",
+    );
     expect(run.stdout).toContain("the chatbot rejected the API key (HTTP 401)");
-    const errors = errorLines(run.stderr);
-    expect(errors.map((e) => e.msg)).toEqual([
+    expect(run.errors).toEqual([
       "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
       "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
     ]);
@@ -40,36 +46,23 @@ describe("a backend that refuses the bot's settings", () => {
 
   it("an unknown bot id (404): the operator gets an error naming CHATBOT_BASE_URL and CHATBOT_BOT_UID", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
-    const run = await runBot({
-      cwd: await botWorkDir(),
-      env: {
-        CHATBOT_BASE_URL: simulator.url,
-        CHATBOT_API_KEY: simulator.apiKey,
-        CHATBOT_BOT_UID: "no-such-bot",
-      },
-      input: "hello\n",
+    const run = await askChatbot({
+      url: simulator.url,
+      apiKey: simulator.apiKey,
+      botUid: "no-such-bot",
     });
-    expect(run.code).toBe(0);
     expect(run.stdout).toContain("the chatbot was not found (HTTP 404)");
-    expect(errorLines(run.stderr).map((e) => e.msg)).toEqual([
+    expect(run.errors).toEqual([
       "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID",
     ]);
   });
 
   it("a backend nothing answers at: the operator gets an error naming CHATBOT_BASE_URL and why", async () => {
-    const run = await runBot({
-      cwd: await botWorkDir(),
-      env: {
-        // A port nothing listens on: the connection is refused.
-        CHATBOT_BASE_URL: `http://127.0.0.1:${await freePort()}`,
-        CHATBOT_API_KEY: "key",
-        CHATBOT_BOT_UID: "bot",
-      },
-      input: "hello\n",
-    });
-    expect(run.code).toBe(0);
+    // A port nothing listens on: the connection is refused.
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const run = await askChatbot({ url, apiKey: "key", botUid: "bot" });
     expect(run.stdout).toContain("could not reach the chatbot");
-    expect(errorLines(run.stderr).map((e) => e.msg)).toEqual([
+    expect(run.errors).toEqual([
       "could not reach the chatbot (ECONNREFUSED): check CHATBOT_BASE_URL, and that the chatbot is up",
     ]);
   });

@@ -3,25 +3,12 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { freePort, hasRedisServerBinary, sleep, spawnRedisServer } from "../support/redis.ts";
-import { botWorkDir, runBot, startBot } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, runBot, startBot } from "../support/run-bot.ts";
 
 const ownServer = hasRedisServerBinary();
 if (!ownServer) console.warn("[redis outage] skipped: no redis-server on PATH to stop and restart");
 
 const track = cleanupAfterEach();
-
-interface LogEntry {
-  level: number;
-  msg: string;
-  [field: string]: unknown;
-}
-
-function entries(stderr: string): LogEntry[] {
-  return stderr
-    .split("\n")
-    .filter((line) => line.startsWith("{"))
-    .map((line) => JSON.parse(line) as LogEntry);
-}
 
 const WARN = 40;
 
@@ -47,7 +34,7 @@ describe.skipIf(!ownServer)("a Redis outage, as the operator reads it in the log
       (b) => b.stop("SIGKILL"),
     );
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
-    const before = entries(bot.stderr).length;
+    const before = logEntries(bot.stderr).length;
 
     await redis.stop();
     const down = await bot.logLine("store unreachable; retrying in the background");
@@ -56,7 +43,7 @@ describe.skipIf(!ownServer)("a Redis outage, as the operator reads it in the log
     await redis.start();
     const up = await bot.logLine("store reachable again");
 
-    const during = entries(bot.stderr).slice(before);
+    const during = logEntries(bot.stderr).slice(before);
     const ended = during.findIndex((e) => e.msg === "store reachable again");
     expect(during.slice(0, ended).filter((e) => e.level >= WARN)).toEqual([down]);
     expect(down).toMatchObject({
@@ -85,7 +72,7 @@ describe("a question while the store is down", () => {
       input: "hello\n",
     });
     expect(run.stdout).toContain("⚠️ the bot's storage is unavailable right now");
-    expect(entries(run.stderr).filter((e) => e.level >= WARN)).toEqual([
+    expect(logEntries(run.stderr).filter((e) => e.level >= WARN)).toEqual([
       expect.objectContaining({ msg: "store unreachable; retrying in the background" }),
     ]);
   });

@@ -3,7 +3,7 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
-import { botWorkDir, startBot } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, startBot } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -33,11 +33,7 @@ describe("Slack's start-up", () => {
     expect(started).toMatchObject({ channel: "slack", mode: "http", bot: expect.any(String) });
     expect(bot.stderr.match(/started"/g)).toHaveLength(1);
     // Each failed try is said once, by the bot, with its reason: not again by Slack's client.
-    const warnings = bot.stderr
-      .split("\n")
-      .filter((line) => line.startsWith("{"))
-      .map((line) => JSON.parse(line) as { level: number; msg: string })
-      .filter((entry) => entry.level >= 40);
+    const warnings = logEntries(bot.stderr).filter((entry) => entry.level >= 40);
     expect(warnings.length).toBeGreaterThan(0);
     expect(warnings.map((w) => w.msg)).toEqual(
       warnings.map(() => "Slack auth.test failed; retrying"),

@@ -1,19 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSlackChannel } from "../../adapters/slack/index.ts";
 import { StartupError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
-import { type Harness, startHarness } from "../support/bridge-harness.ts";
+import { startHarness } from "../support/bridge-harness.ts";
+import { cleanupAfterEach } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const track = cleanupAfterEach();
 
 describe("a Slack the bot cannot reach at start", () => {
   it("stops the start with one line naming SLACK_API_URL and the system's reason", async () => {
-    harness = await startHarness();
+    const harness = track(await startHarness(), (h) => h.close());
     const channel = createSlackChannel({
       botToken: "xoxb-secret-token",
       signingSecret: "signing-secret",

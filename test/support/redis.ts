@@ -115,29 +115,14 @@ export async function spawnRedisServer(
     stop: kill,
     start: async () => {
       if (child) throw new Error("redis-server is already running");
-      // The same port (the bot's STORE_URL names it). While it was down, the system may have
-      // given it to a connection of another test as its own end: wait for that one to go.
-      for (let attempt = 0; ; attempt++) {
-        try {
-          child = await launchRedisServer(port, options.password);
-          return;
-        } catch (error) {
-          if (attempt >= 10 || !(error instanceof RedisServerExited)) throw error;
-          await sleep(200);
-        }
-      }
+      // The same port, which the bot's STORE_URL names: freePort keeps it out of the range
+      // the system gives connections meanwhile.
+      child = await launchRedisServer(port, options.password);
     },
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),
     close: kill,
   };
-}
-
-/** redis-server ended at once: most often, its port was taken. */
-class RedisServerExited extends Error {
-  constructor(code: number) {
-    super(`redis-server exited with ${code}`);
-  }
 }
 
 async function launchRedisServer(
@@ -152,7 +137,7 @@ async function launchRedisServer(
   child.stderr?.resume();
   const deadline = Date.now() + 5_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new RedisServerExited(child.exitCode);
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}`);
     if (await answersPing(port)) return child;
     await sleep(20);
   }
@@ -186,13 +171,27 @@ export async function startBlackHole(): Promise<{
   };
 }
 
+/**
+ * A port nothing listens on now, for a server a test starts (or restarts) there later, or
+ * for a connection that must be refused. Below the system's range of ports for outgoing
+ * connections (32768 and up on Linux): a port from that range may be given meanwhile to a
+ * connection as its own end, even to one that connects to the port itself while nothing
+ * listens there (TCP's self-connect), and the server could then not listen on it.
+ */
 export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (await canListen(port)) return port;
+  }
+  throw new Error("no free port below 32000 after 50 tries");
+}
+
+function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (typeof address !== "object" || !address) throw new Error("no port");
-  return address.port;
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
 }
 
 /** True when something on 127.0.0.1:`port` answers a RESP PING (or asks for a password). */

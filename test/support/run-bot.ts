@@ -72,6 +72,21 @@ export interface RunningBot {
   readonly exited: Promise<number | null>;
 }
 
+/** One JSON log line of the bot, as pino writes it (level 30 info, 40 warn, 50 error). */
+export interface LogEntry {
+  level: number;
+  msg: string;
+  [field: string]: unknown;
+}
+
+/** The JSON log lines in a process's output; anything else there (an answer) is left out. */
+export function logEntries(output: string): LogEntry[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogEntry);
+}
+
 /** Starts `src/main.ts`; with `input`, that text is its stdin (then closed). */
 export function startBot(options: {
   env: Record<string, string>;
@@ -111,9 +126,7 @@ export function startBot(options: {
       const fields = typeof match === "string" ? { msg: match } : match;
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        for (const line of stderr.split("\n")) {
-          if (!line.startsWith("{")) continue;
-          const entry = JSON.parse(line) as Record<string, unknown>;
+        for (const entry of logEntries(stderr)) {
           if (Object.entries(fields).every(([key, value]) => entry[key] === value)) return entry;
         }
         if (child.exitCode !== null) break;
