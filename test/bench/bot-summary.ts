@@ -36,6 +36,11 @@ export interface BotRow {
   rateLimited: Record<string, number>;
   botRateLimited: number;
   cpuMsPerAnswer: number;
+  /**
+   * CPU per answer of undici alone reading the same answers on this machine (stream-floor.ts):
+   * what the bot's figure can only add to. Absent where it was not measured (the ack row).
+   */
+  floorCpuMsPerAnswer?: number;
   botCpuPercent: number;
   platformsCpuPercent: number;
   backendCpuPercent: number;

@@ -199,7 +199,14 @@ await section(
     for (const concurrency of CONCURRENCY) {
       progress(`whole bot: ${concurrency} concurrent answers`);
       // Every answer at once: what the process can stream, not how its queue waits.
-      rows.push(await runWorker("bot", { concurrency, maxActiveAnswers: concurrency }, 4 * MINUTE));
+      const row = await runWorker(
+        "bot",
+        { concurrency, maxActiveAnswers: concurrency },
+        4 * MINUTE,
+      );
+      progress(`stream floor: undici alone reading ${concurrency} concurrent answers`);
+      const floor = await runWorker("floor", { concurrency }, 2 * MINUTE);
+      rows.push({ ...row, floorCpuMsPerAnswer: floor.cpuMsPerAnswer });
     }
     progress(
       `whole bot: ${SLACK_ACK.concurrency} answers (at the default MAX_ACTIVE_ANSWERS) and ${SLACK_ACK.perSecond} Slack events/s`,

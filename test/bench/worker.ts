@@ -11,6 +11,7 @@ import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
 import { benchQueue, type QueueBenchOptions } from "./queue-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
+import { benchStreamFloor, type StreamFloorOptions } from "./stream-floor.ts";
 
 export const TASKS = {
   parse: (options: ParseBenchOptions) => benchParse(options),
@@ -19,6 +20,7 @@ export const TASKS = {
   pipeline: (options: PipelineBenchOptions) => benchPipeline(options),
   leads: (options: LeadsBenchOptions) => benchLeads(options),
   bot: (options: BotBenchOptions) => benchBot(options),
+  floor: (options: StreamFloorOptions) => benchStreamFloor(options),
   pace: (options: PaceBenchOptions) => benchPace(options),
   cap: (options: CapBenchOptions) => benchCap(options),
   queue: (options: QueueBenchOptions) => benchQueue(options),
