@@ -141,6 +141,13 @@ export class Metrics {
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
     registers: [this.registry],
   });
+  readonly deliverySeconds = new Histogram({
+    name: `${PREFIX}delivery_seconds`,
+    help: "Time from a platform's delivery (a Slack event, a Telegram webhook update) reaching the HTTP server to the bot's response, by route: Slack retries a delivery not answered within 3 s",
+    labelNames: ["route"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3, 10],
+    registers: [this.registry],
+  });
   readonly leadPolls = new Counter({
     name: `${PREFIX}lead_polls_total`,
     help: "Lead polls run, by outcome (ok, failed, not-leader)",

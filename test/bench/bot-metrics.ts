@@ -7,8 +7,9 @@ export type MetricTotals = ReadonlyMap<string, number>;
 
 /**
  * Reads the bot's Prometheus text. Samples of one name with different labels are added up
- * (questions of both channels, store operations of every kind); `chatbot_bridge_` is taken
- * off the names. Reading it also resets the event-loop delay histogram of the default
+ * (questions of both channels, store operations of every kind), a histogram's buckets by
+ * their bound (`delivery_seconds_bucket{le="0.005"}`); `chatbot_bridge_` is taken off the
+ * names. Reading it also resets the event-loop delay histogram of the default
  * metrics (prom-client starts it anew at each scrape), so the delay figures of a scrape are
  * those since the one before.
  */
@@ -23,7 +24,10 @@ export async function scrapeMetrics(botUrl: string): Promise<MetricTotals> {
     const [, fullName = "", labels = "", value = ""] = match;
     // A ping serves /healthz, not a message: left out of the store's round trips.
     if (labels.includes('operation="ping"')) continue;
-    const name = fullName.startsWith(PREFIX) ? fullName.slice(PREFIX.length) : fullName;
+    const short = fullName.startsWith(PREFIX) ? fullName.slice(PREFIX.length) : fullName;
+    // A histogram's buckets keep their bound: summed over its other labels only.
+    const le = short.endsWith("_bucket") ? /le="([^"]*)"/.exec(labels)?.[1] : undefined;
+    const name = le === undefined ? short : `${short}{le="${le}"}`;
     totals.set(name, (totals.get(name) ?? 0) + Number(value));
   }
   return totals;
@@ -32,4 +36,31 @@ export async function scrapeMetrics(botUrl: string): Promise<MetricTotals> {
 /** How much a counter grew between two scrapes (0 when it is not there). */
 export function grew(before: MetricTotals, after: MetricTotals, name: string): number {
   return (after.get(name) ?? 0) - (before.get(name) ?? 0);
+}
+
+/**
+ * The smallest bucket bound, in ms, under which `quantile` of a histogram's observations
+ * between two scrapes fell (NaN with none): Prometheus keeps no finer figure.
+ */
+export function quantileBoundMs(
+  before: MetricTotals,
+  after: MetricTotals,
+  histogram: string,
+  quantile: number,
+): number {
+  const count = grew(before, after, `${histogram}_count`);
+  if (count <= 0) return Number.NaN;
+  const bounds = [...after.keys()]
+    .map((name) => name.match(/^(.+)_bucket\{le="([^"]+)"\}$/))
+    .filter((match) => match?.[1] === histogram)
+    .map((match) => match?.[2] ?? "")
+    .sort((a, b) => boundOf(a) - boundOf(b));
+  const bound = bounds.find(
+    (le) => grew(before, after, `${histogram}_bucket{le="${le}"}`) >= quantile * count,
+  );
+  return bound === undefined ? Number.NaN : boundOf(bound) * 1000;
+}
+
+function boundOf(le: string): number {
+  return le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le);
 }

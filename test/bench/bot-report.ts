@@ -27,6 +27,7 @@ export function botTables(rows: readonly BotRow[]): string {
         cell: (r) => `${r.finalDelayP99MsBy.telegram}/${r.finalDelayP99MsBy.slack}`,
       },
       { heading: "loop delay p99 ms", cell: (r) => r.eventLoopDelayMs.p99 },
+      { heading: "bot's response p99 ≤ ms", cell: (r) => r.botDeliveryP99Ms },
       { heading: "Slack ack p99 ms", cell: (r) => r.ack?.p99 ?? null },
       { heading: "acks late", cell: (r) => (r.ack ? `${r.ack.late}/${r.ack.events}` : null) },
     ],
@@ -97,7 +98,7 @@ export function botVerdict(rows: readonly BotRow[]): Verdict {
     if (row.ack) {
       checks.push([
         row.ack.p99 <= MAX_ACK_P99_MS && row.ack.late === 0,
-        `${at}: Slack ack p99 ≤ ${MAX_ACK_P99_MS} ms, none late (${row.ack.p99} ms, ${row.ack.late} late)`,
+        `${at}: Slack ack p99 ≤ ${MAX_ACK_P99_MS} ms, none late (${row.ack.p99} ms, ${row.ack.late} late; the bot's own response ≤ ${row.botDeliveryP99Ms} ms)`,
       ]);
     }
   }
@@ -162,6 +163,9 @@ export function botNotes(rows: readonly BotRow[]): string[] {
     "Slack ack: Events API deliveries of channel chatter (not for the bot: verified, acknowledged,",
     "dropped) while the answers stream, each on a connection of its own; time to the bot's HTTP",
     "response; late: after Slack's 3 s, or no connection at all (Slack would retry them).",
+    "bot's response: the same time as the bot measures it, request to response, over every",
+    "delivery of the row (its chatbot_bridge_delivery_seconds, so a bucket's bound): what the",
+    "sender's figure adds beyond it is the network's and the sender's own waiting.",
   ];
   const peak = Math.max(...rows.map((r) => r.peakTelegramSendsPerSecond));
   notes.push(

@@ -57,6 +57,12 @@ export interface BotRow {
   storeRoundTripsPerMessage: number;
   /** The bot's response to the deliveries of the questions (Slack and Telegram alike). */
   questionAckMs: Spread;
+  /**
+   * The bot's own time from a delivery's request to its response, p99 over every delivery of
+   * the row (its delivery_seconds histogram: a bucket's bound, ms). The acks timed by the
+   * sender add the network and the sender's own waits to it.
+   */
+  botDeliveryP99Ms: number;
   /** Latencies of the acks that came; `late`: those after Slack's 3 s, or never. */
   ack: ({ events: number; late: number } & Spread) | null;
   /** Most Telegram messages the bot sent for good in one second (Telegram's bulk guide: ~30). */
@@ -79,6 +85,8 @@ export interface BotObservations {
     edits: number;
     rateLimited: number;
     storeOps: number;
+    /** The bot's own time to answer the deliveries, p99, as its histogram's bucket bound. */
+    deliveryP99Ms: number;
     loopP99Ms: number;
     loopMaxMs: number;
   };
@@ -160,6 +168,7 @@ export function summarizeBot(o: BotObservations): BotRow {
       1,
     ),
     eventLoopDelayMs: { p99: round(o.bot.loopP99Ms), max: round(o.bot.loopMaxMs) },
+    botDeliveryP99Ms: o.bot.deliveryP99Ms,
     storeRoundTripsPerMessage: perAnswer(o.bot.storeOps),
     questionAckMs: spread(questions.map((q) => q.ackMs)),
     ack: o.ack

@@ -101,6 +101,9 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
     ).toBe(0);
     expect(sampleValue(fresh, "chatbot_bridge_lead_polls_total", { outcome: "failed" })).toBe(0);
     expect(sampleValue(fresh, "chatbot_bridge_leads_fetched_total")).toBe(0);
+    // The platforms' routes are timed from the start: Slack's deliveries want an answer in 3 s.
+    const slackRoute = { route: "/slack/events" };
+    expect(sampleValue(fresh, "chatbot_bridge_delivery_seconds_count", slackRoute)).toBe(0);
     expect(fresh.some((s) => s.name === "chatbot_bridge_leads_polled_total")).toBe(false);
 
     await bot.logLine({ msg: "channel started", channel: "slack" });
@@ -129,6 +132,12 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
       counted = await scrape();
     }
     expect(sampleValue(counted, "chatbot_bridge_backend_first_byte_seconds_count")).toBe(2);
+    // The one Slack delivery, answered within Slack's 3 s; /metrics itself is not counted.
+    expect(sampleValue(counted, "chatbot_bridge_delivery_seconds_count", slackRoute)).toBe(1);
+    expect(
+      sampleValue(counted, "chatbot_bridge_delivery_seconds_bucket", { ...slackRoute, le: "3" }),
+    ).toBe(1);
+    expect(counted.some((s) => s.labels.route === "/metrics")).toBe(false);
     expect(sampleValue(counted, "chatbot_bridge_answer_seconds_count", { channel: "slack" })).toBe(
       1,
     );
