@@ -1,9 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
-import { createConsoleChannel } from "../adapters/console/index.ts";
-import { createSlackChannel } from "../adapters/slack/index.ts";
-import { createTelegramChannel } from "../adapters/telegram/index.ts";
 import { createBackendClient } from "./backend/client.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
@@ -117,7 +114,7 @@ async function main(): Promise<number> {
     // Every feature's button actions, registered before the channels take presses.
     const buttons = new ButtonHandlers();
     bridge.registerButtons(buttons);
-    const { channels, announcers } = createChannels(config, {
+    const { channels, announcers } = await createChannels(config, {
       bridge,
       buttons,
       store,
@@ -134,6 +131,7 @@ async function main(): Promise<number> {
     });
     if (channels.length === 0) {
       // No platform: the chat in the terminal, with no HTTP server, until its input ends.
+      const { createConsoleChannel } = await import("../adapters/console/index.ts");
       const terminal = createConsoleChannel({
         bridge,
         input: process.stdin,
@@ -205,14 +203,19 @@ interface ChannelDeps {
   metrics: Metrics;
 }
 
-/** The platform channels the configuration turns on, and how each posts leads. */
-function createChannels(
+/**
+ * The platform channels the configuration turns on, and how each posts leads. A platform's
+ * adapter (Bolt, grammY and what they bring) is loaded only when it is turned on: a start
+ * in the terminal or with one platform does not pay for the other (about half a second).
+ */
+async function createChannels(
   config: Config,
   deps: ChannelDeps,
-): { channels: Channel[]; announcers: LeadAnnouncer[] } {
+): Promise<{ channels: Channel[]; announcers: LeadAnnouncer[] }> {
   const channels: Channel[] = [];
   const announcers: LeadAnnouncer[] = [];
   if (config.telegram) {
+    const { createTelegramChannel } = await import("../adapters/telegram/index.ts");
     const { maxActive, maxQueued } = config.answerQueue;
     const telegram = createTelegramChannel({
       ...config.telegram,
@@ -227,6 +230,7 @@ function createChannels(
     announcers.push(telegram.leadAnnouncer);
   }
   if (config.slack) {
+    const { createSlackChannel } = await import("../adapters/slack/index.ts");
     const slack = createSlackChannel({ ...config.slack, ...deps });
     channels.push(slack);
     announcers.push(slack.leadAnnouncer);

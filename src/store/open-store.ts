@@ -1,7 +1,6 @@
 import { messageOf, StartupError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
-import { openRedisStore } from "./redis-store.ts";
 import type { KeyValueStore } from "./types.ts";
 
 export interface OpenStoreOptions {
@@ -23,8 +22,10 @@ export interface OpenStoreOptions {
  * STORE_URL, or Redis refusing the password or database. An unreachable Redis opens
  * anyway and reconnects in the background (see openRedisStore).
  */
-export function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
+export async function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
   if (options.storeUrl) {
+    // Redis's client is loaded only for a store on Redis: the embedded default starts without it.
+    const { openRedisStore } = await import("./redis-store.ts");
     return openRedisStore({
       url: options.storeUrl,
       ...(options.namespace ? { namespace: options.namespace } : {}),

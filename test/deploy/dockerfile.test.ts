@@ -195,8 +195,9 @@ const CONTRACT: Record<string, Part> = {
       const { config, outDir } = buildOutput(files);
       const { build, buildStages, final } = buildAndRun(files);
       const entry = entryFile(files);
-      const imports = [...read(entry).matchAll(/from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) =>
-        posix.normalize(posix.join(posix.dirname(entry), m[1] ?? "")),
+      // Static imports and the dynamic ones of what loads only when configured (the adapters).
+      const imports = [...read(entry).matchAll(/(?:from\s+|import\()"(\.{1,2}\/[^"]+)"/g)].map(
+        (m) => posix.normalize(posix.join(posix.dirname(entry), m[1] ?? "")),
       );
       const copied = of(buildStages, "COPY")
         .map((c) => copyOf(c.args))
