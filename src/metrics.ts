@@ -143,7 +143,7 @@ export class Metrics {
   });
   readonly deliverySeconds = new Histogram({
     name: `${PREFIX}delivery_seconds`,
-    help: "Time from a platform's delivery (a Slack event, a Telegram webhook update) reaching the HTTP server to the bot's response, by route: Slack retries a delivery not answered within 3 s",
+    help: "Time from a platform's delivery (a Slack event, a Telegram webhook update) being read by the HTTP server to the bot's response, by route: Slack retries a delivery not answered within 3 s",
     labelNames: ["route"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3, 10],
     registers: [this.registry],

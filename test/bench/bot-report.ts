@@ -164,8 +164,9 @@ export function botNotes(rows: readonly BotRow[]): string[] {
     "dropped) while the answers stream, each on a connection of its own; time to the bot's HTTP",
     "response; late: after Slack's 3 s, or no connection at all (Slack would retry them).",
     "bot's response: the same time as the bot measures it, request to response, over every",
-    "delivery of the row (its chatbot_bridge_delivery_seconds, so a bucket's bound): what the",
-    "sender's figure adds beyond it is the network's and the sender's own waiting.",
+    "delivery of the row (its chatbot_bridge_delivery_seconds, so a bucket's bound). The sender's",
+    "figure adds the wait before that: a new connection waits for the bot's event loop to accept",
+    "it, one per turn of the loop (libuv), so a burst of new connections queues under load.",
   ];
   const peak = Math.max(...rows.map((r) => r.peakTelegramSendsPerSecond));
   notes.push(
