@@ -84,7 +84,6 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   };
 }
 
-/** A server that cannot listen, as the setting to change: PORT or HOST. */
 /**
  * A platform's route, its time to respond measured: Slack retries what it has not seen
  * answered within 3 s, so an operator watches this (a connection dropped before the
@@ -100,6 +99,7 @@ function timed(route: HttpRoute, metrics: Metrics): HttpRoute["handler"] {
   };
 }
 
+/** A server that cannot listen, as the setting to change: PORT or HOST. */
 function listenProblem(error: Error, port: number, host: string | undefined): Error {
   const code = (error as NodeJS.ErrnoException).code;
   switch (code) {

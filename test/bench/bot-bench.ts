@@ -12,7 +12,7 @@ import { startBotProcess } from "./bot-process.ts";
 import { type BotRow, summarizeBot } from "./bot-summary.ts";
 import { startFakePlatformsProcess } from "./fake-platforms-process.ts";
 import { type AckProbe, probeSlackAcks } from "./slack-ack-probe.ts";
-import { QUICK, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
+import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
 import {
   backendCpuMs,
   measureClockOffset,
@@ -32,9 +32,6 @@ export interface BotBenchOptions {
   maxActiveAnswers?: number;
 }
 
-const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
-/** How long one answer streams, on average. */
-const ANSWER_MS = thinkMs + (chunks - 1) * ((intervalMs[0] + intervalMs[1]) / 2);
 /** An answer not closed by then has failed (it would normally close within ~5 s). */
 const ANSWER_TIMEOUT_MS = 60_000;
 /**
@@ -102,7 +99,7 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       platforms,
       concurrency: options.concurrency,
       rounds: options.rounds ?? 3,
-      rampMs: ANSWER_MS,
+      rampMs: STAMP_ANSWER_MS,
       answerTimeoutMs: ANSWER_TIMEOUT_MS,
       question: (slot, round) => `Question ${round + 1} of conversation ${slot}: how does it work?`,
       botRss: () => bot.rssBytes(),

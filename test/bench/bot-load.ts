@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { benchChat } from "./bot-bench-chats.ts";
 import type { BotDeliveries } from "./bot-deliveries.ts";
 import type { FakePlatforms } from "./fake-platforms-process.ts";
+import { rampSlots } from "./ramp.ts";
 import { epochMs } from "./stats.ts";
 
 export interface BotLoadOptions {
@@ -70,7 +70,6 @@ export async function runBotLoad(options: BotLoadOptions): Promise<BotLoadResult
   }, SAMPLE_EVERY_MS);
 
   const converse = async (index: number) => {
-    await sleep((index * options.rampMs) / options.concurrency);
     const slot = (options.firstSlot ?? 0) + index;
     const chat = benchChat(slot);
     for (let round = 0; round < options.rounds; round++) {
@@ -102,7 +101,7 @@ export async function runBotLoad(options: BotLoadOptions): Promise<BotLoadResult
   };
 
   try {
-    await Promise.all(Array.from({ length: options.concurrency }, (_, i) => converse(i)));
+    await rampSlots(options.concurrency, options.rampMs, converse);
   } finally {
     clearInterval(sampler);
   }

@@ -27,7 +27,7 @@ export async function scrapeMetrics(botUrl: string): Promise<MetricTotals> {
     const short = fullName.startsWith(PREFIX) ? fullName.slice(PREFIX.length) : fullName;
     // A histogram's buckets keep their bound: summed over its other labels only.
     const le = short.endsWith("_bucket") ? /le="([^"]*)"/.exec(labels)?.[1] : undefined;
-    const name = le === undefined ? short : `${short}{le="${le}"}`;
+    const name = le === undefined ? short : bucketName(short.slice(0, -"_bucket".length), le);
     totals.set(name, (totals.get(name) ?? 0) + Number(value));
   }
   return totals;
@@ -50,15 +50,21 @@ export function quantileBoundMs(
 ): number {
   const count = grew(before, after, `${histogram}_count`);
   if (count <= 0) return Number.NaN;
+  // The bounds as the scrape wrote them ("0.005", "+Inf"), in their numeric order.
+  const prefix = `${histogram}_bucket{le="`;
   const bounds = [...after.keys()]
-    .map((name) => name.match(/^(.+)_bucket\{le="([^"]+)"\}$/))
-    .filter((match) => match?.[1] === histogram)
-    .map((match) => match?.[2] ?? "")
+    .filter((name) => name.startsWith(prefix))
+    .map((name) => name.slice(prefix.length, -'"}'.length))
     .sort((a, b) => boundOf(a) - boundOf(b));
   const bound = bounds.find(
-    (le) => grew(before, after, `${histogram}_bucket{le="${le}"}`) >= quantile * count,
+    (le) => grew(before, after, bucketName(histogram, le)) >= quantile * count,
   );
   return bound === undefined ? Number.NaN : boundOf(bound) * 1000;
+}
+
+/** How scrapeMetrics names a histogram's bucket: `delivery_seconds_bucket{le="0.005"}`. */
+function bucketName(histogram: string, le: string): string {
+  return `${histogram}_bucket{le="${le}"}`;
 }
 
 function boundOf(le: string): number {

@@ -60,7 +60,8 @@ export interface BotRow {
   /**
    * The bot's own time from a delivery's request to its response, p99 over every delivery of
    * the row (its delivery_seconds histogram: a bucket's bound, ms). The acks timed by the
-   * sender add the network and the sender's own waits to it.
+   * sender add what waits before the request is read: a new connection waits for the event
+   * loop to accept it, one per turn of the loop.
    */
   botDeliveryP99Ms: number;
   /** Latencies of the acks that came; `late`: those after Slack's 3 s, or never. */

@@ -21,7 +21,7 @@ import { LoopDelayMonitor } from "./loop-delay.ts";
 import { runLoad } from "./pipeline-load.ts";
 import { type PipelineRow, summarize } from "./pipeline-report.ts";
 import { commandsBetween, redisCommandCount } from "./redis-commands.ts";
-import { QUICK, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
+import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
 import {
   backendCpuMs,
   measureClockOffset,
@@ -42,10 +42,6 @@ export interface PipelineBenchOptions {
  * and Telegram's editMessageText tolerate; 4,000 characters per message.
  */
 export const BENCH_LIMITS: SurfaceLimits = { maxMessageLength: 4_000, minEditIntervalMs: 1_000 };
-
-const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
-/** How long one answer streams, on average. */
-const ANSWER_MS = thinkMs + (chunks - 1) * ((intervalMs[0] + intervalMs[1]) / 2);
 
 export async function benchPipeline(options: PipelineBenchOptions): Promise<PipelineRow> {
   const rounds = options.rounds ?? 3;
@@ -75,12 +71,12 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
       bridge,
       concurrency: options.concurrency,
       rounds,
-      rampMs: ANSWER_MS,
+      rampMs: STAMP_ANSWER_MS,
       limits: BENCH_LIMITS,
       clockOffsetMs: clock.offsetMs,
       loopDelay,
-      // Generous (answers take ANSWER_MS plus up to one edit interval), yet bounded.
-      timeoutMs: 5 * ANSWER_MS * rounds + 30_000,
+      // Generous (answers take STAMP_ANSWER_MS plus up to one edit interval), yet bounded.
+      timeoutMs: 5 * STAMP_ANSWER_MS * rounds + 30_000,
     });
     const delay = loopDelay.result();
     const wallMs = performance.now() - started;

@@ -1,6 +1,7 @@
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import type { IncomingMessage, SurfaceLimits } from "../../src/ports.ts";
 import type { LoopDelayMonitor } from "./loop-delay.ts";
+import { rampSlots } from "./ramp.ts";
 import { StampSurface } from "./stamp-surface.ts";
 import { collectGarbage, cpuMsSince } from "./stats.ts";
 
@@ -85,7 +86,6 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 
   const slot = async (index: number) => {
-    await sleep((index * options.rampMs) / options.concurrency);
     lastStart = Math.max(lastStart, performance.now());
     for (let round = 0; round < options.rounds; round++) {
       const isMeasured = round > 0 && round < options.rounds - 1;
@@ -115,10 +115,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     );
   });
   try {
-    await Promise.race([
-      Promise.all(Array.from({ length: options.concurrency }, (_, i) => slot(i))),
-      deadline,
-    ]);
+    await Promise.race([rampSlots(options.concurrency, options.rampMs, slot), deadline]);
   } finally {
     clearTimeout(timer);
     clearInterval(sampler);
@@ -137,8 +134,4 @@ function message(slot: number, round: number): IncomingMessage {
     text: `Question ${round + 1} of thread ${slot}: how does streaming work?`,
     isAdmin: async () => false,
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

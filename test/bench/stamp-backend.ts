@@ -38,6 +38,12 @@ export const STAMP_BACKEND_DEFAULTS: StampBackendOptions = {
   chunkChars: [2, 16],
 };
 
+/** How long one answer of the defaults streams, on average: the loads ramp over it. */
+export const STAMP_ANSWER_MS =
+  STAMP_BACKEND_DEFAULTS.thinkMs +
+  (STAMP_BACKEND_DEFAULTS.chunks - 1) *
+    ((STAMP_BACKEND_DEFAULTS.intervalMs[0] + STAMP_BACKEND_DEFAULTS.intervalMs[1]) / 2);
+
 /** A question holding this gets a short, fast answer (for warming up). */
 export const QUICK = "#quick";
 const QUICK_ANSWER: Partial<StampBackendOptions> = { chunks: 5, intervalMs: [0, 1], thinkMs: 0 };

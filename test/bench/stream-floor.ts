@@ -2,9 +2,9 @@
 // undici's dispatcher (the bot's HTTP client) receiving the stamp backend's answers, at the
 // same concurrency, pace and rounds as the bot. The bot's CPU per answer can only add to it,
 // so a goal below this floor cannot be met here by any change to the bot.
-import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, type Dispatcher } from "undici";
-import { QUICK, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
+import { rampSlots } from "./ramp.ts";
+import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
 import { startStampBackendProcess } from "./stamp-backend-process.ts";
 import { cpuMsSince, round } from "./stats.ts";
 
@@ -20,8 +20,6 @@ export interface StreamFloorRow {
   cpuMsPerAnswer: number;
 }
 
-const { chunks, thinkMs, intervalMs } = STAMP_BACKEND_DEFAULTS;
-const ANSWER_MS = thinkMs + (chunks - 1) * ((intervalMs[0] + intervalMs[1]) / 2);
 const CHAT_PATH = "/api/v1/backend/chatbot/bench-bot/chat";
 /** As the whole-bot warm-up: the dispatcher's paths compiled, its connections open. */
 const WARM_UP_CONVERSATIONS = 200;
@@ -34,7 +32,7 @@ export async function benchStreamFloor(options: StreamFloorOptions): Promise<Str
     await converse(WARM_UP_CONVERSATIONS, 2, 0, () => ask(`warm up ${QUICK}`));
     const cpu = process.cpuUsage();
     const rounds = options.rounds ?? 3;
-    await converse(options.concurrency, rounds, ANSWER_MS, () => ask("how does it work?"));
+    await converse(options.concurrency, rounds, STAMP_ANSWER_MS, () => ask("how does it work?"));
     const answers = options.concurrency * rounds;
     return {
       concurrency: options.concurrency,
@@ -54,12 +52,9 @@ async function converse(
   rampMs: number,
   ask: () => Promise<void>,
 ): Promise<void> {
-  await Promise.all(
-    Array.from({ length: concurrency }, async (_, slot) => {
-      await sleep((slot * rampMs) / concurrency);
-      for (let round = 0; round < rounds; round++) await ask();
-    }),
-  );
+  await rampSlots(concurrency, rampMs, async () => {
+    for (let round = 0; round < rounds; round++) await ask();
+  });
 }
 
 /** One streamed answer, read by callbacks as the bot's transport reads it, then dropped. */
