@@ -59,7 +59,43 @@ const optionalText = z.preprocess(
   z.string().trim().optional(),
 );
 
-function integer(defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGER) {
+const SECOND_MS = 1_000;
+const MINUTE_MS = 60 * SECOND_MS;
+const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
+
+const UNITS = [
+  [DAY_MS, "day"],
+  [HOUR_MS, "hour"],
+  [MINUTE_MS, "minute"],
+  [SECOND_MS, "second"],
+] as const;
+
+/** A duration in its setting's unit and then in words: 3600000 ms as "3600000 (1 hour)". */
+function spellDuration(n: number, unitMs: number): string {
+  const ms = n * unitMs;
+  const unit = UNITS.find(([size]) => ms >= size && ms % size === 0);
+  if (!unit) return String(n);
+  const count = ms / unit[0];
+  return `${n} (${count} ${unit[1]}${count === 1 ? "" : "s"})`;
+}
+
+/**
+ * A duration setting written in ms, or in seconds (`unitMs` 1000), with its default in that
+ * unit and its bounds in ms. Every upper bound stays far below the 2^31-1 ms (about 24.8
+ * days) Node's timers can wait: a longer one fires at once.
+ * https://nodejs.org/api/timers.html#settimeoutcallback-delay-args
+ */
+function duration(defaultValue: number, minMs: number, maxMs: number, unitMs = 1) {
+  return integer(defaultValue, minMs / unitMs, maxMs / unitMs, (n) => spellDuration(n, unitMs));
+}
+
+function integer(
+  defaultValue: number,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+  say: (n: number) => string = String,
+) {
   return optionalText.pipe(
     z
       .string()
@@ -69,8 +105,8 @@ function integer(defaultValue: number, min: number, max = Number.MAX_SAFE_INTEGE
       .pipe(
         z
           .number()
-          .min(min, { error: `must be at least ${min}` })
-          .max(max, { error: `must be at most ${max}` }),
+          .min(min, { error: `must be at least ${say(min)}` })
+          .max(max, { error: `must be at most ${say(max)}` }),
       )
       .default(defaultValue),
   );
@@ -100,9 +136,9 @@ const envSchema = z
     CHATBOT_BASE_URL: httpUrl,
     CHATBOT_API_KEY: optionalText,
     CHATBOT_BOT_UID: optionalText,
-    CHATBOT_TIMEOUT_MS: integer(DEFAULTS.backendTimeoutMs, 1),
-    CHATBOT_IDLE_TIMEOUT_MS: integer(DEFAULTS.backendIdleTimeoutMs, 1),
-    CHATBOT_ANSWER_TIMEOUT_MS: integer(300_000, 1),
+    CHATBOT_TIMEOUT_MS: duration(DEFAULTS.backendTimeoutMs, SECOND_MS, 10 * MINUTE_MS),
+    CHATBOT_IDLE_TIMEOUT_MS: duration(DEFAULTS.backendIdleTimeoutMs, SECOND_MS, HOUR_MS),
+    CHATBOT_ANSWER_TIMEOUT_MS: duration(300_000, SECOND_MS, HOUR_MS),
     STORE_URL: optionalText.pipe(
       z
         .url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" })
@@ -130,7 +166,7 @@ const envSchema = z
     SLACK_APP_TOKEN: optionalText,
     SLACK_API_URL: httpUrl,
     SLACK_ADMIN_USERS: idList,
-    SLACK_EDIT_INTERVAL_MS: integer(DEFAULTS.slackEditIntervalMs, 0),
+    SLACK_EDIT_INTERVAL_MS: duration(DEFAULTS.slackEditIntervalMs, 0, MINUTE_MS),
     SLACK_UPDATES_PER_MINUTE: integer(DEFAULTS.slackUpdatesPerMinute, 1),
     SLACK_APPENDS_PER_MINUTE: integer(DEFAULTS.slackAppendsPerMinute, 1),
     SLACK_NATIVE_STREAMING: optionalText.pipe(
@@ -158,10 +194,10 @@ const envSchema = z
         .optional(),
     ),
     TELEGRAM_ADMIN_USERS: idList,
-    TELEGRAM_EDIT_INTERVAL_MS: integer(DEFAULTS.telegramEditIntervalMs, 0),
-    TELEGRAM_GROUP_EDIT_INTERVAL_MS: integer(DEFAULTS.telegramGroupEditIntervalMs, 0),
+    TELEGRAM_EDIT_INTERVAL_MS: duration(DEFAULTS.telegramEditIntervalMs, 0, MINUTE_MS),
+    TELEGRAM_GROUP_EDIT_INTERVAL_MS: duration(DEFAULTS.telegramGroupEditIntervalMs, 0, MINUTE_MS),
     TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(DEFAULTS.telegramGroupMessagesPerMinute, 1),
-    LEADS_POLL_INTERVAL: integer(300, 0),
+    LEADS_POLL_INTERVAL: duration(300, 0, DAY_MS, SECOND_MS),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
@@ -173,8 +209,8 @@ const envSchema = z
         })
         .optional(),
     ),
-    SHUTDOWN_GRACE_MS: integer(10_000, 0),
-    TAKEOVER_MS: integer(DEFAULTS.takeoverMs, 1_000),
+    SHUTDOWN_GRACE_MS: duration(10_000, 0, HOUR_MS),
+    TAKEOVER_MS: duration(DEFAULTS.takeoverMs, SECOND_MS, 10 * MINUTE_MS),
     ALLOWED_CHANNELS: idList,
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
@@ -185,7 +221,7 @@ const envSchema = z
     MAX_ACTIVE_ANSWERS: integer(DEFAULT_MAX_ACTIVE_ANSWERS, 1),
     MAX_QUEUED_QUESTIONS: integer(1_000, 0),
     RATE_LIMIT_QUESTIONS: integer(10, 0),
-    RATE_LIMIT_WINDOW_SECONDS: integer(60, 1),
+    RATE_LIMIT_WINDOW_SECONDS: duration(60, SECOND_MS, DAY_MS, SECOND_MS),
     LOG_LEVEL: optionalText
       .transform((v) => v?.toLowerCase())
       .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional()),

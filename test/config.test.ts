@@ -66,6 +66,46 @@ describe("loadConfig", () => {
     ]);
   });
 
+  // Node's timers wait at most 2^31-1 ms (about 24.8 days): a longer one fires at once.
+  // https://nodejs.org/api/timers.html#settimeoutcallback-delay-args
+  const DURATIONS = [
+    ["CHATBOT_TIMEOUT_MS", 1_000, "600000 (10 minutes)"],
+    ["CHATBOT_IDLE_TIMEOUT_MS", 1_000, "3600000 (1 hour)"],
+    ["CHATBOT_ANSWER_TIMEOUT_MS", 1_000, "3600000 (1 hour)"],
+    ["SLACK_EDIT_INTERVAL_MS", 0, "60000 (1 minute)"],
+    ["TELEGRAM_EDIT_INTERVAL_MS", 0, "60000 (1 minute)"],
+    ["TELEGRAM_GROUP_EDIT_INTERVAL_MS", 0, "60000 (1 minute)"],
+    ["LEADS_POLL_INTERVAL", 0, "86400 (1 day)"],
+    ["RATE_LIMIT_WINDOW_SECONDS", 1, "86400 (1 day)"],
+    ["SHUTDOWN_GRACE_MS", 0, "3600000 (1 hour)"],
+    ["TAKEOVER_MS", 1_000, "600000 (10 minutes)"],
+  ] as const;
+  const PLATFORMS = {
+    SLACK_BOT_TOKEN: "xoxb-1",
+    SLACK_SIGNING_SECRET: "s",
+    TELEGRAM_BOT_TOKEN: "1:t",
+  };
+
+  it("bounds every duration: past its most (30 days here) one line naming it, its bounds kept", () => {
+    for (const [variable, least, most] of DURATIONS) {
+      const max = Number(most.split(" ")[0]);
+      const unit = variable.endsWith("_MS") ? 1 : 1_000;
+      expect(problemsOf({ ...PLATFORMS, [variable]: String((30 * 86_400_000) / unit) })).toEqual([
+        `${variable} must be at most ${most}`,
+      ]);
+      expect(problemsOf({ ...PLATFORMS, [variable]: String(max + 1) })).toEqual([
+        `${variable} must be at most ${most}`,
+      ]);
+      expect(problemsOf({ ...PLATFORMS, [variable]: String(max) })).toEqual([]);
+      expect(problemsOf({ ...PLATFORMS, [variable]: String(least) })).toEqual([]);
+      if (least > 0) {
+        expect(problemsOf({ ...PLATFORMS, [variable]: String(least - 1) })).toEqual([
+          expect.stringMatching(new RegExp(`^${variable} must be at least ${least}\\b`)),
+        ]);
+      }
+    }
+  });
+
   it("names the log levels it takes, as it names every other variable's values", () => {
     expect(loadConfig({ LOG_LEVEL: "DEBUG" }).logLevel).toBe("debug");
     expect(problemsOf({ LOG_LEVEL: "verbose" })).toEqual([

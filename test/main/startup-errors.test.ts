@@ -58,6 +58,28 @@ describe("a start-up that a setting stops", () => {
     expect(line).toContain(file);
   });
 
+  it("a duration past what Node's timers wait (30 days): exit 1 at once, a line naming each, no lead asked", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
+    const sales = fake.addChat({ id: -1005, type: "supergroup", title: "Sales" });
+    const run = await runBot({
+      cwd: await botWorkDir(),
+      env: {
+        ...telegramBotEnv(fake, simulator),
+        LEADS_TELEGRAM_CHATS: String(sales.id),
+        LEADS_POLL_INTERVAL: "2592000",
+        CHATBOT_ANSWER_TIMEOUT_MS: "2592000000",
+      },
+      input: "",
+      timeoutMs: 5_000,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^chatbot-bridge cannot start: /);
+    expect(run.stderr).toContain("LEADS_POLL_INTERVAL must be at most 86400 (1 day)");
+    expect(run.stderr).toContain("CHATBOT_ANSWER_TIMEOUT_MS must be at most 3600000 (1 hour)");
+    expect(simulator.hits()).toBe(0);
+  });
+
   it("a PORT another process listens on: one line naming PORT", async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
