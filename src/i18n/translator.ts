@@ -1,4 +1,5 @@
 import { IntlMessageFormat } from "intl-messageformat";
+import { stripInvisible } from "../reply/invisible-chars.ts";
 import { CATALOG } from "./catalog/index.ts";
 import { type CatalogLanguage, INTL_LOCALES, RIGHT_TO_LEFT } from "./languages.ts";
 import type { MessageKey, MessageValue, MessageValues, UserText } from "./messages.ts";
@@ -73,9 +74,13 @@ function createTranslator(language: CatalogLanguage): Translator {
     return format;
   };
   const show = (value: MessageValue): string | number | Date => {
-    if (typeof value !== "object" || value instanceof Date) {
-      return rightToLeft && typeof value === "string" ? `${FSI}${value}${PDI}` : value;
+    if (typeof value === "string") {
+      // A value is often a person's own (a name, a remark): its bidi controls would reorder
+      // the bot's sentence around it ("stopped by" a name with U+202E), in every language.
+      const shown = stripInvisible(value);
+      return rightToLeft ? `${FSI}${shown}${PDI}` : shown;
     }
+    if (typeof value !== "object" || value instanceof Date) return value;
     if ("durationMs" in value) return duration(value.durationMs);
     // A text of this catalog is in this language: it needs no isolation of its own.
     return render(value.key, value.values);

@@ -152,6 +152,20 @@ describe("the message catalog", () => {
     }
   });
 
+  it("writes no bidi control of an inserted name in any language: the sentence keeps its order", () => {
+    const name = "Mallory\u202Eevil\u2066x\u2069\u202B";
+    for (const language of CATALOG_LANGUAGES) {
+      const { t } = translator(language);
+      for (const key of ["stoppedBy", "claimedBy", "alreadyClaimed", "listedClaim"] as const) {
+        const text = t(key, { ...SAMPLE, name });
+        // Right-to-left languages isolate the name in one FSI…PDI pair of their own.
+        const isolated = text.replace(new RegExp(`${FSI}[^${FSI}${PDI}]*${PDI}`, "g"), "");
+        expect(isolated, `${language} ${key}`).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+        expect(text, `${language} ${key}`).toContain("Malloryevilx");
+      }
+    }
+  });
+
   it("puts numbers, dates and language names in the locale's way", () => {
     expect(translator("de").t("questionTooLong", { length: 4001, limit: 4000 })).toContain(
       "4.001 Zeichen",
