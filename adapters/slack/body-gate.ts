@@ -5,6 +5,7 @@ import {
   type Logger as SlackLogger,
 } from "@slack/bolt";
 import { z } from "zod";
+import { REQUEST_MAX_SKEW_S } from "./limits.ts";
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
 /** Settles when the request was handed on or answered; rejects when Bolt threw. */
@@ -29,9 +30,10 @@ const slackBody = z
 
 /**
  * In front of Bolt's request listener: a request that Slack signed but whose body has a shape
- * Slack never sends is answered 400 here and never reaches Bolt. Everything else goes on to
- * Bolt unchanged (already read: Bolt takes the buffered body), so Bolt still answers an
- * unsigned request 401 and an unreadable body 400 after checking its signature.
+ * Slack never sends is answered 400 here and never reaches Bolt, and one dated more than five
+ * minutes from our clock 401, ahead as well as behind (Bolt checks behind only). Everything
+ * else goes on to Bolt unchanged (already read: Bolt takes the buffered body), so Bolt still
+ * answers an unsigned request 401 and an unreadable body 400 after checking its signature.
  */
 export function slackBodyGate(options: {
   signingSecret: string;
@@ -46,20 +48,35 @@ export function slackBodyGate(options: {
       if (verdict === "malformed") {
         options.logger.warn("Slack request refused: signed, but its body is not a Slack payload");
       }
-      http.buildNoBodyResponse(response, verdict === "too-large" ? 413 : 400);
+      if (verdict === "off-clock") {
+        options.logger.warn(
+          `Slack request refused: its timestamp is more than ${REQUEST_MAX_SKEW_S / 60} minutes from this machine's clock`,
+        );
+      }
+      http.buildNoBodyResponse(response, STATUS[verdict]);
     });
 }
 
-async function readAndCheck(
-  request: IncomingMessage,
-  signingSecret: string,
-): Promise<"pass" | "malformed" | "too-large" | "unreadable"> {
+type Verdict = "pass" | "malformed" | "off-clock" | "too-large" | "unreadable";
+
+const STATUS: Record<Exclude<Verdict, "pass">, number> = {
+  malformed: 400,
+  // As Bolt answers a stale request.
+  "off-clock": 401,
+  "too-large": 413,
+  unreadable: 400,
+};
+
+async function readAndCheck(request: IncomingMessage, signingSecret: string): Promise<Verdict> {
   let buffered: Awaited<ReturnType<typeof http.bufferIncomingMessage>>;
   try {
     buffered = await http.bufferIncomingMessage(request, http.defaultBodyLimit);
   } catch (error) {
     return http.isRawBodyError(error) && error.statusCode === 413 ? "too-large" : "unreadable";
   }
+  // Without a timestamp, Bolt refuses the request as unsigned.
+  const timestamp = Number(request.headers["x-slack-request-timestamp"]);
+  if (Math.abs(Date.now() / 1000 - timestamp) > REQUEST_MAX_SKEW_S) return "off-clock";
   let body: unknown;
   try {
     body = http.parseHTTPRequestBody(buffered);

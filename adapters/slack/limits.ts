@@ -83,3 +83,10 @@ export const API_TIMEOUT_MS = 10_000;
 
 /** How long a user's admin flag (users.info) is trusted before it is asked again. Ours. */
 export const ADMIN_CACHE_MS = 10 * 60_000;
+
+/**
+ * A request whose `X-Slack-Request-Timestamp` is more than five minutes from our clock, in
+ * either direction, may be a replay: Slack asks to ignore it. Bolt refuses only the old ones.
+ * https://docs.slack.dev/authentication/verifying-requests-from-slack#validating-a-request
+ */
+export const REQUEST_MAX_SKEW_S = 5 * 60;

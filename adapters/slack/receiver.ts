@@ -38,7 +38,8 @@ export function createReceiver(options: ReceiverOptions): SlackReceiver {
 /**
  * Bolt's HTTP receiver without its own server: the shared HTTP server routes POST
  * /slack/events to it. It rejects a request whose signature is missing or wrong or whose
- * timestamp is more than 5 minutes off (401), answers url_verification, and acknowledges
+ * timestamp is more than 5 minutes off either way (401; body-gate.ts refuses one dated
+ * ahead, which Bolt lets through), answers url_verification, and acknowledges
  * events before any listener runs. https://docs.slack.dev/authentication/verifying-requests-from-slack
  */
 function httpReceiver(options: ReceiverOptions): SlackReceiver {

@@ -149,16 +149,18 @@ describe("Slack over HTTP: receiving", () => {
     expect(harness.fake.thread("C1", ts)).toHaveLength(1);
   });
 
-  it("refuses unsigned, forged and stale requests", async () => {
+  it("refuses unsigned, forged, stale and future-dated requests", async () => {
     const harness = await start();
     const event = mention("let me in", { ts: harness.nextTs() });
     const unsigned = await harness.sendEvent(event, { signature: false });
     const forged = await harness.sendEvent(event, { signature: "v0=deadbeef" });
-    const stale = await harness.sendEvent(event, {
-      timestamp: Math.floor(Date.now() / 1000) - 600,
-    });
+    const now = Math.floor(Date.now() / 1000);
+    const dated = [];
+    for (const offset of [-600, 6 * 60, 60 * 60]) {
+      dated.push((await harness.sendEvent(event, { timestamp: now + offset })).status);
+    }
     await harness.settle();
-    expect([unsigned.status, forged.status, stale.status]).toEqual([401, 401, 401]);
+    expect([unsigned.status, forged.status, ...dated]).toEqual([401, 401, 401, 401, 401]);
     expect(chats(harness)).toEqual([]);
     expect(harness.fake.calls.map((c) => c.method)).toEqual(["auth.test"]);
   });

@@ -4,6 +4,7 @@ import {
   blockActions,
   mention,
   message,
+  type SendOptions,
   type SlackHarness,
   type SlackHarnessOptions,
   startSlackHarness,
@@ -113,7 +114,13 @@ describe("stopping an answer", () => {
 
 describe("the Stop button and the votes under answers", () => {
   /** Presses button `label` of the first message in thread `ts`, as `user`. */
-  async function press(harness: SlackHarness, ts: string, label: string, user: string) {
+  async function press(
+    harness: SlackHarness,
+    ts: string,
+    label: string,
+    user: string,
+    send: SendOptions = {},
+  ) {
     const [shown] = harness.fake.thread("C1", ts);
     if (!shown) throw new Error("no message in the thread");
     const button = harness.fake.buttonsOf(shown).find((b) => b.label === label);
@@ -127,6 +134,7 @@ describe("the Stop button and the votes under answers", () => {
         messageTs: shown.ts,
         threadTs: ts,
       }),
+      send,
     );
   }
 
@@ -157,6 +165,28 @@ describe("the Stop button and the votes under answers", () => {
     ]);
     // The stopped answer can be rated; Stop is gone.
     expect(labels(harness, ts)).toEqual(["👍", "👎"]);
+  });
+
+  it("refuses a press dated in the future (+6 min, +1 h) as Slack's signature rules say: 401, the answer goes on", async () => {
+    const harness = await start();
+    const held = backend as HeldBackend;
+    const ts = await streaming(harness);
+    const now = Math.floor(Date.now() / 1000);
+    const future = [];
+    for (const ahead of [6 * 60, 60 * 60]) {
+      future.push((await press(harness, ts, "⏹ Stop", "U1", { timestamp: now + ahead })).status);
+    }
+    expect(future).toEqual([401, 401]);
+    // Within 5 minutes either way it is Slack's (clocks differ a little), and it is the press
+    // that stops the answer: the refused ones had stopped nothing.
+    const near = await press(harness, ts, "⏹ Stop", "U1", { timestamp: now + 4 * 60 });
+    await harness.settle();
+    expect(near.status).toBe(200);
+    expect(held.dropped).toEqual(["weather"]);
+    expect(harness.fake.ephemerals).toEqual([]);
+    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
+      "Answer to weather\n\n⏹ stopped by @u1",
+    ]);
   });
 
   it("tells the presser privately when Slack cannot say whether they are an admin, and stops nothing", async () => {
