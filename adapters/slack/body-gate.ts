@@ -5,6 +5,7 @@ import {
   type Logger as SlackLogger,
 } from "@slack/bolt";
 import { z } from "zod";
+import { readBlockActions } from "./buttons.ts";
 import { REQUEST_MAX_SKEW_S } from "./limits.ts";
 
 type RequestListener = (request: IncomingMessage, response: ServerResponse) => void;
@@ -29,6 +30,30 @@ const slackBody = z
   .refine((body) => body.type !== "event_callback" || body.event !== undefined);
 
 /**
+ * Slack sends interactivity as a form with one `payload` field, to the same URL as events.
+ * https://docs.slack.dev/interactivity/handling-user-interaction#payloads
+ */
+function isInteraction(request: IncomingMessage & { rawBody: Buffer }): boolean {
+  return (
+    request.headers["content-type"] === "application/x-www-form-urlencoded" &&
+    new URLSearchParams(request.rawBody.toString()).has("payload")
+  );
+}
+
+/**
+ * A press of a button the bot can read. Bolt routes a body by `event`, `command` and `name`
+ * before its type, and reads each part of a press before any listener runs (`user.id`,
+ * `channel.id`, `actions[0]`): one Slack never sends (a part null) would throw there (500),
+ * and a kind it has no listener for is held until its unhandled-request timeout (404).
+ */
+function isPress(body: unknown): boolean {
+  const routedElsewhere = ["event", "command", "name"].some((key) =>
+    Object.hasOwn(Object(body), key),
+  );
+  return !routedElsewhere && readBlockActions(body) !== undefined;
+}
+
+/**
  * In front of Bolt's request listener: a request that Slack signed but whose body has a shape
  * Slack never sends is answered 400 here and never reaches Bolt, and one dated more than five
  * minutes from our clock 401, ahead as well as behind (Bolt checks behind only). Everything
@@ -48,6 +73,12 @@ export function slackBodyGate(options: {
       if (verdict === "malformed") {
         options.logger.warn("Slack request refused: signed, but its body is not a Slack payload");
       }
+      if (verdict === "unused") {
+        // Shortcuts, modals and menus the app's settings may enable; the bot offers none.
+        options.logger.debug(
+          "Slack interaction answered and dropped: not a press of the bot's buttons",
+        );
+      }
       if (verdict === "off-clock") {
         options.logger.warn(
           `Slack request refused: its timestamp is more than ${REQUEST_MAX_SKEW_S / 60} minutes from this machine's clock`,
@@ -57,9 +88,11 @@ export function slackBodyGate(options: {
     });
 }
 
-type Verdict = "pass" | "malformed" | "off-clock" | "too-large" | "unreadable";
+type Verdict = "pass" | "unused" | "malformed" | "off-clock" | "too-large" | "unreadable";
 
 const STATUS: Record<Exclude<Verdict, "pass">, number> = {
+  // Slack asks for a 200 to every interaction, within 3 s.
+  unused: 200,
   malformed: 400,
   // As Bolt answers a stale request.
   "off-clock": 401,
@@ -84,8 +117,13 @@ async function readAndCheck(request: IncomingMessage, signingSecret: string): Pr
     // Bolt answers a body that does not parse itself, once it has checked the signature.
     return "pass";
   }
-  if (slackBody.safeParse(body).success) return "pass";
-  return isSigned(buffered, signingSecret) ? "malformed" : "pass";
+  const refusal = !slackBody.safeParse(body).success
+    ? "malformed"
+    : isInteraction(buffered) && !isPress(body)
+      ? "unused"
+      : undefined;
+  // Unsigned, Bolt refuses it (401) whatever it holds.
+  return refusal && isSigned(buffered, signingSecret) ? refusal : "pass";
 }
 
 function isSigned(request: IncomingMessage & { rawBody: Buffer }, signingSecret: string): boolean {
