@@ -1,5 +1,6 @@
 import type { Api } from "grammy";
 import type { CallbackQuery, InlineKeyboardMarkup } from "grammy/types";
+import { z } from "zod";
 import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
 import type { Button, PressedButton } from "../../src/ports.ts";
 import { MAX_ALERT_LENGTH, MAX_CALLBACK_DATA_BYTES } from "./limits.ts";
@@ -62,8 +63,22 @@ export interface TelegramPressContext {
 }
 
 /**
+ * What a press is read for: who pressed, and the chat message the button is under. grammY
+ * passes an update on as it came (a client's, or whatever reached the webhook), unchecked.
+ * https://core.telegram.org/bots/api#callbackquery
+ */
+const pressOfChatMessage = z.looseObject({
+  from: z.looseObject({ id: z.number(), first_name: z.string() }),
+  message: z.looseObject({
+    message_id: z.number(),
+    chat: z.looseObject({ id: z.number(), type: z.string() }),
+  }),
+});
+
+/**
  * A callback query as the button handlers take it, or undefined when it carries no data of
- * ours or no message (a press on an inline-mode message, which the bot never posts).
+ * ours or no message (a press on an inline-mode message, which the bot never posts), or
+ * lacks a part Telegram always sends.
  */
 export function telegramPress(
   query: CallbackQuery,
@@ -71,7 +86,7 @@ export function telegramPress(
 ): PressedButton | undefined {
   const read = readCallbackData(query.data);
   const message = query.message;
-  if (!read || !message) return undefined;
+  if (!read || !message || !pressOfChatMessage.safeParse(query).success) return undefined;
   const chatId = message.chat.id;
   const { from } = query;
   return {
