@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { viewMrkdwn } from "../support/fake-slack-view.ts";
 import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 
 let h: SlackHarness | undefined;
@@ -131,10 +132,25 @@ describe("commands", () => {
     const harness = await start();
     await harness.sendEvent(mention("/stop now please", { ts: harness.nextTs(), user: "U1" }));
     await harness.settle();
-    // Without the zero-width spaces that keep the backticks literal.
-    const said = (harness.fake.ephemerals.at(-1)?.text ?? "").replaceAll("\u200b", "");
-    expect(said).toContain("`@chatbot stop`");
-    expect(said).not.toContain("`/stop`");
+    const seen = viewMrkdwn(harness.fake.ephemerals.at(-1)?.text ?? "");
+    expect(seen.read).toBe("expected @chatbot stop");
+    expect(seen.code).toEqual(["@chatbot stop"]);
+  });
+
+  it("shows the commands in usage replies, help and notes as code, no backtick in sight", async () => {
+    const harness = await start();
+    await harness.sendCommand("/feedback", "many");
+    await harness.settle();
+    await harness.sendCommand("/chatbot-help", "");
+    await harness.settle();
+    await harness.sendCommand("/chatbot-new", "");
+    await harness.settle();
+    const [usage, help, fresh] = harness.fake.responses.map((r) => viewMrkdwn(r.text));
+    expect(usage?.read).toBe("expected /feedback or /feedback <days> (1 to 90)");
+    expect(usage?.code).toEqual(["/feedback", "/feedback <days>"]);
+    expect(help?.code).toEqual(["auto", "/leads unsubscribe"]);
+    expect(fresh?.code).toEqual(["new"]);
+    for (const view of [usage, help, fresh]) expect(view?.read).not.toContain("`");
   });
 
   it("does not count an admin of another organisation (Slack Connect) as an admin here", async () => {

@@ -10,6 +10,10 @@ import { gfm } from "micromark-extension-gfm";
  */
 export interface View {
   visible: string;
+  /** The visible text as read: inline code without its backticks, zero-width spaces unseen. */
+  read: string;
+  /** What shows as inline code. */
+  code: string[];
   /** Mentions that would notify someone: "@U1", "@channel", "@here", "@subteam^S1". */
   pings: string[];
   /** Links whose visible text is an address other than their target. */
@@ -42,7 +46,16 @@ export function viewMrkdwn(text: string): View {
     }
     return label ?? target;
   });
-  return { visible: decode(visible), pings, disguised };
+  const shown = decode(visible);
+  // A backtick pairs with the next one on its line unless a zero-width space keeps it apart.
+  const code: string[] = [];
+  const read = shown
+    .replace(/`(?!\u200b)([^`\n]+?)(?<!\u200b)`/g, (_m, inner: string) => {
+      code.push(inner);
+      return inner;
+    })
+    .replaceAll("\u200b", "");
+  return { visible: shown, read, code, pings, disguised };
 }
 
 /**
@@ -63,7 +76,9 @@ export function viewMarkdown(markdown: string): View {
     extensions: [gfm()],
     mdastExtensions: [gfmFromMarkdown()],
   });
+  const code: string[] = [];
   const visit = (node: Nodes): string => {
+    if (node.type === "inlineCode") code.push(node.value);
     if (node.type === "link") {
       const text = node.children.map(visit).join("");
       if (looksLikeOtherUrl(text, node.url)) disguised.push({ text, url: node.url });
@@ -77,7 +92,8 @@ export function viewMarkdown(markdown: string): View {
     const blockish = node.type === "root" || node.type === "list" || node.type === "blockquote";
     return children.join(blockish ? "\n" : "");
   };
-  return { visible: visit(tree), pings, disguised };
+  const visible = visit(tree);
+  return { visible, read: visible.replaceAll("\u200b", ""), code, pings, disguised };
 }
 
 function decode(text: string): string {
