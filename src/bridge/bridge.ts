@@ -3,7 +3,7 @@ import { setMaxListeners } from "node:events";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULTS, type GuardConfig } from "../config.ts";
-import { AnswerStops } from "../coordination/answer-stops.ts";
+import { AnswerStops, type Stopper } from "../coordination/answer-stops.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
@@ -31,11 +31,13 @@ import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
+import { QueuedNotices, withNoticeLock } from "./queued-notices.ts";
 import {
+  decideFate,
+  fateOf,
   QUEUED_TICKET_MS,
   queuedRecordOf,
   readQueuedQuestion,
-  showQueuedNotice,
   takeQueuedNotice,
 } from "./queued-question.ts";
 import {
@@ -103,6 +105,10 @@ export class Bridge {
   readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
+  /** The notices of the questions waiting in the deployment's queue. */
+  readonly #notices: QueuedNotices | undefined;
+  /** Questions waiting in this process (for their thread, or for room), by thread. */
+  readonly #waiting = new Map<string, Set<LocalWaiter>>();
 
   constructor(options: BridgeOptions) {
     this.#options = options;
@@ -118,7 +124,15 @@ export class Bridge {
     });
     this.#stops = stops;
     this.#votes = new FeedbackVotes(options.store);
+    this.#notices =
+      options.sharedQueue &&
+      new QueuedNotices({
+        store: options.store,
+        log: options.log,
+        queueKey: options.sharedQueue.key,
+      });
     this.#commands = new CommandHandler({
+      withdraw: (threadKey, by, t) => this.#withdraw(threadKey, by, t),
       stops,
       feedback: this.#votes,
       conversations: this.#conversations,
@@ -242,7 +256,7 @@ export class Bridge {
       }
       const shared = this.#options.sharedQueue;
       if (shared && message.replyPlace !== undefined && this.#answerQueue.room() === 0) {
-        await this.#share(shared, message, surface, turn, log, t);
+        await this.#share(shared, message, surface, turn, t);
         return;
       }
       const place = this.#answerQueue.enter();
@@ -278,7 +292,6 @@ export class Bridge {
     message: IncomingMessage,
     surface: ReplySurface,
     turn: Turn,
-    log: Logger,
     t: Translator,
   ): Promise<void> {
     const ticket = await turn.handOff(QUEUED_TICKET_MS);
@@ -294,12 +307,30 @@ export class Bridge {
       await this.#refuseBusy(message, surface, t);
       return;
     }
-    await showQueuedNotice(
-      { store: this.#options.store, log },
-      added.id,
-      surface,
-      t.t("numberInLine", { place: added.place }),
-    );
+    const waiting = { askerId: message.authorId, ticket };
+    await this.#notices?.show(added.id, message.threadKey, waiting, surface, t);
+  }
+
+  /**
+   * A stop in `threadKey`: withdraws the questions waiting there that `by` may withdraw, in
+   * this process and in the deployment's queue.
+   */
+  async #withdraw(
+    threadKey: string,
+    by: Stopper,
+    t: Translator,
+  ): Promise<{ withdrawn: number; refused: number }> {
+    let withdrawn = 0;
+    let refused = 0;
+    for (const waiter of this.#waiting.get(threadKey) ?? []) {
+      if (waiter.askerId !== by.id && !(await by.isAdmin())) refused += 1;
+      else if (await waiter.withdraw(by.name)) withdrawn += 1;
+    }
+    const shared = await this.#notices?.withdrawInThread(threadKey, by, t);
+    return {
+      withdrawn: withdrawn + (shared?.withdrawn ?? 0),
+      refused: refused + (shared?.refused ?? 0),
+    };
   }
 
   /**
@@ -307,6 +338,7 @@ export class Bridge {
    * channels rebuild their surfaces. No-op without a shared queue.
    */
   serveQueue(channels: readonly Channel[]): void {
+    this.#notices?.useChannels(channels);
     this.#options.sharedQueue?.serve((job) => {
       const taken = this.#takeQueued(job, channels);
       this.#inFlight.add(taken);
@@ -344,6 +376,10 @@ export class Bridge {
         return;
       }
       const { message, ticket, receivedAt } = queued;
+      const { store } = this.#options;
+      const waiting = { askerId: message.authorId, ticket };
+      // Withdrawn by its asker meanwhile: its ticket was given back, its notice says so.
+      if ((await fateOf(store, [job.id]))[0] === "withdrawn") return;
       const t = translator(queued.language);
       const turn = this.#adopted(message.threadKey, ticket);
       const log = this.#options.log.child({
@@ -363,6 +399,9 @@ export class Bridge {
         const begin: QueuePlace = {
           start: async (onWait) => {
             await place.start(onWait);
+            if (!(await decideFate(store, job.id, "answered"))) throw new WithdrawnError();
+            // A place being written into its notice lands before the answer's first text.
+            await withNoticeLock(store, job.id, async () => undefined);
             if (!(await job.begin())) throw new TakenOverError();
             turn.begun();
             this.#options.metrics?.queueWait.observe(Math.max(0, Date.now() - receivedAt) / 1000);
@@ -378,10 +417,13 @@ export class Bridge {
             turn.abandon();
             return;
           }
+          // Its asker withdrew it: the stop said so, and so does its notice.
+          if (error instanceof WithdrawnError) return;
           await this.#reportFailure(error, message, surface, log, t);
         }
       } finally {
         turn.leave();
+        await this.#notices?.forget(job.id, message.threadKey, waiting);
       }
     } finally {
       place.leave();
@@ -473,8 +515,30 @@ export class Bridge {
       writer.adoptNote(shown.ref, shown.note);
       queued = true;
     }
+    /** The question waits in this process, shown so: its asker's stop withdraws it. */
+    let withdrawn: Promise<unknown> | undefined;
+    const waiter: LocalWaiter = {
+      askerId: message.authorId,
+      withdraw: async (name) => {
+        if (!open || !queued || withdrawn) return false;
+        const note = name ? t.t("withdrawnBy", { name }) : t.t("withdrawn");
+        withdrawn = writer.finish({ kind: "stopped", note }).catch((error: unknown) => {
+          log.warn({ err: error }, "could not show that a queued question was withdrawn");
+        });
+        await withdrawn;
+        return true;
+      },
+    };
+    // A question taken from the deployment's queue is withdrawn there (QueuedNotices).
+    const unlist = shown ? () => undefined : this.#register(message.threadKey, waiter);
+    let open = true;
+    const unregister = () => {
+      open = false;
+      unlist();
+    };
     /** Shows why the question waits, in the one message its answer then takes over. */
     const showWaiting = async (text: string) => {
+      if (withdrawn) return;
       try {
         await writer.showNote(text);
         if (!queued) turn.shown();
@@ -502,6 +566,11 @@ export class Bridge {
       } finally {
         // The answer (or the refusal at a shutdown) takes over that notice: it must be there.
         await shownInLine;
+        unregister();
+      }
+      if (withdrawn) {
+        place.leave();
+        return undefined;
       }
       metrics?.activeAnswers.inc();
       try {
@@ -518,6 +587,7 @@ export class Bridge {
     try {
       return await turn.run(answer, () => showQueued(true));
     } catch (error) {
+      if (withdrawn) return undefined;
       // The answer never took over its "queued" message: it shows the error instead.
       if (!queued) throw error;
       const note = t.t("failed", { reason: userTextOf(error) });
@@ -528,7 +598,22 @@ export class Bridge {
       if (!shown) throw error;
       this.#logFailure(error, log);
       return undefined;
+    } finally {
+      unregister();
     }
+  }
+
+  /** Lists a question waiting in this process under its thread; returns the way to take it off. */
+  #register(threadKey: string, waiter: LocalWaiter): () => void {
+    const waiters = this.#waiting.get(threadKey) ?? new Set();
+    this.#waiting.set(threadKey, waiters);
+    waiters.add(waiter);
+    return () => {
+      waiters.delete(waiter);
+      if (waiters.size === 0 && this.#waiting.get(threadKey) === waiters) {
+        this.#waiting.delete(threadKey);
+      }
+    };
   }
 
   #record(channel: string, report: AnswerReport): void {
@@ -580,6 +665,16 @@ export class Bridge {
 
 /** The question's queue entry was taken over by another process: it answers it there. */
 class TakenOverError extends Error {}
+
+/** The question was withdrawn by its asker's stop before its answer began. */
+class WithdrawnError extends Error {}
+
+/** A question waiting in this process, as a stop in its thread withdraws it. */
+interface LocalWaiter {
+  askerId: string;
+  /** Ends its notice saying so; false when it can no longer be withdrawn (its answer began). */
+  withdraw(name: string | undefined): Promise<boolean>;
+}
 
 function firstOf<T>(
   channels: readonly Channel[],

@@ -1,5 +1,5 @@
 import type { LanguageCode } from "../backend/languages.ts";
-import type { AnswerStops } from "../coordination/answer-stops.ts";
+import type { AnswerStops, Stopper } from "../coordination/answer-stops.ts";
 import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { UserText } from "../i18n/messages.ts";
@@ -30,6 +30,12 @@ export interface CommandHandlerOptions {
   languages: ChannelLanguages;
   leads?: LeadsCommands | undefined;
   stops: AnswerStops;
+  /** Withdraws the questions waiting in a thread that `by` may withdraw (a stop there). */
+  withdraw?: (
+    threadKey: string,
+    by: Stopper,
+    t: Translator,
+  ) => Promise<{ withdrawn: number; refused: number }>;
   feedback: FeedbackVotes;
 }
 
@@ -83,17 +89,21 @@ export class CommandHandler {
   }
 
   async #stop(message: IncomingMessage, t: Translator): Promise<CommandReply> {
-    const outcome = await this.#options.stops.stopInThread(message.threadKey, {
+    const by: Stopper = {
       id: message.authorId,
       name: message.authorName,
       isAdmin: () => message.isAdmin(),
-    });
+    };
+    // The questions waiting first: stopping the running answer would let the next one begin.
+    const waiting = await this.#options.withdraw?.(message.threadKey, by, t);
+    const outcome = await this.#options.stops.stopInThread(message.threadKey, by);
+    if (waiting?.withdrawn) {
+      return { text: t.t("questionWithdrawn", { count: waiting.withdrawn }), private: true };
+    }
     // A stopped answer says who stopped it in its own last line.
     if (outcome === "stopped") return { text: "", private: true };
-    return {
-      text: t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"),
-      private: true,
-    };
+    const refused = outcome === "refused" || (waiting?.refused ?? 0) > 0;
+    return { text: t.t(refused ? "stopRefused" : "nothingToStop"), private: true };
   }
 
   async #feedback(message: IncomingMessage, days: number, t: Translator): Promise<CommandReply> {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { CATALOG_LANGUAGES, type CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
-import type { IncomingMessage, ReplySurface } from "../ports.ts";
+import type { IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import type { HandedTicket } from "./thread-queue.ts";
 
@@ -92,34 +92,40 @@ const NOTICE_TTL_MS = 60 * 60 * 1000;
 
 const noticeKey = (id: string) => `queue:notice:${id}`;
 const noticeRefKey = (id: string) => `queue:notice-ref:${id}`;
+const fateKey = (id: string) => `queue:fate:${id}`;
 
 /**
- * Tells the asker of queued question `id` its place (`text`), unless a process took the
- * question within NOTICE_DELAY_MS. Whoever claims the notice first decides, this process or
- * the one that took the question: a notice is posted only while no answer began, and the
- * answer then takes it over (takeQueuedNotice). Never throws for the post itself.
+ * Tells the asker of queued question `id` its place (`notice()` says it as of now: undefined
+ * once the question left the line), unless a process took the question within
+ * NOTICE_DELAY_MS. Whoever claims the notice first decides, this process or the one that took
+ * the question: a notice is posted only while no answer began, and the answer then takes it
+ * over (takeQueuedNotice). Never throws for the post itself. Returns the notice shown.
  */
 export async function showQueuedNotice(
   deps: { store: KeyValueStore; log: Logger },
   id: string,
   surface: ReplySurface,
-  text: string,
-): Promise<void> {
-  if (!surface.persistRef) return;
+  notice: () => Promise<{ place: number; text: string } | undefined>,
+): Promise<{ ref: MessageRef; place: number } | undefined> {
+  if (!surface.persistRef) return undefined;
   await sleep(NOTICE_DELAY_MS);
   const { store } = deps;
-  if (!(await store.claim(noticeKey(id), "shown", NOTICE_TTL_MS))) return;
+  if (!(await store.claim(noticeKey(id), "shown", NOTICE_TTL_MS))) return undefined;
   let shown: ShownNotice | null = null;
   try {
+    const now = await notice();
+    if (!now) return undefined;
     await surface.budgetFor?.("post")?.acquire({ urgent: true });
     const ref = await surface.send({
       call: "post",
-      text: surface.renderer.note(text),
+      text: surface.renderer.note(now.text),
       final: false,
     });
-    shown = { saved: surface.persistRef(ref), text };
+    shown = { saved: surface.persistRef(ref), text: now.text };
+    return { ref, place: now.place };
   } catch (error) {
     deps.log.warn({ err: error }, "could not show that a question is queued");
+    return undefined;
   } finally {
     await store.set(noticeRefKey(id), shown, NOTICE_TTL_MS);
   }
@@ -129,11 +135,23 @@ export async function showQueuedNotice(
  * The queued notice the receiving process posted for question `id`, if it did: claims the
  * notice first, so none is posted once the answer begins here.
  */
-export async function takeQueuedNotice(
+export function takeQueuedNotice(
   store: KeyValueStore,
   id: string,
 ): Promise<ShownNotice | undefined> {
-  if (await store.claim(noticeKey(id), "answered", NOTICE_TTL_MS)) return undefined;
+  return waitForNoticeRef(store, id, "answered");
+}
+
+/**
+ * The queued notice posted for question `id`, if one was: claims the notice as `by` first, so
+ * none is posted from now on (its answer began, or it was withdrawn).
+ */
+export async function waitForNoticeRef(
+  store: KeyValueStore,
+  id: string,
+  by: "answered" | "withdrawn",
+): Promise<ShownNotice | undefined> {
+  if (await store.claim(noticeKey(id), by, NOTICE_TTL_MS)) return undefined;
   // Taken before by a process that died: it had claimed the notice, none was posted.
   if ((await store.get(noticeKey(id))) !== "shown") return undefined;
   const deadline = performance.now() + NOTICE_WAIT_MS;
@@ -143,4 +161,25 @@ export async function takeQueuedNotice(
     await sleep(NOTICE_POLL_MS);
   }
   return undefined;
+}
+
+/**
+ * Decides queued question `id`'s fate, once for every process: its answer begins
+ * ("answered") or its asker withdrew it ("withdrawn"). True for the call that decided.
+ */
+export function decideFate(
+  store: KeyValueStore,
+  id: string,
+  fate: "answered" | "withdrawn",
+): Promise<boolean> {
+  return store.claim(fateKey(id), fate, QUEUED_TICKET_MS);
+}
+
+/** The fate decided for each of `ids` (undefined: still open). */
+export function fateOf(
+  store: KeyValueStore,
+  ids: readonly string[],
+): Promise<(string | undefined)[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return store.getMany<string>(ids.map(fateKey));
 }

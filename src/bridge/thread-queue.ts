@@ -220,6 +220,20 @@ export function adoptedTurn(
   };
 }
 
+/**
+ * Gives back a ticket handed over with a queued question that will never run (its asker
+ * withdrew it), from whichever process: the thread's next question need not wait for its lease.
+ */
+export async function giveBackHandedTicket(
+  store: KeyValueStore,
+  threadKey: string,
+  ticket: HandedTicket,
+): Promise<void> {
+  await store
+    .giveBackTicket(lineKey(threadKey), ticket.number, ticket.owner)
+    .catch(() => undefined);
+}
+
 function lineKey(threadKey: string): string {
   return `line:thread:${threadKey}`;
 }

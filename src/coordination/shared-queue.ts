@@ -78,6 +78,11 @@ export class SharedQueue {
     this.#pollMs = options.pollMs ?? 250;
   }
 
+  /** The queue's key in the store. */
+  get key(): string {
+    return this.#options.key;
+  }
+
   /** Jobs running in this process (taken, handler not ended). */
   get active(): number {
     return this.#active;

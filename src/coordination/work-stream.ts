@@ -115,11 +115,15 @@ export class MemoryStreams {
   }
 
   waiting(key: string): number {
-    let waiting = 0;
-    for (const entry of this.#streams.get(key)?.entries.values() ?? []) {
-      if (entry.consumer === undefined) waiting += 1;
+    return this.places(key).length;
+  }
+
+  places(key: string): string[] {
+    const ids: string[] = [];
+    for (const [id, entry] of this.#streams.get(key)?.entries ?? []) {
+      if (entry.consumer === undefined) ids.push(id);
     }
-    return waiting;
+    return ids;
   }
 }
 
@@ -208,6 +212,24 @@ return 1
 /** Returns the number of entries waiting to be taken. */
 export const REDIS_STREAM_WAITING_SCRIPT = `${PRELUDE}
 return waiting()
+`;
+
+/**
+ * Returns the ids of the entries waiting to be taken, oldest first: every entry in the stream
+ * is waiting or held (pending), done ones being deleted, and the held ones are few (each
+ * process holds at most its room).
+ */
+export const REDIS_STREAM_PLACES_SCRIPT = `${PRELUDE}
+if redis.call("EXISTS", stream) == 0 then return {} end
+local held = {}
+for _, entry in ipairs(redis.call("XPENDING", stream, "${GROUP}", "-", "+", redis.call("XLEN", stream))) do
+  held[entry[1]] = true
+end
+local ids = {}
+for _, entry in ipairs(redis.call("XRANGE", stream, "-", "+")) do
+  if not held[entry[1]] then table.insert(ids, entry[1]) end
+end
+return ids
 `;
 
 /** A script's flat id, value… reply as entries. */

@@ -258,6 +258,10 @@ export class EmbeddedStore implements KeyValueStore {
     return this.#guard.run("streamWaiting", async () => this.#streams.waiting(key));
   }
 
+  streamPlaces(key: string): Promise<string[]> {
+    return this.#guard.run("streamPlaces", async () => this.#streams.places(key));
+  }
+
   ping(): Promise<void> {
     return this.#guard.run("ping", async () => {
       await this.#db.get("ping");

@@ -61,6 +61,7 @@ export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValu
     streamFinish: (key, consumer, id) =>
       measure("streamFinish", () => store.streamFinish(key, consumer, id)),
     streamWaiting: (key) => measure("streamWaiting", () => store.streamWaiting(key)),
+    streamPlaces: (key) => measure("streamPlaces", () => store.streamPlaces(key)),
     streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
     ping: () => measure("ping", () => store.ping()),
     close: () => store.close(),

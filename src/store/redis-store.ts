@@ -18,6 +18,7 @@ import {
   REDIS_STREAM_ADD_SCRIPT,
   REDIS_STREAM_FINISH_SCRIPT,
   REDIS_STREAM_HOLD_SCRIPT,
+  REDIS_STREAM_PLACES_SCRIPT,
   REDIS_STREAM_TAKE_OVER_SCRIPT,
   REDIS_STREAM_TAKE_SCRIPT,
   REDIS_STREAM_WAITING_SCRIPT,
@@ -403,6 +404,13 @@ export class RedisStore implements KeyValueStore {
     return this.#run("streamWaiting", async () =>
       Number(await this.#script(REDIS_STREAM_WAITING_SCRIPT, [this.#key(key)], [])),
     );
+  }
+
+  streamPlaces(key: string): Promise<string[]> {
+    return this.#run("streamPlaces", async () => {
+      const reply = await this.#script(REDIS_STREAM_PLACES_SCRIPT, [this.#key(key)], []);
+      return Array.isArray(reply) ? reply.map(String) : [];
+    });
   }
 
   ping(): Promise<void> {

@@ -141,6 +141,9 @@ export interface KeyValueStore {
   /** How many entries wait to be taken. */
   streamWaiting(key: string): Promise<number>;
 
+  /** The ids of the entries waiting to be taken, next first: each one's place in line. */
+  streamPlaces(key: string): Promise<string[]>;
+
   /**
    * Calls `onAdd` soon after any process adds to the queue at `key` (Redis pub/sub), so a
    * process with room need not poll to take it at once. A hint only: an announcement lost

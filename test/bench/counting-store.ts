@@ -162,6 +162,11 @@ export class CountingStore implements KeyValueStore {
     return this.#inner.streamWaiting(key);
   }
 
+  streamPlaces(key: string): Promise<string[]> {
+    this.#count("streamPlaces");
+    return this.#inner.streamPlaces(key);
+  }
+
   ping(): Promise<void> {
     this.#count("ping");
     return this.#inner.ping();

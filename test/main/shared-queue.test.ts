@@ -243,4 +243,63 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
     }
     expect(backend.asked).toHaveLength(4);
   });
+
+  it("a question waiting in the shared queue is withdrawn by its asker's stop at the other process: never asked, its notice says so", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    fake.draftsAvailable = false;
+    const backend = track(await startHeldBackend(), (b) => {
+      b.releaseAll();
+      return b.close();
+    });
+    const a = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1" });
+    const b = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1" });
+    await Promise.all([a, b].map((bot) => bot.bot.logLine("Telegram webhook registered")));
+    const [alice, bob, carol, dave] = privateChats(fake, 4) as [
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+    ];
+    const say = (bot: Bot, person: typeof alice, text: string) =>
+      deliver(bot.webhook, fake.compose({ chat: person.id, from: person, text }));
+    // Each process answers one; Bob's and Carol's wait in the one queue.
+    expect(await say(a, alice, "q1")).toBe(200);
+    await until("q1 answering", () => (backend.open === 1 ? true : undefined));
+    expect(await say(b, dave, "q2")).toBe(200);
+    await until("q2 answering", () => (backend.open === 2 ? true : undefined));
+    expect(await say(a, bob, "q3")).toBe(200);
+    const notice = await until("q3 in line", () =>
+      fake.botMessages(bob.id).find((m) => m.text.endsWith("yours is number 1 in line")),
+    );
+    expect(await say(a, carol, "q4")).toBe(200);
+    await until(
+      "q4 in line",
+      () =>
+        fake.botMessages(carol.id).at(-1)?.text.endsWith("yours is number 2 in line") || undefined,
+    );
+
+    // Bob's stop reaches the process that did not queue his question.
+    expect(await say(b, bob, "/stop")).toBe(200);
+    await until("the notice withdrawn", () =>
+      notice.text === "⏹ withdrawn by Person 2: this question will not be answered"
+        ? true
+        : undefined,
+    );
+    await until("the reply to the stop", () =>
+      fake.botMessages(bob.id).at(-1)?.text === "⏹ Your waiting question was withdrawn."
+        ? true
+        : undefined,
+    );
+    await until(
+      "carol moves up",
+      () =>
+        fake.botMessages(carol.id).at(-1)?.text.endsWith("yours is number 1 in line") || undefined,
+    );
+    backend.releaseAll();
+    await until("q4 answered", () =>
+      fake.botMessages(carol.id).at(-1)?.text === "Answer to q4." ? true : undefined,
+    );
+    await sleep(500);
+    expect([...backend.asked].sort()).toEqual(["q1", "q2", "q4"]);
+  });
 });

@@ -394,14 +394,20 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.streamAdd("work", { q: 2 }, 10)).toMatchObject({ place: 2 });
       expect(await store.streamAdd("work", { q: 3 }, 10)).toMatchObject({ place: 3 });
       expect(await store.streamWaiting("work")).toBe(3);
+      const places = await store.streamPlaces("work");
+      expect(places).toHaveLength(3);
       const a = await store.streamTake("work", "a", 2);
       expect(a.map((e) => e.value)).toEqual([{ q: 1 }, { q: 2 }]);
       const b = await store.streamTake("work", "b", 5);
       expect(b.map((e) => e.value)).toEqual([{ q: 3 }]);
       expect(await store.streamTake("work", "b", 5)).toEqual([]);
       expect(await store.streamWaiting("work")).toBe(0);
+      expect(await store.streamPlaces("work")).toEqual([]);
       // Held entries are not waiting: a new one is next in line.
-      expect(await store.streamAdd("work", { q: 4 }, 10)).toMatchObject({ place: 1 });
+      const fourth = await store.streamAdd("work", { q: 4 }, 10);
+      expect(fourth).toMatchObject({ place: 1 });
+      expect(await store.streamPlaces("work")).toEqual([fourth?.id]);
+      expect(a.map((e) => e.id)).toEqual(places.slice(0, 2));
       expect(await store.streamTake("nothing here", "a", 5)).toEqual([]);
       expect(await store.streamWaiting("nothing here")).toBe(0);
     });

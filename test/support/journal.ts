@@ -91,6 +91,7 @@ export function recordingReads(store: KeyValueStore): {
     streamHold: (key, consumer, ids) => store.streamHold(key, consumer, ids),
     streamFinish: (key, consumer, id) => store.streamFinish(key, consumer, id),
     streamWaiting: (key) => store.streamWaiting(key),
+    streamPlaces: (key) => store.streamPlaces(key),
     streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
     ping: () => store.ping(),
     close: () => store.close(),

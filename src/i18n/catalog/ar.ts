@@ -127,6 +127,10 @@ export const ar: Messages = {
   stoppedBy: "⏹ أوقفه {name}",
   stopped: "⏹ توقّف",
   nothingToStop: "لا شيء لإيقافه: لا تُكتب أي إجابة في هذه السلسلة الآن.",
+  withdrawnBy: "⏹ سحبه {name}: لن تتم الإجابة عن هذا السؤال",
+  withdrawn: "⏹ سُحب: لن تتم الإجابة عن هذا السؤال",
+  questionWithdrawn:
+    "⏹ {count, plural, zero {لم يُسحب أي سؤال منتظر.} one {سُحب سؤالك المنتظر.} two {سُحب سؤالان منتظران.} few {سُحبت # أسئلة منتظرة.} many {سُحب # سؤالًا منتظرًا.} other {سُحب # سؤال منتظر.}}",
   stopUsage: "المتوقع {stop}",
   stopRefused: "لا يمكن إيقاف هذه الإجابة إلا لمن طرح السؤال أو لمشرف هذه القناة.",
   stopButton: "⏹ إيقاف",

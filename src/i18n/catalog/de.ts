@@ -133,6 +133,10 @@ export const de: Messages = {
   stoppedBy: "⏹ angehalten von {name}",
   stopped: "⏹ angehalten",
   nothingToStop: "Nichts anzuhalten: In diesem Thread wird gerade keine Antwort geschrieben.",
+  withdrawnBy: "⏹ zurückgezogen von {name}: Diese Frage wird nicht beantwortet",
+  withdrawn: "⏹ zurückgezogen: Diese Frage wird nicht beantwortet",
+  questionWithdrawn:
+    "⏹ {count, plural, one {Deine wartende Frage wurde zurückgezogen.} other {# wartende Fragen wurden zurückgezogen.}}",
   stopUsage: "erwartet: {stop}",
   stopRefused:
     "Nur die Person, die gefragt hat, oder ein Admin dieses Kanals kann diese Antwort anhalten.",

@@ -140,6 +140,11 @@ export const en = {
   stoppedBy: "⏹ stopped by {name}",
   stopped: "⏹ stopped",
   nothingToStop: "Nothing to stop: no answer is being written in this thread.",
+  // A question waiting in line, withdrawn by its asker's stop: its notice, and the reply to the stop.
+  withdrawnBy: "⏹ withdrawn by {name}: this question will not be answered",
+  withdrawn: "⏹ withdrawn: this question will not be answered",
+  questionWithdrawn:
+    "⏹ {count, plural, one {Your waiting question was withdrawn.} other {# waiting questions were withdrawn.}}",
   stopUsage: "expected {stop}",
   stopRefused: "Only the person who asked or an admin of this channel can stop this answer.",
   stopButton: "⏹ Stop",

@@ -134,6 +134,10 @@ export const es: Messages = {
   stoppedBy: "⏹ detenida por {name}",
   stopped: "⏹ detenida",
   nothingToStop: "Nada que detener: no se está escribiendo ninguna respuesta en este hilo.",
+  withdrawnBy: "⏹ retirada por {name}: esta pregunta no se responderá",
+  withdrawn: "⏹ retirada: esta pregunta no se responderá",
+  questionWithdrawn:
+    "⏹ {count, plural, one {Se retiró tu pregunta en espera.} other {Se retiraron # preguntas en espera.}}",
   stopUsage: "se esperaba {stop}",
   stopRefused:
     "Solo quien hizo la pregunta o un administrador de este canal puede detener esta respuesta.",

@@ -131,6 +131,10 @@ export const fr: Messages = {
   stoppedBy: "⏹ arrêtée par {name}",
   stopped: "⏹ arrêtée",
   nothingToStop: "Rien à arrêter : aucune réponse n’est en cours d’écriture dans ce fil.",
+  withdrawnBy: "⏹ retirée par {name} : cette question ne recevra pas de réponse",
+  withdrawn: "⏹ retirée : cette question ne recevra pas de réponse",
+  questionWithdrawn:
+    "⏹ {count, plural, one {Votre question en attente a été retirée.} other {# questions en attente ont été retirées.}}",
   stopUsage: "attendu : {stop}",
   stopRefused:
     "Seule la personne qui a posé la question ou un admin de ce canal peut arrêter cette réponse.",

@@ -128,6 +128,10 @@ export const it: Messages = {
   stoppedBy: "⏹ interrotta da {name}",
   stopped: "⏹ interrotta",
   nothingToStop: "Niente da interrompere: in questo thread non si sta scrivendo nessuna risposta.",
+  withdrawnBy: "⏹ ritirata da {name}: questa domanda non riceverà risposta",
+  withdrawn: "⏹ ritirata: questa domanda non riceverà risposta",
+  questionWithdrawn:
+    "⏹ {count, plural, one {La tua domanda in attesa è stata ritirata.} other {# domande in attesa sono state ritirate.}}",
   stopUsage: "previsto {stop}",
   stopRefused:
     "Solo chi ha fatto la domanda o un amministratore di questo canale può interrompere questa risposta.",

@@ -125,6 +125,10 @@ export const pt: Messages = {
   stoppedBy: "⏹ interrompida por {name}",
   stopped: "⏹ interrompida",
   nothingToStop: "Nada para interromper: nenhuma resposta está sendo escrita nesta conversa.",
+  withdrawnBy: "⏹ retirada por {name}: esta pergunta não será respondida",
+  withdrawn: "⏹ retirada: esta pergunta não será respondida",
+  questionWithdrawn:
+    "⏹ {count, plural, one {Sua pergunta em espera foi retirada.} other {# perguntas em espera foram retiradas.}}",
   stopUsage: "esperado {stop}",
   stopRefused:
     "Só quem fez a pergunta ou um administrador deste canal pode interromper esta resposta.",
