@@ -60,12 +60,19 @@ export async function answerQuestion(
     receivedAt?: number;
     /** The language of the bot's own notes (the cut note, an error). */
     t: Translator;
+    /** The answer's record in the journal, by which another process can end it when stopped. */
+    journal?: string | undefined;
   },
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
   const askedAt = new Date();
-  const running = deps.stops?.begin(message.threadKey, message.authorId, message.channelKey);
+  const running = deps.stops?.begin(
+    message.threadKey,
+    message.authorId,
+    message.channelKey,
+    options.journal,
+  );
   if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the person withdrawing the question, by `/stop` or by

@@ -121,6 +121,8 @@ export class Bridge {
       store: options.store,
       log: options.log,
       pollMs: options.stopPollMs,
+      // A stop for an answer whose process was killed ends it from its journal record.
+      takeOver: options.journal?.finishStopped.bind(options.journal),
     });
     this.#stops = stops;
     this.#votes = new FeedbackVotes(options.store);
@@ -478,7 +480,7 @@ export class Bridge {
     });
     let report: AnswerReport | undefined;
     try {
-      report = await this.#stream(message, surface, writer, waits, log, receivedAt, t);
+      report = await this.#stream(message, surface, writer, waits, log, receivedAt, t, record?.id);
     } finally {
       await record?.close();
     }
@@ -507,6 +509,8 @@ export class Bridge {
     log: Logger,
     receivedAt: number,
     t: Translator,
+    /** The answer's record in the journal (JournaledAnswer.id), if it has one. */
+    journal: string | undefined,
   ): Promise<AnswerReport | undefined> {
     const { metrics } = this.#options;
     let queued = false;
@@ -578,6 +582,7 @@ export class Bridge {
           receivedAt,
           signal: this.#stopping.signal,
           t,
+          journal,
         });
       } finally {
         metrics?.activeAnswers.dec();

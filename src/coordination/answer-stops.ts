@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -25,21 +26,30 @@ export interface RunningAnswer {
   end(): Promise<void>;
 }
 
-// `process`: who streams the answer (records of an earlier version have none).
+// `process`: who streams the answer (records of an earlier version have none); `journal`:
+// its record in the answer journal, by which another process ends it when its own is gone.
 const runningRecord = z.object({
   id: z.string(),
   askerId: z.string(),
   process: z.string().optional(),
+  journal: z.string().optional(),
 });
 const runRecord = z.object({
   askerId: z.string(),
   channelKey: z.string(),
   process: z.string().optional(),
+  journal: z.string().optional(),
 });
 const stopRecord = z.object({ name: z.string().optional() });
 
 /** The part of the store the records of running answers need. */
 type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
+
+/**
+ * Ends an answer whose process did not take a stop request in time (it was killed, or hangs):
+ * `journal` names the answer's record in the answer journal, `by` who stopped it.
+ */
+export type TakeOverStop = (journal: string, by: string | undefined) => Promise<unknown>;
 
 /** An answer streaming in this process. */
 interface LocalAnswer {
@@ -68,6 +78,7 @@ export class AnswerStops {
   readonly #store: Records;
   readonly #log: Logger;
   readonly #pollMs: number;
+  readonly #takeOver: TakeOverStop | undefined;
   readonly #local = new Map<string, LocalAnswer>();
   readonly #shared: boolean;
   #poller: NodeJS.Timeout | undefined;
@@ -80,11 +91,18 @@ export class AnswerStops {
   /** The lease taken for the answers streaming now; answers starting together share it. */
   #aliveTaken: Promise<unknown> | undefined;
 
-  constructor(options: { store: KeyValueStore; log: Logger; pollMs?: number }) {
+  constructor(options: {
+    store: KeyValueStore;
+    log: Logger;
+    pollMs?: number | undefined;
+    /** Ends an answer whose process does not take its stop within a few polls. */
+    takeOver?: TakeOverStop | undefined;
+  }) {
     this.#store = options.store.sharedAcrossProcesses ? options.store : new MemoryRecords();
     this.#shared = options.store.sharedAcrossProcesses;
     this.#log = options.log;
     this.#pollMs = options.pollMs ?? 500;
+    this.#takeOver = options.takeOver;
     const process = randomBytes(12).toString("base64url");
     this.#alive = new Lease({
       store: options.store,
@@ -98,9 +116,9 @@ export class AnswerStops {
    * Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable.
    * The records are written while the answer starts, not before: the first text waits for no
    * store round trip (a stop in this process needs none; another process finds them a
-   * moment later).
+   * moment later). `journal` names the answer's record in the answer journal, if it has one.
    */
-  begin(threadKey: string, askerId: string, channelKey: string): RunningAnswer {
+  begin(threadKey: string, askerId: string, channelKey: string, journal?: string): RunningAnswer {
     const id = randomBytes(12).toString("base64url");
     const stop = new AbortController();
     this.#local.set(id, { stop, threadKey, askerId, channelKey });
@@ -112,10 +130,14 @@ export class AnswerStops {
         Promise.all([
           this.#store.set(
             threadRunKey(threadKey),
-            { id, askerId, process: streamer },
+            { id, askerId, process: streamer, journal },
             RUNNING_TTL_MS,
           ),
-          this.#store.set(runKey(id), { askerId, channelKey, process: streamer }, RUNNING_TTL_MS),
+          this.#store.set(
+            runKey(id),
+            { askerId, channelKey, process: streamer, journal },
+            RUNNING_TTL_MS,
+          ),
         ]),
       )
       .catch((error: unknown) => {
@@ -157,7 +179,7 @@ export class AnswerStops {
     }
     const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
     if (!parsed.success || (await this.#abandoned(parsed.data.process))) return "none";
-    return this.#stop(parsed.data.id, parsed.data.askerId, by);
+    return this.#stop(parsed.data.id, parsed.data.askerId, by, parsed.data.journal);
   }
 
   /**
@@ -171,7 +193,7 @@ export class AnswerStops {
     const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
     if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
     if (await this.#abandoned(parsed.data.process)) return "none";
-    return this.#stop(id, parsed.data.askerId, by);
+    return this.#stop(id, parsed.data.askerId, by, parsed.data.journal);
   }
 
   /** The answer's process (another one) shows no sign of life: it was killed. */
@@ -203,15 +225,41 @@ export class AnswerStops {
     return taken;
   }
 
-  async #stop(id: string, askerId: string, by: Stopper): Promise<StopOutcome> {
+  async #stop(
+    id: string,
+    askerId: string,
+    by: Stopper,
+    journal?: string | undefined,
+  ): Promise<StopOutcome> {
     if (by.id !== askerId && !(await by.isAdmin())) return "refused";
     const local = this.#local.get(id);
     if (local) {
       local.stop.abort(new AnswerStoppedError(by.name));
     } else {
       await this.#store.set(stopKey(id), { name: by.name }, RUNNING_TTL_MS);
+      if (journal !== undefined) void this.#takeOverUntaken(id, journal, by.name);
     }
     return "stopped";
+  }
+
+  /**
+   * The answer's process takes a stop request within a poll and removes it (so does the
+   * answer's end). One that lets it lie for a few polls is gone even if its sign of life has
+   * not lapsed yet (killed a moment ago): the answer is ended here, with the stopped note.
+   * The request stays, so a process that only hung stops the answer too when it wakes.
+   */
+  async #takeOverUntaken(id: string, journal: string, by: string | undefined): Promise<void> {
+    if (!this.#takeOver) return;
+    try {
+      const deadline = performance.now() + TAKE_WITHIN_POLLS * this.#pollMs;
+      while (performance.now() < deadline) {
+        await sleep(this.#pollMs / 5);
+        if ((await this.#store.get(stopKey(id))) === undefined) return;
+      }
+      await this.#takeOver(journal, by);
+    } catch (error) {
+      this.#log.warn({ err: error }, "a stopped answer whose process is gone could not be ended");
+    }
   }
 
   /** Stop requests other processes left for the answers streaming here. */
@@ -223,8 +271,11 @@ export class AnswerStops {
       requests.forEach((request, i) => {
         const parsed = stopRecord.safeParse(request);
         const stop = running[i]?.[1].stop;
-        if (parsed.success && stop && !stop.signal.aborted) {
+        const id = running[i]?.[0];
+        if (parsed.success && stop && id && !stop.signal.aborted) {
           stop.abort(new AnswerStoppedError(parsed.data.name));
+          // Taken: the process that wrote the request sees this one is alive.
+          void this.#store.delete(stopKey(id)).catch(() => undefined);
         }
       });
     } catch {
@@ -273,3 +324,6 @@ const aliveKey = (process: string) => `answer:alive:${process}`;
 
 /** A process's sign of life lasts this many polls (10 s at the default 500 ms). */
 const ALIVE_POLLS = 20;
+
+/** A stop request left this many polls (2 s at the default 500 ms) was not taken. */
+const TAKE_WITHIN_POLLS = 4;

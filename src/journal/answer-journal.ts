@@ -27,7 +27,10 @@ export interface AnswerJournalOptions {
   runId?: string;
   /** Shortest time between two writes of one answer that only bring its text up to date. */
   updateIntervalMs?: number;
-  /** Redis: a process whose heartbeat is this old is dead, and its answers are finished. */
+  /**
+   * Redis: a process whose heartbeat is this old, while this process reached the store, is
+   * dead, and its answers are finished.
+   */
   leaseMs?: number;
   /** Redis: how often to look for processes that died (default a third of the lease). */
   sweepIntervalMs?: number;
@@ -77,6 +80,18 @@ export class AnswerJournal {
   readonly #freeSlots: number[] = [];
   /** Answers with a record in the store. */
   readonly #active = new Set<string>();
+  /**
+   * Records of answers that ended while the store was away, by id, with their slot: removed
+   * once it answers again, before any other process could take this one for dead.
+   */
+  readonly #leftBehind = new Map<string, number>();
+  /**
+   * Since when (performance.now()) this process's sweeps have found the store answering,
+   * without a failure since; undefined before the first, and after a failure.
+   */
+  #reachableSince: number | undefined;
+  /** The channels recovery() was given: those a stopped answer of another process ends on. */
+  #channels: readonly RecoveryChannel[] = [];
   /** How many slots the index in the store lists (as last written). */
   #indexed = 0;
   #indexWrite: Promise<void> | undefined;
@@ -110,7 +125,7 @@ export class AnswerJournal {
     if (this.#closed) return undefined;
     const slot = this.#freeSlots.pop() ?? this.#slots++;
     const id = `${this.runId}:${slot}`;
-    return new JournaledAnswer(channel, language, {
+    return new JournaledAnswer(id, channel, language, {
       updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
       save: async (entry) => {
@@ -122,8 +137,13 @@ export class AnswerJournal {
       },
       remove: async () => {
         this.#active.delete(id);
-        // The index keeps the id: a missing record is skipped.
-        await this.#store.delete(entryKey(id));
+        this.#leftBehind.set(id, slot);
+        await this.#removeLeftBehind().catch((error: unknown) =>
+          this.#log[storeFailureLevel(error)](
+            { err: error },
+            "a finished answer stays in the journal until the store answers again",
+          ),
+        );
       },
       closed: () => this.#freeSlots.push(slot),
     });
@@ -134,10 +154,22 @@ export class AnswerJournal {
    * last journaled and the interrupted note. Resolves with the number of answers finished.
    */
   async recover(channels: readonly RecoveryChannel[]): Promise<number> {
-    const runs = readIds(await this.#store.get(RUNS_KEY)).filter((run) => run !== this.runId);
+    let runs: string[];
+    try {
+      await this.#removeLeftBehind();
+      runs = readIds(await this.#store.get(RUNS_KEY)).filter((run) => run !== this.runId);
+    } catch (error) {
+      this.#reachableSince = undefined;
+      throw error;
+    }
+    this.#reachableSince ??= performance.now();
     if (runs.length === 0) return 0;
     let dead = runs;
     if (this.#shared) {
+      // A lease lapses while the store is away whether its process lives or not; a live one
+      // renews within a third of the lease once the store is back. So a lapsed lease means a
+      // dead process only once this one has reached the store for a whole lease and a renewal.
+      if (performance.now() - this.#reachableSince < this.#leaseMs + this.#leaseMs / 3) return 0;
       const leases = await this.#store.getMany(runs.map(leaseKey));
       dead = runs.filter((_, i) => leases[i] === undefined);
     }
@@ -151,6 +183,7 @@ export class AnswerJournal {
    * process that dies while others run has its answers finished by them.
    */
   recovery(channels: readonly RecoveryChannel[]): { start(): void; stop(): Promise<void> } {
+    this.#channels = channels;
     let timer: NodeJS.Timeout | undefined;
     let sweeping: Promise<void> | undefined;
     let stopped = false;
@@ -184,6 +217,20 @@ export class AnswerJournal {
   }
 
   /**
+   * Ends the answer recorded as `id` (JournaledAnswer.id) of another process that did not take
+   * a person's stop (it was killed): its messages show the text last journaled and the stopped
+   * note, and its record goes. False when there is no such record (nothing was on screen yet,
+   * or its process ended it meanwhile).
+   */
+  async finishStopped(id: string, by: string | undefined): Promise<boolean> {
+    const entry = readEntry(await this.#store.get(entryKey(id)));
+    if (!entry) return false;
+    await finishInterrupted(entry, this.#channels, this.#log, { kind: "stopped", by });
+    await this.#store.delete(entryKey(id)).catch(() => false);
+    return true;
+  }
+
+  /**
    * Leaves the journal after the answers are over: the run's index and its place in
    * `journal:runs` go. Records still open stay for the next process to finish.
    */
@@ -211,6 +258,22 @@ export class AnswerJournal {
     } finally {
       // A registration that was still running when the journal closed kept the lease anew.
       await this.#lease.stopRenewing();
+    }
+  }
+
+  /** Removes the records of answers that ended while the store was away, and frees their slots. */
+  async #removeLeftBehind(): Promise<void> {
+    for (const [id, slot] of [...this.#leftBehind]) {
+      // Taken out first: a sweep and an answer's end may run this at the same time.
+      if (!this.#leftBehind.delete(id)) continue;
+      try {
+        // The index keeps the id: a missing record is skipped.
+        await this.#store.delete(entryKey(id));
+      } catch (error) {
+        this.#leftBehind.set(id, slot);
+        throw error;
+      }
+      this.#freeSlots.push(slot);
     }
   }
 

@@ -6,21 +6,31 @@ import type { Channel, ReopenedMessage, ReplySurface, SendRequest } from "../por
 import { splitToFit } from "../reply/split.ts";
 import type { JournalEntry } from "./entry.ts";
 
-/** The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same. */
-interface InterruptedNotes {
+/** The notes a finished answer ends with: under its text, and in a message that had none. */
+interface EndNotes {
   /** Under text: "⚠️ answer cut off: interrupted". */
   cut: string;
   /** In a message that had none: "⚠️ interrupted". */
   bare: string;
 }
 
-function interruptedNotes(t: Translator): InterruptedNotes {
+/** The notes a drain leaves (see endFor in answer-question.ts): a kill reads the same. */
+function interruptedNotes(t: Translator): EndNotes {
   const interrupted = new AbortedError().userText ?? { key: "errorInterrupted" };
   return {
     cut: t.t("failed", { reason: { key: "answerCut", values: { reason: interrupted } } }),
     bare: t.t("failed", { reason: interrupted }),
   };
 }
+
+/** How an answer ends that a person stopped (see answerQuestion): "⏹ stopped by Ann". */
+function stoppedNotes(t: Translator, by: string | undefined): EndNotes {
+  const note = by ? t.t("stoppedBy", { name: by }) : t.t("stopped");
+  return { cut: note, bare: note };
+}
+
+/** Why the answer is finished by a process other than its own. */
+export type FinishReason = { kind: "interrupted" } | { kind: "stopped"; by: string | undefined };
 const RATE_LIMIT_ATTEMPTS = 4;
 const MAX_RETRY_WAIT_MS = 30_000;
 
@@ -30,14 +40,16 @@ export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
 /**
  * Finishes one answer a dead process left in flight: every message that was not final yet
  * shows the text last journaled and the cut note, as a drain would have left it (a Telegram
- * draft is sent as a message; a Slack stream is stopped and its text set). A message that
- * cannot be edited gets the note in a message below it; one a person deleted is left alone.
- * Never throws: what fails is logged, and the record is done with either way.
+ * draft is sent as a message; a Slack stream is stopped and its text set), or, for an answer
+ * a person stopped, the stopped note. A message that cannot be edited gets the note in a
+ * message below it; one a person deleted is left alone. Never throws: what fails is logged,
+ * and the record is done with either way.
  */
 export async function finishInterrupted(
   entry: JournalEntry,
   channels: readonly RecoveryChannel[],
   log: Logger,
+  reason: FinishReason = { kind: "interrupted" },
 ): Promise<void> {
   const channel = channels.find((c) => c.name === entry.channel);
   if (!channel?.reopen) {
@@ -47,7 +59,8 @@ export async function finishInterrupted(
     );
     return;
   }
-  const notes = interruptedNotes(translator(entry.language ?? "en"));
+  const t = translator(entry.language ?? "en");
+  const notes = reason.kind === "stopped" ? stoppedNotes(t, reason.by) : interruptedNotes(t);
   for (const saved of entry.messages) {
     let reopened: ReopenedMessage | undefined;
     try {
@@ -62,7 +75,7 @@ export async function finishInterrupted(
 async function finishMessage(
   { surface, ref, streaming }: ReopenedMessage,
   markdown: string,
-  notes: InterruptedNotes,
+  notes: EndNotes,
   log: Logger,
 ): Promise<void> {
   const { text, note } = cutMessage(surface, markdown, notes);
@@ -107,7 +120,7 @@ async function finishMessage(
 function cutMessage(
   surface: Pick<ReplySurface, "renderer" | "limits">,
   markdown: string,
-  notes: InterruptedNotes,
+  notes: EndNotes,
 ): { text: string; note: string } {
   const { renderer, limits } = surface;
   if (!markdown.trim()) return { text: renderer.note(notes.bare), note: notes.bare };

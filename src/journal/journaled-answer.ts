@@ -9,8 +9,12 @@ export interface JournalSink {
   readonly updateIntervalMs: number;
   readonly log: Logger;
   save(entry: JournalEntry): Promise<void>;
+  /**
+   * Removes the written record, now or, when the store is away, once it answers again; its
+   * place serves another answer once it is gone. Never throws.
+   */
   remove(): Promise<void>;
-  /** The record is gone (removed, or never written): its place may serve another answer. */
+  /** No record was written: its place may serve another answer. */
   closed(): void;
 }
 
@@ -30,6 +34,8 @@ interface TrackedMessage {
  * removes the record.
  */
 export class JournaledAnswer {
+  /** The record's id in the journal: another process finishes a stopped answer by it. */
+  readonly id: string;
   readonly #channel: string;
   readonly #language: CatalogLanguage;
   readonly #sink: JournalSink;
@@ -43,7 +49,8 @@ export class JournaledAnswer {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
 
-  constructor(channel: string, language: CatalogLanguage, sink: JournalSink) {
+  constructor(id: string, channel: string, language: CatalogLanguage, sink: JournalSink) {
+    this.id = id;
     this.#channel = channel;
     this.#language = language;
     this.#sink = sink;
@@ -70,13 +77,8 @@ export class JournaledAnswer {
     this.#closed = true;
     clearTimeout(this.#timer);
     await this.#writing;
-    try {
-      if (this.#wrote) await this.#sink.remove();
-      this.#sink.closed();
-    } catch (error) {
-      // Its place is not used again: the record left behind must not read as a later answer's.
-      this.#sink.log.warn({ err: error }, "could not remove a finished answer from the journal");
-    }
+    if (this.#wrote) await this.#sink.remove();
+    else this.#sink.closed();
   }
 
   #changed(urgent: boolean): void {

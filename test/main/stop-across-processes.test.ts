@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { openStore } from "../../src/store/open-store.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
+import { journalEntries, journalRuns } from "../support/journal.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, startBot, until } from "../support/run-bot.ts";
@@ -15,10 +17,11 @@ if (redis && !ownRedis) console.warn("[stop across processes] skipped: no redis-
 const track = cleanupAfterEach();
 
 /** A bot process on Slack over HTTP, on the test's Redis (database 14). */
-async function startSlackBot(fake: FakeSlack, simulator: Simulator) {
+async function startSlackBot(fake: FakeSlack, simulator: Simulator, extraEnv = {}) {
   const env = {
     ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
     STORE_URL: `${redis?.url}/14`,
+    ...extraEnv,
   };
   const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
@@ -56,4 +59,38 @@ describe.skipIf(!ownRedis)("stopping an answer across two bot processes on one R
     expect(chats.map((r) => r.outcome)).toEqual(["aborted"]);
     expect(fake.ephemerals).toEqual([]);
   });
+
+  it("ends, as stopped, the answer of a process killed a moment ago when the other gets `@bot stop`", async () => {
+    const fake = track(await FakeSlack.start({ team: "T0FAKE" }), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 1 }), (s) => s.close());
+    const a = await startSlackBot(fake, simulator, { LOG_LEVEL: "debug" });
+    const b = await startSlackBot(fake, simulator);
+
+    const ts = "1700000200.000100";
+    expect(await deliver(a.events, mention("tell me more #stall", { ts }))).toBe(200);
+    const answer = await until("the answer streaming", () =>
+      fake.thread("C1", ts).find((m) => m.text.length > 20),
+    );
+    await a.bot.logLine("answer journaled");
+    // A dies; its sign of life holds for seconds yet, and its journal lease for TAKEOVER_MS.
+    expect(await a.bot.stop("SIGKILL")).toBeNull();
+    const stop = { ...mention("stop", { ts: "1700000201.000100", threadTs: ts }) };
+    const asked = performance.now();
+    expect(await deliver(b.events, { ...stop, user_profile: { display_name: "Ann" } })).toBe(200);
+    await until("the stopped note", () => answer.text.includes("stopped by Ann") || undefined);
+    // Well before the dead process's answers are finished as interrupted (TAKEOVER_MS, 10 s).
+    expect(performance.now() - asked).toBeLessThan(6_000);
+    expect(answer.text).toMatch(/⏹ stopped by Ann$/);
+    expect(answer.text.startsWith("Hello!")).toBe(true);
+    expect(fake.ephemerals).toEqual([]);
+    // Its journal record went with it: nothing is left to finish as interrupted later.
+    const store = await openStore({ storeUrl: `${redis?.url}/14`, dataDir: "" });
+    try {
+      const runs = await journalRuns(store);
+      const left = await Promise.all(runs.map((run) => journalEntries(store, run)));
+      expect(left.flat()).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  }, 40_000);
 });

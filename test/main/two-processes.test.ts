@@ -2,10 +2,11 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
+import { startHeldBackend } from "../support/held-backend.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
-import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import { sleep, startRedisLink, startTestRedis } from "../support/redis.ts";
+import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("two bot processes on Redis");
 afterAll(() => redis?.close());
@@ -232,6 +233,82 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     expect(names()).toEqual(["Name: Lead One", "Name: Lead Two", "Name: Lead Three"]);
     expect(b.bot.stderr).not.toContain("Lead Three");
   });
+});
+
+describe.skipIf(!ownRedis)("two bot processes through a Redis outage", () => {
+  it("leave the answers that ended during the outage as they ended, and take over only a process that is gone", async () => {
+    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+    const chatbot = track(await startHeldBackend(), (c) => {
+      c.releaseAll();
+      return c.close();
+    });
+    // The bots reach Redis through a link the test cuts: an outage as a network sees it.
+    const link = track(await startRedisLink(redis?.server?.port ?? 0), (l) => l.close());
+    const env = { STORE_URL: `${link.url}/${database}`, TAKEOVER_MS: "3000", LOG_LEVEL: "debug" };
+    const a = await startWebhookBot(fake, chatbot, env);
+    const b = await startWebhookBot(fake, chatbot, env);
+    const questions = ["early one", "early two", "late one", "late two"];
+    const chats = questions.map((question, i) => {
+      const person = fake.user(2001 + i, `Person ${i}`);
+      const chat = fake.addChat({ id: person.id, type: "private", first_name: `Person ${i}` });
+      return {
+        question,
+        chat: chat.id,
+        ask: fake.compose({ chat: chat.id, from: person, text: question }),
+      };
+    });
+    const shown = () =>
+      chats.map(({ chat }) => {
+        const [answer, ...more] = fake.botMessages(chat);
+        const buttons = answer?.replyMarkup?.inline_keyboard.flat().map((button) => button.text);
+        const cut = answer?.history.some((text) => text.includes("interrupted"));
+        return { text: answer?.text, buttons, more: more.length, cut };
+      });
+    /** The answers in `range` show their final text and its 👍/👎. */
+    const ended = (...range: [number, number?]) =>
+      shown()
+        .slice(...range)
+        .every((answer) => answer.buttons?.[0] === "👍") || undefined;
+    const expected = questions.map((question) => ({
+      text: `Answer to ${question}.`,
+      buttons: ["👍", "👎"],
+      more: 0,
+      cut: false,
+    }));
+
+    // Four answers stream on A, each on screen and in the journal.
+    for (const { ask } of chats) expect(await deliver(a.webhook, ask)).toBe(200);
+    const journaled = () => logEntries(a.bot.stderr).filter((e) => e.msg === "answer journaled");
+    await until("four answers journaled", () => journaled().length === 4 || undefined);
+
+    // Redis is away for twice TAKEOVER_MS; two answers end meanwhile.
+    link.cut();
+    try {
+      await sleep(1_000);
+      chatbot.release((q) => q.startsWith("early"));
+      await until("the early answers ended", () => ended(0, 2));
+      await sleep(5_000);
+    } finally {
+      link.mend();
+    }
+    // B, up all along, sweeps for dead processes every second; A renews once Redis answers.
+    await sleep(7_000);
+    chatbot.release((q) => q.startsWith("late"));
+    await until("the late answers ended", () => ended(2));
+    expect(shown()).toEqual(expected);
+
+    // A completed every answer: once it is really gone, B has nothing of it to finish.
+    // (Each answer's record goes right after its final text, which waits for no store call.)
+    const answered = () => logEntries(a.bot.stderr).filter((e) => e.msg === "question answered");
+    await until("A logged its four answers", () => answered().length === 4 || undefined);
+    expect(await a.bot.stop("SIGKILL")).toBeNull();
+    await sleep(8_000);
+    expect(shown()).toEqual(expected);
+    const finished = logEntries(b.bot.stderr).filter(
+      (e) => e.msg === "interrupted answers finished" && e.answers !== 0,
+    );
+    expect(finished).toEqual([]);
+  }, 60_000);
 });
 
 /**

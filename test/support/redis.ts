@@ -172,6 +172,53 @@ export async function startBlackHole(): Promise<{
 }
 
 /**
+ * A TCP link to the Redis on `port`, as a network between the bots and Redis: `cut()` drops
+ * every connection and refuses new ones until `mend()`. Unlike a frozen server, what a client
+ * sent while cut never reaches Redis, and Redis's own clock runs on (leases lapse).
+ */
+export async function startRedisLink(port: number): Promise<{
+  url: string;
+  cut(): void;
+  mend(): void;
+  close(): Promise<void>;
+}> {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+  };
+  const server = createServer((client) => {
+    track(client);
+    if (cut) return void client.destroy();
+    const upstream = createConnection({ host: "127.0.0.1", port });
+    track(upstream);
+    client.pipe(upstream).pipe(client);
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const linkPort = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `redis://127.0.0.1:${linkPort}`,
+    cut: () => {
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    mend: () => {
+      cut = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
  * A port nothing listens on now, for a server a test starts (or restarts) there later, or
  * for a connection that must be refused. Below the system's range of ports for outgoing
  * connections (32768 and up on Linux): a port from that range may be given meanwhile to a
