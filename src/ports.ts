@@ -7,6 +7,16 @@ import type { IncomingMessage as HttpRequest, ServerResponse } from "node:http";
  * announce leads, and are run by main.ts as a Channel.
  */
 
+/**
+ * Whether the deployment trusts a person with the whole bot, wherever they write: listed in
+ * SLACK_ADMIN_USERS / TELEGRAM_ADMIN_USERS, or an admin or owner of the Slack workspace (not a
+ * Slack Connect guest). Unlike isAdmin, an administrator or the creator of one chat, or a
+ * private chat's own person, is not one by that alone: anyone can create a Telegram group or
+ * talk to the bot. It decides what concerns the company's leads (which chats get them, who
+ * frees another's lead). Lazy: it can cost an API call. Absent: nobody is.
+ */
+export type BotAdminCheck = () => Promise<boolean>;
+
 /** Something a person wrote to the bot, in platform-neutral form. */
 export interface IncomingMessage {
   /** The channel kind, for logs and metrics: "console", "slack", "telegram". */
@@ -49,6 +59,8 @@ export interface IncomingMessage {
   commandSpellings?: Readonly<Record<string, string>>;
   /** Whether the author may administer this channel. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
+  /** Whether the deployment trusts the author with the company's leads (see BotAdminCheck). */
+  isBotAdmin?: BotAdminCheck;
   /**
    * The author's own language as the platform tells it (Telegram's `language_code`, Slack's
    * user locale, the console's system locale), for the bot's own texts where the channel has
@@ -285,6 +297,8 @@ export interface Presser {
   name: string;
   /** Whether they may administer the chat the message is in. Lazy: it can cost an API call. */
   isAdmin(): Promise<boolean>;
+  /** Whether the deployment trusts them with the company's leads (see BotAdminCheck). */
+  isBotAdmin?: BotAdminCheck;
   /** Their locale tag where the platform tells it (as IncomingMessage.authorLocale). */
   locale?(): Promise<string | undefined>;
 }
@@ -300,6 +314,12 @@ export interface PressedButton {
   action: string;
   /** The button's id, as the client sent it back: never trusted. */
   id: string;
+  /**
+   * Unique per press: a redelivery of the same press (to this process or another) carries the
+   * same id, so its handler can tell it from a second press. Absent where the platform names
+   * none.
+   */
+  pressId?: string | undefined;
   person: Presser;
   /** The platform's own id of the chat or channel the message is in. */
   channelId: string;

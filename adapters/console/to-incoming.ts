@@ -24,6 +24,7 @@ export function toIncoming(
     text: line,
     // Whoever runs the terminal runs the bot.
     isAdmin: async () => true,
+    isBotAdmin: async () => true,
     ...context,
   };
 }

@@ -48,6 +48,8 @@ const blockActions = z.looseObject({
     name: z.string().optional(),
   }),
   team: z.looseObject({ id: z.string() }).nullish(),
+  /** One per interaction: a retry of the same press carries it again. */
+  trigger_id: z.string().optional(),
   container: z.looseObject({
     channel_id: z.string().optional(),
     message_ts: z.string().optional(),
@@ -110,10 +112,13 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
     // Our action_ids end in the button's place; another app's (or a forged) one is unknown.
     action: action.action_id.replace(/:\d+$/, ""),
     id: action.value ?? "",
+    pressId: payload.trigger_id,
     person: {
       id: user.id,
       name: handle ? `@${handle}` : user.id,
       isAdmin: () => context.isAdmin(user.id),
+      // A workspace's admins (and the listed ids) administer every channel of it alike.
+      isBotAdmin: () => context.isAdmin(user.id),
       locale: () => context.locale(user.id),
     },
     channelId: channel,

@@ -118,6 +118,8 @@ export function toDelivery(
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
       commandSpellings: identity.commandSpellings,
       isAdmin: () => context.admins.isAdmin(user),
+      // A workspace's admins (and the listed ids) administer every channel of it alike.
+      isBotAdmin: () => context.admins.isAdmin(user),
       authorLocale: () => context.admins.locale(user),
     },
   };
@@ -233,6 +235,7 @@ export function toCommand(
       text: `/${word} ${slackTextToPlain(payload.text)}`.trim(),
       commandSpellings: context.identity.commandSpellings,
       isAdmin: () => admins.isAdmin(payload.user_id),
+      isBotAdmin: () => admins.isAdmin(payload.user_id),
       authorLocale: () => admins.locale(payload.user_id),
     },
   };

@@ -55,6 +55,8 @@ export function telegramMessageAt(chatId: number, messageId: number): TelegramMe
 export interface TelegramPressContext {
   api: Api;
   isAdmin(check: { chatId: number; isPrivate: boolean; authorId: string }): Promise<boolean>;
+  /** Listed in TELEGRAM_ADMIN_USERS: the bot's admins, the only ones trusted with leads. */
+  isListed(authorId: string): boolean;
   /**
    * Answers the callback query (once; later calls do nothing): with text, as an alert, or as
    * a passing toast when `brief`.
@@ -93,6 +95,8 @@ export function telegramPress(
     channel: "telegram",
     action: read.action,
     id: read.id,
+    // The callback query's own id: a redelivered update carries it again.
+    pressId: query.id,
     person: {
       id: String(from.id),
       name: personName(from),
@@ -102,6 +106,7 @@ export function telegramPress(
           isPrivate: message.chat.type === "private",
           authorId: String(from.id),
         }),
+      isBotAdmin: async () => context.isListed(String(from.id)),
       locale: async () => from.language_code,
     },
     channelId: String(chatId),

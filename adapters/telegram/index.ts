@@ -272,6 +272,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         replyPlace: { ...place },
         isAdmin: () =>
           admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
+        isBotAdmin: async () => admins.isListed(reading.authorId),
         authorLocale,
       };
       return () => options.bridge.handle(incoming, surface);
@@ -306,6 +307,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       const pressed = telegramPress(query, {
         api: bot.api,
         isAdmin: (check) => admins.isAdmin(check),
+        isListed: (authorId) => admins.isListed(authorId),
         answer,
       });
       const known = pressed !== undefined && (await options.buttons?.handle(pressed)) === true;

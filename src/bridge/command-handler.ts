@@ -163,7 +163,9 @@ export class CommandHandler {
     if (command.action === "list") {
       return { text: await leads.list(message, command.days, t), private: true };
     }
-    if (!(await message.isAdmin())) {
+    // Only someone the deployment trusts turns a chat into a lead channel: a chat's own admin
+    // may be anyone who created a group or wrote to the bot.
+    if (!(await message.isBotAdmin?.())) {
       return { text: t.t("leadsAdminOnly"), private: true };
     }
     const said = await leads.subscribe(message, command.action === "subscribe");

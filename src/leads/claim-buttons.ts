@@ -1,20 +1,12 @@
 import { type ButtonHandlers, presserLanguage, toldOnFailure } from "../bridge/button-handlers.ts";
-import { BridgeError } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { Lead, LeadAnnouncer, PressedButton } from "../ports.ts";
-import { leadChannelLanguage } from "./lead-channel-language.ts";
+import type { LeadAnnouncer, PressedButton } from "../ports.ts";
+import { leadCardRedraw } from "./lead-card-redraw.ts";
 import type { LeadChannels } from "./lead-channels.ts";
-import {
-  CLAIM_ACTION,
-  cardState,
-  type LeadClaim,
-  type LeadClaimBook,
-  type LeadPost,
-  RELEASE_ACTION,
-} from "./lead-claims.ts";
-import { leadAnnouncement, leadTime } from "./lead-text.ts";
+import { CLAIM_ACTION, type LeadClaim, type LeadClaimBook, RELEASE_ACTION } from "./lead-claims.ts";
+import { leadTime } from "./lead-text.ts";
 
 export interface ClaimButtonsOptions {
   book: LeadClaimBook;
@@ -28,76 +20,38 @@ export interface ClaimButtonsOptions {
 
 /**
  * "I'll take it" and "Release" under lead announcements. A press names a lead by id only:
- * the lead, its announcements and its claim are looked up, and the press counts only on an
- * announcement of that lead in a lead channel (so no press can draw a lead's card anywhere
- * else). A claim edits every announcement of the lead; a press that loses is told privately.
+ * the lead, its announcements and its claim are looked up, and the press counts only in a
+ * current lead channel, on an announcement of that lead (a card elsewhere, or in a chat that
+ * is no lead channel any more, takes nothing). A claim edits every recorded announcement of
+ * the lead (so no press can draw a lead's card anywhere else); a press that loses is told
+ * privately. Someone else's claim is freed only by a bot admin (Presser.isBotAdmin).
  */
 export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButtonsOptions): void {
   const { book, log } = options;
   const now = options.now ?? (() => new Date());
+  const showEverywhere = leadCardRedraw(options);
 
-  /** The lead the press is about, when the press is on one of its announcements here. */
+  /**
+   * The lead the press is about, when the press is on one of its announcements in a lead
+   * channel, or in a lead channel where its announcement is appearing (posted, not yet
+   * recorded: the card is usable the moment it shows).
+   */
   const leadOf = async (pressed: PressedButton) => {
-    const inLeadChannel = await options.channels.includes({
-      platform: pressed.channel,
-      id: pressed.channelId,
-    });
-    const card = inLeadChannel ? await book.card(pressed.id) : undefined;
+    const at = { platform: pressed.channel, channelId: pressed.channelId };
+    if (!(await options.channels.includes({ platform: at.platform, id: at.channelId }))) {
+      return undefined;
+    }
+    const appearing = await book.appearing(pressed.id, at);
+    const card = await book.card(pressed.id);
     // Both refs are built by the same adapter from the same two ids, so equal JSON is the
     // same message.
     const here = JSON.stringify(pressed.message);
-    const onCard = card?.posts.some(
-      (post) => post.platform === pressed.channel && JSON.stringify(post.message) === here,
-    );
+    const onCard =
+      appearing ||
+      card?.posts.some(
+        (post) => post.platform === pressed.channel && JSON.stringify(post.message) === here,
+      );
     return onCard ? card : undefined;
-  };
-
-  /**
-   * Every announcement of the lead shows who holds it now, as the store says (not as this
-   * press left it: a release and a claim in two processes may edit the cards in either
-   * order). Drawn again while the holder changed meanwhile, so the last edit shows the last
-   * holder. An announcement that cannot be edited is left as it was.
-   */
-  const showEverywhere = async (id: string, lead: Lead, posts: readonly LeadPost[]) => {
-    try {
-      let shown: string | undefined;
-      for (let draws = 0; draws < MAX_DRAWS; draws++) {
-        const holder = await book.holder(id);
-        const record = holder?.record ?? "";
-        if (record === shown) return;
-        shown = record;
-        await draw(id, lead, posts, holder?.claim);
-      }
-    } catch (error) {
-      // The claim or release itself went through, so the press did not fail: only the cards
-      // show the holder before it until the lead changes hands again (a press that finds the
-      // lead taken is told who has it).
-      const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
-      log.warn({ kind }, "a lead's announcements could not be redrawn");
-    }
-  };
-
-  /** Each announcement of the lead shows `claim`, in its channel's language. */
-  const draw = async (
-    id: string,
-    lead: Lead,
-    posts: readonly LeadPost[],
-    claim: LeadClaim | undefined,
-  ) => {
-    await Promise.all(
-      posts.map(async (post) => {
-        const announcer = options.announcers.find((a) => a.platform === post.platform);
-        if (!announcer?.show) return;
-        try {
-          const t = await leadChannelLanguage(announcer, post.channelId, options.languages);
-          await announcer.show(post.message, leadAnnouncement(lead, t), cardState(id, claim, t));
-        } catch (error) {
-          // Its kind only: the lead's fields never reach the log.
-          const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
-          log.warn({ platform: post.platform, kind }, "a lead announcement could not be updated");
-        }
-      }),
-    );
   };
 
   const samePerson = (claim: LeadClaim, pressed: PressedButton) =>
@@ -118,13 +72,19 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
         personId: pressed.person.id,
         name: pressed.person.name,
         at: now().toISOString(),
+        pressId: pressed.pressId,
       };
-      if (await book.claim(pressed.id, claim)) {
-        return showEverywhere(pressed.id, card.lead, card.posts);
-      }
+      if (await book.claim(pressed.id, claim)) return showEverywhere(pressed.id);
       const holder = await book.holder(pressed.id);
       if (!holder) return tell(pressed, (t) => t.t("claimTryAgain"));
-      if (samePerson(holder.claim, pressed)) return tell(pressed, (t) => t.t("youHaveIt"));
+      if (samePerson(holder.claim, pressed)) {
+        // This very press, delivered again (to another process, or retried): it took the
+        // lead, so it is answered as the press that took it, and the cards are drawn in case
+        // the first delivery could not.
+        const again = pressed.pressId !== undefined && holder.claim.pressId === pressed.pressId;
+        if (again) return showEverywhere(pressed.id);
+        return tell(pressed, (t) => t.t("youHaveIt"));
+      }
       const { name, at } = holder.claim;
       return tell(pressed, (t) => t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
     }),
@@ -137,11 +97,12 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
       if (!card) return tell(pressed, (t) => t.t("claimUnavailable"));
       const holder = await book.holder(pressed.id);
       if (!holder) return tell(pressed, (t) => t.t("notClaimed"));
-      // An admin may free a lead whose taker is away, as an admin may stop anyone's answer. An
-      // admin check Slack or Telegram cannot answer is told as such (toldOnFailure), not as a
+      // A bot admin may free a lead whose taker is away. Not a chat's own admin: the lead is
+      // the lead channels' (where its taker took it), and a chat's admin may be whoever
+      // created a group. A check Slack cannot answer is told as such (toldOnFailure), not as a
       // refusal the presser could not make sense of.
       const own = samePerson(holder.claim, pressed);
-      if (!own && !(await pressed.person.isAdmin())) {
+      if (!own && !(await pressed.person.isBotAdmin?.())) {
         return tell(pressed, (t) => t.t("onlyClaimerReleases", { name: holder.claim.name }));
       }
       if (!(await book.release(pressed.id, holder.record))) {
@@ -160,10 +121,7 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
           "an admin released a lead someone else had taken",
         );
       }
-      return showEverywhere(pressed.id, card.lead, card.posts);
+      return showEverywhere(pressed.id);
     }),
   );
 }
-
-/** Redraws of a lead's cards for one press, however often its holder changes meanwhile. */
-const MAX_DRAWS = 3;

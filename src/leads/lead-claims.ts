@@ -15,10 +15,14 @@ const LEAD_ID = /^[0-9a-f]{32}$/;
 // As long as the poller remembers a lead it announced: an older card cannot be claimed.
 const REMEMBER_MS = 60 * 24 * 60 * 60 * 1000;
 
+// Longer than any post of a card takes: a process that died posting leaves the mark this long.
+const APPEARING_MS = 5 * 60 * 1000;
+
 const KEYS = {
   card: (id: string) => `lead:card:${id}`,
   posts: (id: string) => `lead:posts:${id}`,
   claim: (id: string) => `lead:claim:${id}`,
+  appearing: (id: string, at: PostPlace) => `lead:appearing:${id}:${at.platform}:${at.channelId}`,
 };
 
 /** Who took a lead, and when. */
@@ -31,6 +35,8 @@ export interface LeadClaim {
   name: string;
   /** ISO 8601, UTC. */
   at: string;
+  /** The press that took it (PressedButton.pressId): the same press again is no second one. */
+  pressId?: string | undefined;
 }
 
 const leadClaim = z.object({
@@ -38,6 +44,7 @@ const leadClaim = z.object({
   personId: z.string(),
   name: z.string(),
   at: z.string(),
+  pressId: z.string().optional(),
 });
 
 /**
@@ -49,6 +56,9 @@ export interface LeadPost {
   channelId: string;
   message: unknown;
 }
+
+/** The lead channel an announcement is in. */
+export type PostPlace = Pick<LeadPost, "platform" | "channelId">;
 
 const leadPost = z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() });
 
@@ -86,12 +96,33 @@ export class LeadClaimBook {
     this.#store = store;
   }
 
-  /** Records an announcement of `lead` (cleaned, as shown) made by the poller. */
+  /**
+   * Before the poller posts `lead` (cleaned, as shown) at `at`: until `posted` records where
+   * the card is, a press on it as it appears there counts (`appearing`), rather than finding
+   * no card.
+   */
+  async announcing(id: string, lead: Lead, at: PostPlace): Promise<void> {
+    await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
+    await this.#store.set(KEYS.appearing(id, at), true, APPEARING_MS);
+  }
+
+  /** Records an announcement of `lead` made by the poller. */
   async posted(id: string, lead: Lead, post: LeadPost): Promise<void> {
     await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
     if (post.message !== undefined) {
       await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post), REMEMBER_MS);
     }
+    // After the post is in: a press that saw the mark gone finds the post (see `appearing`).
+    await this.#store.delete(KEYS.appearing(id, post));
+  }
+
+  /**
+   * Whether a card of the lead is being posted at `at` and not yet recorded. Read it before
+   * `card`: `posted` adds the post before it clears this, so a press reads one or the other.
+   */
+  async appearing(id: string, at: PostPlace): Promise<boolean> {
+    if (!LEAD_ID.test(id)) return false;
+    return (await this.#store.get(KEYS.appearing(id, at))) === true;
   }
 
   /** The lead an id names and its announcements, or undefined for an id that names none. */

@@ -9,6 +9,7 @@ import type { Lead, LeadAnnouncer } from "../ports.ts";
 import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
+import { leadCardRedraw } from "./lead-card-redraw.ts";
 import { leadChannelLanguage } from "./lead-channel-language.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
 import { cardState, type LeadClaimBook } from "./lead-claims.ts";
@@ -70,6 +71,8 @@ export class LeadPoller {
   readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages" | "claims">> &
     Pick<LeadPollerOptions, "metrics" | "languages" | "claims">;
   readonly #owner = randomUUID();
+  /** Draws a lead's cards as its holder is now (with `claims`). */
+  readonly #redraw: ((id: string) => Promise<void>) | undefined;
   /** Who polls: one process at a time. */
   readonly #lease: Lease;
   #timer: NodeJS.Timeout | undefined;
@@ -88,6 +91,8 @@ export class LeadPoller {
       now: () => new Date(),
       ...options,
     };
+    const { claims, announcers, languages, log } = this.#options;
+    this.#redraw = claims && leadCardRedraw({ book: claims, announcers, languages, log });
     this.#lease = new Lease({
       store: this.#options.store,
       key: KEYS.lease,
@@ -196,10 +201,15 @@ export class LeadPoller {
     if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
     const shown = cleanLead(lead);
     const { claims } = this.#options;
+    const at = { platform: channel.platform, channelId: channel.id };
     let message: unknown;
+    let drawn: string | undefined;
     try {
       const t = await leadChannelLanguage(announcer, channel.id, this.#options.languages);
-      const state = claims && cardState(id, (await claims.holder(id))?.claim, t);
+      await claims?.announcing(id, shown, at);
+      const holder = await claims?.holder(id);
+      drawn = holder?.record;
+      const state = claims && cardState(id, holder?.claim, t);
       message = await announcer.announce(channel.id, leadAnnouncement(shown, t), state);
     } catch (error) {
       await store.release(key, this.#owner).catch(() => undefined);
@@ -208,7 +218,12 @@ export class LeadPoller {
     // Posted: a failure to record it costs its buttons (a press is told the lead cannot be
     // claimed there), never a second announcement.
     await claims
-      ?.posted(id, shown, { platform: channel.platform, channelId: channel.id, message })
+      ?.posted(id, shown, { ...at, message })
+      .then(async () => {
+        // Pressed as it appeared, the lead may have changed hands after this card was drawn,
+        // and the press's redraw may have come before this card was recorded.
+        if ((await claims.holder(id))?.record !== drawn) await this.#redraw?.(id);
+      })
       .catch((error: unknown) =>
         this.#options.log.warn(
           { kind: error instanceof BridgeError ? error.code : "UNEXPECTED" },

@@ -18,7 +18,10 @@ export interface LeadsCommandsOptions {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** `/leads [days]`, `/leads subscribe`, `/leads unsubscribe`: lead data only in lead channels. */
+/**
+ * `/leads [days]`, `/leads subscribe`, `/leads unsubscribe`: lead data only in lead channels
+ * (and to a bot admin in their direct chat).
+ */
 export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommands {
   const now = options.now ?? (() => new Date());
   const maxLines = options.maxLines ?? 25;
@@ -29,7 +32,11 @@ export function createLeadsCommands(options: LeadsCommandsOptions): LeadsCommand
 
   return {
     async list(message, days, t) {
-      if (!(await options.channels.includes(channelOf(message)))) {
+      // Where the sales team already sees every lead (its lead channels), to anyone there; and
+      // to a bot admin in their own direct chat with the bot, where no one else reads it.
+      const here =
+        message.adminOfAll === true || (await options.channels.includes(channelOf(message)));
+      if (!here) {
         return t.t("leadsOnlyInLeadChannels", { command: "/leads subscribe" });
       }
       const until = now();

@@ -15,7 +15,9 @@ afterEach(async () => {
 });
 
 const DAY = 24 * 60 * 60 * 1000;
-const member = { isAdmin: async () => false };
+const member = { isAdmin: async () => false, isBotAdmin: async () => false };
+/** A channel's own admin (a Telegram group's creator, say) whom the deployment does not list. */
+const chatAdmin = { isAdmin: async () => true, isBotAdmin: async () => false };
 const salesChannel = { channelId: "sales", channelKey: "test:sales", threadKey: "test:sales:t" };
 
 /** The pipeline with the leads feature on: "sales" is a configured lead channel. */
@@ -99,6 +101,21 @@ describe("/leads", () => {
     );
   });
 
+  it("lists them to a bot admin in their direct chat with the bot, and to nobody else outside lead channels", async () => {
+    const h = await start();
+    h.simulator.addLead({ name: "Listed Person" });
+    const surface = new MemorySurface();
+    const dm = { channelId: "dm-1", channelKey: "test:dm-1", threadKey: "test:dm-1" };
+    await h.bridge.handle(incoming("/leads", { ...dm, adminOfAll: true }), surface);
+    await h.bridge.handle(incoming("/leads", { ...dm, ...chatAdmin }), surface);
+    await h.bridge.handle(incoming("/leads", { ...dm, ...member }), surface);
+    expect(surface.notices.map((n) => n.text.split("\n")[0])).toEqual([
+      "1 lead in the last 7 days, newest first:",
+      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+    ]);
+  });
+
   it.each(["yesterday", "0x10", "1e1", "5.0", "+5", "0", "91", " 7 8"])(
     "says what it expects for %j instead of a plain number of days from 1 to 90",
     async (days) => {
@@ -137,10 +154,11 @@ describe("/leads", () => {
     ]);
   });
 
-  it("subscribes and unsubscribes a channel, for admins only", async () => {
+  it("subscribes and unsubscribes a channel, for the bot's admins only", async () => {
     const h = await start();
     const surface = new MemorySurface();
     await h.bridge.handle(incoming("/leads subscribe", member), surface);
+    await h.bridge.handle(incoming("/leads subscribe", chatAdmin), surface);
     await h.bridge.handle(incoming("/leads subscribe"), surface);
     await h.bridge.handle(incoming("/leads subscribe"), surface);
     h.simulator.addLead({ name: "Visible now" });
@@ -148,7 +166,8 @@ describe("/leads", () => {
     await h.bridge.handle(incoming("/leads unsubscribe"), surface);
     await h.bridge.handle(incoming("/leads unsubscribe", salesChannel), surface);
     expect(surface.notices.map((n) => n.text.split("\n")[0])).toEqual([
-      "Only an admin of this channel can change lead announcements.",
+      "Only the bot's admins can turn lead announcements on or off.",
+      "Only the bot's admins can turn lead announcements on or off.",
       "This channel now gets every new lead.",
       "This channel already gets every new lead.",
       "1 lead in the last 7 days, newest first:",

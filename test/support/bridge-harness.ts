@@ -98,6 +98,7 @@ export function incoming(text: string, overrides: Partial<IncomingMessage> = {})
     authorId: "user-1",
     text,
     isAdmin: async () => true,
+    isBotAdmin: async () => true,
     ...overrides,
   };
 }

@@ -99,3 +99,20 @@ export function blockActions(press: {
     ],
   };
 }
+
+/** POSTs a form (a slash command, a press) Slack signed now; resolves with its status. */
+export async function postSignedForm(url: string, form: Record<string, string>): Promise<number> {
+  const body = new URLSearchParams(form).toString();
+  const timestamp = Math.floor(Date.now() / 1000);
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-slack-request-timestamp": String(timestamp),
+      "x-slack-signature": sign(timestamp, body),
+    },
+    body,
+  });
+  await response.arrayBuffer();
+  return response.status;
+}

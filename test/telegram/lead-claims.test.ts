@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import type { LeadAnnouncer } from "../../src/ports.ts";
 import type { StoredMessage, User } from "../support/fake-telegram.ts";
 import { announceOneLead } from "../support/lead-cards.ts";
 import { answered, type Rig, startRig } from "./rig.ts";
@@ -10,8 +11,13 @@ afterEach(async () => {
   rig = undefined;
 });
 
-/** The group is a lead channel with one announcement, claim buttons on. */
-async function announced(): Promise<{ r: Rig; card: StoredMessage }> {
+/**
+ * The group is a lead channel with one announcement, claim buttons on; `announcer` posts it
+ * (by default the channel's own).
+ */
+async function announced(
+  announcer: (r: Rig) => LeadAnnouncer = (r) => r.channel.leadAnnouncer,
+): Promise<{ r: Rig; card: StoredMessage }> {
   const buttons = new ButtonHandlers();
   const r = await startRig({ simulator: { leads: 0 }, channel: { buttons } });
   rig = r;
@@ -22,7 +28,7 @@ async function announced(): Promise<{ r: Rig; card: StoredMessage }> {
     backend,
     simulator,
     channel: { platform: "telegram", id: String(r.group.id) },
-    announcer: r.channel.leadAnnouncer,
+    announcer: announcer(r),
     lead: { name: "Dana Buyer", phone: "+1 555 0100", email: "dana@example.com" },
   });
   const [card] = r.fake.botMessages(r.group.id);
@@ -89,5 +95,32 @@ describe("claiming a lead in Telegram", () => {
 
     await press(r, card, r.alice);
     expect(card.text.split("\n").at(-1)).toMatch(/^Claimed by @\u2060alice_example at /); // shown, but no ping
+  });
+
+  it("takes a claim pressed the moment the card shows, before the bot has recorded where the card is", async () => {
+    let pressId: string | undefined;
+    // Eve's press reaches the bot while its post of the card is still on its way back.
+    const { r, card } = await announced((r) => {
+      const eve = r.fake.user(1004, "Eve", "eve_sales");
+      r.fake.setMember(r.group.id, eve.id, "member");
+      const posted = r.channel.leadAnnouncer;
+      return {
+        platform: posted.platform,
+        channelKey: (channelId) => posted.channelKey(channelId),
+        show: (message, lead, state) => posted.show?.(message, lead, state) ?? Promise.resolve(),
+        async announce(channelId, announcement, state) {
+          const at = await posted.announce(channelId, announcement, state);
+          const [shown] = r.fake.botMessages(r.group.id);
+          if (!shown) throw new Error("no card shown");
+          pressId = await press(r, shown, eve);
+          return at;
+        },
+      };
+    });
+
+    // Answered with nothing to show (no "can no longer be claimed here"), and the card says so.
+    expect(r.fake.callbackAnswers).toEqual([{ queryId: pressId }]);
+    expect(card.text.split("\n").at(-1)).toMatch(/^Claimed by @\u2060eve_sales at /);
+    expect(labels(card)).toEqual(["Release"]);
   });
 });

@@ -16,7 +16,7 @@ afterEach(async () => {
 // The rig's group without topics; it is this bot's configured lead chat.
 const SALES_GROUP = -1001;
 
-async function start(): Promise<Rig> {
+async function start(adminUsers: string[] = []): Promise<Rig> {
   harness = await startHarness({
     simulator: { chunkDelayMs: 0, leads: 0 },
     bridge: {
@@ -27,7 +27,7 @@ async function start(): Promise<Rig> {
         }),
     },
   });
-  rig = await startRig({ harness });
+  rig = await startRig({ harness, channel: { adminUsers } });
   return rig;
 }
 
@@ -53,16 +53,16 @@ describe("/leads in Telegram", () => {
     );
   });
 
-  it("lets a chat administrator subscribe a chat, and refuses a member", async () => {
-    const { fake, bob, alice, forum } = await start();
-    await answered(
-      rig as Rig,
-      fake.write({ chat: forum.id, from: alice, text: "/leads subscribe" }),
-    );
-    await answered(rig as Rig, fake.write({ chat: forum.id, from: bob, text: "/leads subscribe" }));
+  it("lets a bot admin (TELEGRAM_ADMIN_USERS) subscribe a chat, and refuses its administrator and its members", async () => {
+    // Alice is listed: a bot admin, though only a member of the forum; Bob administers it.
+    const { fake, bob, alice, forum } = await start(["1001"]);
+    for (const from of [bob, alice]) {
+      await answered(rig as Rig, fake.write({ chat: forum.id, from, text: "/leads subscribe" }));
+    }
     expect(fake.botMessages(forum.id).map((m) => m.text)).toEqual([
-      "Only an admin of this channel can change lead announcements.",
+      "Only the bot's admins can turn lead announcements on or off.",
       "This channel now gets every new lead.",
     ]);
+    expect(alice.id).toBe(1001);
   });
 });

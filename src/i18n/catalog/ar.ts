@@ -73,7 +73,7 @@ export const ar: Messages = {
 
   leadsUsage: "المتوقع: {list} أو {days} (من 1 إلى {max, number}) أو {subscribe} أو {unsubscribe}",
   leadsNotSetUp: "إعلانات العملاء المحتملين غير مُعدّة لهذا البوت.",
-  leadsAdminOnly: "لا يستطيع تغيير إعلانات العملاء المحتملين إلا مشرف هذه القناة.",
+  leadsAdminOnly: "لا يستطيع تشغيل إعلانات العملاء المحتملين أو إيقافها إلا مشرفو البوت.",
   leadsOnlyInLeadChannels:
     "لا يُعرض العملاء المحتملون إلا في قنوات العملاء المحتملين. يستطيع المشرف جعل هذه القناة منها بالأمر {command}.",
   leadsNone:

@@ -79,7 +79,7 @@ export const de: Messages = {
 
   leadsUsage: "erwartet: {list}, {days} (1 bis {max, number}), {subscribe} oder {unsubscribe}",
   leadsNotSetUp: "Lead-Ankündigungen sind für diesen Bot nicht eingerichtet.",
-  leadsAdminOnly: "Nur Admins dieses Kanals können Lead-Ankündigungen ändern.",
+  leadsAdminOnly: "Nur die Admins des Bots können Lead-Ankündigungen ein- oder ausschalten.",
   leadsOnlyInLeadChannels:
     "Leads werden nur in Lead-Kanälen angezeigt. Ein Admin kann diesen Kanal mit {command} zu einem Lead-Kanal machen.",
   leadsNone: "Keine Leads {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}.",

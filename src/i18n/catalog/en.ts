@@ -82,7 +82,7 @@ export const en = {
   // Leads.
   leadsUsage: "expected {list}, {days} (1 to {max, number}), {subscribe} or {unsubscribe}",
   leadsNotSetUp: "Lead announcements are not set up for this bot.",
-  leadsAdminOnly: "Only an admin of this channel can change lead announcements.",
+  leadsAdminOnly: "Only the bot's admins can turn lead announcements on or off.",
   leadsOnlyInLeadChannels:
     "Leads are shown only in lead channels. An admin can make this one a lead channel with {command}.",
   leadsNone: "No leads in {days, plural, one {the last day} other {the last # days}}.",

@@ -81,7 +81,7 @@ export const es: Messages = {
   leadsUsage: "se esperaba {list}, {days} (de 1 a {max, number}), {subscribe} o {unsubscribe}",
   leadsNotSetUp: "Los avisos de clientes potenciales no están configurados en este bot.",
   leadsAdminOnly:
-    "Solo un administrador de este canal puede cambiar los avisos de clientes potenciales.",
+    "Solo los administradores del bot pueden activar o desactivar los anuncios de clientes potenciales.",
   leadsOnlyInLeadChannels:
     "Los clientes potenciales solo se muestran en los canales de clientes potenciales. Un administrador puede convertir este en uno con {command}.",
   leadsNone:

@@ -78,7 +78,8 @@ export const fr: Messages = {
 
   leadsUsage: "attendu : {list}, {days} (de 1 à {max, number}), {subscribe} ou {unsubscribe}",
   leadsNotSetUp: "Les annonces de prospects ne sont pas configurées pour ce bot.",
-  leadsAdminOnly: "Seul un administrateur de ce canal peut modifier les annonces de prospects.",
+  leadsAdminOnly:
+    "Seuls les administrateurs du bot peuvent activer ou désactiver les annonces de prospects.",
   leadsOnlyInLeadChannels:
     "Les prospects ne s’affichent que dans les canaux de prospects. Un administrateur peut en faire un canal de prospects avec {command}.",
   leadsNone: "Aucun prospect {days, plural, one {depuis hier} other {ces # derniers jours}}.",

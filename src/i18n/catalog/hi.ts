@@ -70,7 +70,7 @@ export const hi: Messages = {
 
   leadsUsage: "अपेक्षित: {list}, {days} (1 से {max, number}), {subscribe} या {unsubscribe}",
   leadsNotSetUp: "इस बॉट के लिए लीड की सूचनाएँ सेट नहीं हैं।",
-  leadsAdminOnly: "लीड की सूचनाएँ केवल इस चैनल का एडमिन बदल सकता है।",
+  leadsAdminOnly: "लीड की सूचनाएँ केवल बॉट के एडमिन चालू या बंद कर सकते हैं।",
   leadsOnlyInLeadChannels:
     "लीड केवल लीड चैनलों में दिखती हैं। एडमिन {command} से इस चैनल को लीड चैनल बना सकता है।",
   leadsNone: "{days, plural, one {पिछले # दिन} other {पिछले # दिनों}} में कोई लीड नहीं।",

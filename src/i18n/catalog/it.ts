@@ -76,7 +76,8 @@ export const it: Messages = {
 
   leadsUsage: "previsto: {list}, {days} (da 1 a {max, number}), {subscribe} o {unsubscribe}",
   leadsNotSetUp: "Gli annunci dei lead non sono configurati per questo bot.",
-  leadsAdminOnly: "Solo un amministratore di questo canale può cambiare gli annunci dei lead.",
+  leadsAdminOnly:
+    "Solo gli amministratori del bot possono attivare o disattivare gli annunci dei lead.",
   leadsOnlyInLeadChannels:
     "I lead si vedono solo nei canali dei lead. Un amministratore può renderlo un canale dei lead con {command}.",
   leadsNone: "Nessun lead {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",

@@ -77,7 +77,7 @@ export const jp: Messages = {
   leadsUsage:
     "{list}、{days}（1〜{max, number}）、{subscribe}、{unsubscribe} のいずれかを指定してください",
   leadsNotSetUp: "このボットではリードの通知が設定されていません。",
-  leadsAdminOnly: "リードの通知を変更できるのは、このチャンネルの管理者だけです。",
+  leadsAdminOnly: "リードの通知をオン・オフできるのは、ボットの管理者だけです。",
   leadsOnlyInLeadChannels:
     "リードはリード用チャンネルにだけ表示されます。管理者は {command} でこのチャンネルをリード用にできます。",
   leadsNone: "直近 {days, number} 日間のリードはありません。",

@@ -72,7 +72,7 @@ export const ko: Messages = {
 
   leadsUsage: "{list}, {days}(1~{max, number}), {subscribe}, {unsubscribe} 중 하나를 입력하세요",
   leadsNotSetUp: "이 봇에는 리드 알림이 설정되어 있지 않습니다.",
-  leadsAdminOnly: "리드 알림은 이 채널의 관리자만 바꿀 수 있습니다.",
+  leadsAdminOnly: "리드 알림은 봇 관리자만 켜거나 끌 수 있습니다.",
   leadsOnlyInLeadChannels:
     "리드는 리드 채널에서만 보입니다. 관리자가 {command}로 이 채널을 리드 채널로 만들 수 있습니다.",
   leadsNone: "최근 {days, number}일 동안 리드가 없습니다.",

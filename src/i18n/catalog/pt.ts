@@ -74,7 +74,7 @@ export const pt: Messages = {
 
   leadsUsage: "esperado: {list}, {days} (de 1 a {max, number}), {subscribe} ou {unsubscribe}",
   leadsNotSetUp: "Os anúncios de leads não estão configurados neste bot.",
-  leadsAdminOnly: "Só um administrador deste canal pode mudar os anúncios de leads.",
+  leadsAdminOnly: "Só os administradores do bot podem ligar ou desligar os anúncios de leads.",
   leadsOnlyInLeadChannels:
     "Os leads só aparecem em canais de leads. Um administrador pode tornar este um canal de leads com {command}.",
   leadsNone: "Nenhum lead {days, plural, one {no último dia} other {nos últimos # dias}}.",

@@ -75,7 +75,7 @@ export const ru: Messages = {
 
   leadsUsage: "ожидалось {list}, {days} (от 1 до {max, number}), {subscribe} или {unsubscribe}",
   leadsNotSetUp: "Объявления о лидах для этого бота не настроены.",
-  leadsAdminOnly: "Изменить объявления о лидах может только администратор этого канала.",
+  leadsAdminOnly: "Включить или выключить объявления о лидах могут только администраторы бота.",
   leadsOnlyInLeadChannels:
     "Лиды показываются только в каналах лидов. Администратор может сделать этот канал каналом лидов командой {command}.",
   leadsNone:

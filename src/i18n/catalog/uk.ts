@@ -75,7 +75,7 @@ export const uk: Messages = {
 
   leadsUsage: "очікувалося {list}, {days} (від 1 до {max, number}), {subscribe} або {unsubscribe}",
   leadsNotSetUp: "Оголошення про ліди для цього бота не налаштовано.",
-  leadsAdminOnly: "Змінити оголошення про ліди може лише адміністратор цього каналу.",
+  leadsAdminOnly: "Увімкнути чи вимкнути оголошення про ліди можуть лише адміністратори бота.",
   leadsOnlyInLeadChannels:
     "Ліди показуються лише в каналах лідів. Адміністратор може зробити цей канал каналом лідів командою {command}.",
   leadsNone:

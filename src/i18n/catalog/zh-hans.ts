@@ -67,7 +67,7 @@ export const zhHans: Messages = {
 
   leadsUsage: "用法应为 {list}、{days}（1 到 {max, number}）、{subscribe} 或 {unsubscribe}",
   leadsNotSetUp: "本机器人尚未设置潜在客户通知。",
-  leadsAdminOnly: "只有此频道的管理员才能更改潜在客户通知。",
+  leadsAdminOnly: "只有机器人的管理员才能开启或关闭潜在客户通知。",
   leadsOnlyInLeadChannels:
     "潜在客户只在潜在客户频道中显示。管理员可以用 {command} 把此频道设为潜在客户频道。",
   leadsNone: "最近 {days, number} 天内没有潜在客户。",

@@ -67,7 +67,7 @@ export const zhHant: Messages = {
 
   leadsUsage: "用法應為 {list}、{days}（1 到 {max, number}）、{subscribe} 或 {unsubscribe}",
   leadsNotSetUp: "本機器人尚未設定潛在客戶通知。",
-  leadsAdminOnly: "只有此頻道的管理員才能變更潛在客戶通知。",
+  leadsAdminOnly: "只有機器人的管理員才能開啟或關閉潛在客戶通知。",
   leadsOnlyInLeadChannels:
     "潛在客戶只在潛在客戶頻道中顯示。管理員可以用 {command} 把此頻道設為潛在客戶頻道。",
   leadsNone: "最近 {days, number} 天內沒有潛在客戶。",
