@@ -76,7 +76,7 @@ async function main(): Promise<number> {
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
-    const leadChannels = new LeadChannels(store, configuredLeadChannels(config));
+    const leadChannels = new LeadChannels(store, configuredLeadChannels(config), log);
     const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).

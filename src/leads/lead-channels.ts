@@ -1,3 +1,4 @@
+import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 /** A channel that gets lead announcements: a platform and that platform's chat id. */
@@ -13,14 +14,18 @@ export function channelKeyOf(channel: LeadChannel): string {
 /**
  * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so
  * admins subscribing at the same moment (on one process or several) never lose each other's
- * change.
+ * change. Only the bot's admins subscribe (README, "Leads: who may do what").
  */
-const SUBSCRIBED_KEY = "leads:subscribed";
+const SUBSCRIBED_KEY = "leads:channels";
 /**
- * Where earlier versions kept the whole list as one value, rewritten by each change (two
- * changes at once lost one). Moved into the set by the first use after the upgrade.
+ * Where earlier versions kept their subscriptions: a set, and before it the whole list as one
+ * value. Then any Telegram chat's own admin could subscribe, and so anyone, in a private chat
+ * or a group he created: those are not carried over. Slack's were a workspace admin's.
  */
-const LEGACY_KEY = "leads:subscriptions";
+const EARLIER_SET_KEY = "leads:subscribed";
+const EARLIER_LIST_KEY = "leads:subscriptions";
+/** The platform whose earlier subscriptions no bot admin vouched for. */
+const UNVETTED_PLATFORM = "telegram";
 
 export type SubscriptionChange = "changed" | "unchanged" | "configured";
 
@@ -31,11 +36,14 @@ export type SubscriptionChange = "changed" | "unchanged" | "configured";
 export class LeadChannels {
   readonly #store: KeyValueStore;
   readonly #configured: readonly LeadChannel[];
+  readonly #log: Logger | undefined;
   #upgraded: Promise<void> | undefined;
 
-  constructor(store: KeyValueStore, configured: readonly LeadChannel[]) {
+  /** `log` tells the operator of the earlier subscriptions the upgrade does not keep. */
+  constructor(store: KeyValueStore, configured: readonly LeadChannel[], log?: Logger) {
     this.#store = store;
     this.#configured = configured;
+    this.#log = log;
   }
 
   async all(): Promise<LeadChannel[]> {
@@ -79,17 +87,31 @@ export class LeadChannels {
 
   /**
    * Moves the subscriptions an earlier version stored into the set, once per process (tried
-   * again after a failure). Adding is idempotent and the old key goes last, so processes
-   * upgrading at once, or one killed half-way, lose nothing.
+   * again after a failure), but those no bot admin vouched for, which the operator is told
+   * of. Adding is idempotent and the old keys go last, so processes upgrading at once, or one
+   * killed half-way, lose nothing that is kept.
    */
   #upgrade(): Promise<void> {
     this.#upgraded ??= (async () => {
-      const legacy = await this.#store.get<unknown>(LEGACY_KEY);
-      if (legacy === undefined) return;
-      for (const channel of legacyChannels(legacy)) {
+      const [list, set] = await Promise.all([
+        this.#store.get<unknown>(EARLIER_LIST_KEY),
+        this.#store.setMembers(EARLIER_SET_KEY),
+      ]);
+      const earlier = [...legacyChannels(list), ...set.flatMap((m) => channelOfKey(m) ?? [])];
+      if (list === undefined && earlier.length === 0) return;
+      const dropped = earlier.filter((c) => c.platform === UNVETTED_PLATFORM).map((c) => c.id);
+      for (const channel of earlier) {
+        if (channel.platform === UNVETTED_PLATFORM) continue;
         await this.#store.addToSet(SUBSCRIBED_KEY, channelKeyOf(channel));
       }
-      await this.#store.delete(LEGACY_KEY);
+      await this.#store.delete(EARLIER_SET_KEY);
+      await this.#store.delete(EARLIER_LIST_KEY);
+      if (dropped.length > 0) {
+        this.#log?.warn(
+          { chats: dropped },
+          "lead channels subscribed before only the bot's admins could are no longer lead channels: a bot admin sends /leads subscribe in each that should be, or lists it in LEADS_TELEGRAM_CHATS",
+        );
+      }
     })().catch((error: unknown) => {
       this.#upgraded = undefined;
       throw error;

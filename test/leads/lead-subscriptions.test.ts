@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { createLeadsCommands } from "../../src/leads/leads-commands.ts";
+import type { Logger } from "../../src/log.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -123,6 +124,27 @@ for (const deployment of deployments) {
         expect(await reply(h, "/leads", "old-1")).toBe(NO_LEADS);
         expect(await reply(h, "/leads", "old-2")).toBe(NOT_A_LEAD_CHANNEL);
         expect(await reply(h, "/leads", "new-1")).toBe(NO_LEADS);
+      }
+    });
+
+    it("does not keep the Telegram chats an earlier version let anyone subscribe", async () => {
+      const [first] = await start();
+      const store = first?.store;
+      if (!store) throw new Error("no store");
+      // Then a stranger's own group or private chat with the bot could be subscribed.
+      await store.addToSet("leads:subscribed", "telegram:-100777");
+      await store.addToSet("leads:subscribed", "telegram:4242");
+      await store.addToSet("leads:subscribed", "test:old-3");
+      const warnings: unknown[] = [];
+      const log = { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger;
+      expect(await new LeadChannels(store, [], log).all()).toEqual([
+        { platform: "test", id: "old-3" },
+      ]);
+      // A set has no order.
+      expect(warnings).toEqual([{ chats: expect.arrayContaining(["-100777", "4242"]) }]);
+      expect((warnings[0] as { chats: string[] }).chats).toHaveLength(2);
+      for (const h of harnesses) {
+        expect(await reply(h, "/leads", "old-3")).toBe(NO_LEADS);
       }
     });
   });
