@@ -1,4 +1,5 @@
 import type { Definition, Nodes, Parents, Root } from "mdast";
+import { withinBounds } from "../../src/markdown/bounds.ts";
 import { definitionsOf } from "../../src/markdown/walk.ts";
 import type { MessageSource } from "../../src/ports.ts";
 import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
@@ -21,9 +22,11 @@ export class MarkdownStream {
 
   /** The safe Markdown to show for `source` now; `final`: all of it, with its note. */
   text(source: MessageSource, final: boolean): string {
-    const markdown = final
-      ? this.#withLiterals(source.markdown).markdown
-      : this.#settled(source.markdown);
+    // Past the bounds we parse (see bounds.ts) the text shows as written: nothing is held back.
+    let markdown = source.markdown;
+    if (withinBounds(markdown)) {
+      markdown = final ? this.#withLiterals(markdown).markdown : this.#settled(markdown);
+    }
     const body = safeMarkdown(markdown);
     if (!final || source.note === undefined) return body;
     return `${body}${source.markdown ? "\n\n" : ""}${escapeMarkdown(source.note)}`;
@@ -33,12 +36,16 @@ export class MarkdownStream {
   #settled(source: string): string {
     for (;;) {
       const { markdown, escapes } = this.#withLiterals(source);
-      const held = heldEnd(markdown, 0);
-      if (!held || markdown.length - held.start <= MAX_HELD_CHARS) {
-        return markdown.slice(0, held?.start);
+      const held = heldOpeners(markdown, 0);
+      const stale = held.filter((h) => markdown.length - h.start > MAX_HELD_CHARS);
+      if (stale.length === 0) return markdown.slice(0, held[0]?.start);
+      // Held too long: from now on these openers are literal characters. All of them at once,
+      // not one parse each: a line of a thousand openers would take a thousand parses.
+      let before = 0;
+      for (const { opener } of stale) {
+        while (before < escapes.length && (escapes[before] ?? 0) < opener) before++;
+        this.#literal.push(opener - before);
       }
-      // Held too long: from now on the opener is a literal character.
-      this.#literal.push(held.opener - escapes.filter((at) => at < held.opener).length);
       this.#literal.sort((a, b) => a - b);
     }
   }
@@ -69,6 +76,9 @@ const MAY_NEED_EDITS = /[<>&[@]|:\/\/|www\./i;
 
 /** The whole Markdown made safe for Slack. */
 export function safeMarkdown(markdown: string): string {
+  // Markdown past the bounds we parse (see bounds.ts) is shown as written, as our other
+  // renderers show it: Slack is not asked to render what we would not.
+  if (!withinBounds(markdown)) return escapeMarkdown(markdown);
   // Most prose has nothing to make safe: it is sent as written, with no parse.
   if (!MAY_NEED_EDITS.test(markdown)) return markdown;
   const tree = parseAnswer(markdown);
@@ -83,7 +93,7 @@ export function safeMarkdown(markdown: string): string {
  * yet and what follows it (an older one shows as written; the next edit replaces it all).
  */
 export function settledMarkdown(markdown: string): string {
-  return markdown.slice(0, heldEnd(markdown, markdown.length - MAX_HELD_CHARS)?.start);
+  return markdown.slice(0, heldOpeners(markdown, markdown.length - MAX_HELD_CHARS)[0]?.start);
 }
 
 interface Edit {
@@ -210,27 +220,28 @@ function apply(source: string, edits: Edit[]): string {
 const OPENERS = "`[<*_~";
 
 /**
- * Where the unsettled end of the last line starts, from `from` on (nothing when the text ends
- * a line): the first `` ` ``, `[`, `<` or emphasis marker there that is not part of a
- * finished construct (`start` takes in a `!` before a `[`: an image), or a last `!`, which
- * may start an image. Holding it back keeps a half-written `**bold` or link from flashing as
- * raw markup.
+ * The openers of the unsettled end of the last line, from `from` on (none when the text ends
+ * a line): each `` ` ``, `[`, `<` or emphasis marker there that is not part of a finished
+ * construct (`start` takes in a `!` before a `[`: an image), and a last `!`, which may start
+ * an image. The first is where the unsettled end starts: holding it back keeps a half-written
+ * `**bold` or link from flashing as raw markup.
  */
-function heldEnd(markdown: string, from: number): { start: number; opener: number } | undefined {
-  if (markdown === "" || markdown.endsWith("\n")) return undefined;
+function heldOpeners(markdown: string, from: number): { start: number; opener: number }[] {
+  if (markdown === "" || markdown.endsWith("\n")) return [];
   const lineStart = Math.max(markdown.lastIndexOf("\n") + 1, from);
-  if (!/[`[<!*_~]/.test(markdown.slice(lineStart))) return undefined;
-  const settled = settledRanges(parseAnswer(markdown));
+  if (!/[`[<!*_~]/.test(markdown.slice(lineStart))) return [];
+  // Only constructs that reach into the line can settle an opener there.
+  const settled = settledRanges(parseAnswer(markdown)).filter(([, end]) => end > lineStart);
+  const held: { start: number; opener: number }[] = [];
   for (let i = lineStart; i < markdown.length; i++) {
     if (!mayOpen(markdown, i) || escaped(markdown, i)) continue;
     if (settled.some(([start, end]) => i >= start && i < end)) continue;
     const image = markdown[i] === "[" && markdown[i - 1] === "!" && !escaped(markdown, i - 1);
-    return { start: image ? i - 1 : i, opener: i };
+    held.push({ start: image ? i - 1 : i, opener: i });
   }
   const last = markdown.length - 1;
-  return markdown.endsWith("!") && !escaped(markdown, last)
-    ? { start: last, opener: last }
-    : undefined;
+  if (markdown.endsWith("!") && !escaped(markdown, last)) held.push({ start: last, opener: last });
+  return held;
 }
 
 /** Whether the character at `i` can start a construct whose end is still to come. */

@@ -2,8 +2,9 @@ import type { Root } from "mdast";
 import { fromMarkdown, type Options } from "mdast-util-from-markdown";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { gfm } from "micromark-extension-gfm";
+import { withinBounds } from "./bounds.ts";
 import { currentSession, extendTree } from "./parse-session.ts";
-import { proseTree } from "./prose-tree.ts";
+import { literalTree, proseTree } from "./prose-tree.ts";
 
 export type { Root };
 
@@ -51,8 +52,10 @@ export function markdownParser(disabled: readonly string[] = []): (markdown: str
     }
     return options;
   };
+  // Text past the bounds that keep a parse cheap is shown as written (see bounds.ts).
   const parseWhole = (markdown: string): Root =>
-    proseTree(markdown) ?? fromMarkdown(markdown, optionsFor(markdown));
+    proseTree(markdown) ??
+    (withinBounds(markdown) ? fromMarkdown(markdown, optionsFor(markdown)) : literalTree(markdown));
   // The trees are shared (kept, and built on by later parses), so their users must not
   // change them.
   const kept = new Map<string, Root>();

@@ -9,6 +9,7 @@ const INLINE_MARKUP = /[\\`*_~[\]<>&|\t\r\0]|@|:\/\/|www\./i;
 // What starts a block at the start of a line: a heading, quote, list item, rule, setext
 // underline, or indented code.
 const BLOCK_START = /^(?:[#>+=-]| |\d{1,9}[.)])/;
+const BLANK = /^[ \t]*$/;
 
 interface OpenParagraph {
   start: Point;
@@ -26,6 +27,23 @@ interface OpenParagraph {
  */
 export function proseTree(markdown: string): Root | undefined {
   if (INLINE_MARKUP.test(markdown)) return undefined;
+  return paragraphs(markdown, true);
+}
+
+/**
+ * `markdown` as literal text, not read as Markdown: its paragraphs (split by blank lines) of
+ * text as written, markup and all. What text past the parser's bounds shows as (see
+ * bounds.ts): each channel escapes text, so it shows exactly what the chatbot wrote.
+ */
+export function literalTree(markdown: string): Root {
+  return paragraphs(markdown, false) as Root;
+}
+
+/**
+ * The paragraphs of `markdown`, split by blank lines; as `prose`, undefined when a line would
+ * be read as more than a paragraph's text.
+ */
+function paragraphs(markdown: string, prose: boolean): Root | undefined {
   const children: Paragraph[] = [];
   let open: OpenParagraph | undefined;
   let lineStart = 0;
@@ -34,12 +52,13 @@ export function proseTree(markdown: string): Root | undefined {
     const newline = markdown.indexOf("\n", lineStart);
     const lineEnd = newline === -1 ? markdown.length : newline;
     const text = markdown.slice(lineStart, lineEnd);
-    if (text === "") {
+    if (prose ? text === "" : BLANK.test(text)) {
       if (open) children.push(paragraphOf(open));
       open = undefined;
     } else {
       // Spaces before a line break make a hard break; at the very end they are trimmed.
-      if (BLOCK_START.test(text) || (newline !== -1 && text.endsWith(" "))) return undefined;
+      const more = BLOCK_START.test(text) || (newline !== -1 && text.endsWith(" "));
+      if (prose && more) return undefined;
       open ??= {
         start: point(line, lineStart, lineStart),
         lines: [],
