@@ -69,9 +69,10 @@ export class SlackAdmins {
     try {
       const { user } = await this.#client.users.info({ user: userId, include_locale: true });
       // A Slack Connect guest's admin flags describe their own organisation, not this one:
-      // they must not, say, subscribe a shared channel to this company's leads.
+      // they must not, say, subscribe a shared channel to this company's leads. Before the
+      // bot knows its own team, nobody's flags can be told apart: none count.
       const team = this.#ownTeam();
-      const guest = team !== undefined && user?.team_id !== undefined && user.team_id !== team;
+      const guest = team === undefined || (user?.team_id !== undefined && user.team_id !== team);
       return {
         admin: !guest && Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner),
         locale: user?.locale,

@@ -592,7 +592,8 @@ export class Bridge {
     try {
       return await turn.run(answer, () => showQueued(true));
     } catch (error) {
-      if (withdrawn) return undefined;
+      // Withdrawn here, or by a stop another process got (its notice says so either way).
+      if (withdrawn || error instanceof WithdrawnError) return undefined;
       // The answer never took over its "queued" message: it shows the error instead.
       if (!queued) throw error;
       const note = t.t("failed", { reason: userTextOf(error) });

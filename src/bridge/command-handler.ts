@@ -1,5 +1,6 @@
 import type { LanguageCode } from "../backend/languages.ts";
 import type { AnswerStops, Stopper } from "../coordination/answer-stops.ts";
+import { StoreUnavailableError } from "../errors.ts";
 import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { UserText } from "../i18n/messages.ts";
@@ -95,7 +96,11 @@ export class CommandHandler {
       isAdmin: () => message.isAdmin(),
     };
     // The questions waiting first: stopping the running answer would let the next one begin.
-    const waiting = await this.#options.withdraw?.(message.threadKey, by, t);
+    // With the store away none can be withdrawn, but an answer streaming here still stops.
+    const waiting = await this.#options.withdraw?.(message.threadKey, by, t).catch((error) => {
+      if (error instanceof StoreUnavailableError) return undefined;
+      throw error;
+    });
     const outcome = await this.#options.stops.stopInThread(message.threadKey, by);
     if (waiting?.withdrawn) {
       return { text: t.t("questionWithdrawn", { count: waiting.withdrawn }), private: true };

@@ -86,6 +86,8 @@ export class QueuedNotices {
       );
     const shown = await showQueuedNotice({ store, log }, id, surface, async () => {
       const place = await this.#placeOf(id);
+      // Taken or withdrawn meanwhile: no place to show.
+      if (place === 0) return undefined;
       return { place, text: t.t("numberInLine", { place }) };
     });
     if (!shown) return;

@@ -223,6 +223,8 @@ export class AnswerJournal {
    * or its process ended it meanwhile).
    */
   async finishStopped(id: string, by: string | undefined): Promise<boolean> {
+    // Before the channels run (recovery() not started yet) the record is left for recovery.
+    if (this.#channels.length === 0) return false;
     const entry = readEntry(await this.#store.get(entryKey(id)));
     if (!entry) return false;
     await finishInterrupted(entry, this.#channels, this.#log, { kind: "stopped", by });
