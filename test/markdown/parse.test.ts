@@ -75,7 +75,8 @@ describe("parsing the chatbot's Markdown", () => {
         expect(answer, prefix).toEqual(fromMarkdown(prefix, AS_TEXT));
       }
     }
-  });
+    // Every prefix of every sample parsed three ways: seconds of CPU, more on a busy machine.
+  }, 60_000);
 
   it("gives the tree of full GFM for every prefix, though it skips what a text cannot hold", () => {
     for (const text of [...PROSE, ...LINKS, ...SAMPLES, HOSTILE, ...HOSTILE_STREAMS]) {
