@@ -35,8 +35,7 @@ const slackBody = z
  */
 function isInteraction(request: IncomingMessage & { rawBody: Buffer }): boolean {
   return (
-    request.headers["content-type"]?.split(";")[0]?.trim() ===
-      "application/x-www-form-urlencoded" &&
+    request.headers["content-type"] === "application/x-www-form-urlencoded" &&
     new URLSearchParams(request.rawBody.toString()).has("payload")
   );
 }

@@ -159,8 +159,18 @@ describe("Slack over HTTP: receiving", () => {
     for (const offset of [-600, 6 * 60, 60 * 60]) {
       dated.push((await harness.sendEvent(event, { timestamp: now + offset })).status);
     }
+    const forgedLater = await harness.sendEvent(event, {
+      signature: "v0=deadbeef",
+      timestamp: now + 60 * 60,
+    });
     await harness.settle();
-    expect([unsigned.status, forged.status, ...dated]).toEqual([401, 401, 401, 401, 401]);
+    expect([unsigned.status, forged.status, ...dated, forgedLater.status]).toEqual([
+      401, 401, 401, 401, 401, 401,
+    ]);
+    // A line for each signed request dated ahead (the machine's clock may be wrong; a stale
+    // one is Bolt's to refuse), none for a forged one: anyone could fill the log with those.
+    const offClock = harness.logs.filter((line) => line.msg.includes("timestamp is more than"));
+    expect(offClock).toHaveLength(2);
     expect(chats(harness)).toEqual([]);
     expect(harness.fake.calls.map((c) => c.method)).toEqual(["auth.test"]);
   });
