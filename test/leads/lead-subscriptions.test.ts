@@ -14,7 +14,7 @@ const redis = await startTestRedis("lead subscriptions on Redis");
 afterAll(() => redis?.close());
 
 const NOT_A_LEAD_CHANNEL =
-  "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.";
+  "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with /leads subscribe.";
 const NO_LEADS = "No leads in the last 7 days.";
 
 /** A message in group `id`, written by an admin. */

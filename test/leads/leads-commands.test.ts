@@ -97,7 +97,7 @@ describe("/leads", () => {
     const surface = new MemorySurface();
     await h.bridge.handle(incoming("/leads"), surface);
     expect(surface.notices[0]?.text).toBe(
-      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+      "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with /leads subscribe.",
     );
   });
 
@@ -111,8 +111,8 @@ describe("/leads", () => {
     await h.bridge.handle(incoming("/leads", { ...dm, ...member }), surface);
     expect(surface.notices.map((n) => n.text.split("\n")[0])).toEqual([
       "1 lead in the last 7 days, newest first:",
-      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
-      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+      "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with /leads subscribe.",
+      "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with /leads subscribe.",
     ]);
   });
 

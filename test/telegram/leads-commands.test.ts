@@ -49,7 +49,7 @@ describe("/leads in Telegram", () => {
     );
     const [refusal] = fake.botMessages(forum.id);
     expect(refusal?.text).toBe(
-      "Leads are shown only in lead channels. An admin can make this one a lead channel with /leads subscribe.",
+      "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with /leads subscribe.",
     );
   });
 

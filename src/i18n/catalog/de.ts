@@ -81,7 +81,7 @@ export const de: Messages = {
   leadsNotSetUp: "Lead-Ankündigungen sind für diesen Bot nicht eingerichtet.",
   leadsAdminOnly: "Nur die Admins des Bots können Lead-Ankündigungen ein- oder ausschalten.",
   leadsOnlyInLeadChannels:
-    "Leads werden nur in Lead-Kanälen angezeigt. Ein Admin kann diesen Kanal mit {command} zu einem Lead-Kanal machen.",
+    "Leads werden nur in Lead-Kanälen angezeigt. Ein Admin des Bots kann diesen Kanal mit {command} zu einem Lead-Kanal machen.",
   leadsNone: "Keine Leads {days, plural, one {am letzten Tag} other {in den letzten # Tagen}}.",
   leadsTooManyToCount:
     "Zu viele Leads zum Zählen: Der Bot liest höchstens {read, number} auf einmal, und alle gelesenen sind älter als {days, plural, one {ein Tag} other {# Tage}}.",

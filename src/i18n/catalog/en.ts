@@ -84,7 +84,7 @@ export const en = {
   leadsNotSetUp: "Lead announcements are not set up for this bot.",
   leadsAdminOnly: "Only the bot's admins can turn lead announcements on or off.",
   leadsOnlyInLeadChannels:
-    "Leads are shown only in lead channels. An admin can make this one a lead channel with {command}.",
+    "Leads are shown only in lead channels. One of the bot's admins can make this one a lead channel with {command}.",
   leadsNone: "No leads in {days, plural, one {the last day} other {the last # days}}.",
   leadsTooManyToCount:
     "Too many leads to count: the bot reads at most {read, number} at a time, and those it read are all older than {days, plural, one {the last day} other {the last # days}}.",

@@ -83,7 +83,7 @@ export const es: Messages = {
   leadsAdminOnly:
     "Solo los administradores del bot pueden activar o desactivar los anuncios de clientes potenciales.",
   leadsOnlyInLeadChannels:
-    "Los clientes potenciales solo se muestran en los canales de clientes potenciales. Un administrador puede convertir este en uno con {command}.",
+    "Los clientes potenciales solo se muestran en los canales de clientes potenciales. Un administrador del bot puede convertir este en uno con {command}.",
   leadsNone:
     "No hay clientes potenciales {days, plural, one {en el último día} other {en los últimos # días}}.",
   leadsTooManyToCount:

@@ -81,7 +81,7 @@ export const fr: Messages = {
   leadsAdminOnly:
     "Seuls les administrateurs du bot peuvent activer ou désactiver les annonces de prospects.",
   leadsOnlyInLeadChannels:
-    "Les prospects ne s’affichent que dans les canaux de prospects. Un administrateur peut en faire un canal de prospects avec {command}.",
+    "Les prospects ne s’affichent que dans les canaux de prospects. Un administrateur du bot peut en faire un canal de prospects avec {command}.",
   leadsNone: "Aucun prospect {days, plural, one {depuis hier} other {ces # derniers jours}}.",
   leadsTooManyToCount:
     "Trop de prospects pour les compter : le bot en lit au plus {read, number} à la fois, et tous ceux qu’il a lus sont antérieurs {days, plural, one {à la veille} other {aux # derniers jours}}.",

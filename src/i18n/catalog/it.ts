@@ -79,7 +79,7 @@ export const it: Messages = {
   leadsAdminOnly:
     "Solo gli amministratori del bot possono attivare o disattivare gli annunci dei lead.",
   leadsOnlyInLeadChannels:
-    "I lead si vedono solo nei canali dei lead. Un amministratore può renderlo un canale dei lead con {command}.",
+    "I lead si vedono solo nei canali dei lead. Un amministratore del bot può renderlo un canale dei lead con {command}.",
   leadsNone: "Nessun lead {days, plural, one {nell’ultimo giorno} other {negli ultimi # giorni}}.",
   leadsTooManyToCount:
     "Troppi lead da contare: il bot ne legge al massimo {read, number} alla volta, e quelli letti sono tutti più vecchi {days, plural, one {dell’ultimo giorno} other {degli ultimi # giorni}}.",

@@ -79,7 +79,7 @@ export const jp: Messages = {
   leadsNotSetUp: "このボットではリードの通知が設定されていません。",
   leadsAdminOnly: "リードの通知をオン・オフできるのは、ボットの管理者だけです。",
   leadsOnlyInLeadChannels:
-    "リードはリード用チャンネルにだけ表示されます。管理者は {command} でこのチャンネルをリード用にできます。",
+    "リードはリード用チャンネルにだけ表示されます。ボットの管理者は {command} でこのチャンネルをリード用にできます。",
   leadsNone: "直近 {days, number} 日間のリードはありません。",
   leadsTooManyToCount:
     "リードが多すぎて数えられません。ボットが一度に読めるのは最大 {read, number} 件で、読んだものはすべて直近 {days, number} 日間より前のものでした。",

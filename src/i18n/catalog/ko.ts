@@ -74,7 +74,7 @@ export const ko: Messages = {
   leadsNotSetUp: "이 봇에는 리드 알림이 설정되어 있지 않습니다.",
   leadsAdminOnly: "리드 알림은 봇 관리자만 켜거나 끌 수 있습니다.",
   leadsOnlyInLeadChannels:
-    "리드는 리드 채널에서만 보입니다. 관리자가 {command}로 이 채널을 리드 채널로 만들 수 있습니다.",
+    "리드는 리드 채널에서만 보입니다. 봇 관리자가 {command}로 이 채널을 리드 채널로 만들 수 있습니다.",
   leadsNone: "최근 {days, number}일 동안 리드가 없습니다.",
   leadsTooManyToCount:
     "리드가 너무 많아 셀 수 없습니다. 봇은 한 번에 최대 {read, number}개를 읽는데, 읽은 리드가 모두 최근 {days, number}일보다 오래되었습니다.",

@@ -76,7 +76,7 @@ export const pt: Messages = {
   leadsNotSetUp: "Os anúncios de leads não estão configurados neste bot.",
   leadsAdminOnly: "Só os administradores do bot podem ligar ou desligar os anúncios de leads.",
   leadsOnlyInLeadChannels:
-    "Os leads só aparecem em canais de leads. Um administrador pode tornar este um canal de leads com {command}.",
+    "Os leads só aparecem em canais de leads. Um administrador do bot pode tornar este um canal de leads com {command}.",
   leadsNone: "Nenhum lead {days, plural, one {no último dia} other {nos últimos # dias}}.",
   leadsTooManyToCount:
     "Leads demais para contar: o bot lê no máximo {read, number} de cada vez, e todos os que leu são anteriores {days, plural, one {ao último dia} other {aos últimos # dias}}.",

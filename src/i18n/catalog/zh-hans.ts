@@ -69,7 +69,7 @@ export const zhHans: Messages = {
   leadsNotSetUp: "本机器人尚未设置潜在客户通知。",
   leadsAdminOnly: "只有机器人的管理员才能开启或关闭潜在客户通知。",
   leadsOnlyInLeadChannels:
-    "潜在客户只在潜在客户频道中显示。管理员可以用 {command} 把此频道设为潜在客户频道。",
+    "潜在客户只在潜在客户频道中显示。机器人的管理员可以用 {command} 把此频道设为潜在客户频道。",
   leadsNone: "最近 {days, number} 天内没有潜在客户。",
   leadsTooManyToCount:
     "潜在客户太多，无法统计：机器人一次最多读取 {read, number} 条，而读到的都早于最近 {days, number} 天。",

@@ -69,7 +69,7 @@ export const zhHant: Messages = {
   leadsNotSetUp: "本機器人尚未設定潛在客戶通知。",
   leadsAdminOnly: "只有機器人的管理員才能開啟或關閉潛在客戶通知。",
   leadsOnlyInLeadChannels:
-    "潛在客戶只在潛在客戶頻道中顯示。管理員可以用 {command} 把此頻道設為潛在客戶頻道。",
+    "潛在客戶只在潛在客戶頻道中顯示。機器人的管理員可以用 {command} 把此頻道設為潛在客戶頻道。",
   leadsNone: "最近 {days, number} 天內沒有潛在客戶。",
   leadsTooManyToCount:
     "潛在客戶太多，無法統計：機器人一次最多讀取 {read, number} 筆，而讀到的都早於最近 {days, number} 天。",
