@@ -30,7 +30,10 @@ export interface IncomingMessage {
   channelKey: string;
   /** The platform's own id of the chat or channel, as allowlists name it. */
   channelId: string;
-  /** Owner of one conversation with the chatbot (see DESIGN.md, threads). */
+  /**
+   * Owner of one conversation with the chatbot (README: Slack's "What people see", Telegram's
+   * "What the bot answers").
+   */
   threadKey: string;
   /** The platform's own id of the author, as allowlists and admin lists name it. */
   authorId: string;

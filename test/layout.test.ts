@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 const ADAPTERS = resolve(import.meta.dirname, "../adapters");
 
-/** What every channel has, so a new one copies a shape (DESIGN.md, "Layout"). */
+/** What every channel has, so a new one copies a shape (README, "Layout"). */
 const SHAPE = ["index.ts", "to-incoming.ts", "surface.ts", "render.ts", "limits.ts"];
 
 async function adapters(): Promise<string[]> {

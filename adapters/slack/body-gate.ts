@@ -15,7 +15,7 @@ type GatedListener = (request: IncomingMessage, response: ServerResponse) => Pro
 // What Bolt's HTTPReceiver reads of a body before any listener runs, without guarding it:
 // `body.ssl_check` on the body, `'channel' in event`, `'channel' in event.item`. A body of
 // another shape (JSON `null`, `payload=null`) makes it throw where nothing catches it, and the
-// process ends. Every real delivery has this shape (../shared/real-payloads/slack.json).
+// process ends. Every real delivery has this shape (test/slack/real-payloads.test.ts replays recorded ones).
 const slackBody = z
   .looseObject({
     type: z.string().optional(),

@@ -63,7 +63,7 @@ const UNREADABLE = [
 ] as const;
 
 /**
- * Decides whether a message is for the bot (DESIGN.md, threads): every message in a private
+ * Decides whether a message is for the bot (README, "What the bot answers"): every message in a private
  * chat; in groups and forum topics only mentions of the bot, replies to the bot and commands
  * (a `/cmd@OtherBot` is another bot's). Returns the question with the mention removed and
  * `/cmd@ThisBot` written as `/cmd`; undefined for messages to leave alone.
