@@ -35,6 +35,7 @@ import { QueuedNotices, withNoticeLock } from "./queued-notices.ts";
 import {
   decideFate,
   fateOf,
+  firstOf,
   QUEUED_TICKET_MS,
   queuedRecordOf,
   readQueuedQuestion,
@@ -680,17 +681,6 @@ interface LocalWaiter {
   askerId: string;
   /** Ends its notice saying so; false when it can no longer be withdrawn (its answer began). */
   withdraw(name: string | undefined): Promise<boolean>;
-}
-
-function firstOf<T>(
-  channels: readonly Channel[],
-  pick: (c: Channel) => T | undefined,
-): T | undefined {
-  for (const channel of channels) {
-    const found = pick(channel);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** What a question waits for before its answer begins. */

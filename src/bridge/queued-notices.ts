@@ -10,6 +10,7 @@ import type { KeyValueStore } from "../store/types.ts";
 import {
   decideFate,
   fateOf,
+  firstOf,
   QUEUED_TICKET_MS,
   type ShownNotice,
   showQueuedNotice,
@@ -141,7 +142,7 @@ export class QueuedNotices {
     let shown: { surface: ReplySurface; ref: MessageRef } | undefined = tracked;
     if (!shown) {
       const notice: ShownNotice | undefined = await waitForNoticeRef(store, id, "withdrawn");
-      const reopened = notice && firstReopened(this.#channels, notice.saved);
+      const reopened = notice && firstOf(this.#channels, (c) => c.reopen?.(notice.saved));
       shown = reopened?.ref ? { surface: reopened.surface, ref: reopened.ref } : undefined;
     }
     if (shown) await this.#edit(id, shown, text, { final: true });
@@ -156,9 +157,9 @@ export class QueuedNotices {
       return;
     }
     try {
-      const places = await this.#places();
+      const places = new Map((await this.#places()).map((id, i) => [id, i + 1]));
       for (const [id, tracked] of this.#tracked) {
-        const place = places.indexOf(id) + 1;
+        const place = places.get(id) ?? 0;
         // Taken (its answer takes the notice over) or withdrawn: no longer this process's.
         if (place === 0) {
           this.#tracked.delete(id);
@@ -197,11 +198,13 @@ export class QueuedNotices {
     { final }: { final: boolean },
   ): Promise<void> {
     const { store, log } = this.#options;
+    const { surface, ref } = shown;
     try {
+      // The platform's pace first: the lock, which an answer waits for before its first
+      // text, is held only to look at the fate and send.
+      await surface.budgetFor?.("edit")?.acquire({ urgent: final });
       await withNoticeLock(store, id, async () => {
         if (!final && (await fateOf(store, [id]))[0] !== undefined) return;
-        const { surface, ref } = shown;
-        await surface.budgetFor?.("edit")?.acquire({ urgent: final });
         await surface.send({ call: "edit", ref, text: surface.renderer.note(text), final });
       });
     } catch (error) {
@@ -232,14 +235,6 @@ export async function withNoticeLock<T>(
   } finally {
     if (held) await store.release(lockKey(id), owner).catch(() => undefined);
   }
-}
-
-function firstReopened(channels: readonly Channel[], saved: unknown) {
-  for (const channel of channels) {
-    const reopened = channel.reopen?.(saved);
-    if (reopened) return reopened;
-  }
-  return undefined;
 }
 
 function memberOf(waiting: WaitingMember): string {

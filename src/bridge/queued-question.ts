@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { CATALOG_LANGUAGES, type CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
-import type { IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
+import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import type { HandedTicket } from "./thread-queue.ts";
 
@@ -182,4 +182,16 @@ export function fateOf(
 ): Promise<(string | undefined)[]> {
   if (ids.length === 0) return Promise.resolve([]);
   return store.getMany<string>(ids.map(fateKey));
+}
+
+/** What the first of `channels` that has it gives `pick` (a notice reopened, a surface). */
+export function firstOf<T>(
+  channels: readonly Channel[],
+  pick: (c: Channel) => T | undefined,
+): T | undefined {
+  for (const channel of channels) {
+    const found = pick(channel);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

@@ -106,9 +106,8 @@ export class LeadClaimBook {
     await this.#store.set(KEYS.appearing(id, at), true, APPEARING_MS);
   }
 
-  /** Records an announcement of `lead` made by the poller. */
-  async posted(id: string, lead: Lead, post: LeadPost): Promise<void> {
-    await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
+  /** Records where the poller posted the card `announcing` stored. */
+  async posted(id: string, post: LeadPost): Promise<void> {
     if (post.message !== undefined) {
       await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post), REMEMBER_MS);
     }

@@ -218,7 +218,7 @@ export class LeadPoller {
     // Posted: a failure to record it costs its buttons (a press is told the lead cannot be
     // claimed there), never a second announcement.
     await claims
-      ?.posted(id, shown, { ...at, message })
+      ?.posted(id, { ...at, message })
       .then(async () => {
         // Pressed as it appeared, the lead may have changed hands after this card was drawn,
         // and the press's redraw may have come before this card was recorded.

@@ -46,7 +46,8 @@ describe("lead cards", () => {
     const { store } = harness;
     const book = new LeadClaimBook(store);
     const id = leadId(LEAD);
-    await book.posted(id, LEAD, { platform: "test", channelId: "leads", message: CARD });
+    await book.announcing(id, LEAD, { platform: "test", channelId: "leads" });
+    await book.posted(id, { platform: "test", channelId: "leads", message: CARD });
     const shown: LeadCardState[] = [];
     let crossed = false;
     const announcer: LeadAnnouncer = {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startFakeTelegram } from "../support/fake-telegram.ts";
-import { startHeldBackend } from "../support/held-backend.ts";
+import { telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { botWorkDir, startBot, until } from "../support/run-bot.ts";
 
@@ -8,13 +7,7 @@ const track = cleanupAfterEach();
 
 describe("npm start with MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS", () => {
   it("answers one question at a time, tells the next its place and the one past the bound that the bot is busy, answers commands meanwhile, and stays healthy", async () => {
-    const fake = track(await startFakeTelegram(), (f) => f.close());
-    // Every message the bot shows is a message (no drafts), so each is seen where it stands.
-    fake.draftsAvailable = false;
-    const backend = track(await startHeldBackend(), (b) => {
-      b.releaseAll();
-      return b.close();
-    });
+    const { fake, backend } = await telegramWithHeldBackend(track);
     const chats = [1001, 1002, 1003].map((id) => {
       const person = fake.user(id, `Person ${id}`);
       fake.addChat({ id, type: "private", first_name: person.first_name });

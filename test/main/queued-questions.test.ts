@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type FakeTelegram, startFakeTelegram, type User } from "../support/fake-telegram.ts";
-import { startHeldBackend } from "../support/held-backend.ts";
+import type { FakeTelegram, User } from "../support/fake-telegram.ts";
+import { telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { botWorkDir, startBot, until } from "../support/run-bot.ts";
 
@@ -9,13 +9,7 @@ const track = cleanupAfterEach();
 const IN_LINE = /^⏳ many questions right now: yours is number (\d+) in line$/;
 
 async function startQueueBot(env: Record<string, string>) {
-  const fake = track(await startFakeTelegram(), (f) => f.close());
-  // Every message the bot shows is a message (no drafts), so each is seen where it stands.
-  fake.draftsAvailable = false;
-  const backend = track(await startHeldBackend(), (b) => {
-    b.releaseAll();
-    return b.close();
-  });
+  const { fake, backend } = await telegramWithHeldBackend(track);
   const bot = track(
     startBot({
       cwd: await botWorkDir(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
-import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
+import type { FakeTelegram, Update } from "../support/fake-telegram.ts";
+import { type HeldBackend, telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
@@ -101,13 +101,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", () => {
   it("the elected poller's updates are answered by every process, each once, none past MAX_ACTIVE_ANSWERS", async () => {
-    const fake = track(await startFakeTelegram(), (f) => f.close());
-    // Every message the bot shows is a message (no drafts), so each is seen where it stands.
-    fake.draftsAvailable = false;
-    const backend = track(await startHeldBackend(), (b) => {
-      b.releaseAll();
-      return b.close();
-    });
+    const { fake, backend } = await telegramWithHeldBackend(track);
     const bots = await Promise.all(
       [1, 2, 3].map(() => startQueueBot(fake, backend, { MAX_ACTIVE_ANSWERS: "2" })),
     );
@@ -149,12 +143,7 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
   });
 
   it("a thread's questions wait for its earlier one on another process; a process killed holding them: each answered once by another, in order, within TAKEOVER_MS", async () => {
-    const fake = track(await startFakeTelegram(), (f) => f.close());
-    fake.draftsAvailable = false;
-    const backend = track(await startHeldBackend(), (b) => {
-      b.releaseAll();
-      return b.close();
-    });
+    const { fake, backend } = await telegramWithHeldBackend(track);
     const taker = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "3" });
     const receiver = await startQueueBot(fake, backend, {
       ...webhookEnv(),
@@ -199,12 +188,7 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
   });
 
   it("past MAX_QUEUED_QUESTIONS waiting in the shared queue, a new question is told the bot is busy", async () => {
-    const fake = track(await startFakeTelegram(), (f) => f.close());
-    fake.draftsAvailable = false;
-    const backend = track(await startHeldBackend(), (b) => {
-      b.releaseAll();
-      return b.close();
-    });
+    const { fake, backend } = await telegramWithHeldBackend(track);
     const env = { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1", MAX_QUEUED_QUESTIONS: "2" };
     const bots = [await startQueueBot(fake, backend, env), await startQueueBot(fake, backend, env)];
     await Promise.all(bots.map((b) => b.bot.logLine("Telegram webhook registered")));
@@ -245,12 +229,7 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
   });
 
   it("a question waiting in the shared queue is withdrawn by its asker's stop at the other process: never asked, its notice says so", async () => {
-    const fake = track(await startFakeTelegram(), (f) => f.close());
-    fake.draftsAvailable = false;
-    const backend = track(await startHeldBackend(), (b) => {
-      b.releaseAll();
-      return b.close();
-    });
+    const { fake, backend } = await telegramWithHeldBackend(track);
     const a = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1" });
     const b = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1" });
     await Promise.all([a, b].map((bot) => bot.bot.logLine("Telegram webhook registered")));

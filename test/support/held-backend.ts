@@ -1,4 +1,5 @@
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { type FakeTelegram, startFakeTelegram } from "./fake-telegram.ts";
 import { cleanupAfterEach } from "./process-test.ts";
 import { startRawBackend } from "./raw-backend.ts";
 
@@ -117,4 +118,20 @@ export function heldBackendPerTest(): <T extends { close(): Promise<unknown> }>(
     });
     return { bot, backend };
   };
+}
+
+/**
+ * A fake Telegram that shows every message the bot sends as a message (no drafts, so each is
+ * seen where it stands), and a held backend; both closed after the test by `track`, the
+ * answers still held let go first.
+ */
+export async function telegramWithHeldBackend(
+  track: ReturnType<typeof cleanupAfterEach>,
+): Promise<{ fake: FakeTelegram; backend: HeldBackend }> {
+  const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+  const backend = track(await startHeldBackend(), (b) => {
+    b.releaseAll();
+    return b.close();
+  });
+  return { fake, backend };
 }
