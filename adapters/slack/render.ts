@@ -1,4 +1,5 @@
 import type { ListItem, Nodes, PhrasingContent, Table } from "mdast";
+import { noteWithCode } from "../../src/markdown/note-code.ts";
 import {
   BULLETS,
   columnWidths,
@@ -21,7 +22,8 @@ import { linkForm, parseAnswer, plainText } from "./markdown.ts";
  */
 export const slackRenderer: Renderer = {
   render: renderMrkdwn,
-  note: (text) => note(text),
+  // Code cannot ping, link or carry markup (see inlineCode).
+  note: (text) => noteWithCode(text, { code: inlineCode, text: literal }),
   // Slack counts characters; UTF-16 units count a character at least once, so this errs low.
   measure: (rendered) => rendered.length,
 };
@@ -148,19 +150,6 @@ function literal(text: string): string {
         : char;
   }
   return out;
-}
-
-/**
- * A note of the bot's own: the commands and codes its texts write as `…` (the catalog's way,
- * as in "expected `/stop`") show as code, everything else as text. Code cannot ping, link
- * or carry markup (see inlineCode), so a pair of backticks in an inserted name shows its
- * words in monospace, nothing more.
- */
-function note(text: string): string {
-  return text
-    .split(/(`[^`\n]+`)/)
-    .map((part, i) => (i % 2 === 1 ? inlineCode(part.slice(1, -1)) : literal(part)))
-    .join("");
 }
 
 /** A backtick cannot be escaped inside mrkdwn code: it shows as the look-alike ˋ instead. */

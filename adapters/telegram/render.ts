@@ -1,5 +1,6 @@
 import type { PhrasingContent, Root, Table } from "mdast";
 import { labelDisguisesTarget } from "../../src/markdown/link-label.ts";
+import { noteWithCode } from "../../src/markdown/note-code.ts";
 import { parseMarkdown } from "../../src/markdown/parse.ts";
 import {
   BULLETS,
@@ -24,7 +25,8 @@ import { escapeAttribute, escapeHtml, escapeText, measureHtml } from "./escape.t
  */
 export const telegramRenderer: Renderer = {
   render: renderMarkdown,
-  note: escapeText,
+  note: (text) =>
+    noteWithCode(text, { code: (v) => wrap("code", escapeHtml(v)), text: escapeText }),
   measure: measureHtml,
 };
 

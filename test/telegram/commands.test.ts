@@ -10,6 +10,16 @@ afterEach(async () => {
 const texts = (r: Rig, chatId: number) => r.fake.botMessages(chatId).map((m) => m.text);
 
 describe("Telegram commands and admins", () => {
+  it("shows the command in a usage reply as code, no backtick in sight", async () => {
+    rig = await startRig();
+    const { fake, bob, group } = rig;
+    await answered(rig, fake.write({ chat: group.id, from: bob, text: "/stop now" }));
+    const [reply] = fake.botMessages(group.id);
+    expect(reply?.text).toContain("expected /stop");
+    const code = reply?.entities.filter((e) => e.type === "code") ?? [];
+    expect(code.map((e) => reply?.text.slice(e.offset, e.offset + e.length))).toEqual(["/stop"]);
+  });
+
   it("lets a group's creator set the language and refuses a member", async () => {
     rig = await startRig();
     const { fake, alice, bob, group } = rig;
