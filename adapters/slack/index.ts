@@ -51,11 +51,11 @@ export interface SlackChannelOptions {
   bridge: Pick<Bridge, "handle">;
   /** Where presses of the bot's buttons go (block_actions); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
-  /** Remembers the threads the bot answers in, and the assistant threads it greeted. */
+  /** Remembers the threads the bot answers in, and the DMs and assistant threads it greeted. */
   store: KeyValueStore;
   /**
    * The language each conversation speaks, for the texts the channel writes itself (the
-   * assistant pane's greeting and prompts). None: as with DEFAULT_LANGUAGE=auto.
+   * greeting and prompts of a DM or the assistant pane). None: as with DEFAULT_LANGUAGE=auto.
    */
   languages?: ChannelLanguages;
   log: Logger;
@@ -69,7 +69,7 @@ export interface SlackChannelOptions {
   appendsPerMinute?: number;
   /** SLACK_NATIVE_STREAMING: try chat.startStream first. */
   nativeStreaming?: boolean;
-  /** The assistant pane's greeting and suggested prompts. */
+  /** The greeting and suggested prompts of a DM opened (agent view) or the assistant pane. */
   assistant?: AssistantOptions;
   /** POST path of the Events API and slash commands. Default /slack/events. */
   path?: string;
@@ -230,9 +230,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
     bolt.event("app_mention", async ({ event, context }) => onMessage(event, context.teamId));
     bolt.event("message", async ({ event, context }) => onMessage(event, context.teamId));
-    bolt.event("assistant_thread_started", async ({ event, context }) => {
-      later(() => greeter.greet(event, context.teamId));
+    // Slack's agent view: a person opened the bot's DM. https://docs.slack.dev/reference/events/app_home_opened
+    bolt.event("app_home_opened", async ({ event, context }) => {
+      later(() => greeter.greetDm(event, context.teamId));
     });
+    // An app made from an older manifest (`assistant_view`): a thread of the assistant pane.
+    bolt.event("assistant_thread_started", async ({ event, context }) => {
+      later(() => greeter.greetThread(event, context.teamId));
+    });
+    // What the person looks at (app_context_changed, assistant_thread_context_changed) has no
+    // listener: the chatbot is asked only the question's text. Bolt acknowledges such events.
     bolt.command(
       new RegExp(`^(${Object.keys(SLASH_COMMANDS).join("|")})$`),
       async ({ command, ack, respond }) => {

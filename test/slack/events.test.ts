@@ -72,8 +72,8 @@ describe("Slack over HTTP: receiving", () => {
     expect(answer?.text).toBe(renderMrkdwn(simulatedAnswer("hi from a DM")));
   });
 
-  it("greets an assistant thread once, with prompts, and shows a status while thinking", async () => {
-    const harness = await start();
+  it("greets an assistant thread once, with prompts, and shows a status while thinking (an app made from an older manifest, assistant_view)", async () => {
+    const harness = await start({ fake: { view: "assistant" } });
     const threadTs = harness.nextTs();
     const started = {
       type: "assistant_thread_started",
@@ -87,6 +87,7 @@ describe("Slack over HTTP: receiving", () => {
       "Hi! Ask me anything. Each thread here is its own conversation; `/chatbot-help` lists the commands.",
     ]);
     expect(harness.fake.prompts).toHaveLength(1);
+    expect(harness.fake.prompts[0]?.shownUnder).toBe(threadTs);
     expect(harness.fake.prompts[0]?.prompts).toEqual([
       { title: "What can you do?", message: "What can you do?" },
       { title: "Where do I start?", message: "Where do I start?" },

@@ -152,7 +152,7 @@ describe("Slack: the bot speaks the channel's language", () => {
   });
 
   it("with no language set, speaks each person's Slack language: replies and the assistant pane", async () => {
-    const harness = await start();
+    const harness = await start({ fake: { view: "assistant" } });
     const ts = harness.nextTs();
     await harness.sendEvent(mention("#status=500", { ts, user: "UDE" }));
     await harness.settle();

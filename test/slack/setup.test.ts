@@ -21,6 +21,20 @@ function section(heading: string): string {
   return README.slice(start, end < 0 ? undefined : end);
 }
 
+/** The items of the manifest's list under `key:`, comments left out. */
+function listUnder(key: string): string[] {
+  const lines = MANIFEST.split("\n");
+  const from = lines.findIndex((line) => line.trim() === `${key}:`);
+  expect(from, `the manifest has no "${key}:"`).toBeGreaterThanOrEqual(0);
+  const items: string[] = [];
+  for (const line of lines.slice(from + 1)) {
+    const item = /^\s*- ([^\s#]+)/.exec(line);
+    if (!item?.[1]) break;
+    items.push(item[1]);
+  }
+  return items;
+}
+
 let h: SlackHarness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -48,6 +62,17 @@ describe("the Slack setup a newcomer follows", () => {
       const said = NUMBERS.indexOf(count.toLowerCase());
       expect(said >= 0 ? said : Number(count), `the manifest says "${count}"`).toBe(removed.length);
     }
+  });
+
+  it("makes an app of Slack's agent view: agent_view, the DM opening event, no assistant pane", () => {
+    // https://docs.slack.dev/ai/migrating-to-agent-messaging/
+    expect(MANIFEST).toMatch(/^ {2}agent_view:\n {4}agent_description: \S/m);
+    expect(MANIFEST).not.toMatch(/^\s*assistant_view:/m);
+    const events = listUnder("bot_events");
+    expect(events).toEqual(expect.arrayContaining(["app_home_opened", "message.im"]));
+    expect(events).not.toContain("assistant_thread_started");
+    // Suggested prompts (assistant:write); whether a DM has a conversation yet (im:history).
+    expect(listUnder("bot")).toEqual(expect.arrayContaining(["assistant:write", "im:history"]));
   });
 
   it("orders Slack over HTTP as Slack allows: create, install, start the bot, then verify the URL", () => {

@@ -73,6 +73,8 @@ export class FakeConversations {
         return this.#appendStream(args);
       case "chat.stopStream":
         return this.#stopStream(args);
+      case "conversations.history":
+        return this.#history(args);
       default:
         return undefined;
     }
@@ -95,6 +97,33 @@ export class FakeConversations {
     return { ok: true };
   }
 
+  /**
+   * assistant.threads.setSuggestedPrompts: the message the prompts show under, or "silent" when
+   * the call answers ok and shows nothing. In the agent view (`agent_view`) a `thread_ts` makes
+   * the call fail silently; without one the prompts go to the channel's latest message.
+   * https://docs.slack.dev/reference/methods/assistant.threads.setSuggestedPrompts
+   */
+  suggestPrompts(
+    args: Record<string, unknown>,
+    view: "agent" | "assistant",
+  ): { ok: true; shownUnder: string | undefined } | { ok: false; error: string } {
+    const error = this.#channelError(args.channel_id);
+    if (error) return { ok: false, error };
+    if (!Array.isArray(args.prompts)) return { ok: false, error: "invalid_arguments" };
+    if (args.thread_ts === undefined) {
+      return { ok: true, shownUnder: this.#topLevel(String(args.channel_id))[0]?.ts };
+    }
+    return { ok: true, shownUnder: view === "agent" ? undefined : String(args.thread_ts) };
+  }
+
+  /** A person's message in a conversation, as Slack keeps it (the bot cannot edit it). */
+  addPersonMessage(at: { channel: string; ts: string; text: string; threadTs?: string }): void {
+    this.messages.set(at.ts, {
+      ...this.#blank(at.ts, at.channel, at.threadTs, at.text),
+      byBot: false,
+    });
+  }
+
   /** The loading status a thread shows now ("" for none). */
   status(channel: string, threadTs: string): string {
     return this.#statuses.get(threadKey(channel, threadTs)) ?? "";
@@ -112,6 +141,32 @@ export class FakeConversations {
     if (!known) return "channel_not_found";
     if (known.member === false) return "not_in_channel";
     return undefined;
+  }
+
+  /** The channel's top-level messages (thread replies left out), newest first. */
+  #topLevel(channel: string): FakeMessage[] {
+    return [...this.messages.values()]
+      .filter(
+        (m) =>
+          m.channel === channel && !m.deleted && (m.threadTs === undefined || m.threadTs === m.ts),
+      )
+      .sort((a, b) => Number(b.ts) - Number(a.ts));
+  }
+
+  /**
+   * conversations.history: the channel's top-level messages, newest first, `limit` of them
+   * (Slack's default 100). https://docs.slack.dev/reference/methods/conversations.history
+   */
+  #history(args: Record<string, unknown>): Record<string, unknown> {
+    const error = this.#channelError(args.channel);
+    if (error) return { ok: false, error };
+    const limit = args.limit === undefined ? 100 : Number(args.limit);
+    const found = this.#topLevel(String(args.channel));
+    return {
+      ok: true,
+      messages: found.slice(0, limit).map((m) => ({ type: "message", ts: m.ts, text: m.text })),
+      has_more: found.length > limit,
+    };
   }
 
   #post(args: Record<string, unknown>): Record<string, unknown> {
@@ -243,11 +298,26 @@ export class FakeConversations {
   }
 
   #add(args: Record<string, unknown>, format: FakeMessage["format"], text: string): FakeMessage {
+    const threadTs = args.thread_ts === undefined ? undefined : String(args.thread_ts);
     const message: FakeMessage = {
-      ts: this.#nextTs(),
-      channel: String(args.channel),
-      threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
+      ...this.#blank(this.#nextTs(), String(args.channel), threadTs, text),
       format,
+      blocks: Array.isArray(args.blocks) ? args.blocks : undefined,
+    };
+    this.messages.set(message.ts, message);
+    // A reply of the app's in the thread takes its loading status down.
+    if (message.threadTs !== undefined)
+      this.#statuses.delete(threadKey(message.channel, message.threadTs));
+    return message;
+  }
+
+  /** A message as it is first written: by the bot, posted as mrkdwn, never changed. */
+  #blank(ts: string, channel: string, threadTs: string | undefined, text: string): FakeMessage {
+    return {
+      ts,
+      channel,
+      threadTs,
+      format: "mrkdwn",
       text,
       byBot: true,
       deleted: false,
@@ -256,13 +326,8 @@ export class FakeConversations {
       stream: "none",
       streamStartedAt: 0,
       history: [text],
-      blocks: Array.isArray(args.blocks) ? args.blocks : undefined,
+      blocks: undefined,
     };
-    this.messages.set(message.ts, message);
-    // A reply of the app's in the thread takes its loading status down.
-    if (message.threadTs !== undefined)
-      this.#statuses.delete(threadKey(message.channel, message.threadTs));
-    return message;
   }
 
   #nextTs(): string {

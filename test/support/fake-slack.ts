@@ -32,6 +32,11 @@ export interface FakeSlackOptions {
   streamLifetimeMs?: number;
   /** The port to listen on (a Slack that comes back where it was); default any free one. */
   port?: number;
+  /**
+   * How the app's manifest shows it in DMs: "agent" (`agent_view`, as adapters/slack/manifest.yml
+   * has it; the default) or "assistant" (`assistant_view`, an app made from an older manifest).
+   */
+  view?: "agent" | "assistant";
 }
 
 /** One Web API call as the fake received it. */
@@ -50,7 +55,8 @@ type Fault = { error: string } | { retryAfter: number };
  * A fake Slack Web API on 127.0.0.1 that keeps the rules an app lives by: bot-token auth,
  * thread replies, chat.update on the bot's own messages only, the streaming methods'
  * recipient rules, states and lifetime, the loading status under a thread (cleared by the
- * app's next reply), per-workspace rate tiers answered with 429 and Retry-After, and Socket
+ * app's next reply), suggested prompts as the app's view (agent or assistant) shows them,
+ * conversations.history, per-workspace rate tiers answered with 429 and Retry-After, and Socket
  * Mode (`apps.connections.open` plus a WebSocket). It records every call and keeps each
  * conversation as a person would see it.
  */
@@ -60,7 +66,16 @@ export class FakeSlack {
   readonly responses: { type: string; text: string }[] = [];
   /** Every status the app set (assistant.threads.setStatus), in order. */
   readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
-  readonly prompts: { channel: string; threadTs: string; prompts: unknown }[] = [];
+  /**
+   * Every set of suggested prompts a person was shown (assistant.threads.setSuggestedPrompts),
+   * in order, with the message they show under; a call that failed silently is not here.
+   */
+  readonly prompts: {
+    channel: string;
+    threadTs: string | undefined;
+    shownUnder: string | undefined;
+    prompts: unknown;
+  }[] = [];
   readonly socket = new FakeSocketServer();
   readonly options: Required<Omit<FakeSlackOptions, "tiers">> & {
     tiers: Partial<Record<string, Tier>>;
@@ -86,6 +101,7 @@ export class FakeSlack {
       streaming: options.streaming ?? true,
       streamLifetimeMs: options.streamLifetimeMs ?? 5 * 60_000,
       port: options.port ?? 0,
+      view: options.view ?? "agent",
     };
     this.conversations = new FakeConversations(this.options);
   }
@@ -140,6 +156,14 @@ export class FakeSlack {
 
   setStreaming(on: boolean): void {
     this.options.streaming = on;
+  }
+
+  /**
+   * A person wrote `text` in a conversation (Slack keeps it; conversations.history lists it).
+   * The event that tells the bot is the test's to send.
+   */
+  personWrote(at: { channel: string; ts: string; text: string; threadTs?: string }): void {
+    this.conversations.addPersonMessage(at);
   }
 
   /** The bot's messages in a thread, oldest first, deleted ones left out. */
@@ -291,13 +315,19 @@ export class FakeSlack {
         }
         return result;
       }
-      case "assistant.threads.setSuggestedPrompts":
-        this.prompts.push({
-          channel: String(args.channel_id),
-          threadTs: String(args.thread_ts),
-          prompts: args.prompts,
-        });
+      case "assistant.threads.setSuggestedPrompts": {
+        const result = this.conversations.suggestPrompts(args, this.options.view);
+        if (!result.ok) return result;
+        if (result.shownUnder !== undefined) {
+          this.prompts.push({
+            channel: String(args.channel_id),
+            threadTs: args.thread_ts === undefined ? undefined : String(args.thread_ts),
+            shownUnder: result.shownUnder,
+            prompts: args.prompts,
+          });
+        }
         return { ok: true };
+      }
       default:
         return this.conversations.handle(method, args) ?? { ok: false, error: "unknown_method" };
     }

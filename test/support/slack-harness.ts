@@ -389,3 +389,22 @@ export function message(
     event_ts: at.ts,
   };
 }
+
+/**
+ * A person opens the bot's DM (its Messages tab): `app_home_opened` with `tab: "messages"`, how
+ * an app in the agent view learns of it. https://docs.slack.dev/reference/events/app_home_opened
+ */
+export function dmOpened(at: {
+  eventTs: string;
+  channel?: string;
+  user?: string;
+  tab?: "messages" | "home";
+}): Record<string, unknown> {
+  return {
+    type: "app_home_opened",
+    user: at.user ?? "U1",
+    channel: at.channel ?? "D1",
+    tab: at.tab ?? "messages",
+    event_ts: at.eventTs,
+  };
+}

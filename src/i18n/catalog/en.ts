@@ -111,7 +111,7 @@ export const en = {
   leadTime: "Time",
   leadConversation: "Conversation",
 
-  // The Slack assistant pane.
+  // Slack: a DM opened with nothing in it yet (the agent view), a new assistant-pane thread.
   assistantGreeting:
     "Hi! Ask me anything. Each thread here is its own conversation; {command} lists the commands.",
   promptAbilities: "What can you do?",
