@@ -123,7 +123,9 @@ const LINE_END = /\r\n?|\n/g;
  * break (rich HTML runs white space together, as HTML does).
  */
 function richText(value: string): string {
-  return escapeText(value).replace(LINE_END, LINE_BREAK);
+  const text = escapeText(value);
+  // Most texts hold no line end: no pattern to run over them.
+  return text.includes("\n") || text.includes("\r") ? text.replace(LINE_END, LINE_BREAK) : text;
 }
 
 const CHECKED = '<input type="checkbox" checked>';
