@@ -10,6 +10,19 @@
 export const MAX_MESSAGE_LENGTH = 4_096;
 
 /**
+ * A rich message's limits (Bot API 10.1, "Rich Message Limits" under the formatting options;
+ * InputRichMessage in @grammyjs/types rich.d.ts): "Up to 32768 UTF-8 characters in the rich
+ * message text", "Up to 500 blocks, including nested blocks, list items, ordered list items,
+ * table rows, quotation blocks, and details blocks", "Up to 16 levels of nested formatting
+ * and blocks", "Up to 20 columns in a table".
+ * https://core.telegram.org/bots/api#rich-message-limits
+ */
+export const MAX_RICH_TEXT_LENGTH = 32_768;
+export const MAX_RICH_BLOCKS = 500;
+export const MAX_RICH_NESTING = 16;
+export const MAX_RICH_TABLE_COLUMNS = 20;
+
+/**
  * "Your bot will not be able to send more than 20 messages per minute to the same group."
  * (same FAQ entry), counted here over any 60 s, with edits counted as messages, to be safe.
  * https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this

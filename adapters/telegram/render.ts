@@ -1,20 +1,27 @@
-import type { PhrasingContent, Root, Table } from "mdast";
-import { labelDisguisesTarget } from "../../src/markdown/link-label.ts";
+import type { PhrasingContent, Table } from "mdast";
 import { noteWithCode } from "../../src/markdown/note-code.ts";
-import { parseMarkdown } from "../../src/markdown/parse.ts";
 import {
   BULLETS,
-  columnWidths,
   type MarkdownRenderer,
   TEXT,
   type Walk,
   type WalkContext,
-  walkMarkdown,
-  withLastText,
 } from "../../src/markdown/walk.ts";
 import type { Renderer } from "../../src/ports.ts";
-import { escapeAttribute, escapeHtml, escapeText, measureHtml } from "./escape.ts";
-
+import { escapeText, measureHtml } from "./escape.ts";
+import {
+  codeHtml,
+  codeLanguage,
+  footnoteReferenceHtml,
+  imageLabel,
+  linkHtml,
+  preHtml,
+  renderHtml,
+  SPAN_TAGS,
+  tableGrid,
+  unresolvedHtml,
+  wrap,
+} from "./html-pieces.ts";
 /**
  * The chatbot's Markdown as Telegram HTML: `b`, `i`, `s`, `code`, `pre` (with the language),
  * `a` for http(s) links and `blockquote`; everything else is escaped text. Built on the
@@ -25,8 +32,7 @@ import { escapeAttribute, escapeHtml, escapeText, measureHtml } from "./escape.t
  */
 export const telegramRenderer: Renderer = {
   render: renderMarkdown,
-  note: (text) =>
-    noteWithCode(text, { code: (v) => wrap("code", escapeHtml(v)), text: escapeText }),
+  note: (text) => noteWithCode(text, { code: codeHtml, text: escapeText }),
   measure: measureHtml,
 };
 
@@ -36,8 +42,6 @@ interface Context extends WalkContext {
   /** Inside a link's label: no nested link or code entity. */
   readonly inLink: boolean;
 }
-
-const TAGS = { strong: "b", emphasis: "i", delete: "s" } as const;
 
 const HTML: MarkdownRenderer<string, Context> = {
   output: TEXT,
@@ -57,64 +61,36 @@ const HTML: MarkdownRenderer<string, Context> = {
   code: (node, ctx) => codeBlock(node.value, node.lang, ctx),
   table,
   footnoteDefinition: (node, label, ctx, walk) =>
-    `[${escapeHtml(label)}] ${walk.blocks(node.children, ctx, "\n")}`,
+    `${escapeText(`[${label}]`)} ${walk.blocks(node.children, ctx, "\n")}`,
   text: escapeText,
-  span: (node, ctx, walk) => wrap(TAGS[node.type], walk.inline(node.children, ctx)),
-  inlineCode: (value, ctx) =>
-    ctx.inQuote || ctx.inLink ? escapeText(value) : wrap("code", escapeHtml(value)),
+  span: (node, ctx, walk) => wrap(SPAN_TAGS[node.type], walk.inline(node.children, ctx)),
+  inlineCode: (value, ctx) => (ctx.inQuote || ctx.inLink ? escapeText(value) : codeHtml(value)),
   link: (node, url, ctx, walk) => link(url, node.children, ctx, walk),
-  image: (node, url, ctx, walk) => image(url, node.alt, ctx, walk),
-  unresolved: (node, ctx, walk) =>
-    node.type === "linkReference"
-      ? `[${walk.inline(node.children, ctx)}]`
-      : escapeText(`![${node.alt ?? ""}]`),
-  footnoteReference: (label) => escapeHtml(`[^${label}]`),
+  image: (node, url, ctx, walk) => link(url, imageLabel(node.alt), ctx, walk),
+  unresolved: unresolvedHtml,
+  footnoteReference: footnoteReferenceHtml,
 };
 
+const TOP: Context = { inQuote: false, inLink: false, depth: 0 };
+
 export function renderMarkdown(markdown: string): string {
-  return renderTree(parseMarkdown(markdown), markdown);
+  return renderHtml(HTML, TOP, markdown);
 }
 
-// An emphasis, strikethrough or code opener: a delimiter run that starts a word.
-const OPENER = /(^|[\s([{"'“‘])([*_~`]{1,3})(?=[^\s*_~`])/gu;
-
-/**
- * Renders an answer that is still streaming: an opener whose closer has not arrived yet
- * (`Hello! **Th`) is left out instead of showing as stars for a whole edit interval; the
- * text becomes bold once the closer arrives. Only the last text of the answer is touched
- * (an opener closed earlier is markup already), and the final text is always rendered whole
- * with `renderMarkdown`, so a literal `**` in a finished answer stays.
- */
+/** Renders an answer that is still streaming (see renderHtml). */
 export function renderStreaming(markdown: string): string {
-  const tree = withLastText(parseMarkdown(markdown), (text) => text.replace(OPENER, "$1"));
-  return renderTree(tree, markdown);
-}
-
-function renderTree(tree: Root, markdown: string): string {
-  return walkMarkdown(tree, markdown, HTML, { inQuote: false, inLink: false, depth: 0 }).trim();
+  return renderHtml(HTML, TOP, markdown, true);
 }
 
 function codeBlock(value: string, lang: string | null | undefined, ctx: Context): string {
   if (value === "") return "";
   if (ctx.inQuote) return escapeText(value);
-  const language = lang && /^[\w+#.-]{1,32}$/.test(lang) ? lang : undefined;
-  return language
-    ? `<pre><code class="language-${escapeAttribute(language)}">${escapeHtml(value)}</code></pre>`
-    : `<pre>${escapeHtml(value)}</pre>`;
+  return preHtml(value, codeLanguage(lang));
 }
 
 /** Telegram has no tables: columns aligned in a monospace block. */
 function table(node: Table, ctx: Context): string {
-  const rows = node.children.map((row) => row.children.map((cell) => plain(cell.children)));
-  const widths = columnWidths(rows, (cell) => cell.length);
-  const lines = rows.map((row) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
-      .join(" | ")
-      .trimEnd(),
-  );
-  if (lines.length > 1) lines.splice(1, 0, widths.map((w) => "-".repeat(w)).join("-|-"));
-  return codeBlock(lines.join("\n"), undefined, ctx);
+  return codeBlock(tableGrid(node), undefined, ctx);
 }
 
 function link(
@@ -123,52 +99,6 @@ function link(
   ctx: Context,
   walk: Walk<string, Context>,
 ): string {
-  const href = httpUrl(url);
-  const label = walk.inline(children, { ...ctx, inLink: true });
-  const labelText = plain(children);
-  if (!href) return label;
-  const shown = label.trim() === "" ? escapeHtml(href) : label;
-  if (ctx.inLink) return shown;
-  if (ctx.inQuote) return labelText === url ? shown : `${shown} (${escapeHtml(href)})`;
-  // A label that reads as another address than the target would disguise the link.
-  if (labelDisguisesTarget(labelText, href)) {
-    return `${label} (<a href="${escapeAttribute(href)}">${escapeHtml(href)}</a>)`;
-  }
-  return `<a href="${escapeAttribute(href)}">${shown}</a>`;
-}
-
-function image(
-  url: string,
-  alt: string | null | undefined,
-  ctx: Context,
-  walk: Walk<string, Context>,
-): string {
-  const text = alt?.trim() ? alt : "image";
-  return link(url, [{ type: "text", value: `🖼 ${text}` }], ctx, walk);
-}
-
-/** The URL when it is a real http(s) link; anything else (javascript:, tg://) is no link. */
-function httpUrl(url: string): string | undefined {
-  try {
-    const parsed = new URL(url);
-    return parsed.protocol === "http:" || parsed.protocol === "https:" ? parsed.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The text of inline nodes without any markup (table cells, link labels). */
-function plain(nodes: readonly PhrasingContent[]): string {
-  return nodes
-    .map((node) => {
-      if ("children" in node) return plain(node.children as PhrasingContent[]);
-      if (node.type === "image" || node.type === "imageReference") return node.alt ?? "";
-      if (node.type === "break") return " ";
-      return "value" in node ? node.value : "";
-    })
-    .join("");
-}
-
-function wrap(tag: string, content: string): string {
-  return content === "" ? "" : `<${tag}>${content}</${tag}>`;
+  const form = ctx.inLink ? "label" : ctx.inQuote ? "text" : "anchor";
+  return linkHtml(url, children, walk, { ...ctx, inLink: true }, form);
 }

@@ -9,6 +9,7 @@ import type {
   ImageReference,
   Link,
   LinkReference,
+  List,
   ListItem,
   Nodes,
   PhrasingContent,
@@ -62,6 +63,8 @@ export interface ListItemPlace {
   box: "☑" | "☐" | undefined;
   /** Lists around the item's own list (0: a top-level list), for indentation and bullets. */
   depth: number;
+  /** Whether its list is loose (a blank line between or inside its items): paragraphs apart. */
+  loose: boolean;
 }
 
 /** The bullets of nested lists, outermost first. */
@@ -75,13 +78,18 @@ export const BULLETS = ["•", "◦", "▪"] as const;
  */
 export interface MarkdownRenderer<Out, C extends WalkContext> {
   output: Output<Out>;
+  /**
+   * A paragraph (and a block of raw HTML, as its text) from its inline content; unset: the
+   * content as it is.
+   */
+  paragraph?(children: readonly PhrasingContent[], ctx: C, walk: Walk<Out, C>): Out;
   heading(node: Heading, ctx: C, walk: Walk<Out, C>): Out;
   thematicBreak(): Out;
   blockquote(children: readonly RootContent[], ctx: C, walk: Walk<Out, C>): Out;
   /** One item; `ctx` is already one list deeper (what its children are rendered in). */
   listItem(item: ListItem, place: ListItemPlace, ctx: C, walk: Walk<Out, C>): Out;
   /** A list's items put together; unset: one per line, a blank line between in a loose list. */
-  list?(items: readonly Out[]): Out;
+  list?(items: readonly Out[], node: List, ctx: C): Out;
   code(node: Code, ctx: C, walk: Walk<Out, C>): Out;
   table(node: Table, ctx: C, walk: Walk<Out, C>): Out;
   footnoteDefinition(node: FootnoteDefinition, label: string, ctx: C, walk: Walk<Out, C>): Out;
@@ -89,6 +97,8 @@ export interface MarkdownRenderer<Out, C extends WalkContext> {
   text(value: string, ctx: C): Out;
   span(node: Strong | Emphasis | Delete, ctx: C, walk: Walk<Out, C>): Out;
   inlineCode(value: string, ctx: C): Out;
+  /** A hard line break inside a paragraph; unset: a line end. */
+  lineBreak?(ctx: C): Out;
   /** A link, or a link reference whose definition is known: `url` is where it goes. */
   link(node: Link | LinkReference, url: string, ctx: C, walk: Walk<Out, C>): Out;
   image(node: Image | ImageReference, url: string, ctx: C, walk: Walk<Out, C>): Out;
@@ -137,7 +147,7 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
     const r = this.#r;
     switch (node.type) {
       case "paragraph":
-        return this.inline(node.children, ctx);
+        return this.#paragraph(node.children, ctx);
       case "heading":
         return r.heading(node, ctx, this);
       case "thematicBreak":
@@ -147,6 +157,7 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
       case "list": {
         const inner = { ...ctx, depth: ctx.depth + 1 };
         const start = node.start ?? 1;
+        const loose = node.spread === true || node.children.some((item) => item.spread === true);
         const items = node.children.map((item, index) =>
           r.listItem(
             item,
@@ -154,19 +165,22 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
               number: node.ordered ? `${start + index}.` : undefined,
               box: item.checked === true ? "☑" : item.checked === false ? "☐" : undefined,
               depth: ctx.depth,
+              loose,
             },
             inner,
             this,
           ),
         );
-        return r.list ? r.list(items) : this.#out.join(items, node.spread ? "\n\n" : "\n");
+        return r.list
+          ? r.list(items, node, ctx)
+          : this.#out.join(items, node.spread ? "\n\n" : "\n");
       }
       case "code":
         return r.code(node, ctx, this);
       case "table":
         return r.table(node, ctx, this);
       case "html":
-        return r.text(node.value, ctx);
+        return this.#paragraph([{ type: "text", value: node.value }], ctx);
       case "footnoteDefinition":
         return r.footnoteDefinition(node, node.label ?? node.identifier, ctx, this);
       case "definition":
@@ -174,8 +188,13 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
         return this.#empty;
       default:
         // Anything else (front matter, a kind a later mdast adds): its text, if any.
-        return this.#phrasing(node as PhrasingContent, ctx);
+        return this.#paragraph([node as PhrasingContent], ctx);
     }
+  }
+
+  #paragraph(children: readonly PhrasingContent[], ctx: C): Out {
+    const r = this.#r;
+    return r.paragraph ? r.paragraph(children, ctx, this) : this.inline(children, ctx);
   }
 
   inline(nodes: readonly PhrasingContent[], ctx: C): Out {
@@ -198,7 +217,7 @@ class TreeWalk<Out, C extends WalkContext> implements Walk<Out, C> {
       case "inlineCode":
         return r.inlineCode(node.value, ctx);
       case "break":
-        return this.#out.raw("\n");
+        return r.lineBreak ? r.lineBreak(ctx) : this.#out.raw("\n");
       case "link":
         return r.link(node, node.url, ctx, this);
       case "image":

@@ -5,56 +5,9 @@ import {
   renderStreaming,
   telegramRenderer,
 } from "../../adapters/telegram/render.ts";
-import { composeAnswer, hugeAnswer } from "../../src/simulator/answers.ts";
-import { resolveLanguage } from "../../src/simulator/languages.ts";
+import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { NESTED, simulated } from "../support/markdown-samples.ts";
 import { parseTelegramHtml } from "../support/telegram-html.ts";
-
-const simulated = (question: string, turn: number) =>
-  composeAnswer({
-    question,
-    language: resolveLanguage("auto", question),
-    memory: { turn, firstQuestion: "first", previousQuestion: "before", forgotten: turn === 3 },
-  });
-
-const NESTED = [
-  "## Setup",
-  "",
-  "1. Install **Node 20**",
-  "   - with `nvm install 20`",
-  "   - or from [nodejs.org](https://nodejs.org/en/download)",
-  "     1. pick *LTS*",
-  "2. Run:",
-  "",
-  "   ```bash",
-  "   npm ci && npm start",
-  "   ```",
-  "",
-  "- [x] done",
-  "- [ ] not yet ~~maybe~~",
-  "",
-  "> Quoted **advice** with a [link](https://example.com/q) and `code`,",
-  "> > nested quote",
-  ">",
-  "> ```js",
-  "> const x = 1 < 2 && 3 > 2;",
-  "> ```",
-  "",
-  "| Plan | Price |",
-  "| --- | ---: |",
-  "| Free | 0 € |",
-  "| Pro & Co | <b>9</b> |",
-  "",
-  "Footnote[^1] and a ref [docs][d] and ![logo](https://example.com/logo.png).",
-  "",
-  "[^1]: The note.",
-  "",
-  "[d]: https://example.com/docs",
-  "",
-  "---",
-  "",
-  "Line with trailing backslash\\",
-  "next line, an autolink https://example.com/x?a=1&b=2 and mail a@b.co.",
-].join("\n");
 
 const HOSTILE = [
   "<b>not bold</b> & <script>alert(1)</script> &amp; &lt; < > <",
@@ -147,6 +100,9 @@ describe("the Telegram renderer", () => {
       'https://good.example (<a href="https://evil.example/x">https://evil.example/x</a>)',
     );
     expect(text).toContain("@\u2060everyone_here and @\u2060alice_example, mail bob@example.com");
+    // A footnote's label is the chatbot's text too.
+    const footnote = renderMarkdown("note[^@carol_example]\n\n[^@carol_example]: text");
+    expect(footnote).toBe("note[^@\u2060carol_example]\n\n[@\u2060carol_example] text");
     expect(entities.find((e) => e.type === "pre")).toBeDefined();
   });
 
