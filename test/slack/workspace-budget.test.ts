@@ -13,23 +13,29 @@ afterAll(() => redis?.close());
 /** Slack's minute, shortened: the test takes about a second. */
 const MINUTE_MS = 1_000;
 
-/** When each of `count` appends was granted, in ms from the first ask. */
-async function appendGrants(store: KeyValueStore, count: number): Promise<number[]> {
+/**
+ * When each of `count` appends was granted, in ms from the first grant (ascending), in a
+ * workspace allowed `perWindow` appends a minute.
+ */
+async function appendGrants(
+  store: KeyValueStore,
+  count: number,
+  perWindow = APPEND_STREAM_PER_MINUTE,
+): Promise<number[]> {
   const workspace = new Workspace(
     "T1",
     {
       updates: { perWindow: 50, burst: 3 },
-      appends: { perWindow: APPEND_STREAM_PER_MINUTE, burst: APPEND_STREAM_BURST },
+      appends: { perWindow, burst: APPEND_STREAM_BURST },
       windowMs: MINUTE_MS,
     },
     store,
   );
-  const started = performance.now();
-  return Promise.all(
-    Array.from({ length: count }, () =>
-      workspace.appends.acquire().then(() => performance.now() - started),
-    ),
+  const times = await Promise.all(
+    Array.from({ length: count }, () => workspace.appends.acquire().then(() => performance.now())),
   );
+  const first = Math.min(...times);
+  return times.map((t) => t - first).sort((a, b) => a - b);
 }
 
 const stores: [string, () => Promise<KeyValueStore>][] = [
@@ -49,8 +55,8 @@ describe("a Slack workspace's chat.appendStream budget", () => {
     async (_, open) => {
       const store = await open();
       try {
-        const times = (await appendGrants(store, 100)).sort((a, b) => a - b);
-        const sinceFirst = (i: number) => (times[i] ?? Number.POSITIVE_INFINITY) - (times[0] ?? 0);
+        const times = await appendGrants(store, 100);
+        const sinceFirst = (i: number) => times[i] ?? Number.POSITIVE_INFINITY;
 
         // The burst: thirty appends at once, three for each of ten answers starting together
         // (at the even pace they would take half a minute).
@@ -64,4 +70,17 @@ describe("a Slack workspace's chat.appendStream budget", () => {
       }
     },
   );
+
+  it("keeps a lower tier's minute too: a burst takes at most a third of it", async () => {
+    // SLACK_APPENDS_PER_MINUTE=20: 18 a minute spent, 6 of them at once, not Tier 4's 30.
+    const store = await openEmbeddedStore({ dataDir: await botWorkDir() });
+    try {
+      const times = await appendGrants(store, 19, 20);
+      // Six at once (at the even pace they would take 400 ms), and 19 never fit in a minute.
+      expect(times[5]).toBeLessThan(MINUTE_MS / 4);
+      expect(times.at(-1)).toBeGreaterThanOrEqual(MINUTE_MS);
+    } finally {
+      await store.close();
+    }
+  });
 });
