@@ -15,7 +15,14 @@ import { boltLogger } from "./bolt-logger.ts";
 import { readBlockActions, slackPress } from "./buttons.ts";
 import { createCommandSurface } from "./command-surface.ts";
 import { createSlackLeadAnnouncer } from "./lead-announcement.ts";
-import { ADMIN_CACHE_MS, API_TIMEOUT_MS, BUDGET_BURST, STREAM_MAX_AGE_MS } from "./limits.ts";
+import {
+  ADMIN_CACHE_MS,
+  API_TIMEOUT_MS,
+  APPEND_STREAM_BURST,
+  CHAT_UPDATE_BURST,
+  RATE_WINDOW_MS,
+  STREAM_MAX_AGE_MS,
+} from "./limits.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackRenderer } from "./render.ts";
 import { slackStartCall } from "./start-calls.ts";
@@ -73,8 +80,13 @@ export interface SlackChannelOptions {
   assistant?: AssistantOptions;
   /** POST path of the Events API and slash commands. Default /slack/events. */
   path?: string;
-  /** Calls a budget allows at once after a quiet spell. */
+  /**
+   * Calls each budget allows at once after a quiet spell; default the tier's
+   * (CHAT_UPDATE_BURST, APPEND_STREAM_BURST).
+   */
   budgetBurst?: number;
+  /** The window Slack counts calls in (RATE_WINDOW_MS): tests run Slack's minute faster. */
+  rateWindowMs?: number;
   /** A native stream is handed over to chat.update after this long. */
   streamMaxAgeMs?: number;
   /** Bound on one Web API call. */
@@ -126,9 +138,15 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
   });
   const workspaces = new Workspaces(
     {
-      updatesPerMinute: options.updatesPerMinute ?? DEFAULTS.slackUpdatesPerMinute,
-      appendsPerMinute: options.appendsPerMinute ?? DEFAULTS.slackAppendsPerMinute,
-      burst: options.budgetBurst ?? BUDGET_BURST,
+      updates: {
+        perWindow: options.updatesPerMinute ?? DEFAULTS.slackUpdatesPerMinute,
+        burst: options.budgetBurst ?? CHAT_UPDATE_BURST,
+      },
+      appends: {
+        perWindow: options.appendsPerMinute ?? DEFAULTS.slackAppendsPerMinute,
+        burst: options.budgetBurst ?? APPEND_STREAM_BURST,
+      },
+      windowMs: options.rateWindowMs ?? RATE_WINDOW_MS,
     },
     options.store,
     log,

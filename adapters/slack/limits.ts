@@ -18,25 +18,45 @@ export const MAX_MESSAGE_CHARS = 3_900;
 export const MAX_STREAM_MARKDOWN_CHARS = 12_000;
 
 /**
- * chat.update is a Tier 3 method: about 50 calls a minute per workspace, for every message
- * the app edits there. https://docs.slack.dev/reference/methods/chat.update (Facts: rate limits)
+ * Slack counts a method's calls per workspace in windows of a minute: "Your app's requests to
+ * the Web API are evaluated per method, per workspace. Rate limit windows are per minute." A
+ * tier's figure is what one such minute allows, and Slack takes bursts within it (see the
+ * bursts below). https://docs.slack.dev/apis/web-api/rate-limits#tiers
+ */
+export const RATE_WINDOW_MS = 60_000;
+
+/**
+ * chat.update is a Tier 3 method: "50+ per minute" per workspace, for every message the app
+ * edits there. https://docs.slack.dev/reference/methods/chat.update (Facts: rate limits)
  * https://docs.slack.dev/apis/web-api/rate-limits#tiers
  */
 export const CHAT_UPDATE_PER_MINUTE = 50;
 
 /**
- * chat.appendStream is a Tier 4 method: about 100 calls a minute per workspace.
+ * chat.update calls that may go at once after a quiet spell. Tier 3: "Sporadic bursts are
+ * welcome", with no figure. Ours: 3, a sporadic burst. Every call of a burst is taken off the
+ * minute's even pace (workspace.ts), and Tier 3's minute is small: a burst of one edit for
+ * each of ten answers would leave 35 edits a minute for the workspace instead of 42.
+ * https://docs.slack.dev/apis/web-api/rate-limits#tiers
+ */
+export const CHAT_UPDATE_BURST = 3;
+
+/**
+ * chat.appendStream is a Tier 4 method: "100+ per minute" per workspace.
  * https://docs.slack.dev/reference/methods/chat.appendStream (Facts: rate limits)
  */
 export const APPEND_STREAM_PER_MINUTE = 100;
 
 /**
- * Calls that may go at once after a quiet spell. Slack tolerates "occasional bursts" above a
- * tier's rate without saying how many; a few, taken off the per-minute rate (see
- * workspace.ts), keep any 60-second window within the tier.
- * https://docs.slack.dev/apis/web-api/rate-limits#burst
+ * chat.appendStream calls that may go at once after a quiet spell. Tier 4: "Enjoy a large
+ * request quota for Tier 4 methods, including generous burst behavior", with no figure.
+ * Ours: 30, three appends for each of ten answers streaming at once, so each moves every
+ * second from its start until the others' turns come round; the budget spends the rest of the
+ * minute evenly (workspace.ts), an append a second, which keeps an answer alone at its edit
+ * interval.
+ * https://docs.slack.dev/apis/web-api/rate-limits#tiers
  */
-export const BUDGET_BURST = 3;
+export const APPEND_STREAM_BURST = 30;
 
 /**
  * Most of an answer's last line shown late because an opener in it (`[`, `` ` ``, `*`, `_`,

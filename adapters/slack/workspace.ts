@@ -1,17 +1,25 @@
 import type { Budget } from "../../src/coordination/call-budget.ts";
 import { PerKey } from "../../src/coordination/per-key.ts";
-import { createRateBudget } from "../../src/coordination/shared-budget.ts";
+import { createRateBudget, type SharedAt } from "../../src/coordination/shared-budget.ts";
 import type { Logger } from "../../src/log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { StatusGate } from "./status-gate.ts";
 
-export interface WorkspaceLimits {
-  /** Slack's chat.update allowance for the workspace (Tier 3). */
-  updatesPerMinute: number;
-  /** Slack's chat.appendStream allowance for the workspace (Tier 4). */
-  appendsPerMinute: number;
+/** One of Slack's tiers as a workspace budget keeps it. */
+export interface TierLimit {
+  /** Calls Slack allows in one rate window. */
+  perWindow: number;
   /** Calls that may go at once after a quiet spell. */
   burst: number;
+}
+
+export interface WorkspaceLimits {
+  /** Slack's chat.update allowance for the workspace (Tier 3). */
+  updates: TierLimit;
+  /** Slack's chat.appendStream allowance for the workspace (Tier 4). */
+  appends: TierLimit;
+  /** The window Slack counts calls in: a minute (RATE_WINDOW_MS); tests shorten it. */
+  windowMs: number;
 }
 
 /**
@@ -36,11 +44,11 @@ export class Workspace {
         "Slack refused the loading status in this workspace: answers show no 'is thinking…' (add the assistant:write scope, or reinstall from the current manifest)",
       ),
     );
-    this.updates = budget(limits.updatesPerMinute, limits.burst, {
+    this.updates = budget(limits.updates, limits.windowMs, {
       store,
       key: `budget:slack:${teamId}:chat.update`,
     });
-    this.appends = budget(limits.appendsPerMinute, limits.burst, {
+    this.appends = budget(limits.appends, limits.windowMs, {
       store,
       key: `budget:slack:${teamId}:chat.appendStream`,
     });
@@ -48,16 +56,17 @@ export class Workspace {
 }
 
 /**
- * A bucket that refills at 90% of Slack's rate and holds `burst` calls: no 60-second window
- * can then exceed the tier, whatever the burst.
+ * A bucket that holds the tier's burst and refills at 90% of the tier's rate less the burst:
+ * no window of Slack's can then hold more than 90% of the tier, however the calls fall, and
+ * what a window allows beyond the burst is spent evenly, with no stall. A burst takes at most
+ * a third of that 90%, so a tier set lower than Slack's (SLACK_APPENDS_PER_MINUTE) still
+ * paces most of its calls. The same bucket in the store when processes share it.
  */
-function budget(
-  perMinute: number,
-  burst: number,
-  shared: { store: KeyValueStore; key: string },
-): Budget {
-  const rate = Math.max(1, perMinute * 0.9 - burst);
-  return createRateBudget({ perMinute: rate, burst: Math.max(1, burst) }, shared);
+function budget(tier: TierLimit, windowMs: number, shared: SharedAt): Budget {
+  const spent = tier.perWindow * 0.9;
+  const burst = Math.max(1, Math.min(tier.burst, Math.floor(spent / 3)));
+  const perWindow = Math.max(1, spent - burst);
+  return createRateBudget({ perMinute: (perWindow * 60_000) / windowMs, burst }, shared);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Bucket, FloodLimits } from "../support/flood-limits.ts";
+import { type Bucket, FloodLimits, type Window } from "../support/flood-limits.ts";
+import { slackTiers } from "../support/slack-tiers.ts";
 import type { AnswerLog } from "./answer-log.ts";
 import { slackKey, slackTeamOf } from "./bot-bench-chats.ts";
 import { STAMP } from "./stamp-backend.ts";
@@ -14,15 +15,12 @@ export const BENCH_SLACK_TOKEN = "xoxb-bench-bot-token";
 export const BENCH_SLACK_BOT = { userId: "UBOT", botId: "BBOT", name: "chatbot" };
 
 /**
- * Slack's limits as the fake keeps them. Per workspace: chat.update is Tier 3 (50+ a minute),
- * chat.appendStream Tier 4 (100+), each with a few calls of burst. Per channel: posting
- * messages (a stream starts one) "generally allows one message per second per channel" with
- * short bursts. https://docs.slack.dev/apis/web-api/rate-limits
+ * Slack's limits as the fake keeps them. Per workspace: chat.update is Tier 3 (50 calls a
+ * minute), chat.appendStream Tier 4 (100), in bursts as the app likes (slack-tiers.ts). Per
+ * channel: posting messages (a stream starts one) "generally allows one message per second
+ * per channel" with short bursts. https://docs.slack.dev/apis/web-api/rate-limits
  */
-const PER_WORKSPACE: Readonly<Record<string, Bucket>> = {
-  "chat.update": { perMinute: 50, burst: 5 },
-  "chat.appendStream": { perMinute: 100, burst: 5 },
-};
+const PER_WORKSPACE: Readonly<Record<string, Window>> = slackTiers();
 const PER_CHANNEL: Readonly<Record<string, Bucket>> = {
   "chat.postMessage": { perMinute: 60, burst: 3 },
   "chat.startStream": { perMinute: 60, burst: 3 },

@@ -242,6 +242,9 @@ await section(
       "20 in any minute of the group. Times from the questions, and from each answer's last byte.",
       `Slack: ${result.slack.answers} answers one after another, each natively streamed for about half a second with`,
       "a 1 s edit interval: from the backend's last byte to the fake receiving chat.stopStream.",
+      "Then ten questions at once in one workspace, each natively streamed for 10 s; the fake Web",
+      "API refuses (429) a call past Slack's tiers (chat.appendStream: 100 in any minute). How",
+      "often each answer changed in the five seconds after its first text.",
       verdict.line,
     ];
   },

@@ -11,6 +11,23 @@ describe("Slack at Slack's pace", () => {
     expect(median(latencies)).toBeLessThan(150);
   });
 
+  it("ten native streams started at once in one workspace each change three times in their first five seconds, none refused", async () => {
+    // Slack's time five times faster; the tiers' counts and the bot's bursts are Slack's own.
+    const share = await slackWorkspaceShare({
+      answers: 10,
+      scale: 5,
+      answerMs: 10_000,
+      nativeStreaming: true,
+    });
+
+    expect(share.exact).toBe(10);
+    expect(share.rateLimited).toBe(0);
+    // Tier 4's bursts spent: each answer moves every second from its first text, rather than
+    // showing one text while the others take the minute's even pace in turn.
+    const fewest = Math.min(...share.changesInFiveSeconds);
+    expect(fewest, `${share.changesInFiveSeconds}`).toBeGreaterThanOrEqual(3);
+  });
+
   it.each([
     // Round-robin gives nine other turns between two changes of one answer; calls reach the
     // fake in the order the network delivers them, and a turn can find an answer with nothing

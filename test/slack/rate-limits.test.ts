@@ -1,19 +1,30 @@
 import { describe, expect, it } from "vitest";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
+import { safeMarkdown } from "../../adapters/slack/stream-markdown.ts";
+import { DEFAULTS } from "../../src/config.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { mention, type SlackHarness, slackHarnessPerTest } from "../support/slack-harness.ts";
+import { slackTiers } from "../support/slack-tiers.ts";
 import { waitFor } from "./wait.ts";
 
 /**
- * A workspace whose chat.update allowance is 600 a minute with bursts of 5: Slack's Tier 3
- * (about 50 a minute) sped up twelve times, so a test takes seconds, not minutes.
+ * Slack's tiers as Slack documents them (Tier 3 chat.update, 50 calls a minute; Tier 4
+ * chat.appendStream, 100), with Slack's minute twelve times shorter so a test takes seconds,
+ * not minutes; the bot's budgets are its own production figures over the same minute.
  */
-const TIER = { perMinute: 600, burst: 5 };
+const MINUTE_MS = 5_000;
 
 const start = slackHarnessPerTest({
   simulator: { chunkDelayMs: [2, 4] },
-  fake: { tiers: { "chat.update": TIER } },
-  slack: { nativeStreaming: false, editIntervalMs: 50 },
+  fake: { tiers: slackTiers(MINUTE_MS) },
+  slack: {
+    nativeStreaming: false,
+    editIntervalMs: 50,
+    updatesPerMinute: DEFAULTS.slackUpdatesPerMinute,
+    appendsPerMinute: DEFAULTS.slackAppendsPerMinute,
+    budgetBurst: undefined,
+    rateWindowMs: MINUTE_MS,
+  },
 });
 
 async function askTen(harness: SlackHarness, length: number): Promise<string[]> {
@@ -31,7 +42,7 @@ async function askTen(harness: SlackHarness, length: number): Promise<string[]> 
 
 describe("Slack's rate limits", () => {
   it("answers ten questions at once in one workspace without a single 429", async () => {
-    const harness = await start({ slack: { updatesPerMinute: TIER.perMinute, budgetBurst: 3 } });
+    const harness = await start();
     const answers = await askTen(harness, 1500);
 
     expect(harness.fake.rateLimited).toEqual([]);
@@ -77,5 +88,31 @@ describe("Slack's rate limits", () => {
     expect(updatesOf(second).some((c) => c.at < pauseEnd)).toBe(true);
     expect(harness.fake.thread("C1", first)[0]?.text).toBe(renderMrkdwn(hugeAnswer(1200)));
     expect(harness.fake.thread("C1", second)[0]?.text).toBe(renderMrkdwn(hugeAnswer(600)));
+  });
+
+  it("pauses the workspace's appends once for one 429 amid ten streams, then they go on", async () => {
+    const harness = await start({
+      simulator: { chunkDelayMs: [10, 20] },
+      slack: { nativeStreaming: true },
+    });
+    harness.fake.rateLimitNext("chat.appendStream", 1);
+    const roots = Array.from({ length: 10 }, () => harness.nextTs());
+    await Promise.all(roots.map((ts) => harness.sendEvent(mention("ten #huge=1500", { ts }))));
+    await harness.settle();
+
+    const [limited, ...more] = harness.fake.rateLimited;
+    expect(limited?.method).toBe("chat.appendStream");
+    expect(more).toEqual([]);
+    const at = limited?.at ?? 0;
+    const pauseEnd = at + 1_000;
+    const appends = harness.fake.callsTo("chat.appendStream").filter((c) => c !== limited);
+    // Appends already on their way when Slack answered arrive at once; none goes in the pause,
+    // whichever answer it is for…
+    expect(appends.filter((c) => c.at > at + 100 && c.at < pauseEnd - 5)).toEqual([]);
+    // …and the pause is one, not one per answer: the streams go on as soon as it ends.
+    expect(appends.some((c) => c.at >= pauseEnd - 5 && c.at < pauseEnd + 500)).toBe(true);
+    for (const root of roots) {
+      expect(harness.fake.thread("C1", root)[0]?.text).toBe(safeMarkdown(hugeAnswer(1500)));
+    }
   });
 });

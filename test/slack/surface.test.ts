@@ -36,7 +36,11 @@ async function open(): Promise<SurfaceUnderTest> {
     }),
     workspace: new Workspace(
       team,
-      { updatesPerMinute: 600, appendsPerMinute: 600, burst: 5 },
+      {
+        updates: { perWindow: 600, burst: 5 },
+        appends: { perWindow: 600, burst: 5 },
+        windowMs: 60_000,
+      },
       store,
     ),
     thread: {

@@ -4,14 +4,18 @@ import type { AddressInfo, Socket } from "node:net";
 import { parse as parseQuery } from "node:querystring";
 import { type Ephemeral, FakeConversations, type FakeMessage } from "./fake-slack-conversations.ts";
 import { FakeSocketServer } from "./fake-slack-socket.ts";
-import { type Bucket, FloodLimits } from "./flood-limits.ts";
+import { FloodLimits, type Limit } from "./flood-limits.ts";
 
 export type { Ephemeral, FakeMessage } from "./fake-slack-conversations.ts";
 
 import { type View, viewMarkdown, viewMrkdwn } from "./fake-slack-view.ts";
+import { slackTiers } from "./slack-tiers.ts";
 
-/** A rate tier as Slack applies it: a bucket of `burst` calls refilled at `perMinute`. */
-export type Tier = Bucket;
+/**
+ * A rate tier of one method in a workspace: Slack's calls per minute (slack-tiers.ts), or a
+ * bucket of `burst` calls refilled at `perMinute` where a test wants one.
+ */
+export type Tier = Limit;
 
 export interface FakeSlackOptions {
   botToken?: string;
@@ -24,7 +28,7 @@ export interface FakeSlackOptions {
   users?: Record<string, { isAdmin?: boolean; isOwner?: boolean; team?: string; locale?: string }>;
   /** Channels the bot may post in, by id; "im" channels are DMs. Unknown ids: channel_not_found. */
   channels?: Record<string, { type: "channel" | "im"; member?: boolean }>;
-  /** Per-workspace limits by method (chat.update is Tier 3: about 50 a minute). */
+  /** Per-workspace limits by method; default Slack's own (slackTiers: Tier 3 and 4 per minute). */
   tiers?: Partial<Record<string, Tier>>;
   /** false: the streaming methods answer feature_not_enabled. Default true. */
   streaming?: boolean;
@@ -97,7 +101,7 @@ export class FakeSlack {
       botId: options.botId ?? "BBOT",
       users: options.users ?? {},
       channels: options.channels ?? { C1: { type: "channel" }, D1: { type: "im" } },
-      tiers: options.tiers ?? { "chat.update": { perMinute: 50, burst: 5 } },
+      tiers: options.tiers ?? slackTiers(),
       streaming: options.streaming ?? true,
       streamLifetimeMs: options.streamLifetimeMs ?? 5 * 60_000,
       port: options.port ?? 0,

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { DEFAULTS } from "../../src/config.ts";
 import type { FakeMessage, SlackCall } from "./fake-slack.ts";
 import { type RawBackend, startRawBackend } from "./raw-backend.ts";
 import { mention, type SlackHarness, startSlackHarness } from "./slack-harness.ts";
+import { SLACK_MINUTE_MS, slackTiers } from "./slack-tiers.ts";
 
 const HEADER = {
   answer: "",
@@ -92,6 +94,8 @@ export interface WorkspaceShare {
    * from its first text to its last.
    */
   turnsBetweenChanges: number[];
+  /** For each answer, how often its message changed in its first five seconds (Slack's time). */
+  changesInFiveSeconds: number[];
   /** The workspace's successful calls of that budget in all. */
   turns: number;
   /** 429 answers the fake Slack gave. */
@@ -103,8 +107,9 @@ export interface WorkspaceShare {
 /**
  * `answers` questions at once in one workspace, each answer streaming for about `answerMs`
  * (in Slack's time) while the workspace's allowance (Tier 4 chat.appendStream, 100 a minute, or
- * Tier 3 chat.update, 50 a minute) is shared by them all; with `scale` above 1, durations and
- * allowances are scaled.
+ * Tier 3 chat.update, 50 a minute) is shared by them all. The fake keeps Slack's tiers and the
+ * bot its own budgets, both at their production figures; with `scale` above 1, Slack's time
+ * runs that many times faster (its minute, the edit interval, the answers).
  */
 export async function slackWorkspaceShare(options: {
   answers: number;
@@ -117,21 +122,14 @@ export async function slackWorkspaceShare(options: {
   const { backend } = await pacedBackend(pieces, options.answerMs / scale / pieces, 120);
   const harness = await startSlackHarness({
     backend: { url: backend.url, apiKey: "k", botUid: "b" },
-    fake: {
-      // Slack tolerates "occasional bursts" above a tier: the fake a few more than the bot
-      // takes, so a call the network delivers late, and the next on time, is no 429; a bot
-      // over the rate still drains them in seconds.
-      tiers: {
-        "chat.update": { perMinute: 50 * scale, burst: 5 },
-        "chat.appendStream": { perMinute: 100 * scale, burst: 5 },
-      },
-    },
+    fake: { tiers: slackTiers(SLACK_MINUTE_MS / scale) },
     slack: {
       nativeStreaming,
       editIntervalMs: 1_000 / scale,
-      updatesPerMinute: 50 * scale,
-      appendsPerMinute: 100 * scale,
-      budgetBurst: 3,
+      updatesPerMinute: DEFAULTS.slackUpdatesPerMinute,
+      appendsPerMinute: DEFAULTS.slackAppendsPerMinute,
+      budgetBurst: undefined,
+      rateWindowMs: SLACK_MINUTE_MS / scale,
     },
   });
   try {
@@ -153,6 +151,9 @@ export async function slackWorkspaceShare(options: {
     );
     return {
       turnsBetweenChanges,
+      changesInFiveSeconds: messages.map((message) =>
+        message ? changesInFirst(harness.fake.calls, message, 5_000 / scale) : 0,
+      ),
       turns: turns.length,
       rateLimited: harness.fake.rateLimited.length,
       exact: messages.filter((m, i) => m?.text === expected[i]).length,
@@ -163,18 +164,31 @@ export async function slackWorkspaceShare(options: {
   }
 }
 
+/** How often `message` changed (its first text included) in the first `ms` after its first text. */
+function changesInFirst(calls: SlackCall[], message: FakeMessage, ms: number): number {
+  const first = firstOf(calls, message);
+  if (!first) return 0;
+  const own = calls.filter((c) => c.outcome === "ok" && c.args.ts === message.ts);
+  return 1 + own.filter((c) => c.at <= first.at + ms).length;
+}
+
+/** The call that showed `message` first (chat.startStream or chat.postMessage). */
+function firstOf(calls: SlackCall[], message: FakeMessage): SlackCall | undefined {
+  return calls.find(
+    (c) =>
+      /^chat\.(startStream|postMessage)$/.test(c.method) &&
+      c.args.thread_ts === message.threadTs &&
+      c.outcome === "ok",
+  );
+}
+
 /**
  * The most budget calls of other messages between two changes of `message`: from its first
  * text to its last (the stream's stop, or its last chat.update).
  */
 function mostTurnsBetween(calls: SlackCall[], turns: SlackCall[], message: FakeMessage): number {
   const own = (c: SlackCall) => c.args.ts === message.ts;
-  const first = calls.find(
-    (c) =>
-      /^chat\.(startStream|postMessage)$/.test(c.method) &&
-      c.args.thread_ts === message.threadTs &&
-      c.outcome === "ok",
-  );
+  const first = firstOf(calls, message);
   const last = calls.findLast((c) => own(c) && c.outcome === "ok");
   let most = 0;
   let others = 0;
