@@ -48,6 +48,11 @@ export const DEFAULTS = {
   telegramGroupEditIntervalMs: 3_000,
   /** TELEGRAM_GROUP_MESSAGES_PER_MINUTE: Telegram's budget per group (GROUP_MESSAGES_PER_MINUTE). */
   telegramGroupMessagesPerMinute: 20,
+  /**
+   * TELEGRAM_DRAFTS: private chats stream by one message edited as it grows, not by native
+   * drafts, whose last frame stays drawn over the answer on some clients (README, "Drafts").
+   */
+  telegramDrafts: false,
 } as const;
 
 /** pino's levels, quietest last. */
@@ -174,6 +179,12 @@ const envSchema = z
         .enum(["true", "false"], { error: "must be true or false" })
         .optional()
         .transform((v) => (v === undefined ? DEFAULTS.slackNativeStreaming : v === "true")),
+    ),
+    TELEGRAM_DRAFTS: optionalText.pipe(
+      z
+        .enum(["on", "off"], { error: "must be on or off" })
+        .optional()
+        .transform((v) => (v === undefined ? DEFAULTS.telegramDrafts : v === "on")),
     ),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
@@ -318,6 +329,7 @@ export interface Config {
         privateEditIntervalMs: number;
         groupEditIntervalMs: number;
         groupMessagesPerMinute: number;
+        drafts: boolean;
       }
     | undefined;
   leads: {
@@ -413,6 +425,7 @@ export function loadConfig(env: Env): Config {
           privateEditIntervalMs: e.TELEGRAM_EDIT_INTERVAL_MS,
           groupEditIntervalMs: e.TELEGRAM_GROUP_EDIT_INTERVAL_MS,
           groupMessagesPerMinute: e.TELEGRAM_GROUP_MESSAGES_PER_MINUTE,
+          drafts: e.TELEGRAM_DRAFTS,
         }
       : undefined,
     leads: {

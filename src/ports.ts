@@ -224,11 +224,6 @@ export interface ReplySurface {
    */
   stopTyping?(): Promise<void>;
   /**
-   * True when the final state of message `ref` goes by a call that is no edit of it (a
-   * Telegram draft sent for good): it waits for no edit interval.
-   */
-  endsWithoutEdit?(ref: MessageRef): boolean;
-  /**
    * How soon message `ref` must be shown again, unchanged, or the platform drops it (a
    * Telegram draft lives 30 s); undefined for a message that stays.
    */
@@ -283,8 +278,13 @@ export interface Button {
   id: string;
   /** What the button shows (plain text). */
   label: string;
-  /** Slack's emphasis; Telegram shows every button alike. */
+  /** The button's colour: Slack's emphasis, Telegram's style (Bot API 9.4). */
   style?: "primary" | "danger";
+  /**
+   * Stops the answer being written: a platform's own stop control on a streaming answer (a
+   * Telegram draft's) stands for it.
+   */
+  stops?: true;
   /**
    * One of a 👍/👎 pair rating the message: Slack shows the pair as its feedback buttons
    * element at the end of a native stream.

@@ -42,6 +42,16 @@ describe("loadConfig", () => {
     expect(config.telegram?.groupMessagesPerMinute).toBe(GROUP_MESSAGES_PER_MINUTE);
   });
 
+  it("streams Telegram's private answers by edits unless TELEGRAM_DRAFTS=on", () => {
+    const telegram = { TELEGRAM_BOT_TOKEN: "1:token" };
+    expect(loadConfig(telegram).telegram?.drafts).toBe(false);
+    expect(loadConfig({ ...telegram, TELEGRAM_DRAFTS: "on" }).telegram?.drafts).toBe(true);
+    expect(loadConfig({ ...telegram, TELEGRAM_DRAFTS: "off" }).telegram?.drafts).toBe(false);
+    expect(problemsOf({ ...telegram, TELEGRAM_DRAFTS: "yes" })).toEqual([
+      "TELEGRAM_DRAFTS must be on or off",
+    ]);
+  });
+
   it("cuts answers after CHATBOT_ANSWER_TIMEOUT_MS, said in minutes or seconds", () => {
     const cut = (ms: number) => new TimeoutError("/chat", "answer", ms).userMessage;
     expect(cut(loadConfig({}).backendAnswerTimeoutMs)).toBe(

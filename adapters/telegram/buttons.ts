@@ -1,8 +1,13 @@
 import type { Api } from "grammy";
-import type { CallbackQuery, InlineKeyboardMarkup } from "grammy/types";
+import type {
+  CallbackQuery,
+  InlineKeyboardMarkup,
+  MessageGenerationStopped,
+  User,
+} from "grammy/types";
 import { z } from "zod";
 import { ACTION_NAME } from "../../src/bridge/button-handlers.ts";
-import type { Button, PressedButton } from "../../src/ports.ts";
+import type { Button, PressedButton, Presser } from "../../src/ports.ts";
 import { MAX_ALERT_LENGTH, MAX_CALLBACK_DATA_BYTES } from "./limits.ts";
 import { personName, telegramChannelKey } from "./to-incoming.ts";
 
@@ -23,11 +28,16 @@ export function callbackData(button: Button): string {
   return data;
 }
 
-/** Buttons as one row of an inline keyboard (none: an empty keyboard, which removes one). */
+/**
+ * Buttons as one row of an inline keyboard (none: an empty keyboard, which removes one). A
+ * button's style colours it (Bot API 9.4: ⏹ Stop red, "I'll take it" blue); a server that
+ * predates styles ignores the field.
+ */
 export function inlineKeyboard(buttons: readonly Button[]): InlineKeyboardMarkup {
   const row = buttons.map((button) => ({
     text: button.label,
     callback_data: callbackData(button),
+    ...(button.style === undefined ? {} : { style: button.style }),
   }));
   return { inline_keyboard: row.length > 0 ? [row] : [] };
 }
@@ -90,30 +100,69 @@ export function telegramPress(
   const message = query.message;
   if (!read || !message || !pressOfChatMessage.safeParse(query).success) return undefined;
   const chatId = message.chat.id;
-  const { from } = query;
   return {
     channel: "telegram",
     action: read.action,
     id: read.id,
     // The callback query's own id: a redelivered update carries it again.
     pressId: query.id,
-    person: {
-      id: String(from.id),
-      name: personName(from),
-      isAdmin: () =>
-        context.isAdmin({
-          chatId,
-          isPrivate: message.chat.type === "private",
-          authorId: String(from.id),
-        }),
-      isBotAdmin: async () => context.isListed(String(from.id)),
-      locale: async () => from.language_code,
-    },
+    person: presser(query.from, { chatId, isPrivate: message.chat.type === "private" }, context),
     channelId: String(chatId),
     channelKey: telegramChannelKey(chatId),
     message: telegramMessageAt(chatId, message.message_id),
     // An alert is plain text: nothing in it is markup, and it pings no one.
     replyPrivately: (text, options) =>
       context.answer([...text].slice(0, MAX_ALERT_LENGTH).join(""), options?.brief),
+  };
+}
+
+/**
+ * A press of Telegram's own stop button on a draft (TELEGRAM_DRAFTS), as a press of the Stop
+ * button the draft stands for: the person is the private chat's own, and a reply to them is a
+ * message in that chat (the update has no query to answer).
+ * https://core.telegram.org/bots/api#sendmessagedraft (can_stop)
+ */
+export function telegramDraftStop(
+  stopped: MessageGenerationStopped,
+  stop: Button,
+  context: Omit<TelegramPressContext, "answer">,
+): PressedButton {
+  const { chat } = stopped;
+  const person: User = {
+    id: chat.id,
+    is_bot: false,
+    first_name: chat.first_name,
+    last_name: chat.last_name,
+    username: chat.username,
+  };
+  return {
+    channel: "telegram",
+    action: stop.action,
+    id: stop.id,
+    pressId: `draft:${chat.id}:${stopped.draft_id}`,
+    person: presser(person, { chatId: chat.id, isPrivate: true }, context),
+    channelId: String(chat.id),
+    channelKey: telegramChannelKey(chat.id),
+    // A draft is no message: a handler that changes the pressed message has none here.
+    message: undefined,
+    replyPrivately: async (text) => {
+      await context.api.sendMessage(chat.id, text);
+    },
+  };
+}
+
+/** Who pressed, as the button handlers ask of them. */
+function presser(
+  from: User,
+  where: { chatId: number; isPrivate: boolean },
+  context: Omit<TelegramPressContext, "answer">,
+): Presser {
+  const authorId = String(from.id);
+  return {
+    id: authorId,
+    name: personName(from),
+    isAdmin: () => context.isAdmin({ ...where, authorId }),
+    isBotAdmin: async () => context.isListed(authorId),
+    locale: async () => from.language_code,
   };
 }

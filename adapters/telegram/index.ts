@@ -1,5 +1,5 @@
 import { Bot, BotError } from "grammy";
-import type { CallbackQuery, Message } from "grammy/types";
+import type { CallbackQuery, Message, MessageGenerationStopped } from "grammy/types";
 import { DEFAULTS } from "../../src/config.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
@@ -21,7 +21,7 @@ import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
 import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
-import { telegramPress } from "./buttons.ts";
+import { telegramDraftStop, telegramPress } from "./buttons.ts";
 import { installCallMetrics } from "./call-metrics.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
@@ -42,11 +42,11 @@ import {
   CHAT_SPACING_MARGIN_MS,
   CHAT_SPACING_MS,
   GROUP_WINDOW_MS,
-  MAX_MESSAGE_LENGTH,
   POLL_TIMEOUT_SECONDS,
   WEBHOOK_SECRET_PATTERN,
   WINDOW_MARGIN_MS,
 } from "./limits.ts";
+import { detectMessageFormat, type MessageFormat, richFormat } from "./message-format.ts";
 import { Poller } from "./polling.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import {
@@ -125,6 +125,11 @@ export interface TelegramChannelOptions {
   maxUpdatesInFlight?: number;
   /** How long a getChatMember answer is trusted (ADMIN_CACHE_MS). */
   adminCacheMs?: number;
+  /**
+   * TELEGRAM_DRAFTS: private chats stream as native drafts; off (the default), as one message
+   * edited as it grows, with its buttons.
+   */
+  drafts?: boolean;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
@@ -175,7 +180,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const store = options.store;
   const languages = options.languages ?? new ChannelLanguages(store, "auto");
   const chains = new ReplyChains(store);
-  const drafts = new DraftSlots({ refreshMs: options.draftRefreshMs });
+  const drafts = new DraftSlots({
+    enabled: options.drafts ?? DEFAULTS.telegramDrafts,
+    refreshMs: options.draftRefreshMs,
+  });
   const admins = new TelegramAdmins(
     bot.api,
     options.adminUsers ?? [],
@@ -197,16 +205,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const groupBudgets = new RateBudgets((chatId) =>
     createWindowBudget(groupWindow, { store, key: `budget:telegram:group-window:${chatId}` }),
   );
-  const limits = {
-    private: {
-      maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.privateEditIntervalMs ?? DEFAULTS.telegramEditIntervalMs,
-    },
-    group: {
-      maxMessageLength: MAX_MESSAGE_LENGTH,
-      minEditIntervalMs: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
-    },
+  const editIntervalMs = {
+    private: options.privateEditIntervalMs ?? DEFAULTS.telegramEditIntervalMs,
+    group: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
   };
+  // Rich messages unless the Bot API server turns out to have none (asked at start).
+  let format: MessageFormat = richFormat;
 
   let me: BotIdentity | undefined;
   let state: "new" | "running" | "stopped" = "new";
@@ -231,7 +235,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       api: bot.api,
       log,
       place,
-      limits: place.isPrivate ? limits.private : limits.group,
+      format,
+      limits: {
+        maxMessageLength: format.maxMessageLength,
+        minEditIntervalMs: place.isPrivate ? editIntervalMs.private : editIntervalMs.group,
+      },
       budget: (place.isPrivate ? privateBudgets : groupBudgets).for(String(place.chatId)),
       drafts,
       chains,
@@ -322,8 +330,26 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }
   };
 
+  /** Telegram's own stop button on a draft: the Stop button of the answer it shows, pressed. */
+  const onDraftStopped = async (stopped: MessageGenerationStopped): Promise<void> => {
+    const stop = drafts.stopFor(stopped.chat.id, stopped.draft_id);
+    if (!stop) {
+      log.debug("a draft's stop button pressed after its answer ended");
+      return;
+    }
+    const pressed = telegramDraftStop(stopped, stop, {
+      api: bot.api,
+      isAdmin: (check) => admins.isAdmin(check),
+      isListed: (authorId) => admins.isListed(authorId),
+    });
+    await options.buttons?.handle(pressed);
+  };
+
   bot.on("message", (ctx) => onMessage(ctx.message));
   bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
+  bot.on("stopped_message_generation", (ctx) =>
+    onDraftStopped(ctx.update.stopped_message_generation),
+  );
   bot.catch((error) => log.error({ err: error.error }, "Telegram update failed"));
 
   const maxInFlight = options.maxUpdatesInFlight ?? MAX_UPDATES_IN_FLIGHT;
@@ -398,6 +424,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     async start(signal) {
       starting = signal;
       me = await identify();
+      format = await detectMessageFormat(bot.api, me.id, log);
       if (webhookMode && options.webhookUrl) {
         const url = options.webhookUrl;
         await atStart("setWebhook", () =>

@@ -7,11 +7,14 @@ export const DEFAULT_API_ROOT = "https://api.telegram.org";
 
 /**
  * The methods an answer calls many times over while it streams. Their payloads are the
- * surface's: never a file, never a null (grammY drops nulls from JSON; here none can occur).
+ * surface's: never a file (a rich message's media are never uploaded), never a null (grammY
+ * drops nulls from JSON; here none can occur).
  */
 const LEAN_METHODS: ReadonlySet<string> = new Set([
   "sendMessageDraft",
+  "sendRichMessageDraft",
   "sendMessage",
+  "sendRichMessage",
   "editMessageText",
   "sendChatAction",
 ]);

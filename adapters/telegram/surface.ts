@@ -5,6 +5,7 @@ import { type Budget, callWithinBudget } from "../../src/coordination/call-budge
 import { MessageGoneError, RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
 import type {
+  Button,
   MessageRef,
   Renderer,
   ReplySurface,
@@ -20,14 +21,16 @@ import {
   retryAfterMs,
   TelegramApiError,
 } from "./errors.ts";
-import { defuseMentions, escapeText, visibleText } from "./escape.ts";
-import { renderStreaming, telegramRenderer } from "./render.ts";
+import { escapeText, visibleText } from "./escape.ts";
+import type { MessageBody, MessageFormat } from "./message-format.ts";
 import type { Place, ReplyChains } from "./to-incoming.ts";
 
 export interface SurfaceDeps {
   api: Api;
   log: Logger;
   place: Place;
+  /** Rich or HTML messages, as the Bot API server offers them. */
+  format: MessageFormat;
   limits: SurfaceLimits;
   /** The chat's budget (one per private chat, one per group shared by all its answers). */
   budget: Budget;
@@ -40,8 +43,6 @@ interface TelegramRef {
   messageId: number | undefined;
   draftId: number | undefined;
 }
-
-type ParseMode = "HTML" | undefined;
 
 /** What persistRef saves: the place of the answer and its message (or draft). */
 const savedMessage = z.object({
@@ -76,27 +77,23 @@ const NOTICE_MAX_WAIT_MS = 60_000;
 const PLACEHOLDER = escapeText("…");
 
 /**
- * How an answer is rendered for Telegram: HTML, and while it streams without a dangling
- * opener (see renderStreaming).
- */
-export const telegramAnswerRenderer: Renderer = { ...telegramRenderer, interim: renderStreaming };
-
-/**
  * One answer's place in Telegram as a reply surface: a private chat, a group's reply chain or
- * a forum topic. Private chats stream as a native draft (sendMessageDraft) that the final
- * text persists with one sendMessage; elsewhere, and where drafts are unavailable, the
- * answer is sent and then edited. A draft lapses after 30 s unchanged: the reply engine shows
- * it again in time (refreshMs). Telegram's answers map to what the reply engine expects:
- * 429 → RateLimitedError, "message to edit not found" → MessageGoneError, "message is not
- * modified" → success, "can't parse entities" → the same text once more as plain text.
+ * a forum topic. An answer is sent, then edited as it grows, as a rich message where the Bot
+ * API server has them (else an HTML message); with TELEGRAM_DRAFTS on, private chats stream
+ * as a native draft that the final text persists with one message. A draft lapses after 30 s
+ * unchanged: the reply engine shows it again in time (refreshMs). Telegram's answers map to
+ * what the reply engine expects: 429 → RateLimitedError, "message to edit not found" →
+ * MessageGoneError, "message is not modified" → success, a markup Telegram cannot parse → the
+ * same text once more without markup.
  */
 export class TelegramSurface implements ReplySurface {
-  readonly renderer = telegramAnswerRenderer;
+  readonly renderer: Renderer;
   readonly limits: SurfaceLimits;
   readonly #deps: SurfaceDeps;
 
   constructor(deps: SurfaceDeps) {
     this.#deps = deps;
+    this.renderer = deps.format.renderer;
     this.limits = deps.limits;
   }
 
@@ -107,17 +104,14 @@ export class TelegramSurface implements ReplySurface {
 
   async send(request: SendRequest): Promise<MessageRef> {
     const keyboard = keyboardOf(request);
-    if (request.call === "post") return this.#post(shown(request.text), request.final, keyboard);
+    if (request.call === "post") {
+      return this.#post(shown(request.text), request.final, keyboard, stopOf(request));
+    }
     if (request.call === "edit") {
       const ref = request.ref as TelegramRef;
-      return this.#edit(ref, shown(request.text), request.final, keyboard);
+      return this.#edit(ref, shown(request.text), request.final, keyboard, stopOf(request));
     }
     throw new Error(`Telegram has no ${request.call} call`);
-  }
-
-  /** A draft's last state is sent as a message: no edit, so it waits for no edit interval. */
-  endsWithoutEdit(ref: MessageRef): boolean {
-    return isDraft(ref as TelegramRef);
   }
 
   /** A draft is "a temporary 30-second preview": it is shown again before it lapses. */
@@ -125,12 +119,20 @@ export class TelegramSurface implements ReplySurface {
     return isDraft(ref as TelegramRef) ? this.#deps.drafts.refreshMs : undefined;
   }
 
-  /** A draft has no buttons (sendMessageDraft takes no reply_markup): they come with the message. */
-  async #post(text: string, final: boolean, keyboard: Keyboard): Promise<TelegramRef> {
+  /**
+   * A draft has no buttons (sendMessageDraft takes no reply_markup): they come with the
+   * message. A Stop among them shows as Telegram's own stop button on the draft.
+   */
+  async #post(
+    text: string,
+    final: boolean,
+    keyboard: Keyboard,
+    stop: Button | undefined,
+  ): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
     if (!final && place.isPrivate && drafts.take(place.chatId, this)) {
       const draftId = drafts.nextId();
-      if (await this.#draft(draftId, text)) return { messageId: undefined, draftId };
+      if (await this.#draft(draftId, text, stop)) return { messageId: undefined, draftId };
       drafts.release(place.chatId, this);
     }
     return { messageId: await this.#send(text, keyboard), draftId: undefined };
@@ -142,11 +144,12 @@ export class TelegramSurface implements ReplySurface {
     text: string,
     final: boolean,
     keyboard: Keyboard,
+    stop: Button | undefined,
   ): Promise<TelegramRef> {
-    const { place, drafts } = this.#deps;
+    const { place, drafts, api } = this.#deps;
     const { messageId, draftId } = message;
     if (messageId === undefined) {
-      if (!final && draftId !== undefined && (await this.#draft(draftId, text))) {
+      if (!final && draftId !== undefined && (await this.#draft(draftId, text, stop))) {
         drafts.touch(place.chatId, this);
         return message;
       }
@@ -158,10 +161,12 @@ export class TelegramSurface implements ReplySurface {
       drafts.release(place.chatId, this);
       return sent;
     }
-    await this.#attempt(async (parseMode, body) => {
+    await this.#attempt(async (body) => {
       try {
-        await this.#deps.api.editMessageText(place.chatId, messageId, body, {
-          parse_mode: parseMode,
+        await api.raw.editMessageText({
+          chat_id: place.chatId,
+          message_id: messageId,
+          ...body,
           ...keyboard,
         });
       } catch (error) {
@@ -201,21 +206,19 @@ export class TelegramSurface implements ReplySurface {
   /** Sends a message in this place; in groups it quotes the question. Returns its id. */
   async #send(text: string, keyboard: Keyboard = {}): Promise<number> {
     const { place, api, chains, log } = this.#deps;
+    const common = {
+      chat_id: place.chatId,
+      ...keyboard,
+      ...topicOf(place),
+      ...(place.replyTo === undefined
+        ? {}
+        : { reply_parameters: { message_id: place.replyTo, allow_sending_without_reply: true } }),
+    };
     const sent = await this.#attempt(
-      (parseMode, body) =>
-        api.sendMessage(place.chatId, body, {
-          parse_mode: parseMode,
-          ...keyboard,
-          ...topicOf(place),
-          ...(place.replyTo === undefined
-            ? {}
-            : {
-                reply_parameters: {
-                  message_id: place.replyTo,
-                  allow_sending_without_reply: true,
-                },
-              }),
-        }),
+      (body): Promise<{ message_id: number }> =>
+        "rich_message" in body
+          ? api.raw.sendRichMessage({ ...common, ...body })
+          : api.raw.sendMessage({ ...common, ...body }),
       text,
     );
     if (place.chained) {
@@ -227,10 +230,11 @@ export class TelegramSurface implements ReplySurface {
   }
 
   /** Shows a draft; false when drafts cannot be used here (the caller sends instead). */
-  async #draft(draftId: number, text: string): Promise<boolean> {
-    const { drafts, log } = this.#deps;
+  async #draft(draftId: number, text: string, stop: Button | undefined): Promise<boolean> {
+    const { drafts, log, place } = this.#deps;
     try {
-      await this.#showDraft(draftId, text);
+      await this.#showDraft(draftId, text, stop !== undefined);
+      drafts.stopsWith(place.chatId, draftId, stop);
       return true;
     } catch (error) {
       if (!(error instanceof TelegramApiError)) throw error;
@@ -251,34 +255,37 @@ export class TelegramSurface implements ReplySurface {
     }
   }
 
-  #showDraft(draftId: number, text: string): Promise<unknown> {
+  /** `canStop`: the draft shows Telegram's stop button (its press: stopped_message_generation). */
+  #showDraft(draftId: number, text: string, canStop: boolean): Promise<unknown> {
     const { place, api } = this.#deps;
+    const common = {
+      chat_id: place.chatId,
+      draft_id: draftId,
+      ...topicOf(place),
+      ...(canStop ? { can_stop: true } : {}),
+    };
     return this.#attempt(
-      (parseMode, body) =>
-        api.sendMessageDraft(place.chatId, draftId, body, {
-          parse_mode: parseMode,
-          ...topicOf(place),
-        }),
+      (body: MessageBody) =>
+        "rich_message" in body
+          ? api.raw.sendRichMessageDraft({ ...common, ...body })
+          : api.raw.sendMessageDraft({ ...common, ...body }),
       text,
     );
   }
 
   /**
-   * Makes one call with the HTML, and once more as plain text if Telegram cannot parse it;
-   * turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
+   * Makes one call with the rendered text, and once more without markup if Telegram cannot
+   * parse it; turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
    */
-  async #attempt<T>(
-    call: (parseMode: ParseMode, text: string) => Promise<T>,
-    html: string,
-  ): Promise<T> {
+  async #attempt<T>(call: (body: MessageBody) => Promise<T>, rendered: string): Promise<T> {
+    const { format, log } = this.#deps;
     try {
-      return await call("HTML", html);
+      return await call(format.body(rendered));
     } catch (error) {
       if (!isParseError(error)) throw this.#translate(error);
-      this.#deps.log.warn({ err: error }, "Telegram refused the HTML; sending it as plain text");
+      log.warn({ err: error }, "Telegram refused the markup; sending it as plain text");
       try {
-        // As plain text, `@name` inside what was code would become a live mention.
-        return await call(undefined, defuseMentions(visibleText(html)));
+        return await call(format.body(rendered, true));
       } catch (plainError) {
         throw this.#translate(plainError);
       }
@@ -295,9 +302,18 @@ export class TelegramSurface implements ReplySurface {
 
 type Keyboard = { reply_markup?: InlineKeyboardMarkup };
 
+function buttonsOf(request: SendRequest): readonly Button[] {
+  return ("buttons" in request ? request.buttons : undefined) ?? [];
+}
+
 function keyboardOf(request: SendRequest): Keyboard {
-  const buttons = "buttons" in request ? request.buttons : undefined;
-  return buttons?.length ? { reply_markup: inlineKeyboard(buttons) } : {};
+  const buttons = buttonsOf(request);
+  return buttons.length > 0 ? { reply_markup: inlineKeyboard(buttons) } : {};
+}
+
+/** The button that stops the answer, when the message shows one. */
+function stopOf(request: SendRequest): Button | undefined {
+  return buttonsOf(request).find((button) => button.stops === true);
 }
 
 function isDraft(ref: TelegramRef): boolean {

@@ -3,11 +3,12 @@ import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
 /**
- * The updates the bot asks Telegram for (getUpdates and setWebhook alike): messages, and the
- * presses of its buttons. Edits, reactions, joins and the rest are never sent to it.
+ * The updates the bot asks Telegram for (getUpdates and setWebhook alike): messages, the
+ * presses of its buttons, and of Telegram's stop button on a draft. Edits, reactions, joins
+ * and the rest are never sent to it.
  * https://core.telegram.org/bots/api#getupdates
  */
-export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+export const ALLOWED_UPDATES = ["message", "callback_query", "stopped_message_generation"] as const;
 
 /** What the bot knows of itself, from getMe. */
 export interface BotIdentity {

@@ -11,7 +11,7 @@ const VOTE = "answer.vote";
 
 /** The Stop button under an answer that is being written. */
 export function stopButton(answerId: string, t: Translator): Button {
-  return { action: STOP, id: answerId, label: t.t("stopButton"), style: "danger" };
+  return { action: STOP, id: answerId, label: t.t("stopButton"), style: "danger", stops: true };
 }
 
 /** 👍 and 👎 under a finished answer. */

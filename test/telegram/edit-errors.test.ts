@@ -87,7 +87,10 @@ describe("Telegram edit errors", () => {
   });
 
   it("honours a 429 on a draft too, and still persists the final text once", async () => {
-    rig = await startRig({ simulator: { chunkDelayMs: 3, chunkChars: [10, 20] } });
+    rig = await startRig({
+      simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
+      channel: { drafts: true },
+    });
     const { fake, alice, dm } = rig;
     fake.failNext({
       method: "sendMessageDraft",

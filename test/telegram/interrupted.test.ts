@@ -61,9 +61,9 @@ describe("Telegram answers cut by a kill", () => {
     // Quiet for twice the group's edit interval, the slower of the two.
     await settledJournal(store, journal.runId, { count: 2, quietMs: 2 * GROUP_EDIT_INTERVAL_MS });
     await rig.channel.stop();
-    // A draft was streaming in the private chat; in the group a sent message was edited.
-    expect(fake.botMessages(dm.id)).toHaveLength(0);
-    expect(fake.drafts(dm.id).size).toBe(1);
+    // In both chats a sent message was being edited.
+    expect(fake.botMessages(dm.id)).toHaveLength(1);
+    expect(fake.botMessages(dm.id)[0]?.text).not.toContain("⚠️");
     expect(fake.botMessages(group.id)).toHaveLength(1);
     expect(fake.botMessages(group.id)[0]?.text).not.toContain("⚠️");
 
@@ -90,7 +90,7 @@ describe("Telegram answers cut by a kill", () => {
       `${renderMarkdown(markdown)}\n\n${telegramRenderer.note(CUT)}`;
     expect(markdownFor(dm.id)).not.toBe("");
     expect(markdownFor(group.id)).not.toBe("");
-    // The draft is sent for good, once, with the note.
+    // The private message is edited in place, once, with the note.
     const [sent] = fake.botMessages(dm.id);
     expect(fake.botMessages(dm.id)).toHaveLength(1);
     expect(sent?.raw).toBe(cutRaw(markdownFor(dm.id)));

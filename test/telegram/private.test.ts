@@ -10,8 +10,11 @@ afterEach(async () => {
 });
 
 describe("Telegram private chats", () => {
-  it("streams an answer as a draft and persists the exact final text with one sendMessage", async () => {
-    rig = await startRig({ simulator: { chunkDelayMs: 4, chunkChars: [4, 12] } });
+  it("with TELEGRAM_DRAFTS=on, streams an answer as a draft and persists the exact final text with one sendMessage", async () => {
+    rig = await startRig({
+      simulator: { chunkDelayMs: 4, chunkChars: [4, 12] },
+      channel: { drafts: true },
+    });
     const { fake, alice, dm } = rig;
     const question = "What can you do?";
     const update = fake.write({ chat: dm.id, from: alice, text: question });
@@ -42,7 +45,7 @@ describe("Telegram private chats", () => {
     // Telegram drops a draft after 30 s; here the refresh comes every 150 ms instead of 20 s.
     rig = await startRig({
       simulator: { chunkDelayMs: 2, chunkChars: [20, 40] },
-      channel: { draftRefreshMs: 150 },
+      channel: { drafts: true, draftRefreshMs: 150 },
     });
     const { fake, alice, dm } = rig;
     const update = fake.write({ chat: dm.id, from: alice, text: "think hard #pause=1000" });
@@ -73,6 +76,7 @@ describe("Telegram private chats", () => {
     rig = await startRig({
       fake: { draftsAvailable: false },
       simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
+      channel: { drafts: true },
     });
     const { fake, alice, dm } = rig;
     const update = fake.write({ chat: dm.id, from: alice, text: "long one #huge=3000" });

@@ -8,6 +8,7 @@ import {
   type TelegramChannel,
   type TelegramChannelOptions,
 } from "../../adapters/telegram/index.ts";
+import { richFormat } from "../../adapters/telegram/message-format.ts";
 import { TelegramSurface } from "../../adapters/telegram/surface.ts";
 import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
@@ -260,9 +261,13 @@ export function groupSurface(
       threadKey: "t",
       chained: false,
     },
-    limits: { maxMessageLength: 4_096, minEditIntervalMs: options.minEditIntervalMs ?? 0 },
+    format: richFormat,
+    limits: {
+      maxMessageLength: richFormat.maxMessageLength,
+      minEditIntervalMs: options.minEditIntervalMs ?? 0,
+    },
     budget: options.budget,
-    drafts: new DraftSlots(),
+    drafts: new DraftSlots({ enabled: false }),
     chains: new ReplyChains(options.store),
   });
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type HeldBackend, heldBackendPerTest } from "../support/held-backend.ts";
-import { answered, type Rig, startRig, until } from "./rig.ts";
+import { answered, type Rig, type RigOptions, startRig, until } from "./rig.ts";
 
 const onHeldBackend = heldBackendPerTest();
 /** The backend of the test running now. */
 let backend: HeldBackend | undefined;
 
-async function start(): Promise<Rig> {
-  const started = await onHeldBackend((held) => startRig({ backend: held }));
+async function start(channel: RigOptions["channel"] = {}): Promise<Rig> {
+  const started = await onHeldBackend((held) => startRig({ backend: held, channel }));
   backend = started.backend;
   return started.bot;
 }
@@ -110,10 +110,42 @@ describe("Telegram: Stop and votes under answers", () => {
     );
   });
 
-  it("stops a draft in a private chat on /stop: the message sent for good with the note and 👍/👎", async () => {
+  it("streams a private answer as one message with ⏹ Stop: the press ends it with the note and 👍/👎", async () => {
     const r = await start();
     r.fake.write({ chat: r.dm.id, from: r.alice, text: "weather" });
-    // A draft has no buttons: `/stop` is the way there.
+    await until(() => r.fake.botMessages(r.dm.id)[0]?.text.startsWith("Answer to") === true);
+    const [answer] = r.fake.botMessages(r.dm.id);
+    if (!answer) throw new Error("no answer");
+    // No draft: it would stay drawn over the message on some clients, and takes no buttons.
+    expect(r.fake.callsTo("sendMessageDraft")).toHaveLength(0);
+    const [stop] = answer.replyMarkup?.inline_keyboard.flat() ?? [];
+    expect(stop?.text).toBe("⏹ Stop");
+
+    await answered(
+      r,
+      r.fake.press({
+        chat: r.dm.id,
+        messageId: answer.message_id,
+        from: r.alice,
+        data: String(stop?.callback_data),
+      }),
+    );
+    await until(
+      () => r.fake.message(r.dm.id, answer.message_id)?.text.includes("stopped") === true,
+    );
+    expect(backend?.dropped).toEqual(["weather"]);
+    const stopped = r.fake.message(r.dm.id, answer.message_id);
+    expect(stopped?.text.replace(/[\u200B-\u200D\u2060]/g, "")).toBe(
+      "Answer to weather\n\n⏹ stopped by @alice_example",
+    );
+    expect(stopped?.replyMarkup?.inline_keyboard.flat().map((b) => b.text)).toEqual(["👍", "👎"]);
+    // One message, grown in place.
+    expect(r.fake.botMessages(r.dm.id)).toHaveLength(1);
+  });
+
+  it("stops a draft (TELEGRAM_DRAFTS=on) on /stop: the message sent for good with the note and 👍/👎", async () => {
+    const r = await start({ drafts: true });
+    r.fake.write({ chat: r.dm.id, from: r.alice, text: "weather" });
     await until(() => [...r.fake.drafts(r.dm.id).values()].some((d) => d.length > 0));
     r.fake.write({ chat: r.dm.id, from: r.alice, text: "/stop" });
     await until(() => r.fake.botMessages(r.dm.id).length > 0);
