@@ -2,7 +2,7 @@ import type { Definition, Nodes, Parents, Root } from "mdast";
 import { withinBounds } from "../../src/markdown/bounds.ts";
 import { definitionsOf } from "../../src/markdown/walk.ts";
 import type { MessageSource } from "../../src/ports.ts";
-import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
+import { escapeMarkdown, isSafeLinkTarget, linkTextKind, slackTokenStarts } from "./escape.ts";
 import { MAX_HELD_CHARS } from "./limits.ts";
 import { linkForm, parseAnswer, plainText } from "./markdown.ts";
 
@@ -115,8 +115,10 @@ function collect(node: Nodes, ctx: Context): void {
       return;
     case "inlineCode":
     case "code":
+      breakTokens(node, ctx);
+      return;
     case "definition":
-      return; // literal, or not shown
+      return; // not shown
     case "link":
     case "image":
     case "linkReference":
@@ -149,6 +151,19 @@ function escapeText(node: Nodes, ctx: Context): void {
     if ((char === "<" || char === ">" || char === "&") && !escaped(ctx.source, i)) {
       ctx.edits.push({ start: i, end: i, text: "\\" });
     }
+  }
+}
+
+/**
+ * A zero-width space after the `<` of each token of Slack's in code (see breakSlackTokens),
+ * where no backslash is read. In a fenced code block still growing, a token that completes
+ * later breaks the text the stream showed: the engine then replaces the message's text.
+ */
+function breakTokens(node: Nodes, ctx: Context): void {
+  const start = node.position?.start.offset ?? 0;
+  const end = node.position?.end.offset ?? start;
+  for (const at of slackTokenStarts(ctx.source.slice(start, end))) {
+    ctx.edits.push({ start: start + at + 1, end: start + at + 1, text: "\u200b" });
   }
 }
 
