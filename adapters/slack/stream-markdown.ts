@@ -20,6 +20,18 @@ export class MarkdownStream {
   /** Source offsets of the openers shown as literal text, ascending. */
   readonly #literal: number[] = [];
 
+  /**
+   * Whether the final text shows `source` as its Markdown reads: false when an opener the
+   * stream showed as written closed later, so that the chatbot's construct (a code span, a
+   * link) is missing from it. Such a stream's text is replaced at its end.
+   */
+  endsAsWritten(source: MessageSource): boolean {
+    const written = source.markdown;
+    if (!withinBounds(written)) return true;
+    const { markdown, escapes } = this.#withLiterals(written);
+    return escapes.length === 0 || sameTree(parseAnswer(markdown), parseAnswer(written));
+  }
+
   /** The safe Markdown to show for `source` now; `final`: all of it, with its note. */
   text(source: MessageSource, final: boolean): string {
     // Past the bounds we parse (see bounds.ts) the text shows as written: nothing is held back.
@@ -165,6 +177,12 @@ function breakTokens(node: Nodes, ctx: Context): void {
   for (const at of slackTokenStarts(ctx.source.slice(start, end))) {
     ctx.edits.push({ start: start + at + 1, end: start + at + 1, text: "\u200b" });
   }
+}
+
+/** Whether two trees hold the same Markdown, wherever in their sources it stands. */
+function sameTree(a: Root, b: Root): boolean {
+  const withoutPlaces = (key: string, value: unknown) => (key === "position" ? undefined : value);
+  return JSON.stringify(a, withoutPlaces) === JSON.stringify(b, withoutPlaces);
 }
 
 function escaped(source: string, index: number): boolean {

@@ -1,19 +1,24 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { MAX_MESSAGE_CHARS } from "../../adapters/slack/limits.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { STREAM_DELIMITER } from "../../src/simulator/index.ts";
 import type { FakeMessage } from "../support/fake-slack.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
+import { type ScriptedBackend, startScriptedBackend } from "../support/scripted-answers.ts";
 import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 import { HOSTILE, HOSTILE_LITERALS } from "./samples.ts";
 
 let h: SlackHarness | undefined;
 let backend: RawBackend | undefined;
+let scripted: ScriptedBackend | undefined;
 afterEach(async () => {
   await h?.close();
   await backend?.close();
+  await scripted?.close();
   h = undefined;
   backend = undefined;
+  scripted = undefined;
 });
 
 const TABLE = [
@@ -81,6 +86,39 @@ async function ask(answer: string, nativeStreaming: boolean): Promise<FakeMessag
   return h.fake.thread("C1", ts);
 }
 
+/**
+ * A native stream whose line holds an opener far longer than a stream may hold one back:
+ * `opened` goes first, and `rest` (which closes it) only once a person could read `marker`,
+ * which the stream shows only after it gave up waiting and showed the opener as written.
+ */
+async function streamLateCloser(opened: string, marker: string, rest: string) {
+  scripted = await startScriptedBackend();
+  h = await startSlackHarness({
+    backend: { url: scripted.backend.url, apiKey: "k", botUid: "b" },
+  });
+  const harness = h;
+  const ts = harness.nextTs();
+  await harness.sendEvent(mention("how do I install it?", { ts }));
+  const feed = scripted.answer(1);
+  for (let i = 0; i < opened.length; i += 10) {
+    feed.send(opened.slice(i, i + 10));
+    await sleep(2);
+  }
+  const started = performance.now();
+  const shows = () => {
+    const [message] = harness.fake.thread("C1", ts);
+    return message !== undefined && harness.fake.view(message).visible.includes(marker);
+  };
+  while (!shows()) {
+    if (performance.now() - started > 5_000) throw new Error("the marker never showed");
+    await sleep(5);
+  }
+  feed.send(rest);
+  feed.end();
+  await harness.settle();
+  return harness.fake.thread("C1", ts);
+}
+
 const withoutZeroWidth = (rows: string[][][]) =>
   rows.map((table) => table.map((row) => row.map((cell) => cell.replaceAll("\u200b", ""))));
 
@@ -110,23 +148,66 @@ describe("tables in posted answers", () => {
       expect(message.text.length).toBeLessThanOrEqual(MAX_MESSAGE_CHARS);
   });
 
-  it("keeps hostile text inert in the markdown block and the text of a posted answer, tables and code included", async () => {
-    const [answer, ...others] = await ask(HOSTILE_ANSWER, false);
+  for (const streaming of [false, true]) {
+    it(`keeps hostile text inert in the markdown block and the text ${streaming ? "after a native stream" : "of a posted answer"}, tables and code included`, async () => {
+      const messages = streaming
+        ? await streamLateCloser(
+            `Run \`echo <!channel> ${"and wait a while ".repeat(8)}MARKER then`,
+            "MARKER",
+            ` more\` now.\n\n${HOSTILE_ANSWER}`,
+          )
+        : await ask(HOSTILE_ANSWER, false);
+      const [answer, ...others] = messages;
+      const fake = h?.fake;
+      expect(others).toEqual([]);
+      // Every state a person saw, in every form, is safe.
+      const views = fake?.views(answer as FakeMessage) ?? [];
+      expect(views.length).toBeGreaterThan(0);
+      for (const view of views) {
+        expect(view.pings).toEqual([]);
+        expect(view.disguised).toEqual([]);
+      }
+      expect(answer?.markdown).toBeDefined();
+      const view = fake?.view(answer as FakeMessage);
+      expect(withoutZeroWidth(view?.tables ?? [])).toEqual([HOSTILE_TABLE_ROWS]);
+      const visible = view?.read.replaceAll("\u200b", "") ?? "";
+      for (const literal of [...HOSTILE_LITERALS, '"<!everyone>"', "<@U3|boss>"]) {
+        expect(visible).toContain(literal);
+      }
+    });
+  }
+});
+
+describe("the end of a native stream", () => {
+  // The code span opens at character 40 and closes at character 300: far past what a stream
+  // holds back, so the stream shows its backtick as written on the way.
+  const OPENED = `To install the widget, run the command: \`npm install widget --save-exact && ${"npx widget init --defaults && ".repeat(6)}MARKER`;
+  const CODE = `${OPENED.slice(OPENED.indexOf("`") + 1)} --yes`;
+  const REST = ` --yes\` and you are done.\n\n${TABLE}\n\nDone.`;
+
+  it("replaces the message with what the chatbot wrote, formatted, by one chat.update", async () => {
+    expect(OPENED.indexOf("`")).toBe(40);
+    const [answer, ...others] = await streamLateCloser(OPENED, "MARKER", REST);
     const fake = h?.fake;
+
     expect(others).toEqual([]);
-    // Every state a person saw, in every form, is safe.
-    const views = fake?.views(answer as FakeMessage) ?? [];
-    expect(views.length).toBeGreaterThan(0);
-    for (const view of views) {
-      expect(view.pings).toEqual([]);
-      expect(view.disguised).toEqual([]);
-    }
-    expect(answer?.markdown).toBeDefined();
+    expect(fake?.callsTo("chat.startStream")).toHaveLength(1);
+    // On the way, the stream showed the backtick as written.
+    expect(answer?.history.some((text) => text.includes("\\`npm install"))).toBe(true);
+    // In the end: the code span, the table and the rest, as the chatbot wrote them.
     const view = fake?.view(answer as FakeMessage);
-    expect(withoutZeroWidth(view?.tables ?? [])).toEqual([HOSTILE_TABLE_ROWS]);
-    const visible = view?.read.replaceAll("\u200b", "") ?? "";
-    for (const literal of [...HOSTILE_LITERALS, '"<!everyone>"', "<@U3|boss>"]) {
-      expect(visible).toContain(literal);
-    }
+    expect(view?.code).toEqual([CODE]);
+    expect(view?.read).not.toContain("`");
+    expect(view?.read).toContain("and you are done.");
+    expect(view?.read).toContain("Done.");
+    expect(view?.tables).toEqual([TABLE_ROWS]);
+    expect(fake?.callsTo("chat.update").map((c) => c.outcome)).toEqual(["ok"]);
+  });
+
+  it("makes no extra call when the stream showed nothing as written", async () => {
+    const [answer] = await ask(TABLE_ANSWER, true);
+    expect(answer?.format).toBe("markdown");
+    expect(h?.fake.tablesOf(answer as FakeMessage)).toEqual([TABLE_ROWS]);
+    expect(h?.fake.callsTo("chat.update")).toEqual([]);
   });
 });
