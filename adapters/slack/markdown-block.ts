@@ -10,7 +10,7 @@ import {
 } from "../../src/markdown/walk.ts";
 import { breakSlackTokens, escapeMarkdownBlock } from "./escape.ts";
 import { linkShape } from "./link-shape.ts";
-import { nodeSource, plainText } from "./markdown.ts";
+import { nodeSource, plainText, quoted } from "./markdown.ts";
 
 /**
  * The chatbot's Markdown as the text of a Slack markdown block, which Slack renders as it
@@ -46,12 +46,7 @@ const BLOCK: MarkdownRenderer<string, BlockContext> = {
     return content ? `${"#".repeat(node.depth)} ${content}` : "";
   },
   thematicBreak: () => "---",
-  blockquote: (children, ctx, walk) =>
-    walk
-      .blocks(children, ctx)
-      .split("\n")
-      .map((line) => (line ? `> ${line}` : ">"))
-      .join("\n"),
+  blockquote: (children, ctx, walk) => quoted(walk.blocks(children, ctx)),
   listItem,
   code: (node) => codeBlock(node.value, node.lang),
   table,

@@ -18,7 +18,7 @@ export interface MessageText {
 // a note with a blank line between. So both texts travel in one: each rendering as
 // OPEN mrkdwn SPLIT markdown CLOSE, and what the engine puts between renderings (white space)
 // belongs to both. The backend's text never holds these control characters (AnswerText drops
-// them); a note's are dropped here.
+// them, and writes them out in code); a note's are dropped here.
 const OPEN = "\u0002";
 const SPLIT = "\u001f";
 const CLOSE = "\u0003";

@@ -13,7 +13,7 @@ import {
 import type { Renderer } from "../../src/ports.ts";
 import { encodeLinkTarget, escapeMrkdwn } from "./escape.ts";
 import { linkShape } from "./link-shape.ts";
-import { nodeSource, parseAnswer, plainText } from "./markdown.ts";
+import { nodeSource, parseAnswer, plainText, quoted } from "./markdown.ts";
 
 /**
  * The chatbot's Markdown as Slack mrkdwn, for `chat.postMessage` and `chat.update`. Built on
@@ -37,12 +37,7 @@ const MRKDWN: MarkdownRenderer<string, WalkContext> = {
   // mrkdwn cannot nest bold: the heading is bold as a whole, its own ** markers dropped.
   heading: (node, ctx, walk) => wrap("*", walk.inline(unbolded(node.children), ctx)),
   thematicBreak: () => "──────────",
-  blockquote: (children, ctx, walk) =>
-    walk
-      .blocks(children, ctx)
-      .split("\n")
-      .map((line) => (line ? `> ${line}` : ">"))
-      .join("\n"),
+  blockquote: (children, ctx, walk) => quoted(walk.blocks(children, ctx)),
   listItem,
   code: (node) => codeBlock(node.value),
   table: (node) => table(node),

@@ -13,8 +13,9 @@ import { linkForm, parseAnswer, plainText } from "./markdown.ts";
  * `<`, `>` and `&` in text, disguised and unsafe links turned into text), as small edits of
  * the source, and each text extends the one before. The end of the last line is held back
  * from an opener that has not closed yet, but never more than MAX_HELD_CHARS: an opener held
- * that long is escaped, shown as the literal character it is, and stays so, even if a closer
- * comes later (what was sent cannot change).
+ * that long is escaped, shown as the literal character it is, and stays so while the stream
+ * lasts, even if a closer comes later (what was sent cannot change); at its end the engine
+ * replaces such a text (see endsAsWritten).
  */
 export class MarkdownStream {
   /** Source offsets of the openers shown as literal text, ascending. */
