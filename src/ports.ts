@@ -133,6 +133,12 @@ export interface StreamRenderer {
    * before (an unsettled end is held back for a while); `final` adds the note.
    */
   text(source: MessageSource, final: boolean): string;
+  /**
+   * Whether the final text shows `source` as the platform would show it rendered anew: false
+   * when something the stream had to show on the way (an opener shown as written) made it
+   * wrong. The engine then ends the stream by replacing its text. True when absent.
+   */
+  endsAsWritten?(source: MessageSource): boolean;
 }
 
 /** Limits the reply engine keeps for one surface. */

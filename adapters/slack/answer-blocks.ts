@@ -2,25 +2,16 @@ import type { Button } from "../../src/ports.ts";
 import { buttonsBlock } from "./buttons.ts";
 
 /**
- * Longest text of a section block: a message with buttons shows its text in blocks, each at
- * most this long. https://docs.slack.dev/reference/block-kit/blocks/section-block
+ * A posted answer's message as blocks: its Markdown in a markdown block, which Slack renders
+ * as it renders a native stream (tables, headings, lists and code as such), then its buttons.
+ * A message is far shorter than the block may be (see MAX_MESSAGE_CHARS); no Markdown, no
+ * block. https://docs.slack.dev/reference/block-kit/blocks/markdown-block
  */
-const MAX_SECTION_CHARS = 3_000;
-
-const FENCE = "```";
-
-/**
- * An answer's message with buttons under it, as blocks: its mrkdwn in section blocks (split at
- * line ends, a code block closed and reopened across a split), then the buttons. Undefined
- * without buttons: the message is its text alone.
- */
-export function messageBlocks(text: string, buttons: readonly Button[] = []): object[] | undefined {
-  if (buttons.length === 0) return undefined;
-  const sections = sectionTexts(text).map((part) => ({
-    type: "section",
-    text: { type: "mrkdwn", text: part },
-  }));
-  return [...sections, buttonsBlock(buttons)];
+export function messageBlocks(markdown: string, buttons: readonly Button[] = []): object[] {
+  return [
+    ...(markdown.trim() ? [{ type: "markdown", text: markdown }] : []),
+    ...(buttons.length > 0 ? [buttonsBlock(buttons)] : []),
+  ];
 }
 
 /**
@@ -50,25 +41,4 @@ export function streamEndBlocks(buttons: readonly Button[] = []): object[] | und
       ],
     },
   ];
-}
-
-function sectionTexts(text: string): string[] {
-  const parts: string[] = [];
-  let rest = text;
-  while (rest.length > MAX_SECTION_CHARS) {
-    // Room for a fence closed at the end of the head.
-    const room = MAX_SECTION_CHARS - FENCE.length - 1;
-    const lineEnd = rest.lastIndexOf("\n", room);
-    const cut = lineEnd > 0 ? lineEnd : room;
-    let head = rest.slice(0, cut);
-    let tail = rest.slice(cut).replace(/^\n/, "");
-    if (head.split(FENCE).length % 2 === 0) {
-      head = `${head}\n${FENCE}`;
-      tail = `${FENCE}\n${tail}`;
-    }
-    parts.push(head);
-    rest = tail;
-  }
-  parts.push(rest);
-  return parts;
 }

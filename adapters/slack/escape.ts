@@ -23,6 +23,37 @@ export function escapeMarkdown(text: string): string {
   return text.replace(MARKDOWN_PUNCTUATION, "\\$&");
 }
 
+/** MARKDOWN_PUNCTUATION and `=`, which under a line of text would make it a heading. */
+const BLOCK_PUNCTUATION = /[\\`*_{}[\]()<>#+\-.!|~&:@=]/g;
+const ENTITIES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
+
+/**
+ * Text for a markdown block, shown as written: `&`, `<` and `>` as the entities mrkdwn takes
+ * (no `<` is left to start a token of Slack's, were it read there), every other Markdown
+ * punctuation character with a backslash.
+ */
+export function escapeMarkdownBlock(text: string): string {
+  return text.replace(BLOCK_PUNCTUATION, (c) => ENTITIES[c] ?? `\\${c}`);
+}
+
+/**
+ * The `<` that starts a token of Slack's in code: `<@U1>`, `<!channel>`, `<#C1|name>` or a link
+ * `<url|text>`. In Markdown's code no escape is read, so a zero-width space after it keeps
+ * Slack from reading one; HTML and generics (`<div>`, `<T>`, `<!-- … -->`) are not tokens and
+ * stay as written.
+ */
+const TOKEN_START = /<(?=[@!#][^<>\s|]*(?:>|\|[^<>]*>)|[a-z][a-z0-9+.-]*:[^<>\s|]*\|[^<>]*>)/gi;
+
+/** Code with every token of Slack's in it broken (see TOKEN_START): it shows the same. */
+export function breakSlackTokens(code: string): string {
+  return code.replace(TOKEN_START, "<\u200b");
+}
+
+/** Where the `<` of each token of Slack's in `code` is (see TOKEN_START). */
+export function slackTokenStarts(code: string): number[] {
+  return [...code.matchAll(TOKEN_START)].map((match) => match.index);
+}
+
 /**
  * A URL as it may stand inside `<…|…>`: `|` and `>` would end it early, `&` and `<` are
  * escaped as everywhere else. Slack follows the percent-encoded form to the same place.

@@ -6,13 +6,20 @@
 /**
  * Longest text of one message we post. Slack truncates `text` beyond 40,000 characters and
  * asks to keep it under 4,000 "for best results" (long texts are collapsed behind "Show
- * more"); a streamed message is Markdown that Slack turns into markdown blocks, which hold at
- * most 12,000 characters in all. 3,900 keeps both the mrkdwn text and its Markdown twin (a
- * few characters longer: `**` where mrkdwn has `*`) well below every limit.
+ * more"); a posted answer shows as a markdown block, and a streamed one is Markdown that Slack
+ * turns into markdown blocks: they hold at most 12,000 characters in all. 3,900 keeps the
+ * mrkdwn text and its Markdown twin (longer: a backslash before punctuation, `**` where
+ * mrkdwn has `*`) well below every limit.
  * https://docs.slack.dev/reference/methods/chat.postMessage#truncating
  * https://docs.slack.dev/reference/block-kit/blocks/markdown-block
  */
 export const MAX_MESSAGE_CHARS = 3_900;
+
+/**
+ * Most characters in all the markdown blocks of one message (a posted answer's text).
+ * https://docs.slack.dev/reference/block-kit/blocks/markdown-block
+ */
+export const MAX_MARKDOWN_BLOCK_CHARS = 12_000;
 
 /** Largest `markdown_text` of one chat.startStream/appendStream/stopStream call. https://docs.slack.dev/reference/methods/chat.appendStream */
 export const MAX_STREAM_MARKDOWN_CHARS = 12_000;

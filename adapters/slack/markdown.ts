@@ -18,6 +18,21 @@ export function linkForm(node: Nodes, source: string): "inline" | "angle" | "bar
   return first === "[" || first === "!" ? "inline" : first === "<" ? "angle" : "bare";
 }
 
+/** Each line of `text` behind a quote's marker, as mrkdwn and Markdown both write a quote. */
+export function quoted(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => (line ? `> ${line}` : ">"))
+    .join("\n");
+}
+
+/** The node as the answer wrote it. */
+export function nodeSource(node: Nodes, markdown: string): string {
+  const start = node.position?.start.offset;
+  const end = node.position?.end.offset;
+  return start === undefined || end === undefined ? plainText(node) : markdown.slice(start, end);
+}
+
 /** The words of a node as a person reads them, markup left out (link text, cell text). */
 export function plainText(node: Nodes): string {
   if ("value" in node && typeof node.value === "string") return node.value;

@@ -1,4 +1,4 @@
-import type { ListItem, Nodes, PhrasingContent, Table } from "mdast";
+import type { ListItem, Nodes, PhrasingContent, Root, Table } from "mdast";
 import { noteWithCode } from "../../src/markdown/note-code.ts";
 import {
   BULLETS,
@@ -11,8 +11,9 @@ import {
   walkMarkdown,
 } from "../../src/markdown/walk.ts";
 import type { Renderer } from "../../src/ports.ts";
-import { encodeLinkTarget, escapeMrkdwn, isSafeLinkTarget, linkTextKind } from "./escape.ts";
-import { linkForm, parseAnswer, plainText } from "./markdown.ts";
+import { encodeLinkTarget, escapeMrkdwn } from "./escape.ts";
+import { linkShape } from "./link-shape.ts";
+import { nodeSource, parseAnswer, plainText, quoted } from "./markdown.ts";
 
 /**
  * The chatbot's Markdown as Slack mrkdwn, for `chat.postMessage` and `chat.update`. Built on
@@ -36,12 +37,7 @@ const MRKDWN: MarkdownRenderer<string, WalkContext> = {
   // mrkdwn cannot nest bold: the heading is bold as a whole, its own ** markers dropped.
   heading: (node, ctx, walk) => wrap("*", walk.inline(unbolded(node.children), ctx)),
   thematicBreak: () => "──────────",
-  blockquote: (children, ctx, walk) =>
-    walk
-      .blocks(children, ctx)
-      .split("\n")
-      .map((line) => (line ? `> ${line}` : ">"))
-      .join("\n"),
+  blockquote: (children, ctx, walk) => quoted(walk.blocks(children, ctx)),
   listItem,
   code: (node) => codeBlock(node.value),
   table: (node) => table(node),
@@ -52,12 +48,17 @@ const MRKDWN: MarkdownRenderer<string, WalkContext> = {
   inlineCode: (value) => inlineCode(value),
   link: (node, url, _ctx, walk) => link(node, url, plainText(node), walk.source),
   image: (node, url, _ctx, walk) => link(node, url, node.alt ?? "", walk.source),
-  unresolved: (node, _ctx, walk) => literal(source(node, walk.source)),
+  unresolved: (node, _ctx, walk) => literal(nodeSource(node, walk.source)),
   footnoteReference: (label) => literal(`[^${label}]`),
 };
 
 export function renderMrkdwn(markdown: string): string {
-  return walkMarkdown(parseAnswer(markdown), markdown, MRKDWN, { depth: 0 });
+  return mrkdwnOf(parseAnswer(markdown), markdown);
+}
+
+/** The mrkdwn of `tree`, parsed from `markdown`. */
+export function mrkdwnOf(tree: Root, markdown: string): string {
+  return walkMarkdown(tree, markdown, MRKDWN, { depth: 0 });
 }
 
 function listItem(
@@ -157,34 +158,19 @@ function inlineCode(value: string): string {
   return value ? `\`${escapeMrkdwn(value.replace(/`/g, "ˋ"))}\`` : "";
 }
 
-/**
- * A link shows as `<url|text>` only when the text does not claim to be another address;
- * such text is shown as written with the real target beside it. Targets other than web and
- * mail addresses are not made clickable, and `<…>` written in the answer stays text.
- */
+/** A link as `<url|text>` where it may be one (see linkShape), a target kept to itself. */
 function link(node: Nodes, url: string, text: string, markdown: string): string {
-  const words = text.replace(/\s+/g, " ").trim();
-  if (!isSafeLinkTarget(url)) {
-    if (linkForm(node, markdown) === "angle") return literal(source(node, markdown));
-    const kind = linkTextKind(words, url);
-    return kind === "same" ? literal(url) : `${literal(words)} (${literal(url)})`;
+  const shape = linkShape(node, url, text, markdown);
+  switch (shape.kind) {
+    case "text":
+      return literal(shape.text);
+    case "link": {
+      const target = encodeLinkTarget(shape.url);
+      return shape.words === undefined ? `<${target}>` : `<${target}|${literal(shape.words)}>`;
+    }
+    case "beside":
+      return `${literal(shape.words)} (<${encodeLinkTarget(shape.url)}>)`;
   }
-  const target = encodeLinkTarget(url);
-  switch (linkTextKind(words, url)) {
-    case "same":
-      return words && words !== url ? `<${target}|${literal(words)}>` : `<${target}>`;
-    case "other-url":
-      return `${literal(words)} (<${target}>)`;
-    case "words":
-      return `<${target}|${literal(words)}>`;
-  }
-}
-
-/** The node as the answer wrote it. */
-function source(node: Nodes, markdown: string): string {
-  const start = node.position?.start.offset;
-  const end = node.position?.end.offset;
-  return start === undefined || end === undefined ? plainText(node) : markdown.slice(start, end);
 }
 
 /** Inline content with `strong` nodes replaced by their children. */

@@ -2,7 +2,7 @@ import type { Definition, Nodes, Parents, Root } from "mdast";
 import { withinBounds } from "../../src/markdown/bounds.ts";
 import { definitionsOf } from "../../src/markdown/walk.ts";
 import type { MessageSource } from "../../src/ports.ts";
-import { escapeMarkdown, isSafeLinkTarget, linkTextKind } from "./escape.ts";
+import { escapeMarkdown, isSafeLinkTarget, linkTextKind, slackTokenStarts } from "./escape.ts";
 import { MAX_HELD_CHARS } from "./limits.ts";
 import { linkForm, parseAnswer, plainText } from "./markdown.ts";
 
@@ -13,12 +13,25 @@ import { linkForm, parseAnswer, plainText } from "./markdown.ts";
  * `<`, `>` and `&` in text, disguised and unsafe links turned into text), as small edits of
  * the source, and each text extends the one before. The end of the last line is held back
  * from an opener that has not closed yet, but never more than MAX_HELD_CHARS: an opener held
- * that long is escaped, shown as the literal character it is, and stays so, even if a closer
- * comes later (what was sent cannot change).
+ * that long is escaped, shown as the literal character it is, and stays so while the stream
+ * lasts, even if a closer comes later (what was sent cannot change); at its end the engine
+ * replaces such a text (see endsAsWritten).
  */
 export class MarkdownStream {
   /** Source offsets of the openers shown as literal text, ascending. */
   readonly #literal: number[] = [];
+
+  /**
+   * Whether the final text shows `source` as its Markdown reads: false when an opener the
+   * stream showed as written closed later, so that the chatbot's construct (a code span, a
+   * link) is missing from it. Such a stream's text is replaced at its end.
+   */
+  endsAsWritten(source: MessageSource): boolean {
+    const written = source.markdown;
+    if (!withinBounds(written)) return true;
+    const { markdown, escapes } = this.#withLiterals(written);
+    return escapes.length === 0 || sameTree(parseAnswer(markdown), parseAnswer(written));
+  }
 
   /** The safe Markdown to show for `source` now; `final`: all of it, with its note. */
   text(source: MessageSource, final: boolean): string {
@@ -115,8 +128,10 @@ function collect(node: Nodes, ctx: Context): void {
       return;
     case "inlineCode":
     case "code":
+      breakTokens(node, ctx);
+      return;
     case "definition":
-      return; // literal, or not shown
+      return; // not shown
     case "link":
     case "image":
     case "linkReference":
@@ -150,6 +165,25 @@ function escapeText(node: Nodes, ctx: Context): void {
       ctx.edits.push({ start: i, end: i, text: "\\" });
     }
   }
+}
+
+/**
+ * A zero-width space after the `<` of each token of Slack's in code (see breakSlackTokens),
+ * where no backslash is read. In a fenced code block still growing, a token that completes
+ * later breaks the text the stream showed: the engine then replaces the message's text.
+ */
+function breakTokens(node: Nodes, ctx: Context): void {
+  const start = node.position?.start.offset ?? 0;
+  const end = node.position?.end.offset ?? start;
+  for (const at of slackTokenStarts(ctx.source.slice(start, end))) {
+    ctx.edits.push({ start: start + at + 1, end: start + at + 1, text: "\u200b" });
+  }
+}
+
+/** Whether two trees hold the same Markdown, wherever in their sources it stands. */
+function sameTree(a: Root, b: Root): boolean {
+  const withoutPlaces = (key: string, value: unknown) => (key === "position" ? undefined : value);
+  return JSON.stringify(a, withoutPlaces) === JSON.stringify(b, withoutPlaces);
 }
 
 function escaped(source: string, index: number): boolean {

@@ -14,7 +14,12 @@ import type {
 } from "../../src/ports.ts";
 import { messageBlocks, streamEndBlocks } from "./answer-blocks.ts";
 import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS, STATUS_REFRESH_MS } from "./limits.ts";
-import { renderMrkdwn, slackRenderer } from "./render.ts";
+import {
+  measureMessageText,
+  readMessageText,
+  renderMessage,
+  renderMessageNote,
+} from "./message-text.ts";
 import { MarkdownStream, settledMarkdown } from "./stream-markdown.ts";
 import { type SlackThread, StreamUnavailable, ThreadCalls } from "./thread-calls.ts";
 import type { Workspace } from "./workspace.ts";
@@ -67,15 +72,18 @@ export function savedRef(saved: SavedSlackMessage): MessageRef | undefined {
 }
 
 /**
- * How an answer is rendered for Slack: mrkdwn for posted and edited messages (until the end,
- * without the unsettled end of the last line: a half-written `**bold` or link is left out
- * rather than shown raw), and for a native stream the chatbot's own Markdown made safe, each
- * text extending the one before (see MarkdownStream).
+ * How an answer is rendered for Slack: a posted or edited message as a markdown block with its
+ * mrkdwn `text` beside it (see MessageText; until the end, without the unsettled end of the
+ * last line: a half-written `**bold` or link is left out rather than shown raw), and a native
+ * stream as the chatbot's own Markdown made safe, each text extending the one before (see
+ * MarkdownStream).
  */
 export const slackAnswerRenderer: Renderer = {
-  ...slackRenderer,
-  interim: (markdown) => renderMrkdwn(settledMarkdown(markdown)),
+  render: renderMessage,
+  interim: (markdown) => renderMessage(settledMarkdown(markdown)),
   stream: () => new MarkdownStream(),
+  note: renderMessageNote,
+  measure: measureMessageText,
 };
 
 /**
@@ -128,16 +136,19 @@ export class SlackSurface implements ReplySurface {
     this.#calls.assertUsable();
     switch (request.call) {
       case "post": {
-        const blocks = messageBlocks(request.text, request.buttons);
-        return { ts: await this.#calls.postMessage(request.text, blocks), stream: false };
+        const { mrkdwn, markdown } = readMessageText(request.text);
+        const blocks = messageBlocks(markdown, request.buttons);
+        return { ts: await this.#calls.postMessage(mrkdwn, blocks), stream: false };
       }
-      case "edit":
+      case "edit": {
+        const { mrkdwn, markdown } = readMessageText(request.text);
         await this.#calls.update(
           tsOf(request.ref),
-          request.text,
-          messageBlocks(request.text, request.buttons),
+          mrkdwn,
+          messageBlocks(markdown, request.buttons),
         );
         return request.ref;
+      }
       case "stream":
         return { ts: await this.#startStream(request.text), stream: true };
       case "append":
@@ -161,9 +172,11 @@ export class SlackSurface implements ReplySurface {
     return { thread: this.#options.thread, ts, stream };
   }
 
+  /** A notice as text alone: a note of the bot's own needs no block. */
   async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
-    if (options.private) await this.#calls.postEphemeral(rendered);
-    else await this.#calls.postMessage(rendered);
+    const { mrkdwn } = readMessageText(rendered);
+    if (options.private) await this.#calls.postEphemeral(mrkdwn);
+    else await this.#calls.postMessage(mrkdwn);
   }
 
   /**

@@ -64,15 +64,15 @@ export class ThreadCalls {
     if (this.#unusable) throw this.#unusable;
   }
 
-  /** `blocks`: the text and its buttons as blocks (`text` is then the notifications' copy). */
-  async postMessage(text: string, blocks?: object[]): Promise<string | undefined> {
+  /** `blocks`: what the message shows, when given (`text` is then the notifications' copy). */
+  async postMessage(text: string, blocks: object[] = []): Promise<string | undefined> {
     const { channel, threadTs } = this.#thread;
     const posted = await this.#reply("chat.postMessage", () =>
       this.#client.chat.postMessage({
         channel,
         thread_ts: threadTs,
         text,
-        ...(blocks ? { blocks: blocks as never } : {}),
+        ...(blocks.length > 0 ? { blocks: blocks as never } : {}),
         // Links in answers are not unfurled into previews, and names never become pings.
         unfurl_links: false,
         unfurl_media: false,
@@ -82,10 +82,11 @@ export class ThreadCalls {
     return posted.ts;
   }
 
-  async update(ts: string, text: string, blocks: object[] = []): Promise<void> {
+  /** `blocks`: what the message shows now, none for its text alone. */
+  async update(ts: string, text: string, blocks: object[]): Promise<void> {
     await this.#call("chat.update", () =>
-      // `blocks: []`: a streamed message is made of blocks, and chat.update keeps a message's
-      // blocks unless told otherwise, so its text alone would change nothing a person sees.
+      // Always `blocks` (`[]` for none): chat.update keeps a message's blocks unless told
+      // otherwise (a stream is made of blocks), so its text alone would change nothing shown.
       // https://docs.slack.dev/reference/methods/chat.update#arg_blocks
       this.#client.chat.update({
         channel: this.#thread.channel,

@@ -134,7 +134,14 @@ export class AnswerLayout {
     const { renderer } = this.#surface;
     let mode = modeOf(message, final, this.#canStream());
     let text = textOf(renderer, message, { mode, source, final });
-    if (message.ref !== undefined && mode === "append" && !this.streamUsable(message, text)) {
+    // A stream that cannot go on, or whose last text would not show what the chatbot wrote,
+    // is stopped and its whole text replaced.
+    if (
+      message.ref !== undefined &&
+      mode === "append" &&
+      (!this.streamUsable(message, text) ||
+        (final && message.stream?.endsAsWritten?.(source) === false))
+    ) {
       toReplace(message);
       mode = "replace";
       text = textOf(renderer, message, { mode, source, final });

@@ -2,13 +2,14 @@ import { performance } from "node:perf_hooks";
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderTerminal } from "../../adapters/console/render.ts";
 import { MAX_HELD_CHARS } from "../../adapters/slack/limits.ts";
+import { readMessageText } from "../../adapters/slack/message-text.ts";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { MarkdownStream } from "../../adapters/slack/stream-markdown.ts";
 import { slackAnswerRenderer } from "../../adapters/slack/surface.ts";
 import { renderMarkdown, renderStreaming } from "../../adapters/telegram/render.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
-import { viewMarkdown, viewMrkdwn } from "../support/fake-slack-view.ts";
+import { viewMarkdown, viewMarkdownBlock, viewMrkdwn } from "../support/fake-slack-view.ts";
 import { parseTelegramHtml } from "../support/telegram-html.ts";
 
 /**
@@ -53,10 +54,15 @@ const RENDERERS: {
   },
   { name: "Slack mrkdwn", render: renderMrkdwn, read: (out) => viewMrkdwn(out).read },
   {
-    name: "Slack mrkdwn, streaming",
+    name: "Slack posted message, its mrkdwn, streaming",
     render: (markdown) => slackAnswerRenderer.interim?.(markdown) ?? "",
-    read: (out) => viewMrkdwn(out).read,
+    read: (out) => viewMrkdwn(readMessageText(out).mrkdwn).read,
     interim: true,
+  },
+  {
+    name: "Slack posted message, its markdown block",
+    render: slackAnswerRenderer.render,
+    read: (out) => viewMarkdownBlock(readMessageText(out).markdown).read,
   },
   {
     name: "Slack native stream, final",

@@ -56,9 +56,9 @@ describe("hostile backend text", () => {
       const [answer, ...others] = h.fake.thread("C1", ts);
       expect(others).toEqual([]);
       expect(answer?.format).toBe(streaming ? "markdown" : "mrkdwn");
-      // Every state the message went through, not only the last, is safe.
-      for (const text of answer?.history ?? []) {
-        const view = h.fake.view({ ...(answer as NonNullable<typeof answer>), text });
+      // Every state the message went through, not only the last, is safe: its text and,
+      // posted, its markdown block.
+      for (const view of h.fake.views(answer as NonNullable<typeof answer>)) {
         expect(view.pings).toEqual([]);
         expect(view.disguised).toEqual([]);
       }

@@ -120,4 +120,27 @@ describe("Markdown for a native stream", () => {
     ).toBe("Some *text*\n\n⚠️ cut\\_off \\[1\\]");
     expect(new MarkdownStream().text({ markdown: "open `code" }, false)).toBe("open ");
   });
+
+  it("keeps Slack's tokens in code inert, and code without them as written", () => {
+    const hostile = "Run `<!channel>` or\n\n```\n<@U1|boss> <https://evil.example|bank>\n```";
+    const view = viewMarkdown(streamEveryPrefix(hostile).final);
+    expect(view.pings).toEqual([]);
+    expect(view.disguised).toEqual([]);
+    const html = "```html\n<!DOCTYPE html>\n<div>a &amp; b</div>\n```";
+    expect(safeMarkdown(html)).toBe(html);
+  });
+
+  it("tells whether its last text shows the answer as written", () => {
+    const late = `Run \`npm install ${"x".repeat(BOUND + 10)}\` now.`;
+    const stream = new MarkdownStream();
+    for (let end = 0; end <= late.length; end++)
+      stream.text({ markdown: late.slice(0, end) }, false);
+    expect(stream.endsAsWritten({ markdown: late })).toBe(false);
+    // An opener shown as written that never closed reads the same either way.
+    const lone = `a lone [ here ${"x".repeat(BOUND + 10)} and no more.`;
+    const open = new MarkdownStream();
+    for (let end = 0; end <= lone.length; end++) open.text({ markdown: lone.slice(0, end) }, false);
+    expect(open.endsAsWritten({ markdown: lone })).toBe(true);
+    expect(new MarkdownStream().endsAsWritten({ markdown: late })).toBe(true);
+  });
 });

@@ -7,7 +7,13 @@ export interface FakeMessage {
   threadTs: string | undefined;
   /** mrkdwn for posted messages; Markdown for streamed ones until a chat.update replaced it. */
   format: "mrkdwn" | "markdown";
+  /** Its `text`: what it shows, or with a markdown block only its notifications' text. */
   text: string;
+  /**
+   * The text of its markdown blocks (standard Markdown), which Slack shows in place of `text`
+   * (then the notifications' and screen readers' copy); undefined without one.
+   */
+  markdown: string | undefined;
   byBot: boolean;
   deleted: boolean;
   /** chat.update calls that changed it; chat.appendStream calls that grew it. */
@@ -17,6 +23,10 @@ export interface FakeMessage {
   streamStartedAt: number;
   /** Every text it showed, in order. */
   history: string[];
+  /** The format of each text of `history`. */
+  historyFormats: FakeMessage["format"][];
+  /** Every `markdown` it showed, in order. */
+  markdownHistory: string[];
   /** The Block Kit blocks it carries now (lead cards, buttons), as the bot last sent them. */
   blocks: unknown[] | undefined;
 }
@@ -37,6 +47,12 @@ export interface ConversationRules {
 
 const STREAM_MAX_MARKDOWN = 12_000;
 const MAX_TEXT = 40_000;
+// Block Kit's bounds: 50 blocks a message, 3,000 characters in a section's text, 12,000 in all
+// the markdown blocks of one payload. https://docs.slack.dev/reference/block-kit/blocks
+// https://docs.slack.dev/reference/block-kit/blocks/markdown-block
+const MAX_BLOCKS = 50;
+const MAX_SECTION_TEXT = 3_000;
+const MAX_MARKDOWN_BLOCKS = 12_000;
 
 /**
  * The chat.* methods as Slack keeps them: replies in threads, chat.update on the bot's own
@@ -170,11 +186,9 @@ export class FakeConversations {
   }
 
   #post(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel);
+    const error = this.#channelError(args.channel) ?? contentError(args);
     if (error) return { ok: false, error };
     const text = String(args.text ?? "");
-    if (!text) return { ok: false, error: "no_text" };
-    if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
     const message = this.#add(args, "mrkdwn", text);
     return {
       ok: true,
@@ -194,19 +208,21 @@ export class FakeConversations {
     if (message.stream === "streaming" && !this.#expired(message)) {
       return { ok: false, error: "cant_update_message" };
     }
+    const error = contentError(args);
+    if (error) return { ok: false, error };
     const text = String(args.text ?? "");
-    if (!text) return { ok: false, error: "no_text" };
-    if (text.length > MAX_TEXT) return { ok: false, error: "msg_too_long" };
     message.updates++;
-    if (Array.isArray(args.blocks)) message.blocks = args.blocks;
-    // As Slack does: without `blocks`, a message made of blocks (a stream) keeps them, and
-    // what a person sees does not change.
-    if (message.format === "markdown" && args.blocks === undefined) {
+    if (Array.isArray(args.blocks)) {
+      message.blocks = args.blocks;
+      this.#showBlocks(message, args.blocks);
+    } else if (message.format === "markdown") {
+      // As Slack does: without `blocks`, a message made of blocks (a stream) keeps them, and
+      // what a person sees does not change.
       return { ok: true, channel: message.channel, ts: message.ts, text };
     }
     message.format = "mrkdwn";
     message.text = text;
-    message.history.push(text);
+    showText(message);
     return { ok: true, channel: message.channel, ts: message.ts, text };
   }
 
@@ -259,7 +275,7 @@ export class FakeConversations {
       return { ok: false, error: "msg_too_long" };
     message.text += text;
     message.appends++;
-    message.history.push(message.text);
+    showText(message);
     return { ok: true, channel: message.channel, ts: message.ts };
   }
 
@@ -269,7 +285,7 @@ export class FakeConversations {
     const text = String(args.markdown_text ?? "");
     if (text) {
       message.text += text;
-      message.history.push(message.text);
+      showText(message);
     }
     // Rendered under the streamed text.
     if (Array.isArray(args.blocks)) message.blocks = [...(message.blocks ?? []), ...args.blocks];
@@ -302,8 +318,10 @@ export class FakeConversations {
     const message: FakeMessage = {
       ...this.#blank(this.#nextTs(), String(args.channel), threadTs, text),
       format,
+      historyFormats: [format],
       blocks: Array.isArray(args.blocks) ? args.blocks : undefined,
     };
+    if (message.blocks) this.#showBlocks(message, message.blocks);
     this.messages.set(message.ts, message);
     // A reply of the app's in the thread takes its loading status down.
     if (message.threadTs !== undefined)
@@ -326,14 +344,63 @@ export class FakeConversations {
       stream: "none",
       streamStartedAt: 0,
       history: [text],
+      historyFormats: ["mrkdwn"],
+      markdown: undefined,
+      markdownHistory: [],
       blocks: undefined,
     };
+  }
+
+  /** The message shows `blocks` now: the text of its markdown blocks, if it has any. */
+  #showBlocks(message: FakeMessage, blocks: unknown[]): void {
+    const texts = blocks.flatMap((block) => {
+      const { type, text } = block as { type?: unknown; text?: unknown };
+      return type === "markdown" ? [String(text)] : [];
+    });
+    // Slack renders each markdown block on its own.
+    message.markdown = texts.length > 0 ? texts.join("\n\n") : undefined;
+    if (message.markdown !== undefined) message.markdownHistory.push(message.markdown);
   }
 
   #nextTs(): string {
     this.#seq++;
     return `${this.#clock}.${String(this.#seq).padStart(6, "0")}`;
   }
+}
+
+/** The message shows its text as it is now. */
+function showText(message: FakeMessage): void {
+  message.history.push(message.text);
+  message.historyFormats.push(message.format);
+}
+
+/**
+ * What Slack refuses in a message's content: no text and no blocks, a text over its limit,
+ * blocks that are no list of blocks, too many, a section's text or the markdown blocks' over
+ * theirs. https://docs.slack.dev/reference/methods/chat.postMessage (Errors)
+ */
+function contentError(args: Record<string, unknown>): string | undefined {
+  const text = String(args.text ?? "");
+  const { blocks } = args;
+  if (text.length > MAX_TEXT) return "msg_too_long";
+  if (blocks === undefined) return text ? undefined : "no_text";
+  if (!Array.isArray(blocks)) return "invalid_blocks_format";
+  if (blocks.length > MAX_BLOCKS) return "invalid_blocks";
+  let markdown = 0;
+  for (const block of blocks) {
+    const { type, text: content } = (block ?? {}) as { type?: unknown; text?: unknown };
+    if (typeof type !== "string") return "invalid_blocks";
+    if (type === "markdown") {
+      if (typeof content !== "string" || content === "") return "invalid_blocks";
+      markdown += content.length;
+    }
+    const section = (content as { text?: unknown } | undefined)?.text;
+    if (type === "section" && String(section ?? "").length > MAX_SECTION_TEXT) {
+      return "invalid_blocks";
+    }
+  }
+  if (markdown > MAX_MARKDOWN_BLOCKS) return "msg_blocks_too_long";
+  return text || blocks.length > 0 ? undefined : "no_text";
 }
 
 function threadKey(channel: unknown, threadTs: unknown): string {

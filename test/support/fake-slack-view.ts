@@ -5,8 +5,9 @@ import { gfm } from "micromark-extension-gfm";
 
 /**
  * What a person sees of a message's text, as Slack would show it: the words, the pings it
- * would send, and links whose face names another address. Two formats: mrkdwn (`text` of
- * chat.postMessage/update) and Markdown (`markdown_text` of the streaming methods).
+ * would send, and links whose face names another address. Three forms: mrkdwn (`text` of
+ * chat.postMessage/update), Markdown (`markdown_text` of the streaming methods) and the text
+ * of a markdown block (`blocks` of chat.postMessage/update).
  */
 export interface View {
   visible: string;
@@ -18,6 +19,8 @@ export interface View {
   pings: string[];
   /** Links whose visible text is an address other than their target. */
   disguised: { text: string; url: string }[];
+  /** The tables it shows (mrkdwn has none): each a list of rows, each row its cells' text. */
+  tables: string[][][];
 }
 
 const TOKEN = /<([^<>]*)>/g;
@@ -55,21 +58,39 @@ export function viewMrkdwn(text: string): View {
       return inner;
     })
     .replaceAll("\u200b", "");
-  return { visible: shown, read, code, pings, disguised };
+  return { visible: shown, read, code, pings, disguised, tables: [] };
 }
 
 /**
- * Markdown as Slack's markdown blocks show it, assuming the worst of what Slack does not
- * document: an unescaped `<@U1>`, `<!channel>` or `<url|text>` in the raw text acts as in
- * mrkdwn (pings, disguised links); everything else is CommonMark + GFM.
+ * Markdown as a native stream shows it, assuming the worst of what Slack does not document:
+ * an unescaped `<@U1>`, `<!channel>` or `<url|text>` in the raw text acts as in mrkdwn (pings,
+ * disguised links); everything else is CommonMark + GFM.
  */
 export function viewMarkdown(markdown: string): View {
+  return viewStandardMarkdown(markdown, "unescaped");
+}
+
+/**
+ * The text of markdown blocks as Slack shows it, assuming the worst of what Slack does not
+ * document (https://docs.slack.dev/reference/block-kit/blocks/markdown-block): Slack reads its
+ * own `<…>` tokens anywhere in it, a backslash before them or code around them changes nothing;
+ * `&lt;` is the character `<` and no token. Everything else is CommonMark + GFM.
+ */
+export function viewMarkdownBlock(markdown: string): View {
+  return viewStandardMarkdown(markdown, "anywhere");
+}
+
+/** CommonMark + GFM, with Slack's `<…>` tokens read where `tokens` says. */
+function viewStandardMarkdown(markdown: string, tokens: "unescaped" | "anywhere"): View {
   const pings: string[] = [];
   const disguised: View["disguised"] = [];
-  for (const match of markdown.matchAll(/(?<!\\)<([@!][^<>\s|]*)(?:\|[^<>]*)?>/g)) {
+  const open = tokens === "unescaped" ? "(?<!\\\\)<" : "<";
+  for (const match of markdown.matchAll(
+    new RegExp(`${open}([@!][^<>\\s|]*)(?:\\|[^<>]*)?>`, "g"),
+  )) {
     pings.push((match[1] ?? "").replace(/^!/, "@"));
   }
-  for (const match of markdown.matchAll(/(?<!\\)<(https?:[^<>|]*)\|([^<>]*)>/g)) {
+  for (const match of markdown.matchAll(new RegExp(`${open}(https?:[^<>|]*)\\|([^<>]*)>`, "g"))) {
     disguised.push({ text: match[2] ?? "", url: match[1] ?? "" });
   }
   const tree = fromMarkdown(markdown, {
@@ -77,12 +98,18 @@ export function viewMarkdown(markdown: string): View {
     mdastExtensions: [gfmFromMarkdown()],
   });
   const code: string[] = [];
+  const tables: string[][][] = [];
   const visit = (node: Nodes): string => {
     if (node.type === "inlineCode") code.push(node.value);
     if (node.type === "link") {
       const text = node.children.map(visit).join("");
       if (looksLikeOtherUrl(text, node.url)) disguised.push({ text, url: node.url });
       return text;
+    }
+    if (node.type === "table") {
+      const rows = node.children.map((row) => row.children.map(visit));
+      tables.push(rows);
+      return rows.map((cells) => cells.join(" | ")).join("\n");
     }
     if (node.type === "image") return node.alt ?? "";
     if (node.type === "break") return "\n";
@@ -93,7 +120,7 @@ export function viewMarkdown(markdown: string): View {
     return children.join(blockish ? "\n" : "");
   };
   const visible = visit(tree);
-  return { visible, read: visible.replaceAll("\u200b", ""), code, pings, disguised };
+  return { visible, read: visible.replaceAll("\u200b", ""), code, pings, disguised, tables };
 }
 
 function decode(text: string): string {

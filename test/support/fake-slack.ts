@@ -8,7 +8,7 @@ import { FloodLimits, type Limit } from "./flood-limits.ts";
 
 export type { Ephemeral, FakeMessage } from "./fake-slack-conversations.ts";
 
-import { type View, viewMarkdown, viewMrkdwn } from "./fake-slack-view.ts";
+import { type View, viewMarkdown, viewMarkdownBlock, viewMrkdwn } from "./fake-slack-view.ts";
 import { slackTiers } from "./slack-tiers.ts";
 
 /**
@@ -180,9 +180,26 @@ export class FakeSlack {
     return this.conversations.status(channel, threadTs);
   }
 
-  /** What a person sees of a message. */
+  /** What a person sees of a message: its markdown blocks where it has any, else its text. */
   view(message: FakeMessage): View {
+    if (message.markdown !== undefined) return viewMarkdownBlock(message.markdown);
     return message.format === "markdown" ? viewMarkdown(message.text) : viewMrkdwn(message.text);
+  }
+
+  /**
+   * Every state a person saw of a message, oldest first: each text it showed, then each text
+   * of its markdown blocks.
+   */
+  views(message: FakeMessage): View[] {
+    const texts = message.history.map((text, i) =>
+      (message.historyFormats[i] === "markdown" ? viewMarkdown : viewMrkdwn)(text),
+    );
+    return [...texts, ...message.markdownHistory.map(viewMarkdownBlock)];
+  }
+
+  /** The tables a message shows as tables (each a list of rows of cell texts). */
+  tablesOf(message: FakeMessage): string[][][] {
+    return this.view(message).tables;
   }
 
   /** The buttons a message shows now (its actions blocks): what each says and sends back. */
