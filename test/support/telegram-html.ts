@@ -27,7 +27,8 @@ export class EntityParseError extends Error {
   }
 }
 
-const TYPES: Record<string, string> = {
+/** Bold, italic, underline and strikethrough: the same tags in classic and rich HTML. */
+export const STYLE_TAGS: Readonly<Record<string, string>> = {
   b: "bold",
   strong: "bold",
   i: "italic",
@@ -37,6 +38,10 @@ const TYPES: Record<string, string> = {
   s: "strikethrough",
   strike: "strikethrough",
   del: "strikethrough",
+};
+
+const TYPES: Record<string, string> = {
+  ...STYLE_TAGS,
   span: "spoiler",
   "tg-spoiler": "spoiler",
   a: "text_link",

@@ -1,4 +1,4 @@
-import { type HtmlDialect, type ParsedEntity, scanTags } from "./telegram-html.ts";
+import { type HtmlDialect, type ParsedEntity, STYLE_TAGS, scanTags } from "./telegram-html.ts";
 
 /**
  * Telegram's rich messages (Bot API 10.1) as the Bot API reads their `html` field, for the
@@ -99,15 +99,7 @@ const NAMED: Readonly<Record<string, string>> = {
 
 /** Formatting tags and the entity each gives. */
 const FORMAT: Readonly<Record<string, string>> = {
-  b: "bold",
-  strong: "bold",
-  i: "italic",
-  em: "italic",
-  u: "underline",
-  ins: "underline",
-  s: "strikethrough",
-  strike: "strikethrough",
-  del: "strikethrough",
+  ...STYLE_TAGS,
   mark: "marked",
   sub: "subscript",
   sup: "superscript",
@@ -351,7 +343,7 @@ class Reading {
 
   #write(content: string, counted: boolean): void {
     if (this.text && this.#separator) this.text += this.#separator;
-    else if (this.#space && !this.#prefix && this.text && !/[ \n]$/.test(this.text)) {
+    else if (this.#space && !this.#prefix && !["", " ", "\n"].includes(this.text.at(-1) ?? "")) {
       // The space collapsed whitespace leaves between words is the message's text too.
       this.text += " ";
       if (counted) this.chars += 1;
