@@ -7,14 +7,24 @@ import {
   type ParsedEntity,
   parseTelegramHtml,
 } from "./telegram-html.ts";
+import {
+  detectEntities,
+  findMentions,
+  parseRichHtml,
+  RichMessageError,
+  type RichSummary,
+} from "./telegram-rich.ts";
 
 /**
  * A fake Telegram Bot API on 127.0.0.1 that keeps the rules a bot meets on the real one:
  * `/bot<token>/<method>` URLs, long polling with offsets (and 409 when another poller or a
  * webhook is in the way), HTML entities checked when `parse_mode` is HTML, the 4,096-character
  * limit, per-chat and per-group flood limits answered with 429 and `retry_after`, and the
- * edit errors ("message is not modified", "message to edit not found"). It records every call,
- * and keeps each chat's messages as a person would see them.
+ * edit errors ("message is not modified", "message to edit not found"). Bot API 10.1's rich
+ * messages (sendRichMessage, sendRichMessageDraft, editMessageText with `rich_message`) are
+ * read from their `html` as telegram-rich.ts says, drafts may show Telegram's stop button, and
+ * inline buttons keep their style. It records every call, and keeps each chat's messages as a
+ * person would see them.
  */
 
 export type { Bucket, Window } from "./flood-limits.ts";
@@ -32,6 +42,11 @@ export interface FakeTelegramOptions {
   exactRetryAfter?: boolean;
   /** false: `sendMessageDraft` answers 404 Not Found, as a Bot API server without it. */
   draftsAvailable?: boolean;
+  /**
+   * false: a Bot API server older than 10.1: sendRichMessage and sendRichMessageDraft answer
+   * 404 Not Found, and editMessageText ignores `rich_message` as the unknown field it is.
+   */
+  richAvailable?: boolean;
 }
 
 export interface User {
@@ -56,9 +71,9 @@ export interface StoredMessage {
   message_id: number;
   chat: Chat;
   from: User;
-  /** The visible text. */
+  /** The visible text (of a rich message: its plain reading, telegram-rich.ts). */
   text: string;
-  /** The text as the bot sent it (HTML when parse_mode was HTML). */
+  /** The text as the bot sent it (HTML when parse_mode was HTML; a rich message's `html`). */
   raw: string;
   parseMode: string | undefined;
   entities: ParsedEntity[];
@@ -74,11 +89,33 @@ export interface StoredMessage {
   forumTopicCreated?: { name: string };
   /** The inline keyboard under it, as the bot last set it (none: undefined). */
   replyMarkup?: InlineKeyboard | undefined;
+  /** A rich message's tables, headings and counts (undefined: a classic text message). */
+  rich?: RichSummary | undefined;
+  /** A rich message's `rich_message` as its Message JSON carries it. */
+  richMessage?: Record<string, unknown> | undefined;
 }
 
 /** An inline keyboard as the Bot API takes it. */
 export interface InlineKeyboard {
-  inline_keyboard: { text: string; callback_data?: string }[][];
+  inline_keyboard: {
+    text: string;
+    callback_data?: string;
+    /** Bot API 9.4: the button's colour. */
+    style?: "danger" | "success" | "primary";
+  }[][];
+}
+
+/** One showing of a draft in a private chat. */
+export interface DraftFrame {
+  /** What a person reads in it (of a rich draft: its plain reading). */
+  text: string;
+  entities: ParsedEntity[];
+  /** A rich draft's structure (undefined: a classic sendMessageDraft). */
+  rich?: RichSummary;
+  /** It showed Telegram's stop button (`can_stop`). */
+  canStop: boolean;
+  keepOnStop: boolean;
+  threadId: number | undefined;
 }
 
 export interface RecordedCall {
@@ -114,6 +151,8 @@ export interface FakeTelegram {
   /** Calls that came while a retry_after the fake had given was still running. */
   readonly violations: number;
   draftsAvailable: boolean;
+  /** Off: an older Bot API server, without rich messages (see FakeTelegramOptions). */
+  richAvailable: boolean;
   /** On: every getUpdates answers 409, as when another instance polls with the token. */
   conflict: boolean;
   /** On: getUpdates never answers (a stalled connection). Off again: the held ones answer. */
@@ -147,11 +186,27 @@ export interface FakeTelegram {
   readonly callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[];
   /** The allowed_updates of the last getUpdates or setWebhook that named them. */
   readonly allowedUpdates: readonly string[] | undefined;
+  /**
+   * Whether Telegram would deliver an update of `kind` (`"stopped_message_generation"`) now:
+   * the allowed_updates the bot last named hold it, or it named none or an empty list (every
+   * kind but chat_member, message_reaction and message_reaction_count).
+   */
+  delivers(kind: string): boolean;
+  /**
+   * The person presses Telegram's stop button on a draft: a `stopped_message_generation`
+   * update queued for getUpdates (which drops it unless `delivers` it) and returned, for
+   * webhook deliveries. Throws in the test when the button is not there: the draft's last
+   * showing had no `can_stop`, it was stopped already, the bot has sent a message in the chat
+   * since, or 30 seconds have passed since it was last shown.
+   */
+  stopGeneration(chatId: number, draftId: number): StopUpdate;
   message(chatId: number, messageId: number): StoredMessage | undefined;
   /** The bot's messages in a chat (or one topic of it), oldest first, deleted ones left out. */
   botMessages(chatId: number, threadId?: number): StoredMessage[];
   /** Drafts shown in a private chat, by draft id: every visible text in order. */
   drafts(chatId: number): Map<number, string[]>;
+  /** Drafts shown in a private chat, by draft id: every showing in order, stop button and all. */
+  draftFrames(chatId: number): Map<number, DraftFrame[]>;
   callsTo(method: string, chatId?: number): RecordedCall[];
   commands(): Map<string, { command: string; description: string }[]>;
   webhook(): { url: string; secret: string | undefined } | undefined;
@@ -188,6 +243,12 @@ export type Update = { update_id: number; message: Record<string, unknown> };
 /** A press of an inline keyboard button, as Telegram delivers it. */
 export type PressUpdate = { update_id: number; callback_query: Record<string, unknown> };
 
+/** A press of the stop button on a draft, as Telegram delivers it (Bot API 10.1). */
+export type StopUpdate = {
+  update_id: number;
+  stopped_message_generation: { chat: Chat; message_thread_id?: number; draft_id: number };
+};
+
 export interface PressInput {
   chat: number;
   messageId: number;
@@ -196,6 +257,10 @@ export interface PressInput {
 }
 
 const MAX_LENGTH = 4_096;
+/** "A temporary 30-second preview" (sendMessageDraft). */
+const DRAFT_LIFETIME_MS = 30_000;
+/** The kinds of update Telegram leaves out unless the bot names them in allowed_updates. */
+const OPT_IN_UPDATES = ["chat_member", "message_reaction", "message_reaction_count"];
 const ANONYMOUS_ADMIN: User = {
   id: 1_087_968_824,
   is_bot: true,
@@ -214,6 +279,25 @@ class ApiFailure extends Error {
   ) {
     super(description);
   }
+}
+
+/** What a message shows, and what it was sent as. */
+interface Content {
+  text: string;
+  raw: string;
+  parseMode: string | undefined;
+  entities: ParsedEntity[];
+  rich?: RichSummary;
+  richMessage?: Record<string, unknown>;
+}
+
+/** A draft's showings, and what tells whether its stop button is still there. */
+interface DraftRecord {
+  frames: DraftFrame[];
+  /** performance.now() and the chat's sequence number when it was last shown. */
+  shownAt: number;
+  shownSeq: number;
+  stopped: boolean;
 }
 
 interface Poll {
@@ -236,9 +320,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const members = new Map<number, Map<number, MemberStatus>>();
   const messages = new Map<number, Map<number, StoredMessage>>();
   const nextMessageId = new Map<number, number>();
-  const drafts = new Map<number, Map<number, string[]>>();
+  const drafts = new Map<number, Map<number, DraftRecord>>();
+  /** Per chat, the sequence number of the bot's last message: a draft shown before it is gone. */
+  const lastSent = new Map<number, number>();
+  let sequence = 0;
   const calls: RecordedCall[] = [];
-  const queue: (Update | PressUpdate)[] = [];
+  const queue: (Update | PressUpdate | StopUpdate)[] = [];
   const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
   /** Callback queries sent and not answered yet: each is answerable once. */
   const openQueries = new Set<string>();
@@ -257,6 +344,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
 
   const state = {
     draftsAvailable: options.draftsAvailable ?? true,
+    richAvailable: options.richAvailable ?? true,
     conflict: false,
     holdPolls: false,
   };
@@ -331,11 +419,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     return new ApiFailure(429, `Too Many Requests: retry after ${Math.ceil(seconds)}`, seconds);
   }
 
-  function parseText(params: Record<string, unknown>): { text: string; entities: ParsedEntity[] } {
+  function parseText(params: Record<string, unknown>): Content {
     const raw = params.text;
     if (typeof raw !== "string") throw new ApiFailure(400, "Bad Request: message text is empty");
-    if (hasLoneSurrogate(raw))
-      throw new ApiFailure(400, "Bad Request: strings must be encoded in UTF-8");
+    utf8(raw);
     let parsed: { text: string; entities: ParsedEntity[] } = { text: raw, entities: [] };
     if (params.parse_mode === "HTML") {
       try {
@@ -350,7 +437,70 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     if (parsed.text.trim() === "") throw new ApiFailure(400, "Bad Request: message text is empty");
     if (parsed.text.length > MAX_LENGTH)
       throw new ApiFailure(400, "Bad Request: message is too long");
-    return parsed;
+    return { ...parsed, raw, parseMode: params.parse_mode as string | undefined };
+  }
+
+  /**
+   * A `rich_message` as Telegram reads it (`draft`: a sendRichMessageDraft's). The wording of
+   * the errors about its fields is the fake's own: Telegram documents none.
+   */
+  function parseRich(params: Record<string, unknown>, draft: boolean): Content {
+    const input = jsonParam(params.rich_message) as Record<string, unknown> | undefined;
+    if (typeof input !== "object" || input === null) {
+      throw new ApiFailure(400, "Bad Request: rich message must be an object");
+    }
+    const given = ["html", "markdown", "blocks"].filter((field) => input[field] !== undefined);
+    if (given.length !== 1) {
+      throw new ApiFailure(
+        400,
+        "Bad Request: exactly one of html, markdown and blocks must be specified in the rich message",
+      );
+    }
+    for (const field of ["markdown", "blocks", "media"]) {
+      if (input[field] !== undefined) {
+        throw new ApiFailure(
+          501,
+          `Not Implemented: the fake Bot API reads only rich_message.html, not rich_message.${field}`,
+        );
+      }
+    }
+    const html = input.html;
+    if (typeof html !== "string") throw new ApiFailure(400, "Bad Request: rich message is empty");
+    utf8(html);
+    let parsed: ReturnType<typeof parseRichHtml>;
+    try {
+      parsed = parseRichHtml(html, { draft });
+    } catch (error) {
+      if (error instanceof RichMessageError) throw new ApiFailure(400, error.message);
+      throw error;
+    }
+    const entities =
+      input.skip_entity_detection === true
+        ? parsed.entities
+        : [...parsed.entities, ...detectEntities(parsed.text, parsed.entities)].sort(
+            (a, b) => a.offset - b.offset || b.length - a.length,
+          );
+    return {
+      text: parsed.text,
+      raw: html,
+      parseMode: undefined,
+      entities,
+      rich: parsed.rich,
+      richMessage: { blocks: parsed.blocks, ...(input.is_rtl === true ? { is_rtl: true } : {}) },
+    };
+  }
+
+  /** editMessageText's new content: exactly one of text and rich_message. */
+  function editedContent(params: Record<string, unknown>): Content {
+    // A server older than Bot API 10.1 ignores the field it does not know.
+    if (!state.richAvailable || params.rich_message === undefined) return parseText(params);
+    if (params.text !== undefined) {
+      throw new ApiFailure(
+        400,
+        "Bad Request: exactly one of text and rich_message must be specified",
+      );
+    }
+    return parseRich(params, false);
   }
 
   function threadFor(chat: Chat, params: Record<string, unknown>): number | undefined {
@@ -372,6 +522,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     };
     if (message.forumTopicCreated) {
       json.forum_topic_created = { name: message.forumTopicCreated.name, icon_color: 7322096 };
+    } else if (message.richMessage) {
+      json.rich_message = message.richMessage;
     } else if (message.text) {
       json.text = message.text;
       if (message.entities.length > 0) json.entities = message.entities;
@@ -388,6 +540,108 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (replied) json.reply_to_message = messageJson(replied, false);
     }
     return json;
+  }
+
+  /** The fields of a message that its content sets. */
+  function shown(content: Content) {
+    return {
+      text: content.text,
+      raw: content.raw,
+      parseMode: content.parseMode,
+      entities: content.entities,
+      rich: content.rich,
+      richMessage: content.richMessage,
+    };
+  }
+
+  /** sendMessage and sendRichMessage: `read` gives the content, checked in Telegram's order. */
+  function post(
+    params: Record<string, unknown>,
+    read: (params: Record<string, unknown>) => Content,
+  ): Record<string, unknown> {
+    const chat = chatOf(params.chat_id);
+    const thread = threadFor(chat, params);
+    const content = read(params);
+    const reply = params.reply_parameters as
+      | { message_id?: number; allow_sending_without_reply?: boolean }
+      | undefined;
+    let replyTo: number | undefined;
+    if (reply?.message_id !== undefined) {
+      const replied = store(chat.id).get(reply.message_id);
+      if (replied && !replied.deleted) replyTo = reply.message_id;
+      else if (!reply.allow_sending_without_reply) {
+        throw new ApiFailure(400, "Bad Request: message to be replied not found");
+      }
+    }
+    const replyMarkup = keyboardOf(params.reply_markup);
+    flood(chat);
+    const repliedTopic = replyTo === undefined ? undefined : store(chat.id).get(replyTo)?.threadId;
+    const message: StoredMessage = {
+      message_id: newMessageId(chat.id),
+      chat,
+      from: bot,
+      ...shown(content),
+      threadId: thread ?? repliedTopic,
+      replyThreadId: undefined,
+      replyTo,
+      date: Math.floor(Date.now() / 1000),
+      history: [content.text],
+      deleted: false,
+      replyMarkup,
+    };
+    store(chat.id).set(message.message_id, message);
+    // "The draft will still disappear … if the bot sends a message."
+    lastSent.set(chat.id, ++sequence);
+    return messageJson(message);
+  }
+
+  /**
+   * sendMessageDraft and sendRichMessageDraft: refused as Telegram refuses them, then kept
+   * as one more showing of the draft.
+   */
+  function showDraft(
+    params: Record<string, unknown>,
+    available: boolean,
+    read: () => Content,
+  ): true {
+    if (!available) throw new ApiFailure(404, "Not Found");
+    const chat = chatOf(params.chat_id);
+    if (chat.type !== "private") throw new ApiFailure(400, "Bad Request: TEXTDRAFT_PEER_INVALID");
+    const draftId = Number(params.draft_id);
+    if (!Number.isInteger(draftId) || draftId === 0) {
+      throw new ApiFailure(400, "Bad Request: draft_id must be non-zero");
+    }
+    const content = read();
+    flood(chat);
+    let chatDrafts = drafts.get(chat.id);
+    if (!chatDrafts) {
+      chatDrafts = new Map();
+      drafts.set(chat.id, chatDrafts);
+    }
+    const record = chatDrafts.get(draftId) ?? {
+      frames: [],
+      shownAt: 0,
+      shownSeq: 0,
+      stopped: false,
+    };
+    record.frames.push({
+      text: content.text,
+      entities: content.entities,
+      ...(content.rich ? { rich: content.rich } : {}),
+      canStop: params.can_stop === true,
+      keepOnStop: params.keep_on_stop === true,
+      threadId: typeof params.message_thread_id === "number" ? params.message_thread_id : undefined,
+    });
+    record.shownAt = performance.now();
+    record.shownSeq = ++sequence;
+    chatDrafts.set(draftId, record);
+    return true;
+  }
+
+  /** Whether Telegram would deliver an update of `kind`, given the bot's allowed_updates. */
+  function delivers(kind: string): boolean {
+    if (allowedUpdates && allowedUpdates.length > 0) return allowedUpdates.includes(kind);
+    return !OPT_IN_UPDATES.includes(kind);
   }
 
   const methods: Record<
@@ -415,62 +669,27 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return true;
     },
     getWebhookInfo: () => ({ url: webhook?.url ?? "", pending_update_count: queue.length }),
-    sendMessage: (params) => {
-      const chat = chatOf(params.chat_id);
-      const thread = threadFor(chat, params);
-      const parsed = parseText(params);
-      const reply = params.reply_parameters as
-        | { message_id?: number; allow_sending_without_reply?: boolean }
-        | undefined;
-      let replyTo: number | undefined;
-      if (reply?.message_id !== undefined) {
-        const replied = store(chat.id).get(reply.message_id);
-        if (replied && !replied.deleted) replyTo = reply.message_id;
-        else if (!reply.allow_sending_without_reply) {
-          throw new ApiFailure(400, "Bad Request: message to be replied not found");
-        }
-      }
-      flood(chat);
-      const repliedTopic =
-        replyTo === undefined ? undefined : store(chat.id).get(replyTo)?.threadId;
-      const message: StoredMessage = {
-        message_id: newMessageId(chat.id),
-        chat,
-        from: bot,
-        text: parsed.text,
-        raw: String(params.text),
-        parseMode: params.parse_mode as string | undefined,
-        entities: parsed.entities,
-        threadId: thread ?? repliedTopic,
-        replyThreadId: undefined,
-        replyTo,
-        date: Math.floor(Date.now() / 1000),
-        history: [parsed.text],
-        deleted: false,
-        replyMarkup: keyboardOf(params.reply_markup),
-      };
-      store(chat.id).set(message.message_id, message);
-      return messageJson(message);
+    sendMessage: (params) => post(params, parseText),
+    sendRichMessage: (params) => {
+      if (!state.richAvailable) throw new ApiFailure(404, "Not Found");
+      return post(params, (checked) => parseRich(checked, false));
     },
     editMessageText: (params) => {
       const { chat, message } = toEdit(params);
-      const parsed = parseText(params);
+      const content = editedContent(params);
       // An edit without reply_markup takes the inline keyboard away, as on Telegram.
       const markup = keyboardOf(params.reply_markup);
       if (
-        parsed.text === message.text &&
-        JSON.stringify(parsed.entities) === JSON.stringify(message.entities) &&
+        content.text === message.text &&
+        JSON.stringify(content.entities) === JSON.stringify(message.entities) &&
+        JSON.stringify(content.richMessage) === JSON.stringify(message.richMessage) &&
         JSON.stringify(markup) === JSON.stringify(message.replyMarkup)
       ) {
         throw notModified();
       }
       flood(chat);
-      message.text = parsed.text;
-      message.raw = String(params.text);
-      message.parseMode = params.parse_mode as string | undefined;
-      message.entities = parsed.entities;
-      message.replyMarkup = markup;
-      message.history.push(parsed.text);
+      Object.assign(message, shown(content), { replyMarkup: markup });
+      message.history.push(content.text);
       return messageJson(message);
     },
     editMessageReplyMarkup: (params) => {
@@ -501,27 +720,17 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       });
       return true;
     },
-    sendMessageDraft: (params) => {
-      if (!state.draftsAvailable) throw new ApiFailure(404, "Not Found");
-      const chat = chatOf(params.chat_id);
-      if (chat.type !== "private") throw new ApiFailure(400, "Bad Request: TEXTDRAFT_PEER_INVALID");
-      const draftId = Number(params.draft_id);
-      if (!Number.isInteger(draftId) || draftId === 0) {
-        throw new ApiFailure(400, "Bad Request: draft_id must be non-zero");
-      }
-      const parsed =
+    sendMessageDraft: (params) =>
+      showDraft(params, state.draftsAvailable, () =>
+        // "Pass an empty text to show a “Thinking…” placeholder."
         params.text === "" || params.text === undefined
-          ? { text: "", entities: [] }
-          : parseText(params);
-      flood(chat);
-      let chatDrafts = drafts.get(chat.id);
-      if (!chatDrafts) {
-        chatDrafts = new Map();
-        drafts.set(chat.id, chatDrafts);
-      }
-      chatDrafts.set(draftId, [...(chatDrafts.get(draftId) ?? []), parsed.text]);
-      return true;
-    },
+          ? { text: "", raw: "", parseMode: undefined, entities: [] }
+          : parseText(params),
+      ),
+    sendRichMessageDraft: (params) =>
+      showDraft(params, state.draftsAvailable && state.richAvailable, () =>
+        parseRich(params, true),
+      ),
     sendChatAction: (params) => {
       const chat = chatOf(params.chat_id);
       threadFor(chat, params);
@@ -589,12 +798,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     }
     // Telegram leaves out (and drops) updates of kinds the bot did not ask for.
     if (Array.isArray(params.allowed_updates)) allowedUpdates = params.allowed_updates.map(String);
-    if (allowedUpdates) {
-      const allowed = allowedUpdates;
-      for (let i = queue.length - 1; i >= 0; i--) {
-        const kind = Object.keys(queue[i] ?? {}).find((key) => key !== "update_id") ?? "";
-        if (!allowed.includes(kind)) queue.splice(i, 1);
-      }
+    for (let i = queue.length - 1; i >= 0; i--) {
+      const kind = Object.keys(queue[i] ?? {}).find((key) => key !== "update_id") ?? "";
+      if (!delivers(kind)) queue.splice(i, 1);
     }
     const limit = Math.min(100, Math.max(1, Number(params.limit ?? 100)));
     const timeoutMs = Math.max(0, Number(params.timeout ?? 0)) * 1000;
@@ -798,6 +1004,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     set draftsAvailable(on: boolean) {
       state.draftsAvailable = on;
     },
+    get richAvailable() {
+      return state.richAvailable;
+    },
+    set richAvailable(on: boolean) {
+      state.richAvailable = on;
+    },
     get conflict() {
       return state.conflict;
     },
@@ -899,6 +1111,35 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     get allowedUpdates() {
       return allowedUpdates;
     },
+    delivers,
+    stopGeneration(chatId, draftId) {
+      const record = drafts.get(chatId)?.get(draftId);
+      const frame = record?.frames.at(-1);
+      const name = `draft ${draftId} in chat ${chatId}`;
+      if (!record || !frame) throw new Error(`${name} was never shown`);
+      if (!frame.canStop) {
+        throw new Error(`${name} was last shown without can_stop: it has no stop button`);
+      }
+      if (record.stopped) throw new Error(`${name} was stopped already: its button is gone`);
+      if ((lastSent.get(chatId) ?? 0) > record.shownSeq) {
+        throw new Error(`${name} is gone: the bot has sent a message in the chat since`);
+      }
+      if (performance.now() - record.shownAt > DRAFT_LIFETIME_MS) {
+        throw new Error(`${name} is gone: a draft lasts 30 seconds`);
+      }
+      record.stopped = true;
+      const update: StopUpdate = {
+        update_id: nextUpdateId++,
+        stopped_message_generation: {
+          chat: chatOf(chatId),
+          ...(frame.threadId === undefined ? {} : { message_thread_id: frame.threadId }),
+          draft_id: draftId,
+        },
+      };
+      queue.push(update);
+      wakePolls();
+      return update;
+    },
     deleteMessage(chatId, messageId) {
       const message = store(chatId).get(messageId);
       if (message) message.deleted = true;
@@ -912,7 +1153,15 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
           !m.forumTopicCreated &&
           (threadId === undefined || m.threadId === threadId),
       ),
-    drafts: (chatId) => new Map(drafts.get(chatId) ?? []),
+    drafts: (chatId) =>
+      new Map(
+        [...(drafts.get(chatId) ?? [])].map(([id, record]) => [
+          id,
+          record.frames.map((frame) => frame.text),
+        ]),
+      ),
+    draftFrames: (chatId) =>
+      new Map([...(drafts.get(chatId) ?? [])].map(([id, record]) => [id, [...record.frames]])),
     callsTo: (method, chatId) =>
       calls.filter(
         (c) => c.method === method && (chatId === undefined || Number(c.params.chat_id) === chatId),
@@ -932,15 +1181,34 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   };
 }
 
+/** A parameter that may come JSON-serialized (a form or query string) or as JSON. */
+function jsonParam(value: unknown): unknown {
+  return typeof value === "string" ? (JSON.parse(value) as unknown) : value;
+}
+
+function utf8(text: string): void {
+  if (hasLoneSurrogate(text))
+    throw new ApiFailure(400, "Bad Request: strings must be encoded in UTF-8");
+}
+
+const BUTTON_STYLES: readonly (string | undefined)[] = [undefined, "danger", "success", "primary"];
+
 function keyboardOf(markup: unknown): InlineKeyboard | undefined {
-  const parsed = typeof markup === "string" ? (JSON.parse(markup) as unknown) : markup;
-  const rows = (parsed as InlineKeyboard | undefined)?.inline_keyboard;
+  const rows = (jsonParam(markup) as InlineKeyboard | undefined)?.inline_keyboard;
   if (!Array.isArray(rows)) return undefined;
   for (const button of rows.flat()) {
     // https://core.telegram.org/bots/api#inlinekeyboardbutton: 1-64 bytes.
     const bytes = Buffer.byteLength(button.callback_data ?? "", "utf8");
     if (button.callback_data !== undefined && (bytes < 1 || bytes > 64))
       throw new ApiFailure(400, "Bad Request: BUTTON_DATA_INVALID");
+    // "Must be one of “danger” (red), “success” (green) or “primary” (blue)"; the wording of
+    // the refusal is the fake's, in the form of the Bot API's other button errors.
+    if (!BUTTON_STYLES.includes(button.style)) {
+      throw new ApiFailure(
+        400,
+        'Bad Request: can\'t parse inline keyboard button: Field "style" must be one of "danger", "success" or "primary"',
+      );
+    }
   }
   return rows.length > 0 && rows.some((row) => row.length > 0)
     ? { inline_keyboard: rows }
@@ -952,9 +1220,5 @@ function userEntities(text: string): ParsedEntity[] {
   const entities: ParsedEntity[] = [];
   const command = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(text);
   if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
-  for (const match of text.matchAll(/(^|[^\w@/])(@[A-Za-z0-9_]{4,32})/g)) {
-    const offset = (match.index ?? 0) + (match[1]?.length ?? 0);
-    entities.push({ type: "mention", offset, length: match[2]?.length ?? 0 });
-  }
-  return entities;
+  return [...entities, ...findMentions(text)];
 }

@@ -13,6 +13,7 @@ export interface ParsedEntity {
   length: number;
   url?: string;
   language?: string;
+  custom_emoji_id?: string;
 }
 
 export interface ParsedText {
@@ -26,7 +27,8 @@ export class EntityParseError extends Error {
   }
 }
 
-const TYPES: Record<string, string> = {
+/** Bold, italic, underline and strikethrough: the same tags in classic and rich HTML. */
+export const STYLE_TAGS: Readonly<Record<string, string>> = {
   b: "bold",
   strong: "bold",
   i: "italic",
@@ -36,6 +38,10 @@ const TYPES: Record<string, string> = {
   s: "strikethrough",
   strike: "strikethrough",
   del: "strikethrough",
+};
+
+const TYPES: Record<string, string> = {
+  ...STYLE_TAGS,
   span: "spoiler",
   "tg-spoiler": "spoiler",
   a: "text_link",
@@ -61,70 +67,127 @@ interface Open {
 
 const START_TAG =
   /^<([a-zA-Z][a-zA-Z-]*)((?:\s+[a-zA-Z-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*)\s*>/;
-const END_TAG = /^<\/([a-zA-Z][a-zA-Z-]*)\s*>/;
+const END_TAG = /^<\/([a-zA-Z][a-zA-Z0-9-]*)\s*>/;
 const ATTRIBUTE = /([a-zA-Z-]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
 const ENTITY = /^&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/;
+
+/** How one of Telegram's HTML styles reads tags and entities (classic here, rich in telegram-rich.ts). */
+export interface HtmlDialect {
+  /** The error Telegram answers for `detail` ("Unsupported start tag …"). */
+  fail(detail: string): Error;
+  /** Named entities it decodes (`lt` → "<"); numeric ones always decode. */
+  named: Readonly<Record<string, string>>;
+  /** A start tag: group 1 the name, group 2 the attributes, group 3 "/" when self-closed. */
+  startTag: RegExp;
+  known(tag: string): boolean;
+  /** Tags without content or end tag (`<br>`). */
+  isVoid(tag: string): boolean;
+}
+
+/** What a scan meets, in order; end tags are checked against their start tag before `close`. */
+export interface TagEvents {
+  /** `empty`: a void or self-closed tag, which gets no `close`. */
+  open(tag: string, attributes: Map<string, string>, byteOffset: number, empty: boolean): void;
+  close(tag: string): void;
+  text(text: string): void;
+}
+
+/**
+ * Reads `html` as Telegram does: every tag known and closed in order, entities decoded, a
+ * stray ">" refused. Throws `dialect.fail(…)` with Telegram's wording where it would refuse.
+ */
+export function scanTags(html: string, dialect: HtmlDialect, events: TagEvents): void {
+  const open: string[] = [];
+  const byte = (index: number) => Buffer.byteLength(html.slice(0, index));
+  let run = "";
+  const flush = () => {
+    if (run) events.text(run);
+    run = "";
+  };
+  let i = 0;
+  while (i < html.length) {
+    const char = html[i] as string;
+    if (char !== "<" && char !== "&" && char !== ">") {
+      run += char;
+      i += 1;
+      continue;
+    }
+    const rest = html.slice(i, i + 2_000);
+    if (char === "<" && rest[1] === "/") {
+      const match = END_TAG.exec(rest);
+      if (!match) throw dialect.fail(`Unclosed end tag at byte offset ${byte(i)}`);
+      const name = (match[1] as string).toLowerCase();
+      const expected = open.pop();
+      if (!expected) throw dialect.fail(`Unexpected end tag at byte offset ${byte(i)}`);
+      if (expected !== name) {
+        throw dialect.fail(
+          `Unmatched end tag at byte offset ${byte(i)}, expected "</${expected}>", found "</${name}>"`,
+        );
+      }
+      flush();
+      events.close(name);
+      i += match[0].length;
+    } else if (char === "<") {
+      const match = dialect.startTag.exec(rest);
+      const name = match?.[1]?.toLowerCase() ?? "";
+      if (!match || !dialect.known(name)) {
+        throw dialect.fail(`Unsupported start tag "${name}" at byte offset ${byte(i)}`);
+      }
+      flush();
+      const empty = match[3] === "/" || dialect.isVoid(name);
+      events.open(name, readAttributes(match[2] ?? "", dialect.named), byte(i), empty);
+      if (!empty) open.push(name);
+      i += match[0].length;
+    } else if (char === "&") {
+      const match = ENTITY.exec(rest);
+      const decoded = match ? decodeEntity(match[1] as string, dialect.named) : undefined;
+      if (!match || decoded === undefined) {
+        throw dialect.fail(`Unsupported HTML entity at byte offset ${byte(i)}`);
+      }
+      run += decoded;
+      i += match[0].length;
+    } else {
+      throw dialect.fail(`Unexpected ">" at byte offset ${byte(i)}`);
+    }
+  }
+  flush();
+  const unclosed = open.at(-1);
+  if (unclosed) {
+    throw dialect.fail(`Can't find end tag corresponding to start tag "${unclosed}"`);
+  }
+}
+
+const CLASSIC: HtmlDialect = {
+  fail: (detail) => new EntityParseError(detail),
+  named: NAMED,
+  startTag: START_TAG,
+  known: (tag) => tag in TYPES,
+  isVoid: () => false,
+};
 
 /** Parses `html` as Telegram does; throws EntityParseError where Telegram would refuse it. */
 export function parseTelegramHtml(html: string): ParsedText {
   let text = "";
   const stack: Open[] = [];
   const entities: ParsedEntity[] = [];
-  const byte = (index: number) => Buffer.byteLength(html.slice(0, index));
-  let i = 0;
-  while (i < html.length) {
-    const char = html[i] as string;
-    const rest = html.slice(i, i + 2_000);
-    if (char === "<" && rest[1] === "/") {
-      const match = END_TAG.exec(rest);
-      if (!match) throw new EntityParseError(`Unclosed end tag at byte offset ${byte(i)}`);
-      const name = (match[1] as string).toLowerCase();
-      const open = stack.pop();
-      if (!open) throw new EntityParseError(`Unexpected end tag at byte offset ${byte(i)}`);
-      if (open.tag !== name) {
-        throw new EntityParseError(
-          `Unmatched end tag at byte offset ${byte(i)}, expected "</${open.tag}>", found "</${name}>"`,
-        );
-      }
-      close(open, text.length, stack, entities);
-      i += match[0].length;
-    } else if (char === "<") {
-      const match = START_TAG.exec(rest);
-      const name = match?.[1]?.toLowerCase() ?? "";
-      if (!match || !(name in TYPES)) {
-        throw new EntityParseError(`Unsupported start tag "${name}" at byte offset ${byte(i)}`);
-      }
-      const attributes = readAttributes(match[2] ?? "");
-      stack.push(openTag(name, attributes, text.length, stack, byte(i)));
-      i += match[0].length;
-    } else if (char === "&") {
-      const match = ENTITY.exec(rest);
-      const decoded = match ? decode(match[1] as string) : undefined;
-      if (!match || decoded === undefined) {
-        throw new EntityParseError(`Unsupported HTML entity at byte offset ${byte(i)}`);
-      }
-      text += decoded;
-      i += match[0].length;
-    } else if (char === ">") {
-      throw new EntityParseError(`Unexpected ">" at byte offset ${byte(i)}`);
-    } else {
-      text += char;
-      i += 1;
-    }
-  }
-  const unclosed = stack.at(-1);
-  if (unclosed) {
-    throw new EntityParseError(`Can't find end tag corresponding to start tag "${unclosed.tag}"`);
-  }
+  scanTags(html, CLASSIC, {
+    open: (tag, attributes, offset) => {
+      stack.push(openTag(tag, attributes, text.length, stack, offset));
+    },
+    close: () => close(stack.pop() as Open, text.length, stack, entities),
+    text: (run) => {
+      text += run;
+    },
+  });
   entities.sort((a, b) => a.offset - b.offset || b.length - a.length);
   return { text, entities };
 }
 
-function readAttributes(source: string): Map<string, string> {
+function readAttributes(source: string, named: Readonly<Record<string, string>>) {
   const attributes = new Map<string, string>();
   for (const match of source.matchAll(ATTRIBUTE)) {
     const value = match[2] ?? match[3] ?? match[4] ?? "";
-    attributes.set((match[1] as string).toLowerCase(), unescapeAttribute(value));
+    attributes.set((match[1] as string).toLowerCase(), unescapeAttribute(value, named));
   }
   return attributes;
 }
@@ -184,8 +247,8 @@ function close(open: Open, end: number, stack: Open[], entities: ParsedEntity[])
   entities.push(entity);
 }
 
-function decode(name: string): string | undefined {
-  if (name[0] !== "#") return NAMED[name];
+function decodeEntity(name: string, named: Readonly<Record<string, string>>): string | undefined {
+  if (name[0] !== "#") return named[name];
   const code =
     name[1] === "x" || name[1] === "X" ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
   return Number.isFinite(code) && code > 0 && code <= 0x10ffff
@@ -193,9 +256,9 @@ function decode(name: string): string | undefined {
     : undefined;
 }
 
-function unescapeAttribute(value: string): string {
+function unescapeAttribute(value: string, named: Readonly<Record<string, string>>): string {
   return value.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (whole, name: string) => {
-    return decode(name) ?? whole;
+    return decodeEntity(name, named) ?? whole;
   });
 }
 
