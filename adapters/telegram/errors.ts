@@ -88,8 +88,12 @@ export const isNotModified = (error: unknown) => apiError(error, 400, /message i
 export const isMessageGone = (error: unknown) =>
   apiError(error, 400, /message to edit not found|message can't be edited|MESSAGE_ID_INVALID/i);
 
-/** "Bad Request: can't parse entities: …": the HTML was not accepted. */
-export const isParseError = (error: unknown) => apiError(error, 400, /can't parse entities/i);
+/**
+ * "Bad Request: can't parse entities: …" (an HTML message) or "can't parse rich message: …":
+ * the markup was not accepted.
+ */
+export const isParseError = (error: unknown) =>
+  apiError(error, 400, /can't parse (entities|rich message)/i);
 
 /** "Conflict": another getUpdates poller, or a webhook is set. */
 export const isConflict = (error: unknown) =>
