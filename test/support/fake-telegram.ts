@@ -63,6 +63,8 @@ export interface Chat {
   type: "private" | "group" | "supergroup";
   title?: string;
   first_name?: string;
+  /** A private chat's person's @username, as Telegram gives it in the chat. */
+  username?: string;
   is_forum?: true;
 }
 

@@ -149,7 +149,12 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   const alice = fake.user(1001, "Alice", "alice_example");
   const bob = fake.user(1002, "Bob", "bob_example");
   const carol = fake.user(1003, "Carol");
-  const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+  const dm = fake.addChat({
+    id: alice.id,
+    type: "private",
+    first_name: "Alice",
+    username: "alice_example",
+  });
   const group = fake.addChat(
     { id: -1001, type: "supergroup", title: "Team" },
     { [bob.id]: "creator", [alice.id]: "member", [carol.id]: "member" },
