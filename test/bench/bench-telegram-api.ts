@@ -12,7 +12,16 @@ export const BENCH_TELEGRAM_TOKEN = "123456:bench-telegram-token";
  * budget counts them). https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this
  */
 const PER_CHAT: Bucket = { perMinute: 60, burst: 3 };
-const LIMITED = new Set(["sendMessage", "editMessageText", "sendMessageDraft"]);
+const LIMITED = new Set([
+  "sendMessage",
+  "sendRichMessage",
+  "editMessageText",
+  "sendMessageDraft",
+  "sendRichMessageDraft",
+]);
+const DRAFTS = new Set(["sendMessageDraft", "sendRichMessageDraft"]);
+const SENDS = new Set(["sendMessage", "sendRichMessage"]);
+const BOT_ID = 123_456;
 
 /**
  * A lean Telegram Bot API for the whole-bot bench: the methods an answer in a private chat
@@ -32,6 +41,10 @@ export class BenchTelegramApi {
   handle(method: string, params: Record<string, unknown>, token: string): FakeReply {
     if (token !== BENCH_TELEGRAM_TOKEN) return failure(401, "Unauthorized");
     const chatId = Number(params.chat_id);
+    // The bot asks once at start whether rich messages exist, by a draft to itself.
+    if (DRAFTS.has(method) && chatId === BOT_ID) {
+      return failure(400, "Bad Request: TEXTDRAFT_PEER_INVALID");
+    }
     if (LIMITED.has(method)) {
       const waitMs = this.#limits.take(String(chatId), PER_CHAT);
       if (waitMs > 0) {
@@ -40,9 +53,9 @@ export class BenchTelegramApi {
         return failure(429, `Too Many Requests: retry after ${seconds}`, seconds);
       }
       const key = telegramKey(chatId);
-      const text = typeof params.text === "string" ? params.text : "";
+      const text = textOf(params);
       this.#log.record(key, method, text, this.#closing(key, method, text));
-      if (method === "sendMessage") this.#log.countTelegramSend();
+      if (SENDS.has(method)) this.#log.countTelegramSend();
     } else {
       this.#log.countCall(method);
     }
@@ -55,18 +68,19 @@ export class BenchTelegramApi {
    * note (private chats get no placeholder): that closes it too.
    */
   #closing(key: string, method: string, text: string): "no" | "complete" | "now" {
-    if (method === "sendMessageDraft") return "no";
+    if (DRAFTS.has(method)) return "no";
     return !this.#log.shownFirstText(key) && !STAMP.test(text) ? "now" : "complete";
   }
 
   #result(method: string, params: Record<string, unknown>, chatId: number): unknown {
     switch (method) {
       case "getMe":
-        return { id: 123_456, is_bot: true, first_name: "Bench", username: "BenchBot" };
+        return { id: BOT_ID, is_bot: true, first_name: "Bench", username: "BenchBot" };
       case "sendMessage":
+      case "sendRichMessage":
       case "editMessageText":
         return {
-          message_id: method === "sendMessage" ? ++this.#messageId : Number(params.message_id),
+          message_id: SENDS.has(method) ? ++this.#messageId : Number(params.message_id),
           date: Math.floor(Date.now() / 1000),
           chat: { id: chatId, type: "private", first_name: "Person" },
           text: params.text,
@@ -78,6 +92,13 @@ export class BenchTelegramApi {
         return true;
     }
   }
+}
+
+/** The text a call shows: an HTML message's, or a rich message's HTML. */
+function textOf(params: Record<string, unknown>): string {
+  if (typeof params.text === "string") return params.text;
+  const html = (params.rich_message as { html?: unknown } | undefined)?.html;
+  return typeof html === "string" ? html : "";
 }
 
 function failure(status: number, description: string, retryAfter?: number): FakeReply {
