@@ -64,76 +64,64 @@ describe("Telegram edit errors", () => {
     expect(messages[0]?.replyTo).toBe(update.message.message_id);
   });
 
-  it("re-sends the same text as plain text once when Telegram cannot parse the entities", async () => {
-    // HTML messages: a Bot API server without rich messages.
-    rig = await startRig({
-      fake: { richAvailable: false },
-      simulator: { chunkDelayMs: 5, chunkChars: [3, 6] },
-    });
-    const { fake, alice, group } = rig;
-    fake.failNext({
-      method: "editMessageText",
-      chatId: group.id,
-      errorCode: 400,
-      description: `Bad Request: can't parse entities: Unsupported start tag "x" at byte offset 0`,
-    });
-    const update = fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot format" });
-    await answered(rig, update);
-
-    const edits = fake.callsTo("editMessageText", group.id);
-    const refused = edits.findIndex((c) => !c.ok);
-    const retry = edits[refused + 1];
-    expect(refused).toBeGreaterThanOrEqual(0);
-    expect(retry?.ok).toBe(true);
-    expect(retry?.params.parse_mode).toBeUndefined();
-    expect(retry?.params.text).not.toMatch(/<[a-z]/);
-    // Later edits are HTML again, so the final text keeps its formatting.
-    const [message] = fake.botMessages(group.id);
-    expect(message?.raw).toBe(renderMarkdown(firstAnswer("format")));
-    expect(message?.parseMode).toBe("HTML");
-    expect(rig.logs.join("")).toContain("sending it as plain text");
-  });
-
-  it("re-sends a rich message Telegram cannot parse as its plain text once, then rich again", async () => {
-    rig = await startRig({ simulator: { chunkDelayMs: 5, chunkChars: [3, 6] } });
-    const { fake, alice, group } = rig;
-    fake.failNext({
-      method: "editMessageText",
-      chatId: group.id,
-      errorCode: 400,
-      description: `Bad Request: can't parse rich message: Unsupported start tag "x" at byte offset 0`,
-    });
-    const update = fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot format" });
-    await answered(rig, update);
-
-    const edits = fake.callsTo("editMessageText", group.id);
-    const refused = edits.findIndex((c) => !c.ok);
-    const retry = edits[refused + 1];
-    expect(refused).toBeGreaterThanOrEqual(0);
-    expect(retry?.ok).toBe(true);
-    expect(retry?.params.text).toBeUndefined();
-    // One paragraph of lines: no bold, link, list or code left to misparse.
-    const plain = markupOf(retry) ?? "";
-    expect(plain).toMatch(/^<p>[\s\S]*<\/p>$/);
-    expect(plain.replace(/<\/?p>|<br\/>/g, "")).not.toMatch(/<[a-z]/);
-    // Later edits are rich again, so the final text keeps its formatting.
-    const [message] = fake.botMessages(group.id);
-    expect(message?.raw).toBe(telegramRichRenderer.render(firstAnswer("format")));
-    expect(message?.parseMode).toBeUndefined();
-    expect(message?.entities.map((e) => e.type)).toEqual(
-      expect.arrayContaining(["bold", "italic", "code", "text_link", "pre"]),
-    );
-    expect(rig.logs.join("")).toContain("sending it as plain text");
-  });
-
-  it.each([
-    { server: "rich messages", rich: true, draft: "sendRichMessageDraft", send: "sendRichMessage" },
-    { server: "HTML messages", rich: false, draft: "sendMessageDraft", send: "sendMessage" },
-  ])(
-    "honours a 429 on a draft too, and still persists the final text once ($server)",
-    async ({ rich, draft, send }) => {
+  for (const { form, richAvailable, refusal, render, parseMode } of [
+    {
+      form: "an HTML message",
+      // A Bot API server without rich messages.
+      richAvailable: false,
+      refusal: `can't parse entities: Unsupported start tag "x" at byte offset 0`,
+      render: renderMarkdown,
+      parseMode: "HTML",
+    },
+    {
+      form: "a rich message",
+      richAvailable: true,
+      refusal: `can't parse rich message: Unsupported start tag "x" at byte offset 0`,
+      render: telegramRichRenderer.render,
+      parseMode: undefined,
+    },
+  ]) {
+    it(`re-sends ${form} Telegram cannot parse as its plain text once, then formatted again`, async () => {
       rig = await startRig({
-        fake: { richAvailable: rich },
+        fake: { richAvailable },
+        simulator: { chunkDelayMs: 5, chunkChars: [3, 6] },
+      });
+      const { fake, alice, group } = rig;
+      fake.failNext({
+        method: "editMessageText",
+        chatId: group.id,
+        errorCode: 400,
+        description: `Bad Request: ${refusal}`,
+      });
+      const update = fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot format" });
+      await answered(rig, update);
+
+      const edits = fake.callsTo("editMessageText", group.id);
+      const refused = edits.findIndex((c) => !c.ok);
+      const retry = edits[refused + 1];
+      expect(refused).toBeGreaterThanOrEqual(0);
+      expect(retry?.ok).toBe(true);
+      expect(retry?.params.parse_mode).toBeUndefined();
+      // No bold, link, list or code left to misparse (a rich one: one paragraph of lines).
+      expect(markupOf(retry)?.replace(/<\/?p>|<br\/>/g, "")).not.toMatch(/<[a-z]/);
+      // Later edits are formatted again, so the final text keeps its formatting.
+      const [message] = fake.botMessages(group.id);
+      expect(message?.raw).toBe(render(firstAnswer("format")));
+      expect(message?.parseMode).toBe(parseMode);
+      expect(message?.entities.map((e) => e.type)).toEqual(
+        expect.arrayContaining(["bold", "italic", "code", "text_link", "pre"]),
+      );
+      expect(rig.logs.join("")).toContain("sending it as plain text");
+    });
+  }
+
+  for (const { form, richAvailable, draft, send } of [
+    { form: "a rich", richAvailable: true, draft: "sendRichMessageDraft", send: "sendRichMessage" },
+    { form: "an HTML", richAvailable: false, draft: "sendMessageDraft", send: "sendMessage" },
+  ]) {
+    it(`honours a 429 on ${form} draft too, and still persists the final text once`, async () => {
+      rig = await startRig({
+        fake: { richAvailable },
         simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
         channel: { drafts: true },
       });
@@ -151,6 +139,6 @@ describe("Telegram edit errors", () => {
       expect(fake.callsTo(send, dm.id).filter((c) => c.ok)).toHaveLength(1);
       expect(fake.callsTo("editMessageText", dm.id)).toHaveLength(0);
       expect(fake.botMessages(dm.id)[0]?.text).toBe(hugeAnswer(1_500).trimEnd());
-    },
-  );
+    });
+  }
 });
