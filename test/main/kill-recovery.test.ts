@@ -29,6 +29,9 @@ describe("a bot killed mid-answer (kill -9)", () => {
         DATA_DIR: dataDir,
         LEADS_POLL_INTERVAL: "0",
         LOG_LEVEL: "debug",
+        // The private answer streams as a draft, which no later process can edit: the one
+        // case where recovery sends a message rather than editing the one there is.
+        TELEGRAM_DRAFTS: "on",
       };
       return track(startBot({ cwd, env }), (bot) => bot.stop("SIGKILL"));
     };

@@ -7,10 +7,12 @@ import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { MarkdownStream } from "../../adapters/slack/stream-markdown.ts";
 import { slackAnswerRenderer } from "../../adapters/slack/surface.ts";
 import { renderMarkdown, renderStreaming } from "../../adapters/telegram/render.ts";
+import { renderRich, renderRichStreaming } from "../../adapters/telegram/rich-render.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
 import { viewMarkdown, viewMarkdownBlock, viewMrkdwn } from "../support/fake-slack-view.ts";
 import { parseTelegramHtml } from "../support/telegram-html.ts";
+import { parseRichHtml } from "../support/telegram-rich.ts";
 
 /**
  * Answers a chatbot can be made to echo that nest Markdown far past any real answer
@@ -45,9 +47,20 @@ const RENDERERS: {
   read: (rendered: string) => string;
   interim?: true;
 }[] = [
-  { name: "Telegram", render: renderMarkdown, read: (out) => parseTelegramHtml(out).text },
+  { name: "Telegram rich message", render: renderRich, read: (out) => parseRichHtml(out).text },
   {
-    name: "Telegram, streaming",
+    name: "Telegram rich message, streaming",
+    render: renderRichStreaming,
+    read: (out) => parseRichHtml(out).text,
+    interim: true,
+  },
+  {
+    name: "Telegram HTML message",
+    render: renderMarkdown,
+    read: (out) => parseTelegramHtml(out).text,
+  },
+  {
+    name: "Telegram HTML message, streaming",
     render: renderStreaming,
     read: (out) => parseTelegramHtml(out).text,
     interim: true,
@@ -123,5 +136,8 @@ describe("Markdown nested past any real answer", () => {
     const nested = `${"> ".repeat(3)}${"- ".repeat(8)}**bold** and [a link](https://example.com)`;
     expect(renderMrkdwn(nested)).toContain("*bold* and <https://example.com|a link>");
     expect(renderMarkdown(nested)).toContain("<b>bold</b>");
+    expect(renderRich(nested)).toContain(
+      '<b>bold</b> and <a href="https://example.com">a link</a>',
+    );
   });
 });

@@ -219,6 +219,16 @@ export interface FakeTelegram {
   close(): Promise<void>;
 }
 
+/**
+ * What a recorded call gave a message or draft to show: an HTML message's `text`, a rich
+ * message's `html` (undefined for a call with neither).
+ */
+export function markupOf(call: RecordedCall | undefined): string | undefined {
+  const rich = jsonParam(call?.params.rich_message) as { html?: unknown } | undefined;
+  const markup = rich?.html ?? call?.params.text;
+  return typeof markup === "string" ? markup : undefined;
+}
+
 export type MemberStatus =
   | "creator"
   | "administrator"

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../adapters/telegram/render.ts";
+import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { markupOf } from "../support/fake-telegram.ts";
 import { answered, firstAnswer, type Rig, startRig, until } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -34,8 +36,8 @@ describe("Telegram edit errors", () => {
     expect(failed.map((c) => c.description)).toEqual([NOT_MODIFIED]);
     // Taken as success: the next edit moves on to newer text instead of retrying the same.
     const refused = edits.findIndex((c) => !c.ok);
-    expect(edits[refused + 1]?.params.text).toBeDefined();
-    expect(edits[refused + 1]?.params.text).not.toBe(edits[refused]?.params.text);
+    expect(markupOf(edits[refused + 1])).toBeDefined();
+    expect(markupOf(edits[refused + 1])).not.toBe(markupOf(edits[refused]));
     const messages = fake.botMessages(group.id);
     expect(messages).toHaveLength(1);
     expect(messages[0]?.text).toBe(hugeAnswer(2_000).trimEnd());
@@ -56,53 +58,87 @@ describe("Telegram edit errors", () => {
     const messages = fake.botMessages(group.id);
     expect(messages).toHaveLength(1);
     expect(messages[0]?.message_id).not.toBe(first?.message_id);
-    expect(messages[0]?.raw).toBe(renderMarkdown(firstAnswer("wait for it #pause=400")));
+    expect(messages[0]?.raw).toBe(
+      telegramRichRenderer.render(firstAnswer("wait for it #pause=400")),
+    );
     expect(messages[0]?.replyTo).toBe(update.message.message_id);
   });
 
-  it("re-sends the same text as plain text once when Telegram cannot parse the entities", async () => {
-    rig = await startRig({ simulator: { chunkDelayMs: 5, chunkChars: [3, 6] } });
-    const { fake, alice, group } = rig;
-    fake.failNext({
-      method: "editMessageText",
-      chatId: group.id,
-      errorCode: 400,
-      description: `Bad Request: can't parse entities: Unsupported start tag "x" at byte offset 0`,
-    });
-    const update = fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot format" });
-    await answered(rig, update);
+  for (const { form, richAvailable, refusal, render, parseMode } of [
+    {
+      form: "an HTML message",
+      // A Bot API server without rich messages.
+      richAvailable: false,
+      refusal: `can't parse entities: Unsupported start tag "x" at byte offset 0`,
+      render: renderMarkdown,
+      parseMode: "HTML",
+    },
+    {
+      form: "a rich message",
+      richAvailable: true,
+      refusal: `can't parse rich message: Unsupported start tag "x" at byte offset 0`,
+      render: telegramRichRenderer.render,
+      parseMode: undefined,
+    },
+  ]) {
+    it(`re-sends ${form} Telegram cannot parse as its plain text once, then formatted again`, async () => {
+      rig = await startRig({
+        fake: { richAvailable },
+        simulator: { chunkDelayMs: 5, chunkChars: [3, 6] },
+      });
+      const { fake, alice, group } = rig;
+      fake.failNext({
+        method: "editMessageText",
+        chatId: group.id,
+        errorCode: 400,
+        description: `Bad Request: ${refusal}`,
+      });
+      const update = fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot format" });
+      await answered(rig, update);
 
-    const edits = fake.callsTo("editMessageText", group.id);
-    const refused = edits.findIndex((c) => !c.ok);
-    const retry = edits[refused + 1];
-    expect(refused).toBeGreaterThanOrEqual(0);
-    expect(retry?.ok).toBe(true);
-    expect(retry?.params.parse_mode).toBeUndefined();
-    expect(retry?.params.text).not.toMatch(/<[a-z]/);
-    // Later edits are HTML again, so the final text keeps its formatting.
-    const [message] = fake.botMessages(group.id);
-    expect(message?.raw).toBe(renderMarkdown(firstAnswer("format")));
-    expect(message?.parseMode).toBe("HTML");
-    expect(rig.logs.join("")).toContain("sending it as plain text");
-  });
+      const edits = fake.callsTo("editMessageText", group.id);
+      const refused = edits.findIndex((c) => !c.ok);
+      const retry = edits[refused + 1];
+      expect(refused).toBeGreaterThanOrEqual(0);
+      expect(retry?.ok).toBe(true);
+      expect(retry?.params.parse_mode).toBeUndefined();
+      // No bold, link, list or code left to misparse (a rich one: one paragraph of lines).
+      expect(markupOf(retry)?.replace(/<\/?p>|<br\/>/g, "")).not.toMatch(/<[a-z]/);
+      // Later edits are formatted again, so the final text keeps its formatting.
+      const [message] = fake.botMessages(group.id);
+      expect(message?.raw).toBe(render(firstAnswer("format")));
+      expect(message?.parseMode).toBe(parseMode);
+      expect(message?.entities.map((e) => e.type)).toEqual(
+        expect.arrayContaining(["bold", "italic", "code", "text_link", "pre"]),
+      );
+      expect(rig.logs.join("")).toContain("sending it as plain text");
+    });
+  }
 
-  it("honours a 429 on a draft too, and still persists the final text once", async () => {
-    rig = await startRig({
-      simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
-      channel: { drafts: true },
+  for (const { form, richAvailable, draft, send } of [
+    { form: "a rich", richAvailable: true, draft: "sendRichMessageDraft", send: "sendRichMessage" },
+    { form: "an HTML", richAvailable: false, draft: "sendMessageDraft", send: "sendMessage" },
+  ]) {
+    it(`honours a 429 on ${form} draft too, and still persists the final text once`, async () => {
+      rig = await startRig({
+        fake: { richAvailable },
+        simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
+        channel: { drafts: true },
+      });
+      const { fake, alice, dm } = rig;
+      fake.failNext({
+        method: draft,
+        chatId: dm.id,
+        errorCode: 429,
+        description: "Too Many Requests: retry after 1",
+        retryAfter: 0.3,
+      });
+      await answered(rig, fake.write({ chat: dm.id, from: alice, text: "draft #huge=1500" }));
+      expect(fake.floodErrors).toBe(1);
+      expect(fake.violations).toBe(0);
+      expect(fake.callsTo(send, dm.id).filter((c) => c.ok)).toHaveLength(1);
+      expect(fake.callsTo("editMessageText", dm.id)).toHaveLength(0);
+      expect(fake.botMessages(dm.id)[0]?.text).toBe(hugeAnswer(1_500).trimEnd());
     });
-    const { fake, alice, dm } = rig;
-    fake.failNext({
-      method: "sendMessageDraft",
-      chatId: dm.id,
-      errorCode: 429,
-      description: "Too Many Requests: retry after 1",
-      retryAfter: 0.3,
-    });
-    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "draft #huge=1500" }));
-    expect(fake.floodErrors).toBe(1);
-    expect(fake.violations).toBe(0);
-    expect(fake.callsTo("sendMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
-    expect(fake.botMessages(dm.id)[0]?.text).toBe(hugeAnswer(1_500).trimEnd());
-  });
+  }
 });

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_MESSAGE_LENGTH, MAX_RICH_TEXT_LENGTH } from "../../adapters/telegram/limits.ts";
 import { renderMarkdown } from "../../adapters/telegram/render.ts";
+import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
 import { HIDDEN_CHARACTER, INVISIBLE_ANSWER, KEPT_SEQUENCES } from "../support/invisible-text.ts";
 import { hasLoneSurrogate, parseTelegramHtml } from "../support/telegram-html.ts";
-import { answered, type Rig, startRig } from "./rig.ts";
+import { parseRichHtml } from "../support/telegram-rich.ts";
+import { answered, type Rig, refusedCalls, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -10,40 +13,61 @@ afterEach(async () => {
   rig = undefined;
 });
 
-// An odd-length first paragraph, then 4-byte emoji only: the 4,096 limit falls between the
+// An odd-length first paragraph, then 4-byte emoji only: the message limit falls between the
 // two halves of one, and there is no space to break at.
-const HOSTILE_ANSWER = `<b>not bold</b> & **unbalanced _open \`tick [x](javascript:alert(1)) @alice_example.\n\n${"😀".repeat(2_100)}`;
+const HOSTILE_HEAD =
+  "<b>not bold</b> & **unbalanced _open `tick [x](javascript:alert(1)) @alice_example.";
+
+/** Each kind of message with its limit, an answer just past it, and what a person reads of one. */
+const LONG_ANSWERS = [
+  {
+    kind: "an HTML message",
+    limit: MAX_MESSAGE_LENGTH,
+    // A Bot API server without rich messages.
+    richAvailable: false,
+    answer: `${HOSTILE_HEAD}\n\n${"😀".repeat(2_100)}`,
+    read: (answer: string) => parseTelegramHtml(renderMarkdown(answer)).text,
+  },
+  {
+    kind: "a rich message",
+    limit: MAX_RICH_TEXT_LENGTH,
+    richAvailable: true,
+    answer: `${HOSTILE_HEAD}\n\n${"😀".repeat(16_500)}`,
+    read: (answer: string) => parseRichHtml(telegramRichRenderer.render(answer)).text,
+  },
+];
 
 describe("Telegram with hostile text", () => {
-  it("splits a long answer below 4,096 characters without cutting an emoji in half", async () => {
-    rig = await startRig({ answer: HOSTILE_ANSWER });
-    const { fake, alice, group } = rig;
-    await answered(
-      rig,
-      fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot emoji please" }),
-    );
+  for (const { kind, limit, richAvailable, answer, read } of LONG_ANSWERS) {
+    it(`splits a long answer below ${kind}'s ${limit} characters without cutting an emoji in half`, async () => {
+      rig = await startRig({ answer, fake: { richAvailable } });
+      const { fake, alice, group } = rig;
+      await answered(
+        rig,
+        fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot emoji please" }),
+      );
 
-    const messages = fake.botMessages(group.id);
-    expect(messages).toHaveLength(2);
-    for (const message of messages) {
-      expect(message.text.length).toBeLessThanOrEqual(4_096);
-      expect(hasLoneSurrogate(message.text)).toBe(false);
-      expect(message.parseMode).toBe("HTML");
-    }
-    expect(messages[0]?.text.length).toBeGreaterThan(4_000);
-    const first = messages[0]?.text ?? "";
-    expect(
-      first.startsWith("<b>not bold</b> & **unbalanced _open `tick x @\u2060alice_example."),
-    ).toBe(true);
-    expect(messages[0]?.entities).toEqual([]);
-    // Joined, the messages are the whole answer: nothing lost at the cut.
-    const all = messages.map((m) => m.text).join("");
-    const expected = parseTelegramHtml(renderMarkdown(HOSTILE_ANSWER)).text;
-    expect(all.replace(/\s+/g, "")).toBe(expected.replace(/\s+/g, ""));
-    expect(
-      fake.calls.filter((c) => c.errorCode !== undefined && c.method !== "getUpdates"),
-    ).toEqual([]);
-  });
+      const messages = fake.botMessages(group.id);
+      expect(messages).toHaveLength(2);
+      for (const message of messages) {
+        expect(message.text.length).toBeLessThanOrEqual(limit);
+        expect(hasLoneSurrogate(message.text)).toBe(false);
+        // Sent in the form the server offers: HTML, or rich (no parse_mode).
+        expect(message.parseMode).toBe(richAvailable ? undefined : "HTML");
+        expect(message.rich !== undefined).toBe(richAvailable);
+      }
+      expect(messages[0]?.text.length).toBeGreaterThan(limit - 100);
+      const first = messages[0]?.text ?? "";
+      expect(
+        first.startsWith("<b>not bold</b> & **unbalanced _open `tick x @\u2060alice_example."),
+      ).toBe(true);
+      expect(messages[0]?.entities).toEqual([]);
+      // Joined, the messages are the whole answer: nothing lost at the cut.
+      const all = messages.map((m) => m.text).join("");
+      expect(all.replace(/\s+/g, "")).toBe(read(answer).replace(/\s+/g, ""));
+      expect(refusedCalls(fake).filter((c) => c.method !== "getUpdates")).toEqual([]);
+    });
+  }
 
   it("echoes a person's markup, ampersands and mentions as plain text", async () => {
     rig = await startRig();

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { renderMarkdown } from "../../adapters/telegram/render.ts";
+import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { markupOf } from "../support/fake-telegram.ts";
 import { answered, firstAnswer, type Rig, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -10,7 +11,7 @@ afterEach(async () => {
 });
 
 describe("Telegram private chats", () => {
-  it("with TELEGRAM_DRAFTS=on, streams an answer as a draft and persists the exact final text with one sendMessage", async () => {
+  it("with TELEGRAM_DRAFTS=on, streams an answer as a rich draft and persists the exact final text with one sendRichMessage", async () => {
     rig = await startRig({
       simulator: { chunkDelayMs: 4, chunkChars: [4, 12] },
       channel: { drafts: true },
@@ -20,17 +21,20 @@ describe("Telegram private chats", () => {
     const update = fake.write({ chat: dm.id, from: alice, text: question });
     await answered(rig, update);
 
-    const drafts = fake.drafts(dm.id);
+    const drafts = fake.draftFrames(dm.id);
     expect(drafts.size).toBe(1);
     const [frames] = [...drafts.values()];
     // It grew in place: several frames, each no longer than the next.
     expect(frames?.length).toBeGreaterThan(2);
-    const sent = fake.callsTo("sendMessage", dm.id).filter((c) => c.ok);
+    // Each frame a rich draft: its structure drawn, as the message's will be.
+    expect(frames?.every((frame) => frame.rich !== undefined)).toBe(true);
+    const sent = fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok);
     expect(sent).toHaveLength(1);
+    expect(fake.callsTo("sendMessage", dm.id)).toHaveLength(0);
     expect(fake.callsTo("editMessageText")).toHaveLength(0);
     const [message] = fake.botMessages(dm.id);
-    expect(message?.raw).toBe(renderMarkdown(firstAnswer(question)));
-    expect(message?.parseMode).toBe("HTML");
+    expect(message?.raw).toBe(telegramRichRenderer.render(firstAnswer(question)));
+    expect(message?.parseMode).toBeUndefined();
     expect(message?.text).toContain("Text beyond ASCII: café, naïve, 你好, 😀");
     expect(message?.entities.map((e) => e.type)).toEqual(
       expect.arrayContaining(["bold", "italic", "code", "text_link", "pre"]),
@@ -51,30 +55,30 @@ describe("Telegram private chats", () => {
     const update = fake.write({ chat: dm.id, from: alice, text: "think hard #pause=1000" });
     await answered(rig, update);
 
-    const drafts = fake.callsTo("sendMessageDraft", dm.id);
-    const sent = fake.callsTo("sendMessage", dm.id).filter((c) => c.ok);
+    const drafts = fake.callsTo("sendRichMessageDraft", dm.id);
+    const sent = fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok);
     expect(sent).toHaveLength(1);
     // During the pause the same half-answer was shown again, at least every refresh interval.
     const gaps = drafts.slice(1).map((call, i) => call.at - (drafts[i]?.at ?? 0));
     expect(Math.max(...gaps)).toBeLessThan(400);
     // Never an older text after a newer one.
-    const lengths = drafts.map((call) => String(call.params.text).length);
+    const lengths = drafts.map((call) => markupOf(call)?.length ?? 0);
+    expect(lengths[0]).toBeGreaterThan(0);
     expect(lengths).toEqual([...lengths].sort((x, y) => x - y));
-    const repeats = drafts.filter(
-      (call, i) => i > 0 && call.params.text === drafts[i - 1]?.params.text,
-    );
+    const repeats = drafts.filter((call, i) => i > 0 && markupOf(call) === markupOf(drafts[i - 1]));
     expect(repeats.length).toBeGreaterThanOrEqual(4);
     // Nothing of the draft after the message was sent for good.
     expect(drafts.every((call) => call.at < (sent[0]?.at ?? 0))).toBe(true);
     const [message] = fake.botMessages(dm.id);
     expect(message?.text).toContain("think hard");
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(fake.callsTo("sendMessageDraft", dm.id)).toHaveLength(drafts.length);
+    expect(fake.callsTo("sendRichMessageDraft", dm.id)).toHaveLength(drafts.length);
   });
 
   it("falls back to send + edit when sendMessageDraft is not there", async () => {
+    // A Bot API server older than drafts, so older than rich messages too: HTML messages.
     rig = await startRig({
-      fake: { draftsAvailable: false },
+      fake: { draftsAvailable: false, richAvailable: false },
       simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
       channel: { drafts: true },
     });
@@ -106,7 +110,7 @@ describe("Telegram private chats", () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]?.text).toMatch(/^Hello! This is the simulated chatbot\./);
     expect(messages[0]?.text).toMatch(/\n\n⚠️ answer cut off: connection lost$/);
-    expect(fake.callsTo("sendMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
+    expect(fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
   });
 
   it("tells a person who sends a sticker that it reads text, once per message", async () => {

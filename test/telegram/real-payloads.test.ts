@@ -11,7 +11,14 @@ const recorded = loadTelegramPayloads();
 
 const SECRET = "real-payloads-secret";
 // Calls that put something in front of a person (a draft and a typing sign included).
-const VISIBLE = new Set(["sendMessage", "sendMessageDraft", "editMessageText", "sendChatAction"]);
+const VISIBLE = new Set([
+  "sendMessage",
+  "sendRichMessage",
+  "sendMessageDraft",
+  "sendRichMessageDraft",
+  "editMessageText",
+  "sendChatAction",
+]);
 
 let rig: Rig;
 let backend: CountingBackend;

@@ -8,7 +8,7 @@ import {
   type TelegramChannel,
   type TelegramChannelOptions,
 } from "../../adapters/telegram/index.ts";
-import { richFormat } from "../../adapters/telegram/message-format.ts";
+import { type MessageFormat, richFormat } from "../../adapters/telegram/message-format.ts";
 import { TelegramSurface } from "../../adapters/telegram/surface.ts";
 import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
@@ -26,6 +26,7 @@ import {
   type Chat,
   type FakeTelegram,
   type FakeTelegramOptions,
+  type RecordedCall,
   startFakeTelegram,
   type User,
 } from "../support/fake-telegram.ts";
@@ -247,12 +248,34 @@ function scriptedBackend(answer: string, after?: Promise<unknown>): Promise<RawB
   });
 }
 
-/** A surface for one answer in a group over the fake, as the channel makes it (no reply chain). */
+/**
+ * The calls the fake refused, but for the one with which the channel asks at start whether the
+ * Bot API server has rich messages (detectMessageFormat): a draft to the bot itself, refused
+ * by design.
+ */
+export function refusedCalls(fake: FakeTelegram): RecordedCall[] {
+  return fake.calls.filter(
+    (c) =>
+      c.errorCode !== undefined &&
+      !(c.method === "sendRichMessageDraft" && c.params.chat_id === fake.bot.id),
+  );
+}
+
+/**
+ * A surface for one answer in a group over the fake, as the channel makes it (no reply chain),
+ * with rich messages unless `format` says otherwise.
+ */
 export function groupSurface(
   fake: FakeTelegram,
   chatId: number,
-  options: { budget: Budget; store: KeyValueStore; minEditIntervalMs?: number },
+  options: {
+    budget: Budget;
+    store: KeyValueStore;
+    minEditIntervalMs?: number;
+    format?: MessageFormat;
+  },
 ): TelegramSurface {
+  const format = options.format ?? richFormat;
   const api = new Api(fake.token, { apiRoot: fake.url });
   installErrorBoundary(api);
   return new TelegramSurface({
@@ -266,9 +289,9 @@ export function groupSurface(
       threadKey: "t",
       chained: false,
     },
-    format: richFormat,
+    format,
     limits: {
-      maxMessageLength: richFormat.maxMessageLength,
+      maxMessageLength: format.maxMessageLength,
       minEditIntervalMs: options.minEditIntervalMs ?? 0,
     },
     budget: options.budget,

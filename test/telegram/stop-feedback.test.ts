@@ -117,7 +117,7 @@ describe("Telegram: Stop and votes under answers", () => {
     const [answer] = r.fake.botMessages(r.dm.id);
     if (!answer) throw new Error("no answer");
     // No draft: it would stay drawn over the message on some clients, and takes no buttons.
-    expect(r.fake.callsTo("sendMessageDraft")).toHaveLength(0);
+    expect(r.fake.draftFrames(r.dm.id).size).toBe(0);
     const [stop] = answer.replyMarkup?.inline_keyboard.flat() ?? [];
     expect(stop?.text).toBe("⏹ Stop");
 

@@ -1,25 +1,38 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, it } from "vitest";
-import { MAX_MESSAGE_LENGTH } from "../../adapters/telegram/limits.ts";
+import { afterEach, expect, it } from "vitest";
+import { MAX_MESSAGE_LENGTH, MAX_RICH_TEXT_LENGTH } from "../../adapters/telegram/limits.ts";
+import {
+  htmlFormat,
+  type MessageFormat,
+  richFormat,
+} from "../../adapters/telegram/message-format.ts";
 import { RateBudget } from "../../src/coordination/call-budget.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { replySurfaceContract, type SurfaceUnderTest } from "../support/reply-surface-contract.ts";
-import { groupSurface } from "./rig.ts";
+import { groupSurface, type Rig, startRig } from "./rig.ts";
 
-const TEXT_METHODS = new Set(["sendMessage", "editMessageText", "sendMessageDraft"]);
+/** The calls that put an answer's text on screen, in either form. */
+const TEXT_METHODS = new Set([
+  "sendMessage",
+  "sendRichMessage",
+  "editMessageText",
+  "sendMessageDraft",
+  "sendRichMessageDraft",
+]);
 
-/** A Telegram group, with its fakes; `close` stops them. */
-async function open(): Promise<SurfaceUnderTest> {
-  const fake = await startFakeTelegram();
+/** A Telegram group answered in `format`, with its fakes; `close` stops them. */
+async function open(format: MessageFormat): Promise<SurfaceUnderTest> {
+  const fake = await startFakeTelegram({ richAvailable: format === richFormat });
   const group = fake.addChat({ id: -1002, type: "supergroup", title: "Team" });
   const dataDir = await mkdtemp(join(tmpdir(), "telegram-surface-"));
   const store = await openStore({ dataDir });
   const surface = groupSurface(fake, group.id, {
     budget: new RateBudget({ perMinute: 6_000, burst: 10 }),
     store,
+    format,
   });
   return {
     surface,
@@ -37,7 +50,18 @@ async function open(): Promise<SurfaceUnderTest> {
 
 replySurfaceContract(
   "a Telegram group",
-  open,
+  () => open(richFormat),
+  // Rich HTML a second rendering would escape, and Markdown it would turn into tags.
+  [
+    "<p><b>bold</b> and **stars**</p>",
+    "<p><b>bold</b> and **stars**, <i>then</i></p>",
+    "<p><code>x &lt; y</code> _done_</p>",
+  ],
+);
+
+replySurfaceContract(
+  "a Telegram group on a Bot API server without rich messages",
+  () => open(htmlFormat),
   // HTML a second rendering would escape, and Markdown it would turn into tags.
   [
     "<b>bold</b> and **stars**",
@@ -46,11 +70,25 @@ replySurfaceContract(
   ],
 );
 
-it("tells the engine Telegram's longest message, so answers split where the platform would", async () => {
-  const under = await open();
-  try {
-    expect(under.surface.limits.maxMessageLength).toBe(MAX_MESSAGE_LENGTH);
-  } finally {
-    await under.close();
-  }
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
 });
+
+for (const { server, richAvailable, longest } of [
+  { server: "with rich messages", richAvailable: true, longest: MAX_RICH_TEXT_LENGTH },
+  { server: "without rich messages", richAvailable: false, longest: MAX_MESSAGE_LENGTH },
+]) {
+  it(`tells the engine the longest message of a Bot API server ${server}, so answers split where the platform would`, async () => {
+    rig = await startRig({ fake: { richAvailable } });
+    const place = {
+      chatId: rig.group.id,
+      isPrivate: false,
+      threadKey: "t",
+      chained: false,
+    };
+    const surface = rig.channel.surfaceFor?.(place);
+    expect(surface?.limits.maxMessageLength).toBe(longest);
+  });
+}

@@ -3,17 +3,19 @@
  * (edits every 3 s in groups, 20 messages a minute per group, the simulator's own chunk
  * timing) against the fake Bot API and its unscaled flood limits:
  *
- *   npx tsx test/telegram/transcript.ts            (a group: send, then edits)
- *   npx tsx test/telegram/transcript.ts --private  (a private chat: drafts, then one send)
+ *   npx tsx test/telegram/transcript.ts                     (a group: send, then edits)
+ *   npx tsx test/telegram/transcript.ts --private           (a private chat: the same)
+ *   npx tsx test/telegram/transcript.ts --private --drafts  (drafts, then one send)
+ *   npx tsx test/telegram/transcript.ts --html              (a Bot API server without rich
+ *                                                            messages: HTML messages)
  */
 import { Writable } from "node:stream";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
 import { createLogger } from "../../src/log.ts";
 import { startHarness } from "../support/bridge-harness.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
-import { parseTelegramHtml } from "../support/telegram-html.ts";
 
-const fake = await startFakeTelegram();
+const fake = await startFakeTelegram({ richAvailable: !process.argv.includes("--html") });
 const harness = await startHarness({ simulator: { chunkDelayMs: [10, 60], chunkChars: [2, 16] } });
 const channel = createTelegramChannel({
   botToken: fake.token,
@@ -26,6 +28,7 @@ const channel = createTelegramChannel({
     destination: new Writable({ write: (_c, _e, d) => d() }),
   }),
   polling: { timeoutSeconds: 1 },
+  drafts: process.argv.includes("--drafts"),
 });
 const alice = fake.user(1001, "Alice", "alice_example");
 const inPrivate = process.argv.includes("--private");
@@ -42,35 +45,41 @@ while (!fake.callsTo("getUpdates").some((c) => Number(c.params.offset ?? 0) > up
 await channel.settled();
 
 const at = (ms: number) => `${((ms - asked) / 1000).toFixed(2).padStart(6)} s`;
+// The same call in either form: a rich message's (Bot API 10.1) or an HTML one's.
+const kindOf = (method: string) => method.replace("Rich", "");
+const ofKind = (kind: string) =>
+  fake.calls.filter((c) => Number(c.params.chat_id) === group.id && kindOf(c.method) === kind);
+const frames = [...fake.draftFrames(group.id).values()].flat();
+let frame = 0;
 process.stdout.write(`${at(asked)}  Alice: @ChatBridgeBot what can you do?\n`);
 for (const call of fake.calls) {
   if (Number(call.params.chat_id) !== group.id) continue;
-  if (call.method === "sendChatAction") {
+  const kind = kindOf(call.method);
+  if (kind === "sendChatAction") {
     process.stdout.write(`${at(call.at)}  (Chat Bridge is typing…)\n`);
     continue;
   }
-  if (call.method === "sendMessageDraft") {
-    process.stdout.write(`${at(call.at)}  sendMessageDraft (a preview that grows):\n`);
-    const preview = parseTelegramHtml(String(call.params.text)).text;
+  if (kind === "sendMessageDraft") {
+    if (!call.ok) continue;
+    process.stdout.write(`${at(call.at)}  ${call.method} (a preview that grows):\n`);
+    const preview = frames[frame++]?.text ?? "";
     process.stdout.write(`${preview.replace(/^/gm, "          │ ")}\n`);
     continue;
   }
-  if (call.method !== "sendMessage" && call.method !== "editMessageText") continue;
+  if (kind !== "sendMessage" && kind !== "editMessageText") continue;
   const [message] = fake.botMessages(group.id);
-  const index = fake
-    .callsTo(call.method === "sendMessage" ? "sendMessage" : "editMessageText", group.id)
-    .indexOf(call);
-  const shown = call.method === "sendMessage" ? message?.history[0] : message?.history[index + 1];
+  const index = ofKind(kind).indexOf(call);
+  const shown = kind === "sendMessage" ? message?.history[0] : message?.history[index + 1];
   const quoting = message?.replyTo === undefined ? "" : " (replying to Alice)";
-  const label = call.method === "sendMessage" ? `sendMessage${quoting}` : "editMessageText";
+  const label = kind === "sendMessage" ? `${call.method}${quoting}` : call.method;
   process.stdout.write(
     `${at(call.at)}  ${label}${call.ok ? "" : ` FAILED ${call.description}`}:\n`,
   );
   process.stdout.write(`${(shown ?? "").replace(/^/gm, "          │ ")}\n`);
 }
-const sends = fake.callsTo("sendMessage", group.id);
-const edits = fake.callsTo("editMessageText", group.id);
-const drafts = fake.callsTo("sendMessageDraft", group.id);
+const sends = ofKind("sendMessage");
+const edits = ofKind("editMessageText");
+const drafts = ofKind("sendMessageDraft");
 const firstText = Math.min(sends[0]?.at ?? Infinity, drafts[0]?.at ?? Infinity);
 const last = [...sends, ...edits].at(-1)?.at ?? asked;
 process.stdout.write(

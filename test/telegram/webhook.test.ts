@@ -106,9 +106,8 @@ describe("Telegram webhook mode", () => {
     expect(await post(update, "wrong-secret")).toBe(401);
     expect(await post(update, `${SECRET}x`)).toBe(401);
     await rig.channel.settled();
-    expect(
-      fake.calls.filter((c) => c.method === "sendMessage" || c.method === "sendMessageDraft"),
-    ).toHaveLength(0);
+    expect(fake.botMessages(dm.id)).toEqual([]);
+    expect(fake.draftFrames(dm.id).size).toBe(0);
     expect(rig.harness.simulator.requests.filter((r) => r.route === "chat")).toHaveLength(0);
   });
 
