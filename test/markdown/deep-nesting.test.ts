@@ -136,8 +136,12 @@ describe("Markdown nested past any real answer", () => {
     const nested = `${"> ".repeat(3)}${"- ".repeat(8)}**bold** and [a link](https://example.com)`;
     expect(renderMrkdwn(nested)).toContain("*bold* and <https://example.com|a link>");
     expect(renderMarkdown(nested)).toContain("<b>bold</b>");
-    expect(renderRich(nested)).toContain(
-      '<b>bold</b> and <a href="https://example.com">a link</a>',
+    // Nineteen elements deep, past a rich message's 16 levels: the item is drawn flat, its
+    // words and its link's address kept.
+    expect(renderRich(nested)).toContain("<p>▪ ▪ bold and a link (https://example.com/)</p>");
+    const within = `${"> ".repeat(2)}${"- ".repeat(5)}**bold** and [a link](https://example.com)`;
+    expect(renderRich(within)).toContain(
+      '<b>bold</b> and <a href="https://example.com/">a link</a>',
     );
   });
 });
