@@ -3,7 +3,9 @@ import { withoutDanglingOpener } from "../../src/markdown/dangling-opener.ts";
 import { labelDisguisesTarget } from "../../src/markdown/link-label.ts";
 import { parseMarkdown } from "../../src/markdown/parse.ts";
 import {
+  BULLETS,
   columnWidths,
+  type ListItemPlace,
   type MarkdownRenderer,
   type Walk,
   type WalkContext,
@@ -146,6 +148,11 @@ export function plain(nodes: readonly PhrasingContent[]): string {
       return "value" in node ? node.value : "";
     })
     .join("");
+}
+
+/** A list item's marker as Telegram's HTML draws lists: its number, else a bullet by depth. */
+export function itemMarker(place: ListItemPlace): string {
+  return place.number ?? BULLETS[Math.min(place.depth, BULLETS.length - 1)] ?? "•";
 }
 
 export function wrap(tag: string, content: string): string {

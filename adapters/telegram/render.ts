@@ -1,7 +1,6 @@
 import type { PhrasingContent, Table } from "mdast";
 import { noteWithCode } from "../../src/markdown/note-code.ts";
 import {
-  BULLETS,
   type MarkdownRenderer,
   TEXT,
   type Walk,
@@ -14,6 +13,7 @@ import {
   codeLanguage,
   footnoteReferenceHtml,
   imageLabel,
+  itemMarker,
   linkHtml,
   preHtml,
   renderHtml,
@@ -52,7 +52,7 @@ const HTML: MarkdownRenderer<string, Context> = {
       ? walk.blocks(children, ctx)
       : wrap("blockquote", walk.blocks(children, { ...ctx, inQuote: true })),
   listItem: (item, place, ctx, walk) => {
-    const marker = place.number ?? BULLETS[Math.min(place.depth, BULLETS.length - 1)] ?? "•";
+    const marker = itemMarker(place);
     const check = place.box ? `${place.box} ` : "";
     const body = walk.blocks(item.children, ctx, "\n");
     const indent = " ".repeat(marker.length + 1);

@@ -1,7 +1,6 @@
 import type { List, ListItem, PhrasingContent, Table } from "mdast";
 import { noteWithCode } from "../../src/markdown/note-code.ts";
 import {
-  BULLETS,
   type ListItemPlace,
   type MarkdownRenderer,
   TEXT,
@@ -15,6 +14,7 @@ import {
   codeLanguage,
   footnoteReferenceHtml,
   imageLabel,
+  itemMarker,
   linkHtml,
   preHtml,
   renderHtml,
@@ -143,7 +143,7 @@ function listItem(
   walk: Walk<string, Context>,
 ): string {
   if (!fits(ctx, 3)) {
-    const marker = place.number ?? BULLETS[Math.min(place.depth, BULLETS.length - 1)] ?? "•";
+    const marker = itemMarker(place);
     const lead = place.box ? `${marker} ${place.box} ` : `${marker} `;
     return withLead(escapeHtml(lead), walk.blocks(item.children, { ...ctx, tight: false }, "\n"));
   }
