@@ -47,9 +47,26 @@ export const richFormat: MessageFormat = {
       // Every link the bot shows is one it wrote: a chatbot's `@name`, `/command` or card
       // number stays text.
       skip_entity_detection: true,
+      // A rich message is laid out in one direction as a whole (its lists, tables, quotes),
+      // not line by line as a text message is: an Arabic or Hebrew answer asks for its own.
+      ...(readsRightToLeft(rendered) ? { is_rtl: true } : {}),
     },
   }),
 };
+
+// Markup, an entity or a character that is no letter, up to the first letter of the text.
+const FIRST_LETTER = /^(?:<[^>]*>|&[#\w]*;|[^<&\p{L}])*(\p{L})/u;
+// Hebrew, Arabic, Syriac, Thaana, N'Ko, Samaritan, Mandaic and their presentation forms.
+const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/u;
+
+/**
+ * Whether the text's first letter is of a right-to-left script: the direction Unicode's bidi
+ * rule gives a paragraph.
+ */
+function readsRightToLeft(html: string): boolean {
+  const letter = FIRST_LETTER.exec(html)?.[1];
+  return letter !== undefined && RIGHT_TO_LEFT.test(letter);
+}
 
 // A block's end, or a line break: where the plain form starts a new line.
 const LINE_END = /<\/(p|h[1-6]|li|tr|pre|blockquote)>|<br\s*\/?>|<hr\s*\/?>/gi;

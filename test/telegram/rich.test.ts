@@ -108,6 +108,26 @@ describe("Telegram rich messages", () => {
     expect(messages.map((m) => m.text).join("\n\n")).toBe(hugeAnswer(10_000).trimEnd());
   });
 
+  it("lays out an Arabic answer right to left, an English one left to right", async () => {
+    const arabic = "**الخطط**\n\n| الخطة | السعر |\n| --- | --- |\n| أساسية | 5 $ |";
+    const rig = await start({ answer: arabic });
+    const { fake, alice, dm } = rig;
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "الخطط؟" }));
+    expect(fake.botMessages(dm.id)[0]?.richMessage?.is_rtl).toBe(true);
+    expect(fake.botMessages(dm.id)[0]?.rich?.tables[0]?.header).toEqual(["الخطة", "السعر"]);
+
+    const english = await start({ answer: TABLE_ANSWER });
+    await answered(
+      english,
+      english.fake.write({
+        chat: english.group.id,
+        from: english.alice,
+        text: "@ChatBridgeBot plans?",
+      }),
+    );
+    expect(english.fake.botMessages(english.group.id)[0]?.richMessage?.is_rtl).toBeUndefined();
+  });
+
   it("keeps a chatbot's mentions, disguised links, tg:// links and markup inert", async () => {
     const answer = [
       "Hi @alice_example, see [https://bank.example](https://evil.example/login).",
