@@ -19,7 +19,7 @@ import { createLogger, type Logger, maskSecrets } from "./log.ts";
 import { Metrics } from "./metrics.ts";
 import type { Channel, LeadAnnouncer } from "./ports.ts";
 import { guardProcess } from "./process-guard.ts";
-import { type BackgroundJob, runService } from "./service.ts";
+import { runService } from "./service.ts";
 import { startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
@@ -164,16 +164,11 @@ async function main(): Promise<number> {
             }),
           ]
         : [];
-    // Taken once the channels have started: a surface rebuilt from a question's place needs
-    // what its channel learns at start (Telegram: whether the server has rich messages).
-    const queueServing: BackgroundJob = {
-      start: () => bridge.serveQueue(channels),
-      stop: async () => undefined,
-    };
+    bridge.serveQueue(channels);
     await runService({
       channels,
       // Started right after the channels: answers a killed run left are finished first thing.
-      background: [journal.recovery(channels), queueServing, ...leadPoll],
+      background: [journal.recovery(channels), ...leadPoll],
       bridge,
       store,
       metrics,
