@@ -230,6 +230,11 @@ export interface ReplySurface {
    */
   stopTyping?(): Promise<void>;
   /**
+   * True when the final state of message `ref` goes by a call that is no edit of it (a
+   * Telegram draft sent for good): it waits for no edit interval.
+   */
+  endsWithoutEdit?(ref: MessageRef): boolean;
+  /**
    * How soon message `ref` must be shown again, unchanged, or the platform drops it (a
    * Telegram draft lives 30 s); undefined for a message that stays.
    */

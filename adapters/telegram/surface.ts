@@ -114,6 +114,11 @@ export class TelegramSurface implements ReplySurface {
     throw new Error(`Telegram has no ${request.call} call`);
   }
 
+  /** A draft's last state is sent as a message: no edit, so it waits for no edit interval. */
+  endsWithoutEdit(ref: MessageRef): boolean {
+    return isDraft(ref as TelegramRef);
+  }
+
   /** A draft is "a temporary 30-second preview": it is shown again before it lapses. */
   refreshMs(ref: MessageRef): number | undefined {
     return isDraft(ref as TelegramRef) ? this.#deps.drafts.refreshMs : undefined;

@@ -285,8 +285,17 @@ export class AnswerWriter {
     // The first text goes out at once, unless a failed call asks for a pause first.
     first: () =>
       this.#firstTextAt === undefined && this.#layout.text.hasText && this.#failures === 0,
+    endsWithoutEdit: () => this.#endsWithoutEdit(),
     ended: () => this.#layout.end !== undefined,
   };
+
+  /** The answer is over and its last message ends by a call that is no edit of it. */
+  #endsWithoutEdit(): boolean {
+    const message = this.#layout.end === undefined ? undefined : this.#messages.at(-1);
+    if (message?.ref === undefined) return false;
+    if (message.mode === "append") return this.#layout.streamUsable(message);
+    return this.#surface.endsWithoutEdit?.(message.ref) === true;
+  }
 
   async #send(plan: Plan, budget: CallBudget | undefined): Promise<void> {
     const { request } = plan;

@@ -13,16 +13,15 @@ export interface Turn {
 export interface TurnState {
   /** The answer's first text is due: it waits for no interval. */
   first(): boolean;
-  /** The answer is over: its last texts wait for no interval, only for the budget. */
+  /** The answer is over and its last call is no edit (a stream's end, a draft sent). */
+  endsWithoutEdit(): boolean;
   ended(): boolean;
 }
 
 /**
  * When one answer's next call may go: no sooner than the surface's edit interval after the
  * last one, nor while a 429's wait runs, and only with a token of the shared budget it draws
- * on. The interval paces a growing answer; the first text and the last ones wait for none
- * (the platform's budget still holds them to its rate), so an answer shows at once and ends
- * at once. The answer's end cuts both waits short.
+ * on. The answer's end cuts both waits short, since its last call may need neither.
  */
 export class CallPacer {
   readonly #minIntervalMs: number;
@@ -61,20 +60,20 @@ export class CallPacer {
   }
 
   /**
-   * Waits out a rate-limit pause and the edit interval (the first text and the answer's last
-   * ones wait for no interval). Says how the coming call queues for a shared budget.
+   * Waits out a rate-limit pause and the edit interval (the first text and an end that is no
+   * edit wait for no interval). Says how the coming call queues for a shared budget.
    */
   async turn(state: TurnState): Promise<Turn> {
     for (;;) {
       // The first text goes out at once, unless a failed call asks for a pause first.
       const first = state.first();
-      const ended = state.ended();
-      const intervalEnd = first || ended ? 0 : this.#lastCallAt + this.#minIntervalMs;
+      const intervalEnd =
+        first || state.endsWithoutEdit() ? 0 : this.#lastCallAt + this.#minIntervalMs;
       const wait = Math.max(this.#pausedUntil, intervalEnd) - performance.now();
       // Timers fire on whole milliseconds: round up so the call never lands early. The end
       // of the answer cuts the wait short: its call may need none.
-      if (wait <= 0 || !(await this.#sleepUnlessCut(Math.ceil(wait) + 1, ended))) {
-        return { first, urgent: first || ended };
+      if (wait <= 0 || !(await this.#sleepUnlessCut(Math.ceil(wait) + 1, state.ended()))) {
+        return { first, urgent: first || state.ended() };
       }
     }
   }

@@ -119,15 +119,11 @@ export class MemorySurface implements ReplySurface {
     this.calls.push(call);
   }
 
-  /**
-   * Gaps before a growing answer's edits that are shorter than the minimum interval (the
-   * first text and the final one wait for none).
-   */
+  /** Gaps between consecutive post/edit calls that are shorter than the minimum interval. */
   tooSoon(toleranceMs = 2): number[] {
     const calls = this.calls.filter((c) => c.kind !== "notice");
     const gaps: number[] = [];
     for (let i = 2; i < calls.length; i++) {
-      if (calls[i]?.final) continue;
       const gap = (calls[i]?.at ?? 0) - (calls[i - 1]?.at ?? 0);
       if (gap + toleranceMs < this.limits.minEditIntervalMs) gaps.push(gap);
     }
