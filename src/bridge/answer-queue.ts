@@ -5,11 +5,13 @@ import type { Metrics } from "../metrics.ts";
 /** A question's place, from the moment it is accepted to the end of its answer. */
 export interface QueuePlace {
   /**
-   * Resolves when the process has room for this answer. When it must wait first, `onWait`
+   * Resolves when the process has room for this answer (at once when tryStart began it). When it must wait first, `onWait`
    * is called at once with its number in line (1: next). Rejects with NotStartedError once
    * the queue is closed.
    */
   start(onWait?: (place: number) => void): Promise<void>;
+  /** Starts only when the process has room at once (none in line); false leaves it waiting. */
+  tryStart(): boolean;
   /** The answer ended, or the question goes no further: its room or its place is free. */
   leave(): void;
 }
@@ -119,17 +121,23 @@ export class LocalAnswerQueue implements AnswerQueue {
       state = "left";
       this.#setWaiting(this.#waiting - 1);
     };
+    const startNow = () => {
+      if (state !== "waiting" || this.#closed) return false;
+      if (this.#active >= maxActive || this.#line.length > 0) return false;
+      begin();
+      return true;
+    };
     return {
+      tryStart: startNow,
       start: (onWait) => {
+        // Begun already by tryStart: the room is this question's.
+        if (state === "active") return Promise.resolve();
         if (state !== "waiting") return Promise.reject(new Error("a place is started once"));
         if (this.#closed) {
           drop();
           return Promise.reject(new NotStartedError());
         }
-        if (this.#active < maxActive && this.#line.length === 0) {
-          begin();
-          return Promise.resolve();
-        }
+        if (startNow()) return Promise.resolve();
         state = "in line";
         return new Promise<void>((resolve, reject) => {
           waiter = {

@@ -11,6 +11,8 @@ export const QUEUED_TICKET_MS = 60 * 60 * 1000;
 
 /** A question in the deployment's queue: all another process needs to answer it. */
 const queuedRecord = z.object({
+  /** The question's id in the logs of every process (none from a process of an earlier version). */
+  question: z.string().optional(),
   message: z.object({
     channel: z.string(),
     deliveryId: z.string(),
@@ -32,6 +34,7 @@ const queuedRecord = z.object({
 
 /** A question taken from the deployment's queue, as the taking process answers it. */
 export interface QueuedQuestion {
+  id: string | undefined;
   message: IncomingMessage;
   ticket: HandedTicket | undefined;
   /** When the receiving process got it (epoch ms). */
@@ -41,11 +44,13 @@ export interface QueuedQuestion {
 
 /** What goes into the deployment's queue for a question this process has no room for. */
 export function queuedRecordOf(
+  id: string,
   message: IncomingMessage,
   ticket: HandedTicket | undefined,
   language: CatalogLanguage,
 ): z.input<typeof queuedRecord> {
   return {
+    question: id,
     message: {
       channel: message.channel,
       deliveryId: message.deliveryId,
@@ -67,8 +72,9 @@ export function queuedRecordOf(
 export function readQueuedQuestion(value: unknown): QueuedQuestion | undefined {
   const parsed = queuedRecord.safeParse(value);
   if (!parsed.success) return undefined;
-  const { message, ticket, receivedAt, language } = parsed.data;
+  const { question, message, ticket, receivedAt, language } = parsed.data;
   return {
+    id: question,
     // Commands never go through the queue, and only they ask who is an admin.
     message: { ...message, isAdmin: () => Promise.resolve(false) },
     ticket,

@@ -17,32 +17,36 @@ export interface ThreadQueueOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** One message's place in its thread's line. */
-export interface Turn {
-  /** Messages of this process still waiting ahead of this one, now. */
-  waitingAhead(): number;
-  /**
-   * Runs `task` once every message that arrived before it is done, in this process and in
-   * every other sharing the store. `onWaitingElsewhere` is called once if it waits for another
-   * process.
-   */
-  run<T>(task: () => Promise<T>, onWaitingElsewhere?: () => Promise<void>): Promise<T>;
-  /** Gives the place up without running (a duplicate, a command, a refused question). */
+/**
+ * A question's place in its thread's line, from its arrival until its answer is complete:
+ * the questions before it in the thread come first, in this process and in every other
+ * sharing the store. Waiting in line shows nothing to the person: they see the answer ahead
+ * moving (docs/architecture.md, "Order").
+ */
+export interface ThreadTurn {
+  /** Resolves once every question that arrived before this one in its thread is done. */
+  wait(): Promise<void>;
+  /** Runs `task` once the turn came, then leaves the line. */
+  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Gives the place up: done, or never needed a turn (a duplicate, a refused question). */
   leave(): void;
   /**
-   * Resolves once the message ahead has put its first message on screen (or left), so a
-   * "queued" notice never shows above the answer it waits for.
-   */
-  readonly previousShown: Promise<void>;
-  /** This message's first message is on screen: the one behind may show its own. */
-  shown(): void;
-  /**
-   * The message goes to the shared queue, to be answered by whichever process takes it: its
+   * The question goes to the shared queue, to be answered by whichever process takes it: its
    * place here is given up, and its ticket kept in the store for `leaseMs` (how long a
-   * question may wait there) for the taker to adopt (ThreadQueue.adopt). Undefined when the
-   * ticket could not be had: the taker then runs without waiting for the thread.
+   * question may wait there) for the taker to adopt (adoptedTurn). Undefined when the ticket
+   * could not be had: the taker then runs without waiting for the thread.
    */
   handOff(leaseMs: number): Promise<HandedTicket | undefined>;
+  /**
+   * The answer began: from now the ticket holds only TAKEOVER_MS unrenewed, so the thread
+   * goes on soon after this process dies mid-answer (the journal finishes that answer).
+   */
+  begun(): void;
+  /**
+   * The question goes back to the shared queue unanswered (a stop, a takeover): the ticket is
+   * kept for the process that takes it next, and no longer renewed here.
+   */
+  abandon(): void;
 }
 
 /** A ticket in a thread's line, as a message handed to another process carries it. */
@@ -51,13 +55,9 @@ export interface HandedTicket {
   owner: string;
 }
 
-interface Place {
-  left: boolean;
-}
-
 interface Line {
+  /** Settles once the last question that entered here is done. */
   tail: Promise<void>;
-  shownTail: Promise<void>;
   /**
    * The last ticket asked for here. The next is asked for only once it is answered, so this
    * process's tickets are numbered in its own arrival order: a late answer (a script reloaded
@@ -65,15 +65,16 @@ interface Line {
    * the other for good.
    */
   ticketTail: Promise<unknown>;
-  places: Place[];
+  /** Questions in this line that have not left it. */
+  size: number;
 }
 
 /**
- * Runs the messages of one thread one at a time, in the order they arrived, and different
+ * Runs the questions of one thread one at a time, in the order they arrived, and different
  * threads in parallel. A place in line is taken synchronously on arrival, so the order is
- * the order of delivery, whatever each message awaits before it runs.
+ * the order of delivery, whatever each question awaits before it runs.
  *
- * Across processes, each message also takes a ticket in its thread's line in the store on
+ * Across processes, each question also takes a ticket in its thread's line in the store on
  * arrival (store.takeTicket: ticket-line.ts says why a plain lock is not enough), and runs
  * when every ticket taken before it is done. A process that dies holds its thread only until
  * its tickets' leases run out. The embedded store keeps its lines in memory, on the same
@@ -94,16 +95,14 @@ export class ThreadQueue {
     this.#pollMs = options.pollMs ?? POLL_MS;
   }
 
-  enter(threadKey: string): Turn {
+  enter(threadKey: string): ThreadTurn {
     const line = this.#lines.get(threadKey) ?? {
       tail: Promise.resolve(),
-      shownTail: Promise.resolve(),
       ticketTail: Promise.resolve(),
-      places: [],
+      size: 0,
     };
     this.#lines.set(threadKey, line);
-    const place: Place = { left: false };
-    line.places.push(place);
+    line.size += 1;
     const ticket = new ThreadTicket(this.#options, lineKey(threadKey), {
       owner: `${this.#owner}:${++this.#tickets}`,
       leaseMs: this.#leaseMs,
@@ -114,78 +113,60 @@ export class ThreadQueue {
     const finished = deferred();
     // The next in line waits for this one and for everything before it.
     line.tail = previous.then(() => finished.promise);
-    const previousShown = line.shownTail;
-    const shown = deferred();
-    line.shownTail = shown.promise;
+    let left = false;
+    const leaveLine = () => {
+      left = true;
+      line.size -= 1;
+      if (line.size === 0 && this.#lines.get(threadKey) === line) this.#lines.delete(threadKey);
+    };
     const leave = () => {
-      if (place.left) return;
-      place.left = true;
-      shown.resolve();
-      line.places.splice(line.places.indexOf(place), 1);
-      if (line.places.length === 0 && this.#lines.get(threadKey) === line) {
-        this.#lines.delete(threadKey);
-      }
+      if (left) return;
+      leaveLine();
       // The next one here starts once the store has the ticket back: before, it would find
       // this ticket still ahead and wait a poll for nothing.
       void ticket.giveBack().then(finished.resolve);
     };
-    const handOff = async (leaseMs: number) => {
-      const handed = await ticket.handOff(leaseMs);
-      place.left = true;
-      shown.resolve();
-      line.places.splice(line.places.indexOf(place), 1);
-      if (line.places.length === 0 && this.#lines.get(threadKey) === line) {
-        this.#lines.delete(threadKey);
-      }
-      finished.resolve();
-      return handed;
+    const wait = async () => {
+      await previous;
+      await ticket.turn(this.#pollMs);
     };
     return {
-      waitingAhead: () => line.places.indexOf(place),
+      wait,
       leave,
-      handOff,
-      previousShown,
-      shown: () => shown.resolve(),
-      run: async (task, onWaitingElsewhere) => {
+      run: async (task) => {
         try {
-          await previous;
-          await ticket.turn(this.#pollMs, onWaitingElsewhere);
+          await wait();
           return await task();
         } finally {
           leave();
         }
       },
+      handOff: async (leaseMs) => {
+        const handed = await ticket.handOff(leaseMs);
+        if (!left) leaveLine();
+        finished.resolve();
+        return handed;
+      },
+      // The ticket is this process's own, renewed until it is given back.
+      begun: () => undefined,
+      abandon: leave,
     };
   }
 }
 
-/** The turn of a message taken from the shared queue (adoptedTurn). */
-export interface AdoptedTurn extends Turn {
-  /**
-   * The answer began: from now the ticket holds only `leaseMs` unrenewed, so the thread goes
-   * on soon after this process dies mid-answer (the journal finishes that answer).
-   */
-  begun(): void;
-  /**
-   * The message goes back to the queue unanswered (a stop, a takeover): the ticket is kept for
-   * the process that takes it next, and no longer renewed here.
-   */
-  abandon(): void;
-}
-
 /**
- * The turn of a message another process received and handed over with its ticket: the
- * ticket, taken there on arrival, orders it among the thread's messages on every process.
+ * The turn of a question another process received and handed over with its ticket: the
+ * ticket, taken there on arrival, orders it among the thread's questions on every process.
  * It stands outside this process's own lines, whose later tickets may be ahead of it. Until
  * the answer begins, the ticket holds for `waitLeaseMs` unrenewed, so that when this process
- * dies the process that takes the message over still finds it in its place.
+ * dies the process that takes the question over still finds it in its place.
  */
 export function adoptedTurn(
   options: ThreadQueueOptions,
   threadKey: string,
   handed: HandedTicket | undefined,
   waitLeaseMs: number,
-): AdoptedTurn {
+): ThreadTurn {
   const leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
   const ticket =
     handed &&
@@ -201,22 +182,27 @@ export function adoptedTurn(
     left = true;
     void ticket?.giveBack();
   };
+  const wait = async () => {
+    await ticket?.turn(options.pollMs ?? POLL_MS);
+  };
   return {
-    waitingAhead: () => 0,
+    wait,
     leave,
+    run: async (task) => {
+      try {
+        await wait();
+        return await task();
+      } finally {
+        leave();
+      }
+    },
     begun: () => ticket?.setLease(leaseMs),
     abandon: () => {
       if (left) return;
       left = true;
       void ticket?.stopRenewing();
     },
-    previousShown: Promise.resolve(),
-    shown: () => undefined,
-    handOff: () => Promise.reject(new Error("an adopted turn is not handed on")),
-    run: async (task, onWaitingElsewhere) => {
-      await ticket?.turn(options.pollMs ?? POLL_MS, onWaitingElsewhere);
-      return task();
-    },
+    handOff: () => Promise.reject(new Error("a question taken from the queue is not handed on")),
   };
 }
 
@@ -275,24 +261,16 @@ class ThreadTicket {
     this.#renewal = new Renewal(() => this.#renew(), ticket.renewMs ?? this.#leaseMs / 3);
   }
 
-  /**
-   * Resolves when every ticket taken before this one is done (or lapsed). `onWaitingElsewhere`
-   * is called once if a ticket of another process is ahead.
-   */
-  async turn(pollMs: number, onWaitingElsewhere?: () => Promise<void>): Promise<void> {
+  /** Resolves when every ticket taken before this one is done (or lapsed). */
+  async turn(pollMs: number): Promise<void> {
     const { store, signal } = this.#options;
     const number = await this.#number;
-    let told = false;
     for (;;) {
       const status = await store.checkTicket(this.#key, number, this.#owner, this.#leaseMs);
       if (status === "served") return;
       if (status === "lapsed") {
         this.#lost();
         return;
-      }
-      if (!told) {
-        told = true;
-        await onWaitingElsewhere?.();
       }
       await sleep(pollMs, undefined, { signal });
     }

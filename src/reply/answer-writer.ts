@@ -37,8 +37,6 @@ export interface AnswerWriterOptions {
   typingText?: string | undefined;
   /** How long the backend may stay silent before the typing indicator shows. Default 0. */
   typingDelayMs?: number | undefined;
-  /** Called once, when the first message of this answer is on screen. */
-  onFirstPost?: (() => void) | undefined;
   /** Called after every successful post or edit, and for every rate-limit answer. */
   onCall?: ((kind: "post" | "edit" | "rate-limited") => void) | undefined;
   /** Told of every message as it reaches the platform (the answer journal listens). */
@@ -93,7 +91,7 @@ export class AnswerWriter {
 
   constructor(surface: ReplySurface, options: AnswerWriterOptions) {
     this.#surface = surface;
-    this.#options = { ...options, onFirstPost: once(options.onFirstPost) };
+    this.#options = options;
     this.#layout = new AnswerLayout(surface, options.maxAnswerChars, options.notes);
     this.#messages = this.#layout.messages;
     this.#pacer = new CallPacer(surface.limits.minEditIntervalMs);
@@ -240,7 +238,6 @@ export class AnswerWriter {
     } finally {
       this.#reserved?.(0);
       this.#stopTyping?.();
-      this.#options.onFirstPost?.();
       if (this.#stopTyping) await this.#surface.stopTyping?.().catch(() => undefined);
     }
   }
@@ -337,7 +334,6 @@ export class AnswerWriter {
       this.#options.onCall?.(
         request.call === "post" || request.call === "stream" ? "post" : "edit",
       );
-      this.#options.onFirstPost?.();
     }
     if (this.#firstTextAt === undefined && this.#layout.text.hasText && request.call !== "stop") {
       this.#firstTextAt = performance.now();
@@ -375,13 +371,3 @@ export class AnswerWriter {
 }
 
 function noop(): void {}
-
-function once(callback: (() => void) | undefined): (() => void) | undefined {
-  if (!callback) return undefined;
-  let called = false;
-  return () => {
-    if (called) return;
-    called = true;
-    callback();
-  };
-}

@@ -1,0 +1,132 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
+import { FakeSlack } from "../support/fake-slack.ts";
+import { cleanupAfterEach } from "../support/process-test.ts";
+import { startRawBackend } from "../support/raw-backend.ts";
+import { startTestRedis } from "../support/redis.ts";
+import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import {
+  eventEnvelope,
+  mention,
+  SIGNING_SECRET,
+  signedJsonHeaders,
+} from "../support/slack-harness.ts";
+
+const redis = await startTestRedis("a thread's answers in question order");
+afterAll(() => redis?.close());
+// The bots use the default key prefix, so they need a Redis of their own, not a shared one.
+const ownRedis = redis?.server !== undefined;
+if (redis && !ownRedis) console.warn("[thread order] skipped: no redis-server of its own");
+
+const track = cleanupAfterEach();
+const THREAD = "1700000300.000001";
+
+/**
+ * A chatbot that answers "order <n> answer": the first question's text comes 2.5 s after
+ * its header, the others' at once.
+ */
+async function slowFirstBackend() {
+  const questions: string[] = [];
+  const backend = track(
+    await startRawBackend(async (ctx) => {
+      const question = String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+      questions.push(question);
+      const header = {
+        answer: "",
+        question,
+        related_docs: [],
+        conversation_uid: "conv-order",
+        is_qa_mode: false,
+        system_message: "",
+      };
+      ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+      await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`);
+      if (question.includes("first")) await sleep(2_500);
+      await ctx.write(question.includes("first") ? "order first answer" : "order second answer");
+      ctx.res.end();
+    }),
+    (b) => b.close(),
+  );
+  return { backend, questions };
+}
+
+async function startSlackBot(
+  fake: FakeSlack,
+  backendUrl: string,
+  store: Record<string, string>,
+): Promise<string> {
+  const env: Record<string, string> = {
+    SLACK_BOT_TOKEN: fake.options.botToken,
+    SLACK_SIGNING_SECRET: SIGNING_SECRET,
+    SLACK_API_URL: fake.apiUrl,
+    CHATBOT_BASE_URL: backendUrl,
+    CHATBOT_API_KEY: "sk-order",
+    CHATBOT_BOT_UID: "order-bot",
+    LEADS_POLL_INTERVAL: "0",
+    RATE_LIMIT_QUESTIONS: "0",
+    PORT: "0",
+    ...store,
+  };
+  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
+  await bot.logLine("channel started");
+  return `http://127.0.0.1:${port}/slack/events`;
+}
+
+async function deliver(events: string, event: Record<string, unknown>): Promise<void> {
+  const body = JSON.stringify(eventEnvelope(event));
+  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
+  await response.arrayBuffer();
+  expect(response.status).toBe(200);
+}
+
+/**
+ * The first question of a thread goes to `first`, the second 100 ms later to `second`;
+ * returns what the thread shows in the end, top to bottom, and every text it showed meanwhile.
+ */
+async function twoQuestionsInOneThread(fake: FakeSlack, first: string, second: string) {
+  await deliver(first, mention("first question", { ts: "1700000300.000002", threadTs: THREAD }));
+  await sleep(100);
+  await deliver(second, mention("second question", { ts: "1700000300.000003", threadTs: THREAD }));
+  const thread = () => fake.thread("C1", THREAD).sort((a, b) => Number(a.ts) - Number(b.ts));
+  await until(
+    "both answers complete",
+    () =>
+      thread().filter(
+        (m) => m.stream !== "streaming" && /order \w+ answer/.test(m.markdown ?? m.text),
+      ).length === 2 || undefined,
+    15_000,
+  );
+  const messages = thread();
+  return {
+    shown: messages.map((m) => m.markdown ?? m.text),
+    history: messages.flatMap((m) => m.history),
+  };
+}
+
+describe.skipIf(!ownRedis)("a thread's answers read in question order", () => {
+  it("two processes on one Redis: the second question, on the other process, answers below the first", async () => {
+    const fake = track(await FakeSlack.start(), (f) => f.close());
+    const { backend, questions } = await slowFirstBackend();
+    const store = { STORE_URL: `${redis?.url}/7` };
+    const a = await startSlackBot(fake, backend.url, store);
+    const b = await startSlackBot(fake, backend.url, store);
+
+    const { shown, history } = await twoQuestionsInOneThread(fake, a, b);
+    expect(shown).toEqual(["order first answer", "order second answer"]);
+    // The second question waited behind the first without a notice of its own.
+    expect(history.filter((text) => text.includes("⏳"))).toEqual([]);
+    expect(questions).toEqual(["first question", "second question"]);
+  });
+
+  it("one process: the same thread reads in question order", async () => {
+    const fake = track(await FakeSlack.start(), (f) => f.close());
+    const { backend } = await slowFirstBackend();
+    const a = await startSlackBot(fake, backend.url, {});
+
+    const { shown, history } = await twoQuestionsInOneThread(fake, a, a);
+    expect(shown).toEqual(["order first answer", "order second answer"]);
+    expect(history.filter((text) => text.includes("⏳"))).toEqual([]);
+  });
+});
