@@ -16,14 +16,12 @@ import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
-import { type Conversations, readThreadContext } from "../store/repositories.ts";
-import type { KeyValueStore } from "../store/types.ts";
+import type { Conversations, ThreadContext } from "../store/repositories.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
 export interface AnswerDeps {
   backend: BackendClient;
-  store: KeyValueStore;
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
@@ -62,6 +60,8 @@ export async function answerQuestion(
     t: Translator;
     /** The answer's record in the journal, by which another process can end it when stopped. */
     journal?: string | undefined;
+    /** The thread's conversation and the channel's language, read once its turn came. */
+    context: ThreadContext;
   },
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
@@ -91,7 +91,7 @@ export async function answerQuestion(
   /** The conversation the answer belongs to, as its votes are recorded with it. */
   let conversationUid: string | undefined;
   try {
-    const context = await readThreadContext(deps.store, message.threadKey, message.channelKey);
+    const { context } = options;
     conversationUid = context.conversationUid;
     let header: StreamHeader | undefined;
     await deps.backend.streamChat(

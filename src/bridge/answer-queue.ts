@@ -28,10 +28,9 @@ export interface QueuePlace {
  */
 export interface AnswerQueue {
   /**
-   * A place for a new question; undefined when the queue is full (the bot is busy). `taken`:
-   * the question was taken from the shared queue, which bounds it already: never refused.
+   * A place for a new question; undefined when the queue is full (the bot is busy).
    */
-  enter(options?: { taken?: boolean }): QueuePlace | undefined;
+  enter(options?: EnterOptions): QueuePlace | undefined;
   /** How many more questions would start at once now (none waiting, room under the cap). */
   room(): number;
   /** Answers running now. */
@@ -43,6 +42,13 @@ export interface AnswerQueue {
    * at once and those whose turn comes later then (their `start` rejects with NotStartedError).
    */
   close(): void;
+}
+
+export interface EnterOptions {
+  /** Taken from the shared queue, which bounds it and counts its wait: never refused here. */
+  taken?: boolean;
+  /** Never refused here: it waits only for its thread, then goes to the shared queue if it must wait. */
+  unbounded?: boolean;
 }
 
 export interface LocalAnswerQueueOptions {
@@ -96,11 +102,11 @@ export class LocalAnswerQueue implements AnswerQueue {
     this.#setWaiting(this.#waiting);
   }
 
-  enter(options: { taken?: boolean } = {}): QueuePlace | undefined {
+  enter(options: EnterOptions = {}): QueuePlace | undefined {
     const { maxActive, maxQueued } = this.#options;
     // Questions waiting for their thread count too: each of them will need room.
     const wouldWait = this.#active + this.#waiting >= maxActive;
-    if (wouldWait && this.#waiting >= maxQueued && !options.taken) {
+    if (wouldWait && this.#waiting >= maxQueued && !options.taken && !options.unbounded) {
       this.#refuse();
       return undefined;
     }

@@ -32,8 +32,7 @@ import { type Command, type CommandProblem, isCommandProblem } from "./commands.
 import { QuestionGuards } from "./guards.ts";
 import { type LifeDeps, type LocalWaiter, QuestionLife, type ShownTo } from "./question-life.ts";
 import { QueuedNotices } from "./queued-notices.ts";
-import { QUEUED_TICKET_MS } from "./queued-question.ts";
-import { adoptedTurn, type HandedTicket, ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
+import { ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
 
 export interface BridgeOptions {
   backend: BackendClient;
@@ -87,7 +86,6 @@ export class Bridge {
   readonly #life: LifeDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
-  readonly #threadLeaseMs: number | undefined;
   readonly #stops: AnswerStops;
   readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
@@ -113,12 +111,20 @@ export class Bridge {
     });
     this.#stops = stops;
     this.#votes = new FeedbackVotes(options.store);
+    const threads = new ThreadQueue({
+      store: options.store,
+      log: options.log,
+      leaseMs: options.threadLeaseMs,
+      pollMs: options.threadPollMs,
+      signal: this.#stopping.signal,
+    });
     this.#notices =
       options.sharedQueue &&
       new QueuedNotices({
         store: options.store,
         log: options.log,
         queueKey: options.sharedQueue.key,
+        giveBack: (threadKey, ticket) => threads.giveBack(threadKey, ticket),
       });
     this.#commands = new CommandHandler({
       withdraw: (threadKey, by, t) => this.#withdraw(threadKey, by, t),
@@ -133,7 +139,6 @@ export class Bridge {
     this.#answerQueue =
       options.answerQueue ??
       new LocalAnswerQueue({ maxActive: Infinity, maxQueued: Infinity, log: options.log });
-    this.#threadLeaseMs = options.threadLeaseMs;
     const { store, log } = options;
     const guards = new QuestionGuards(options.guards, store);
     this.#life = {
@@ -145,32 +150,25 @@ export class Bridge {
       typingDelayMs: options.typingDelayMs,
       answer: {
         backend: options.backend,
-        store,
         conversations: this.#conversations,
         log,
         defaultLanguage: options.defaultLanguage,
         stops,
         votes: this.#votes,
       },
-      threads: new ThreadQueue({
-        store,
-        log,
-        leaseMs: options.threadLeaseMs,
-        pollMs: options.threadPollMs,
-        signal: this.#stopping.signal,
-      }),
-      adopt: (threadKey, ticket) => this.#adopted(threadKey, ticket),
+      threads,
       answerQueue: this.#answerQueue,
       sharedQueue: options.sharedQueue,
       notices: this.#notices,
       signal: this.#stopping.signal,
       intake: {
         claim: (message) => this.#deliveries.claim(message.channel, message.deliveryId),
-        translatorFor: (message) =>
-          this.#languages.translatorFor(
-            message.channelKey,
-            () => message.authorLocale?.() ?? Promise.resolve(undefined),
-          ),
+        translatorFor: (message, stored) => {
+          const personLocale = () => message.authorLocale?.() ?? Promise.resolve(undefined);
+          return stored === undefined
+            ? this.#languages.translatorFor(message.channelKey, personLocale)
+            : this.#languages.translatorFrom(stored.language, personLocale);
+        },
         accessRefusal: (message) => guards.accessRefusal(message),
         questionRefusal: (message) => guards.questionRefusal(message),
         runCommand: (command, message, surface, turn, t) =>
@@ -270,22 +268,6 @@ export class Bridge {
     this.#notices?.useChannels(channels);
     this.#options.sharedQueue?.serve((job) =>
       this.#track(new QuestionLife(this.#life).take(job, channels)),
-    );
-  }
-
-  #adopted(threadKey: string, ticket: HandedTicket | undefined): ThreadTurn {
-    const { store, log, threadPollMs } = this.#options;
-    return adoptedTurn(
-      {
-        store,
-        log,
-        pollMs: threadPollMs,
-        leaseMs: this.#threadLeaseMs,
-        signal: this.#stopping.signal,
-      },
-      threadKey,
-      ticket,
-      QUEUED_TICKET_MS,
     );
   }
 

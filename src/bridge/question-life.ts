@@ -9,6 +9,7 @@ import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
+import { readThreadContext, type ThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import type { AnswerQueue, QueuePlace } from "./answer-queue.ts";
@@ -24,7 +25,7 @@ import {
   readQueuedQuestion,
   takeQueuedNotice,
 } from "./queued-question.ts";
-import type { HandedTicket, ThreadQueue, ThreadTurn } from "./thread-queue.ts";
+import type { ThreadQueue, ThreadTurn } from "./thread-queue.ts";
 
 /**
  * Every state a question passes through, from its arrival to its last word (the diagram in
@@ -70,8 +71,6 @@ export interface LifeDeps {
   typingDelayMs: number | undefined;
   answer: AnswerDeps;
   threads: ThreadQueue;
-  /** The turn of a question taken from the shared queue, with the ticket it was handed. */
-  adopt(threadKey: string, ticket: HandedTicket | undefined): ThreadTurn;
   answerQueue: AnswerQueue;
   sharedQueue: SharedQueue | undefined;
   notices: QueuedNotices | undefined;
@@ -93,7 +92,11 @@ export interface LifeDeps {
 export interface Intake {
   /** False when this delivery was handled already (a platform's retry, another process). */
   claim(message: IncomingMessage): Promise<boolean>;
-  translatorFor(message: IncomingMessage): Promise<Translator>;
+  /**
+   * The translator for the asker: from the channel's language in `context` once it was read,
+   * else read for it (a refusal or a command before the question's turn).
+   */
+  translatorFor(message: IncomingMessage, context?: ThreadContext): Promise<Translator>;
   /** Why the asker may not use the bot here at all (commands included), if so. */
   accessRefusal(message: IncomingMessage): Parameters<Translator["text"]>[0] | undefined;
   /** Why this question is refused (a rate limit, a length), if it is. */
@@ -152,35 +155,45 @@ export class QuestionLife {
     // are answered in the order they were delivered.
     const turn = threads.enter(message.threadKey);
     this.#begin(message, "arrived");
-    // Until the channel's language is read, a failure is told in English.
+    // A question's language is read with its thread's context once its turn came; a reply
+    // before that reads it on its own, and until then a failure is told in English.
     const shown: ShownTo = { message, surface, log: this.#log, t: translator("en") };
+    let known = false;
+    const speak = async () => {
+      shown.t = await intake.translatorFor(message);
+      known = true;
+      return shown.t;
+    };
     let place: QueuePlace | undefined;
     try {
       if (!(await intake.claim(message))) return this.#end("refused", "delivery already handled");
-      shown.t = await intake.translatorFor(message);
       // The allowlists hold for commands too: `/leads subscribe` must not open a channel
       // the operator did not allow.
       const denied = intake.accessRefusal(message);
       if (denied) {
-        await sendNotice(surface, shown.t.text(denied), { private: true });
+        await sendNotice(surface, (await speak()).text(denied), { private: true });
         return this.#end("refused", "not allowed here");
       }
       const command = parseCommand(message.text, { bare: message.bareCommands });
       if (command) {
-        await intake.runCommand(command, message, surface, turn, shown.t);
+        await intake.runCommand(command, message, surface, turn, await speak());
         return this.#end("done", "a command");
       }
       const refusal = await intake.questionRefusal(message);
       if (refusal) {
-        await sendNotice(surface, shown.t.text(refusal), { private: true });
+        await sendNotice(surface, (await speak()).text(refusal), { private: true });
         return this.#end("refused", "a guard");
       }
       // With the deployment's queue, that queue bounds what waits: nothing is refused here.
-      place = answerQueue.enter({ taken: sharedQueue !== undefined });
-      if (!place) return this.#end("refused", await this.#refuseBusy(shown));
-      this.#end(await this.#live({ ...shown, turn, place, receivedAt }));
+      place = answerQueue.enter({ unbounded: sharedQueue !== undefined });
+      if (!place) {
+        await speak();
+        return this.#end("refused", await this.#refuseBusy(shown));
+      }
+      this.#end(await this.#live(Object.assign(shown, { turn, place, receivedAt })));
     } catch (error) {
       this.#end("failed", "an error before the answer");
+      if (!known) await speak().catch(() => undefined);
       await this.#deps.reportFailure(error, shown);
     } finally {
       if (place) this.#release({ place, turn });
@@ -206,7 +219,7 @@ export class QuestionLife {
       const waiting = { askerId: message.authorId, ticket };
       // Withdrawn by its asker meanwhile: its ticket was given back, its notice says so.
       if ((await fateOf(store, [job.id]))[0] === "withdrawn") return this.#end("stopped");
-      const turn = this.#deps.adopt(message.threadKey, ticket);
+      const turn = this.#deps.threads.adopt(message.threadKey, ticket, QUEUED_TICKET_MS);
       try {
         const notice = await takeQueuedNotice(store, job.id);
         const reopened = notice && firstOf(channels, (c) => c.reopen?.(notice.saved));
@@ -244,12 +257,20 @@ export class QuestionLife {
     // No notice while it waits here: the person sees the answer ahead of it moving, and a
     // notice posted now would land above that answer.
     await question.turn.wait();
+    // Read now, not on arrival: the answer ahead in the thread may have changed it.
+    const { message } = question;
+    const context = await readThreadContext(
+      this.#deps.store,
+      message.threadKey,
+      message.channelKey,
+    );
+    if (!question.taken) question.t = await this.#deps.intake.translatorFor(message, context);
     this.#to("waiting for room");
     const { sharedQueue } = this.#deps;
     if (sharedQueue && !question.taken && !question.place.tryStart()) {
       return this.#handOver(sharedQueue, question);
     }
-    return this.#answer(question);
+    return this.#answer(question, context);
   }
 
   /**
@@ -261,16 +282,18 @@ export class QuestionLife {
     const { message, surface, t, turn, place } = question;
     place.leave();
     const ticket = await turn.handOff(QUEUED_TICKET_MS);
-    const giveBack = () => this.#deps.adopt(message.threadKey, ticket).leave();
+    const giveBack = async () => {
+      if (ticket) await this.#deps.threads.giveBack(message.threadKey, ticket);
+    };
     const added = await shared
       .push(queuedRecordOf(this.#id, message, ticket, t.language))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // The ticket goes back with the question: nothing else will use it.
-        giveBack();
+        await giveBack();
         throw error;
       });
     if (!added) {
-      giveBack();
+      await giveBack();
       this.#end("refused", await this.#refuseBusy(question));
       return "refused";
     }
@@ -281,7 +304,7 @@ export class QuestionLife {
   }
 
   /** Waits for room under the cap, then streams the answer; returns how it ended. */
-  async #answer(question: Question): Promise<EndState> {
+  async #answer(question: Question, context: ThreadContext): Promise<EndState> {
     const { message, surface, t, place, taken } = question;
     const { journal, metrics } = this.#deps;
     // From its first message (a "queued" note, its first text) to its end, the answer is in
@@ -353,6 +376,7 @@ export class QuestionLife {
             signal: this.#deps.signal,
             t,
             journal: record?.id,
+            context,
           },
         );
       } finally {

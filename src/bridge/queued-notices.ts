@@ -16,13 +16,15 @@ import {
   showQueuedNotice,
   waitForNoticeRef,
 } from "./queued-question.ts";
-import { giveBackHandedTicket, type HandedTicket } from "./thread-queue.ts";
+import type { HandedTicket } from "./thread-queue.ts";
 
 export interface QueuedNoticesOptions {
   store: KeyValueStore;
   log: Logger;
   /** The deployment's queue (SharedQueue's key). */
   queueKey: string;
+  /** Gives back the thread ticket of a question withdrawn from the queue (ThreadQueue.giveBack). */
+  giveBack(threadKey: string, ticket: HandedTicket): Promise<void>;
   /** How often the places shown are brought up to date (default 1 s: a platform's edit pace). */
   updateMs?: number | undefined;
 }
@@ -127,7 +129,7 @@ export class QueuedNotices {
       if (!(await decideFate(store, waiting.id, "withdrawn"))) continue;
       withdrawn += 1;
       await store.removeFromSet(waitingKey(threadKey), member);
-      if (waiting.ticket) await giveBackHandedTicket(store, threadKey, waiting.ticket);
+      if (waiting.ticket) await this.#options.giveBack(threadKey, waiting.ticket);
       await this.#endNotice(waiting.id, by.name, t);
     }
     return { withdrawn, refused };

@@ -33,7 +33,7 @@ export interface ThreadTurn {
   /**
    * The question goes to the shared queue, to be answered by whichever process takes it: its
    * place here is given up, and its ticket kept in the store for `leaseMs` (how long a
-   * question may wait there) for the taker to adopt (adoptedTurn). Undefined when the ticket
+   * question may wait there) for the taker to adopt (ThreadQueue.adopt). Undefined when the ticket
    * could not be had: the taker then runs without waiting for the thread.
    */
   handOff(leaseMs: number): Promise<HandedTicket | undefined>;
@@ -74,11 +74,12 @@ interface Line {
  * threads in parallel. A place in line is taken synchronously on arrival, so the order is
  * the order of delivery, whatever each question awaits before it runs.
  *
- * Across processes, each question also takes a ticket in its thread's line in the store on
- * arrival (store.takeTicket: ticket-line.ts says why a plain lock is not enough), and runs
- * when every ticket taken before it is done. A process that dies holds its thread only until
- * its tickets' leases run out. The embedded store keeps its lines in memory, on the same
- * code path: one process, whose restart leaves no ticket behind.
+ * Across processes (a store shared by several, Redis), each question also takes a ticket in
+ * its thread's line in the store on arrival (store.takeTicket: ticket-line.ts says why a plain
+ * lock is not enough), and runs when every ticket taken before it is done. A process that
+ * dies holds its thread only until its tickets' leases run out. A store one process owns (the
+ * embedded store) needs no ticket: this process's own line is the thread's whole line, and
+ * a question handed to the shared queue keeps its place in it until it is answered.
  */
 export class ThreadQueue {
   readonly #options: ThreadQueueOptions;
@@ -86,6 +87,10 @@ export class ThreadQueue {
   readonly #pollMs: number;
   readonly #owner = randomUUID();
   readonly #lines = new Map<string, Line>();
+  /** Only this process uses the store: its lines are the threads' lines. */
+  readonly #inProcess: boolean;
+  /** In process: the questions handed to the shared queue, each freeing its line's next one. */
+  readonly #handed = new Map<string, () => void>();
   #tickets = 0;
 
   constructor(options: ThreadQueueOptions) {
@@ -93,6 +98,7 @@ export class ThreadQueue {
     // Short, renewed every third of it: a dead process holds a thread for seconds, not minutes.
     this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
     this.#pollMs = options.pollMs ?? POLL_MS;
+    this.#inProcess = !options.store.sharedAcrossProcesses;
   }
 
   enter(threadKey: string): ThreadTurn {
@@ -103,12 +109,15 @@ export class ThreadQueue {
     };
     this.#lines.set(threadKey, line);
     line.size += 1;
-    const ticket = new ThreadTicket(this.#options, lineKey(threadKey), {
-      owner: `${this.#owner}:${++this.#tickets}`,
-      leaseMs: this.#leaseMs,
-      after: line.ticketTail,
-    });
-    line.ticketTail = ticket.taken;
+    const owner = `${this.#owner}:${++this.#tickets}`;
+    const ticket = this.#inProcess
+      ? undefined
+      : new ThreadTicket(this.#options, lineKey(threadKey), {
+          owner,
+          leaseMs: this.#leaseMs,
+          after: line.ticketTail,
+        });
+    if (ticket) line.ticketTail = ticket.taken;
     const previous = line.tail;
     const finished = deferred();
     // The next in line waits for this one and for everything before it.
@@ -124,24 +133,23 @@ export class ThreadQueue {
       leaveLine();
       // The next one here starts once the store has the ticket back: before, it would find
       // this ticket still ahead and wait a poll for nothing.
-      void ticket.giveBack().then(finished.resolve);
+      if (ticket) void ticket.giveBack().then(finished.resolve);
+      else finished.resolve();
     };
     const wait = async () => {
       await previous;
-      await ticket.turn(this.#pollMs);
+      await ticket?.turn(this.#pollMs);
     };
-    return {
+    return withRun({
       wait,
       leave,
-      run: async (task) => {
-        try {
-          await wait();
-          return await task();
-        } finally {
-          leave();
-        }
-      },
       handOff: async (leaseMs) => {
+        if (!ticket) {
+          // The line's next question waits until this one is answered from the queue.
+          this.#handed.set(owner, finished.resolve);
+          if (!left) leaveLine();
+          return { number: 0, owner };
+        }
         const handed = await ticket.handOff(leaseMs);
         if (!left) leaveLine();
         finished.resolve();
@@ -150,74 +158,104 @@ export class ThreadQueue {
       // The ticket is this process's own, renewed until it is given back.
       begun: () => undefined,
       abandon: leave,
-    };
+    });
+  }
+
+  /**
+   * The turn of a question taken from the shared queue, received here or by another process,
+   * with the ticket it was handed over with. The ticket, taken on arrival, orders it among the
+   * thread's questions on every process; it stands outside this process's own lines, whose
+   * later tickets may be ahead of it. Until the answer begins, the ticket holds for
+   * `waitLeaseMs` unrenewed, so that when this process dies the process that takes the
+   * question over still finds it in its place.
+   */
+  adopt(threadKey: string, handed: HandedTicket | undefined, waitLeaseMs: number): ThreadTurn {
+    if (this.#inProcess) {
+      let left = false;
+      return withRun({
+        // Handed over at its turn: nothing of its thread is ahead of it.
+        wait: () => Promise.resolve(),
+        leave: () => {
+          if (left) return;
+          left = true;
+          if (handed) this.#releaseHanded(handed);
+        },
+        begun: () => undefined,
+        // The next taker adopts it: its line waits on.
+        abandon: () => {
+          left = true;
+        },
+        handOff: noHandOff,
+      });
+    }
+    const { store, log, pollMs, signal } = this.#options;
+    const options = { store, log, pollMs, signal };
+    const ticket =
+      handed &&
+      new ThreadTicket(options, lineKey(threadKey), {
+        owner: handed.owner,
+        leaseMs: waitLeaseMs,
+        renewMs: this.#leaseMs / 3,
+        number: handed.number,
+      });
+    let left = false;
+    return withRun({
+      wait: async () => {
+        await ticket?.turn(this.#pollMs);
+      },
+      leave: () => {
+        if (left) return;
+        left = true;
+        void ticket?.giveBack();
+      },
+      begun: () => ticket?.setLease(this.#leaseMs),
+      abandon: () => {
+        if (left) return;
+        left = true;
+        void ticket?.stopRenewing();
+      },
+      handOff: noHandOff,
+    });
+  }
+
+  /**
+   * Gives back a ticket handed over with a queued question that will never run (its asker
+   * withdrew it), from whichever process: the thread's next question need not wait for its lease.
+   */
+  async giveBack(threadKey: string, handed: HandedTicket): Promise<void> {
+    if (this.#inProcess) {
+      this.#releaseHanded(handed);
+      return;
+    }
+    await this.#options.store
+      .giveBackTicket(lineKey(threadKey), handed.number, handed.owner)
+      .catch(() => undefined);
+  }
+
+  #releaseHanded(handed: HandedTicket): void {
+    const release = this.#handed.get(handed.owner);
+    this.#handed.delete(handed.owner);
+    release?.();
   }
 }
 
-/**
- * The turn of a question another process received and handed over with its ticket: the
- * ticket, taken there on arrival, orders it among the thread's questions on every process.
- * It stands outside this process's own lines, whose later tickets may be ahead of it. Until
- * the answer begins, the ticket holds for `waitLeaseMs` unrenewed, so that when this process
- * dies the process that takes the question over still finds it in its place.
- */
-export function adoptedTurn(
-  options: ThreadQueueOptions,
-  threadKey: string,
-  handed: HandedTicket | undefined,
-  waitLeaseMs: number,
-): ThreadTurn {
-  const leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
-  const ticket =
-    handed &&
-    new ThreadTicket(options, lineKey(threadKey), {
-      owner: handed.owner,
-      leaseMs: waitLeaseMs,
-      renewMs: leaseMs / 3,
-      number: handed.number,
-    });
-  let left = false;
-  const leave = () => {
-    if (left) return;
-    left = true;
-    void ticket?.giveBack();
-  };
-  const wait = async () => {
-    await ticket?.turn(options.pollMs ?? POLL_MS);
-  };
-  return {
-    wait,
-    leave,
-    run: async (task) => {
-      try {
-        await wait();
-        return await task();
-      } finally {
-        leave();
-      }
-    },
-    begun: () => ticket?.setLease(leaseMs),
-    abandon: () => {
-      if (left) return;
-      left = true;
-      void ticket?.stopRenewing();
-    },
-    handOff: () => Promise.reject(new Error("a question taken from the queue is not handed on")),
-  };
+function noHandOff(): Promise<never> {
+  return Promise.reject(new Error("a question taken from the queue is not handed on"));
 }
 
-/**
- * Gives back a ticket handed over with a queued question that will never run (its asker
- * withdrew it), from whichever process: the thread's next question need not wait for its lease.
- */
-export async function giveBackHandedTicket(
-  store: KeyValueStore,
-  threadKey: string,
-  ticket: HandedTicket,
-): Promise<void> {
-  await store
-    .giveBackTicket(lineKey(threadKey), ticket.number, ticket.owner)
-    .catch(() => undefined);
+/** The turn with `run`: wait for it, run the task, leave. */
+function withRun(turn: Omit<ThreadTurn, "run">): ThreadTurn {
+  return {
+    ...turn,
+    run: async (task) => {
+      try {
+        await turn.wait();
+        return await task();
+      } finally {
+        turn.leave();
+      }
+    },
+  };
 }
 
 function lineKey(threadKey: string): string {

@@ -27,6 +27,14 @@ export class ChannelLanguages {
     personLocale?: () => Promise<string | undefined>,
   ): Promise<Translator> {
     const stored = await this.#settings.language(channelKey).catch(() => undefined);
+    return this.translatorFrom(stored, personLocale);
+  }
+
+  /** The same, from the channel's language already read (`undefined`: none was set). */
+  async translatorFrom(
+    stored: LanguageCode | undefined,
+    personLocale?: () => Promise<string | undefined>,
+  ): Promise<Translator> {
     const channel = stored ?? this.#defaultLanguage;
     const person = channel === "auto" ? await personLocale?.().catch(() => undefined) : undefined;
     return translator(pickLanguage(channel, person));

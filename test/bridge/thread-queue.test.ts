@@ -23,13 +23,16 @@ describe("a thread's line", () => {
       if (++takes === 1) await sleep(50);
       return real.takeTicket(key, owner, leaseMs);
     };
+    // As Redis is: shared across processes, so the line's order is the store's tickets'.
     const slowFirstTake = new Proxy(real, {
       get: (target, name: keyof KeyValueStore) =>
-        name === "takeTicket"
-          ? takeTicket
-          : typeof target[name] === "function"
-            ? (target[name] as (...args: unknown[]) => unknown).bind(target)
-            : target[name],
+        name === "sharedAcrossProcesses"
+          ? true
+          : name === "takeTicket"
+            ? takeTicket
+            : typeof target[name] === "function"
+              ? (target[name] as (...args: unknown[]) => unknown).bind(target)
+              : target[name],
     });
     const queue = new ThreadQueue({
       store: slowFirstTake,
