@@ -5,7 +5,7 @@ import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
-import { ConfigError, StartupError } from "../../src/errors.ts";
+import { ConfigError, StartupError, storeFailureLevel } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
@@ -18,7 +18,6 @@ import type {
   ReplySurface,
 } from "../../src/ports.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
-import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { telegramDraftStop, telegramPress } from "./buttons.ts";

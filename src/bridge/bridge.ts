@@ -10,6 +10,7 @@ import {
   BridgeError,
   ChannelUnavailableError,
   NotStartedError,
+  storeFailureLevel,
   userTextOf,
 } from "../errors.ts";
 import { FeedbackVotes } from "../feedback/votes.ts";
@@ -21,7 +22,6 @@ import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
 import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";

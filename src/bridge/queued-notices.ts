@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Stopper } from "../coordination/answer-stops.ts";
 import { Renewal } from "../coordination/lease.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, MessageRef, ReplySurface } from "../ports.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   decideFate,

@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Renewal } from "../coordination/lease.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { Lease, Renewal } from "./lease.ts";
 

@@ -1,6 +1,5 @@
-import { NotStartedError } from "../errors.ts";
+import { NotStartedError, storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { Renewal } from "./lease.ts";
 import type { StreamAdd } from "./work-stream.ts";

@@ -2,9 +2,9 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   entryKey,
