@@ -4,6 +4,7 @@ import { DEFAULTS } from "../../src/config.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
+import type { Coordination } from "../../src/coordination/port.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { ConfigError, StartupError, storeFailureLevel } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
@@ -90,7 +91,7 @@ export interface TelegramChannelOptions {
   bridge: MessageHandler;
   /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   /**
    * The language each chat speaks, for the texts the channel writes itself (the note on a
    * sticker). None: as with DEFAULT_LANGUAGE=auto.

@@ -4,6 +4,7 @@ import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULTS, type GuardConfig } from "../config.ts";
 import { AnswerStops, type Stopper } from "../coordination/answer-stops.ts";
+import type { Coordination } from "../coordination/port.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
@@ -51,7 +52,7 @@ import {
 
 export interface BridgeOptions {
   backend: BackendClient;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   log: Logger;
   defaultLanguage: LanguageCode;
   guards: GuardConfig;

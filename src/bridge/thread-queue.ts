@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Renewal } from "../coordination/lease.ts";
+import type { Coordination } from "../coordination/port.ts";
 import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {
-  store: KeyValueStore;
+  store: Coordination;
   log: Logger;
   /** How long a place in line holds without renewal: a dead process's frees itself after this. */
   leaseMs?: number | undefined;
@@ -225,7 +225,7 @@ export function adoptedTurn(
  * withdrew it), from whichever process: the thread's next question need not wait for its lease.
  */
 export async function giveBackHandedTicket(
-  store: KeyValueStore,
+  store: Coordination,
   threadKey: string,
   ticket: HandedTicket,
 ): Promise<void> {

@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * What every KeyValueStore keeps, run against each implementation. `open` gives a fresh,
+ * What every Store keeps, run against each implementation. `open` gives a fresh,
  * empty store for each test.
  */
-export function storeContract(name: string, open: () => Promise<KeyValueStore>): void {
-  describe(`${name}: KeyValueStore contract`, () => {
-    let store: KeyValueStore;
+export function storeContract(name: string, open: () => Promise<Store>): void {
+  describe(`${name}: Store contract`, () => {
+    let store: Store;
 
     beforeEach(async () => {
       store = await open();
