@@ -241,6 +241,15 @@ export class StoreUnavailableError extends BridgeError {
   }
 }
 
+/**
+ * The level for a failure a job logs: debug when the store has logged its outage already.
+ * Beside the error it reads, so coordination's jobs (src/coordination/) need nothing of
+ * src/store/ to log it.
+ */
+export function storeFailureLevel(error: unknown): "warn" | "debug" {
+  return error instanceof StoreUnavailableError && error.duringOutage ? "debug" : "warn";
+}
+
 /** The configuration is invalid; one line per problem in `problems`. */
 export class ConfigError extends BridgeError {
   readonly code = "CONFIG";

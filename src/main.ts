@@ -6,6 +6,7 @@ import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
+import type { Coordination } from "./coordination/port.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
@@ -197,7 +198,7 @@ async function main(): Promise<number> {
 interface ChannelDeps {
   bridge: Bridge;
   buttons: ButtonHandlers;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   languages: ChannelLanguages;
   log: Logger;
   metrics: Metrics;

@@ -3,7 +3,7 @@ import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
 import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import type { Channel, ChannelStarted, HttpRoute } from "./ports.ts";
-import type { KeyValueStore } from "./store/types.ts";
+import type { Store } from "./store/types.ts";
 
 export interface BackgroundJob {
   start(): void;
@@ -13,7 +13,8 @@ export interface BackgroundJob {
 export interface ServiceOptions {
   channels: readonly Channel[];
   bridge: Bridge;
-  store: KeyValueStore;
+  /** Asked on /healthz whether it answers. */
+  store: Pick<Store, "ping">;
   metrics: Metrics;
   log: Logger;
   port: number;

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { webApi } from "@slack/bolt";
 import { z } from "zod";
+import type { Coordination } from "../../src/coordination/port.ts";
 import type { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Translator } from "../../src/i18n/translator.ts";
 import type { Logger } from "../../src/log.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
 import { escapeMrkdwn } from "./escape.ts";
 import { MAX_SUGGESTED_PROMPTS } from "./limits.ts";
 import { slackChannelKey } from "./to-incoming.ts";
@@ -59,7 +59,7 @@ const DM_GREETED_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface AssistantGreeterDeps {
   client: webApi.WebClient;
-  store: KeyValueStore;
+  store: Coordination;
   log: Logger;
   /** The greeting's language: its DM's, else the person's Slack language. */
   languages: ChannelLanguages;

@@ -1,6 +1,7 @@
 import { App } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { DEFAULTS } from "../../src/config.ts";
+import type { Coordination } from "../../src/coordination/port.ts";
 import { StartupError } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
@@ -59,7 +60,7 @@ export interface SlackChannelOptions {
   /** Where presses of the bot's buttons go (block_actions); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   /** Remembers the threads the bot answers in, and the DMs and assistant threads it greeted. */
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   /**
    * The language each conversation speaks, for the texts the channel writes itself (the
    * greeting and prompts of a DM or the assistant pane). None: as with DEFAULT_LANGUAGE=auto.

@@ -1,8 +1,8 @@
 import type { Budget } from "../../src/coordination/call-budget.ts";
 import { PerKey } from "../../src/coordination/per-key.ts";
+import type { Coordination } from "../../src/coordination/port.ts";
 import { createRateBudget, type SharedAt } from "../../src/coordination/shared-budget.ts";
 import type { Logger } from "../../src/log.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
 import { StatusGate } from "./status-gate.ts";
 
 /** One of Slack's tiers as a workspace budget keeps it. */
@@ -37,7 +37,7 @@ export class Workspace {
   /** Whether the loading status may be asked for here. */
   readonly status: StatusGate;
 
-  constructor(teamId: string, limits: WorkspaceLimits, store: KeyValueStore, log?: Logger) {
+  constructor(teamId: string, limits: WorkspaceLimits, store: Coordination, log?: Logger) {
     this.status = new StatusGate((reason) =>
       log?.warn(
         { reason },
@@ -74,7 +74,7 @@ function budget(tier: TierLimit, windowMs: number, shared: SharedAt): Budget {
  * status work there, which a workspace made anew would have to learn again.
  */
 export class Workspaces extends PerKey<Workspace> {
-  constructor(limits: WorkspaceLimits, store: KeyValueStore, log?: Logger) {
+  constructor(limits: WorkspaceLimits, store: Coordination, log?: Logger) {
     super((teamId) => new Workspace(teamId, limits, store, log));
   }
 }

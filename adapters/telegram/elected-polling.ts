@@ -1,13 +1,13 @@
 import { DEFAULTS } from "../../src/config.ts";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
+import type { Coordination } from "../../src/coordination/port.ts";
 import type { Logger } from "../../src/log.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
 import type { Poller } from "./polling.ts";
 import type { BotIdentity } from "./to-incoming.ts";
 
 export interface ElectedPollingOptions {
   poller: Poller;
-  store: KeyValueStore;
+  store: Coordination;
   log: Logger;
   /** TAKEOVER_MS: the poller's lease; a dead poller is replaced within it. Default 10 s. */
   takeoverMs?: number | undefined;

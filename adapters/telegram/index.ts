@@ -4,8 +4,9 @@ import { DEFAULTS } from "../../src/config.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
+import type { Coordination } from "../../src/coordination/port.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
-import { ConfigError, StartupError } from "../../src/errors.ts";
+import { ConfigError, StartupError, storeFailureLevel } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
@@ -18,7 +19,6 @@ import type {
   ReplySurface,
 } from "../../src/ports.ts";
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
-import { storeFailureLevel } from "../../src/store/outage-log.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
 import { telegramDraftStop, telegramPress } from "./buttons.ts";
@@ -91,7 +91,7 @@ export interface TelegramChannelOptions {
   bridge: MessageHandler;
   /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   /**
    * The language each chat speaks, for the texts the channel writes itself (the note on a
    * sticker). None: as with DEFAULT_LANGUAGE=auto.

@@ -4,12 +4,14 @@ import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
 import { AnswerStops, type Stopper } from "../coordination/answer-stops.ts";
+import type { Coordination } from "../coordination/port.ts";
 import type { SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
   BridgeError,
   ChannelUnavailableError,
   NotStartedError,
+  storeFailureLevel,
   userTextOf,
 } from "../errors.ts";
 import { FeedbackVotes } from "../feedback/votes.ts";
@@ -20,7 +22,6 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, ReplySurface } from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
@@ -36,7 +37,7 @@ import { ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
 
 export interface BridgeOptions {
   backend: BackendClient;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   log: Logger;
   defaultLanguage: LanguageCode;
   guards: GuardConfig;

@@ -1,8 +1,8 @@
 import type { GuardConfig } from "../config.ts";
+import type { Coordination } from "../coordination/port.ts";
 import type { TokenBucket } from "../coordination/token-bucket.ts";
 import type { UserText } from "../i18n/messages.ts";
 import type { IncomingMessage } from "../ports.ts";
-import type { KeyValueStore } from "../store/types.ts";
 
 /**
  * Checks a message before it costs a backend call. Each check returns the sentence to show
@@ -13,12 +13,12 @@ export class QuestionGuards {
   readonly #config: GuardConfig;
   readonly #allowedChannels: ReadonlySet<string>;
   readonly #allowedUsers: ReadonlySet<string>;
-  readonly #store: KeyValueStore;
+  readonly #store: Coordination;
   // A bucket per user in the store: on Redis every process counts the same questions. A
   // user may ask the whole allowance at once, then one more each window ÷ allowance.
   readonly #perUser: TokenBucket | undefined;
 
-  constructor(config: GuardConfig, store: KeyValueStore) {
+  constructor(config: GuardConfig, store: Coordination) {
     this.#config = config;
     this.#allowedChannels = new Set(config.allowedChannels);
     this.#allowedUsers = new Set(config.allowedUsers);

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { DEFAULTS } from "../config.ts";
+import type { Coordination } from "../coordination/port.ts";
 import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import { NotStartedError, userTextOf } from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
@@ -63,7 +64,7 @@ export interface LocalWaiter {
 
 /** What every question's life uses: the bridge's parts, shared by all of them. */
 export interface LifeDeps {
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   log: Logger;
   metrics: Metrics | undefined;
   journal: AnswerJournal | undefined;

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Stopper } from "../coordination/answer-stops.ts";
 import { Renewal } from "../coordination/lease.ts";
+import type { Coordination } from "../coordination/port.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, MessageRef, ReplySurface } from "../ports.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   decideFate,
@@ -19,7 +20,7 @@ import {
 import type { HandedTicket } from "./thread-queue.ts";
 
 export interface QueuedNoticesOptions {
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   log: Logger;
   /** The deployment's queue (SharedQueue's key). */
   queueKey: string;
@@ -221,7 +222,7 @@ export class QueuedNotices {
  * platform's 429), and runs without it past that: a stale place is only a courtesy lost.
  */
 export async function withNoticeLock<T>(
-  store: KeyValueStore,
+  store: Coordination,
   id: string,
   task: () => Promise<T>,
 ): Promise<T> {

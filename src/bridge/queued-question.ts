@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
+import type { Coordination } from "../coordination/port.ts";
 import { CATALOG_LANGUAGES, type CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
@@ -108,7 +109,7 @@ const fateKey = (id: string) => `queue:fate:${id}`;
  * over (takeQueuedNotice). Never throws for the post itself. Returns the notice shown.
  */
 export async function showQueuedNotice(
-  deps: { store: KeyValueStore; log: Logger },
+  deps: { store: KeyValueStore & Coordination; log: Logger },
   id: string,
   surface: ReplySurface,
   notice: () => Promise<{ place: number; text: string } | undefined>,
@@ -142,7 +143,7 @@ export async function showQueuedNotice(
  * notice first, so none is posted once the answer begins here.
  */
 export function takeQueuedNotice(
-  store: KeyValueStore,
+  store: KeyValueStore & Coordination,
   id: string,
 ): Promise<ShownNotice | undefined> {
   return waitForNoticeRef(store, id, "answered");
@@ -153,7 +154,7 @@ export function takeQueuedNotice(
  * none is posted from now on (its answer began, or it was withdrawn).
  */
 export async function waitForNoticeRef(
-  store: KeyValueStore,
+  store: KeyValueStore & Coordination,
   id: string,
   by: "answered" | "withdrawn",
 ): Promise<ShownNotice | undefined> {
@@ -174,7 +175,7 @@ export async function waitForNoticeRef(
  * ("answered") or its asker withdrew it ("withdrawn"). True for the call that decided.
  */
 export function decideFate(
-  store: KeyValueStore,
+  store: Coordination,
   id: string,
   fate: "answered" | "withdrawn",
 ): Promise<boolean> {

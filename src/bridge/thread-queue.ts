@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Renewal } from "../coordination/lease.ts";
+import type { Coordination } from "../coordination/port.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
-import type { KeyValueStore } from "../store/types.ts";
 
 export interface ThreadQueueOptions {
-  store: KeyValueStore;
+  store: Coordination;
   log: Logger;
   /** How long a place in line holds without renewal: a dead process's frees itself after this. */
   leaseMs?: number | undefined;

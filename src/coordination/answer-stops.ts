@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { KeyValueStore } from "../store/types.ts";
 import { Lease } from "./lease.ts";
+import type { Coordination } from "./port.ts";
 
 /** Who asks to stop an answer, as the answer's check needs them. */
 export interface Stopper {
@@ -42,8 +42,17 @@ const runRecord = z.object({
 });
 const stopRecord = z.object({ name: z.string().optional() });
 
-/** The part of the store the records of running answers need. */
-type Records = Pick<KeyValueStore, "get" | "getMany" | "set" | "delete">;
+/**
+ * What the records of running answers need of a store: plain values, a part of the key-value
+ * port (src/store/types.ts), declared here because src/store/ imports this folder, never the
+ * other way round.
+ */
+interface AnswerRecords {
+  get<T>(key: string): Promise<T | undefined>;
+  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]>;
+  set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
+  delete(key: string): Promise<boolean>;
+}
 
 /**
  * Ends an answer whose process did not take a stop request in time (it was killed, or hangs):
@@ -75,7 +84,7 @@ interface LocalAnswer {
  * answer streaming here never depends on them.
  */
 export class AnswerStops {
-  readonly #store: Records;
+  readonly #store: AnswerRecords;
   readonly #log: Logger;
   readonly #pollMs: number;
   readonly #takeOver: TakeOverStop | undefined;
@@ -92,7 +101,7 @@ export class AnswerStops {
   #aliveTaken: Promise<unknown> | undefined;
 
   constructor(options: {
-    store: KeyValueStore;
+    store: AnswerRecords & Coordination;
     log: Logger;
     pollMs?: number | undefined;
     /** Ends an answer whose process does not take its stop within a few polls. */
@@ -290,7 +299,7 @@ export class AnswerStops {
 }
 
 /** Records in this process's memory: they end with the answer, or with the process. */
-class MemoryRecords implements Records {
+class MemoryRecords implements AnswerRecords {
   readonly #values = new Map<string, unknown>();
 
   async get<T>(key: string): Promise<T | undefined> {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
-import type { KeyValueStore } from "../store/types.ts";
 import { Lease, Renewal } from "./lease.ts";
+import type { Coordination } from "./port.ts";
 
 /** The work that one process at a time may do, as a LeaderElection runs it. */
 export interface LeaderRole {
@@ -18,7 +18,7 @@ export interface LeaderRole {
 }
 
 export interface LeaderElectionOptions {
-  store: KeyValueStore;
+  store: Coordination;
   /** The lease's key: every process that may do the work uses the same one. */
   key: string;
   /** How long the lease holds without renewal: a dead leader is replaced within this. */

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from "../store/types.ts";
+import type { Coordination } from "./port.ts";
 
 /**
  * Runs `round` every `intervalMs`, one round at a time (a round still running when the next
@@ -33,7 +33,7 @@ export interface LeaseEvents {
 }
 
 export interface LeaseOptions {
-  store: KeyValueStore;
+  store: Coordination;
   /** The lease's key: every process that may hold it uses the same one. */
   key: string;
   /** Who holds it: unique per holder (a process, a run). */
@@ -55,7 +55,7 @@ export class Lease {
   readonly leaseMs: number;
   /** Granted in process (the store has one process): it never lapses and needs no renewal. */
   readonly grantedInProcess: boolean;
-  readonly #store: KeyValueStore;
+  readonly #store: Coordination;
   #asked = false;
   #renewal: Renewal | undefined;
 

@@ -1,4 +1,3 @@
-import type { KeyValueStore } from "../store/types.ts";
 import {
   BucketSource,
   type Budget,
@@ -9,6 +8,7 @@ import {
   WindowSource,
 } from "./call-budget.ts";
 import type { CallWindow } from "./call-window.ts";
+import type { Coordination } from "./port.ts";
 import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 
 // After the store failed, this long on this process's own source before asking it again,
@@ -58,10 +58,10 @@ abstract class StoreSource implements TokenSource {
 /** A token bucket in the store (see StoreSource). */
 export class StoreBucket extends StoreSource {
   readonly bucket: TokenBucket;
-  readonly #store: KeyValueStore;
+  readonly #store: Coordination;
   readonly #key: string;
 
-  constructor(store: KeyValueStore, key: string, bucket: TokenBucket) {
+  constructor(store: Coordination, key: string, bucket: TokenBucket) {
     super(new BucketSource(bucket));
     this.bucket = bucket;
     this.#store = store;
@@ -76,10 +76,10 @@ export class StoreBucket extends StoreSource {
 /** A call window in the store (see StoreSource). */
 export class StoreWindow extends StoreSource {
   readonly window: CallWindow;
-  readonly #store: KeyValueStore;
+  readonly #store: Coordination;
   readonly #key: string;
 
-  constructor(store: KeyValueStore, key: string, window: CallWindow) {
+  constructor(store: Coordination, key: string, window: CallWindow) {
     super(new WindowSource(window));
     this.window = window;
     this.#store = store;
@@ -93,7 +93,7 @@ export class StoreWindow extends StoreSource {
 
 /** Where a budget is kept when several processes may draw on it. */
 export interface SharedAt {
-  store: KeyValueStore;
+  store: Coordination;
   key: string;
 }
 

@@ -1,12 +1,11 @@
-import { NotStartedError } from "../errors.ts";
+import { NotStartedError, storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
-import type { KeyValueStore } from "../store/types.ts";
 import { Renewal } from "./lease.ts";
+import type { Coordination } from "./port.ts";
 import type { StreamAdd } from "./work-stream.ts";
 
 export interface SharedQueueOptions {
-  store: KeyValueStore;
+  store: Coordination;
   /** The queue's key: every process that shares the work uses the same one. */
   key: string;
   /** This process's name among the consumers: unique per process. */

@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
+import type { Coordination } from "../coordination/port.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import {
   entryKey,
@@ -21,7 +22,7 @@ import { finishInterrupted, type RecoveryChannel } from "./finish-interrupted.ts
 import { JournaledAnswer } from "./journaled-answer.ts";
 
 export interface AnswerJournalOptions {
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   log: Logger;
   /** This process's id in the journal (default: a fresh UUID). */
   runId?: string;
@@ -63,7 +64,7 @@ const RECOVERY_CONCURRENCY = 8;
  */
 export class AnswerJournal {
   readonly runId: string;
-  readonly #store: KeyValueStore;
+  readonly #store: KeyValueStore & Coordination;
   readonly #log: Logger;
   readonly #updateIntervalMs: number;
   readonly #leaseMs: number;

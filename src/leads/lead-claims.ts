@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Coordination } from "../coordination/port.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Button, Lead, LeadCardState } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -90,9 +91,9 @@ export function cardState(id: string, claim: LeadClaim | undefined, t: Translato
  * card is drawn again from: a press carries only the lead's id) and where it was announced.
  */
 export class LeadClaimBook {
-  readonly #store: KeyValueStore;
+  readonly #store: KeyValueStore & Coordination;
 
-  constructor(store: KeyValueStore) {
+  constructor(store: KeyValueStore & Coordination) {
     this.#store = store;
   }
 

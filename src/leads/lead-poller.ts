@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { BackendClient } from "../backend/types.ts";
 import { Lease } from "../coordination/lease.ts";
-import { BridgeError, settingProblem } from "../errors.ts";
+import type { Coordination } from "../coordination/port.ts";
+import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Lead, LeadAnnouncer } from "../ports.ts";
-import { storeFailureLevel } from "../store/outage-log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import { leadCardRedraw } from "./lead-card-redraw.ts";
@@ -20,7 +20,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface LeadPollerOptions {
   backend: BackendClient;
-  store: KeyValueStore;
+  store: KeyValueStore & Coordination;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
   /** Each lead channel's language, for its announcements' words. None: English. */

@@ -11,7 +11,7 @@ import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard } from "./operation-guard.ts";
-import type { KeyValueStore } from "./types.ts";
+import type { Store } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
   /** DATA_DIR; created when missing. The database lives in its `store/` folder. */
@@ -68,7 +68,7 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
 }
 
 /** The default store: a LevelDB under DATA_DIR, owned by this one process. */
-export class EmbeddedStore implements KeyValueStore {
+export class EmbeddedStore implements Store {
   readonly sharedAcrossProcesses = false;
   readonly #db: ClassicLevel<string, string>;
   readonly #adapter: LevelKeyvAdapter;

@@ -6,4 +6,4 @@ export {
   RedisStore,
   type RedisStoreOptions,
 } from "./redis-store.ts";
-export type { KeyValueStore } from "./types.ts";
+export type { KeyValueStore, Store } from "./types.ts";

@@ -1,8 +1,8 @@
 import type { Metrics } from "../metrics.ts";
-import type { KeyValueStore } from "./types.ts";
+import type { Store } from "./types.ts";
 
 /** The store with every operation timed and every failure counted in the process metrics. */
-export function instrumentStore(store: KeyValueStore, metrics: Metrics): KeyValueStore {
+export function instrumentStore(store: Store, metrics: Metrics): Store {
   // No async frame: a store call is on every message's path, many times over.
   const measure = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
     const stop = metrics.storeSeconds.startTimer({ operation });

@@ -1,7 +1,7 @@
 import { messageOf, StartupError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
-import type { KeyValueStore } from "./types.ts";
+import type { Store } from "./types.ts";
 
 export interface OpenStoreOptions {
   /** STORE_URL; when set the store is Redis, otherwise the embedded store under `dataDir`. */
@@ -22,7 +22,7 @@ export interface OpenStoreOptions {
  * STORE_URL, or Redis refusing the password or database. An unreachable Redis opens
  * anyway and reconnects in the background (see openRedisStore).
  */
-export async function openStore(options: OpenStoreOptions): Promise<KeyValueStore> {
+export async function openStore(options: OpenStoreOptions): Promise<Store> {
   if (options.storeUrl) {
     // Redis's client is loaded only for a store on Redis: the embedded default starts without it.
     const { openRedisStore } = await import("./redis-store.ts");
@@ -39,7 +39,7 @@ export async function openStore(options: OpenStoreOptions): Promise<KeyValueStor
  * openStore for the process's start: a store that cannot be opened is a setting to fix, so
  * it rejects with StartupError naming STORE_URL or DATA_DIR, its cause said once.
  */
-export function openStoreAtStart(options: OpenStoreOptions): Promise<KeyValueStore> {
+export function openStoreAtStart(options: OpenStoreOptions): Promise<Store> {
   return openStore(options).catch((error: unknown) => {
     // StoreUnavailableError says "store open failed: <cause>"; the cause alone is the news.
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;

@@ -1,4 +1,3 @@
-import { StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 
 /**
@@ -6,7 +5,7 @@ import type { Logger } from "../log.ts";
  * touches the store on a timer (leases, the journal's sweep, the lead poll) fails while it
  * is away, and each used to log it, a warning every few seconds for the whole outage. The
  * failures an outage explains are marked instead (StoreUnavailableError.duringOutage), and
- * those jobs log them at debug (storeFailureLevel).
+ * those jobs log them at debug (storeFailureLevel in src/errors.ts).
  */
 export class OutageLog {
   readonly #log: Logger;
@@ -41,9 +40,4 @@ export class OutageLog {
     this.#since = undefined;
     this.#log.info({ store: this.#store, downMs }, "store reachable again");
   }
-}
-
-/** The level for a failure a job logs: debug when the store has logged its outage already. */
-export function storeFailureLevel(error: unknown): "warn" | "debug" {
-  return error instanceof StoreUnavailableError && error.duringOutage ? "debug" : "warn";
 }

@@ -33,7 +33,7 @@ import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
-import type { KeyValueStore } from "./types.ts";
+import type { Store } from "./types.ts";
 
 export interface RedisStoreOptions {
   /** STORE_URL: `redis://[user][:password]@host[:port][/db]` or `rediss://…`. */
@@ -101,7 +101,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 }
 
 /** The shared store for one or many processes, over keyv + @keyv/redis. */
-export class RedisStore implements KeyValueStore {
+export class RedisStore implements Store {
   readonly sharedAcrossProcesses = true;
   readonly #client: RedisClient;
   readonly #state: ConnectionState;

@@ -1,4 +1,5 @@
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
+import type { Coordination } from "../coordination/port.ts";
 import type { KeyValueStore } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,7 +43,7 @@ export class ChannelSettings {
 /** Platform deliveries already taken, so a redelivery is answered once. */
 export class Deliveries {
   constructor(
-    readonly store: KeyValueStore,
+    readonly store: Coordination,
     readonly owner: string,
   ) {}
 

@@ -2,21 +2,21 @@ import type { CallWindow } from "../../src/coordination/call-window.ts";
 import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
-type Operation = Exclude<keyof KeyValueStore, "sharedAcrossProcesses">;
+type Operation = Exclude<keyof Store, "sharedAcrossProcesses">;
 
 /**
- * A KeyValueStore that counts calls, each one store round trip (every method of both
+ * A store (both ports) that counts calls, each one store round trip (every method of both
  * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
  * one script each, drawToken, drawWindow and each ticket and work-stream operation one script, the set operations
  * SADD, SREM and SMEMBERS).
  */
-export class CountingStore implements KeyValueStore {
-  readonly #inner: KeyValueStore;
+export class CountingStore implements Store {
+  readonly #inner: Store;
   readonly counts = new Map<Operation, number>();
 
-  constructor(inner: KeyValueStore) {
+  constructor(inner: Store) {
     this.#inner = inner;
   }
 

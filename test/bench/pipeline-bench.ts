@@ -13,7 +13,7 @@ import type { SurfaceLimits } from "../../src/ports.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { instrumentStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
 import { spawnRedisServer } from "../support/redis.ts";
 import { CountingStore } from "./counting-store.ts";
@@ -110,7 +110,7 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
 async function openBenchStore(
   kind: "embedded" | "redis",
   cleanups: (() => Promise<unknown>)[],
-): Promise<{ store: KeyValueStore; redisUrl?: string }> {
+): Promise<{ store: Store; redisUrl?: string }> {
   if (kind === "redis") {
     const server = await spawnRedisServer();
     cleanups.push(() => server.close());
@@ -126,7 +126,7 @@ async function openBenchStore(
 }
 
 /** Composed as src/main.ts composes it: metrics on, the store timed by them. */
-function newBridge(backend: BackendClient, store: KeyValueStore): Bridge {
+function newBridge(backend: BackendClient, store: Store): Bridge {
   const metrics = new Metrics();
   return new Bridge({
     backend,

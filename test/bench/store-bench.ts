@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { hasRedisServerBinary, spawnRedisServer } from "../support/redis.ts";
 
 export interface BenchRow {
@@ -73,7 +73,7 @@ export async function benchStore(options: BenchOptions = {}): Promise<BenchRow[]
 
 async function growAndMeasure(
   name: string,
-  store: KeyValueStore,
+  store: Store,
   sizes: readonly number[],
   ops: number,
 ): Promise<BenchRow[]> {
@@ -99,7 +99,7 @@ async function growAndMeasure(
 }
 
 /** Writes fill:<from>…fill:<to-1>, many at a time (the store may batch them). */
-async function fill(store: KeyValueStore, from: number, to: number): Promise<number> {
+async function fill(store: Store, from: number, to: number): Promise<number> {
   const concurrency = 256;
   for (let start = from; start < to; start += concurrency) {
     const end = Math.min(start + concurrency, to);

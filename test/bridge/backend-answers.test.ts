@@ -8,7 +8,7 @@ import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { within } from "../backend/fixtures.ts";
 import { incoming, OPEN_BRIDGE } from "../support/bridge-harness.ts";
 import {
@@ -47,7 +47,7 @@ async function start(
   });
   cleanups.push(() => client.close());
   const dataDir = await mkdtemp(join(tmpdir(), "bridge-test-"));
-  const store: KeyValueStore = await openStore({ dataDir });
+  const store: Store = await openStore({ dataDir });
   cleanups.push(async () => {
     await store.close();
     await rm(dataDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log.ts";
 import type { MessageRef } from "../../src/ports.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { type Harness, incoming, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
 import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
@@ -56,7 +56,7 @@ function bridgeWith(h: Harness, options: Partial<BridgeOptions>): Bridge {
 }
 
 /** Counts the writes a store takes, by kind, for keys of the journal. */
-function countWrites(store: KeyValueStore): { store: KeyValueStore; writes: string[] } {
+function countWrites(store: Store): { store: Store; writes: string[] } {
   const writes: string[] = [];
   const counted = new Proxy(store, {
     get(target, name, receiver) {
@@ -74,7 +74,7 @@ function countWrites(store: KeyValueStore): { store: KeyValueStore; writes: stri
   return { store: counted, writes };
 }
 
-async function untilJournaled(store: KeyValueStore, runId: string, withText: boolean) {
+async function untilJournaled(store: Store, runId: string, withText: boolean) {
   const deadline = performance.now() + 5_000;
   let last = "";
   for (;;) {

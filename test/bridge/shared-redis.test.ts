@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import {
   type Harness,
   type HarnessOptions,
@@ -20,7 +20,7 @@ afterAll(() => redis?.close());
 async function twoProcesses(
   simulator: Simulator,
   bridge: HarnessOptions["bridge"] = {},
-  stores: KeyValueStore[] = [],
+  stores: Store[] = [],
 ): Promise<Harness[]> {
   const namespace = `${redis?.namespace}-${randomUUID()}`;
   const started: Harness[] = [];
@@ -125,7 +125,7 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
 
   it("says there is nothing to stop when the process writing the thread's answer died", async () => {
     simulator = await startSimulator({ chunkDelayMs: 1 });
-    const stores: KeyValueStore[] = [];
+    const stores: Store[] = [];
     harnesses = await twoProcesses(simulator, { stopPollMs: 20 }, stores);
     const [a, b] = harnesses;
     await stalledAnswer(a);

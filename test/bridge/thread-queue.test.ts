@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ThreadQueue } from "../../src/bridge/thread-queue.ts";
 import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { botWorkDir } from "../support/run-bot.ts";
 
-let store: KeyValueStore | undefined;
+let store: Store | undefined;
 afterEach(async () => {
   await store?.close();
   store = undefined;
@@ -19,13 +19,13 @@ describe("a thread's line", () => {
     // The first ticket's answer comes late (a script reloaded after NOSCRIPT, a slow reply):
     // the second message's ticket is taken first.
     let takes = 0;
-    const takeTicket: KeyValueStore["takeTicket"] = async (key, owner, leaseMs) => {
+    const takeTicket: Store["takeTicket"] = async (key, owner, leaseMs) => {
       if (++takes === 1) await sleep(50);
       return real.takeTicket(key, owner, leaseMs);
     };
     // As Redis is: shared across processes, so the line's order is the store's tickets'.
     const slowFirstTake = new Proxy(real, {
-      get: (target, name: keyof KeyValueStore) =>
+      get: (target, name: keyof Store) =>
         name === "sharedAcrossProcesses"
           ? true
           : name === "takeTicket"

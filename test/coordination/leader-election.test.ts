@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
 import { createLogger } from "../../src/log.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
 
 const redis = await startTestRedis("leader election");
@@ -20,7 +20,7 @@ const log = createLogger({
 type Event = { who: string; what: "lead" | "step down" | "stand by"; leaseHeld?: boolean };
 
 /** Elections on one key, each on a store of its own (as separate processes have), and what they did. */
-function contest(stores: Record<string, KeyValueStore>) {
+function contest(stores: Record<string, Store>) {
   const key = `poller-${randomUUID()}`;
   const events: Event[] = [];
   const elections = Object.fromEntries(
@@ -62,7 +62,7 @@ async function waitFor(what: string, probe: () => boolean, timeoutMs: number): P
 }
 
 describe.skipIf(!redis)("leader election on Redis", () => {
-  const opened: KeyValueStore[] = [];
+  const opened: Store[] = [];
   const open = async () => {
     const store = await openRedisStore({ url: redis?.url ?? "", namespace: redis?.namespace });
     opened.push(store);

@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Lease } from "../../src/coordination/lease.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
 
 const redis = await startTestRedis("leases");
@@ -20,7 +20,7 @@ afterEach(async () => {
 const namespace = `lease-${randomUUID()}`;
 
 /** A store of its own on the one Redis, as each process has. */
-async function redisStore(): Promise<KeyValueStore> {
+async function redisStore(): Promise<Store> {
   if (!redis) throw new Error("no Redis");
   const store = await openRedisStore({ url: redis.url, namespace });
   cleanups.push(() => store.close());

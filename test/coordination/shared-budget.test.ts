@@ -7,7 +7,7 @@ import {
 import { createRateBudget, createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { serviceOrder } from "../support/budget-order.ts";
 import { busiestWindow } from "../support/flood-limits.ts";
 import { startTestRedis } from "../support/redis.ts";
@@ -34,7 +34,7 @@ async function twoProcesses(): Promise<[RedisStore, RedisStore]> {
 }
 
 /** The budget a process on `store` keeps for the allowance at `key`. */
-function shared(store: KeyValueStore, key: string, options: RateBudgetOptions): Budget {
+function shared(store: Store, key: string, options: RateBudgetOptions): Budget {
   return createRateBudget(options, { store, key });
 }
 

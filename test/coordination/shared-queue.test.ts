@@ -8,7 +8,7 @@ import { NotStartedError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
 
 const redis = await startTestRedis("shared queue");
@@ -30,7 +30,7 @@ class Worker {
   readonly #release: (() => void)[] = [];
   #autoRelease = false;
 
-  constructor(store: KeyValueStore, key: string, name: string, maxActive: number) {
+  constructor(store: Store, key: string, name: string, maxActive: number) {
     this.queue = new SharedQueue({
       store,
       key,
@@ -68,7 +68,7 @@ async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void>
   }
 }
 
-function queueSuite(name: string, openStore: () => Promise<KeyValueStore>): void {
+function queueSuite(name: string, openStore: () => Promise<Store>): void {
   describe(`${name}: a queue shared by the processes`, () => {
     it("each process takes only what it has room for, whichever process added it; each entry is taken once", async () => {
       const key = `work-${randomUUID()}`;
@@ -112,7 +112,7 @@ function queueSuite(name: string, openStore: () => Promise<KeyValueStore>): void
   });
 }
 
-async function embeddedStore(): Promise<KeyValueStore> {
+async function embeddedStore(): Promise<Store> {
   const dir = await mkdtemp(join(tmpdir(), "bridge-queue-"));
   const store = await openEmbeddedStore({ dataDir: dir });
   cleanups.push(async () => {
@@ -122,7 +122,7 @@ async function embeddedStore(): Promise<KeyValueStore> {
   return store;
 }
 
-let shared: KeyValueStore | undefined;
+let shared: Store | undefined;
 // The embedded store belongs to one process: both consumers share one store object.
 queueSuite("embedded", async () => {
   shared ??= await embeddedStore();
@@ -133,7 +133,7 @@ afterEach(() => {
 });
 
 /** A store of its own on the one Redis, as each process has. */
-async function redisStore(): Promise<KeyValueStore> {
+async function redisStore(): Promise<Store> {
   if (!redis) throw new Error("no Redis");
   const store = await openRedisStore({ url: redis.url, namespace: redis.namespace });
   cleanups.push(() => store.close());

@@ -12,7 +12,7 @@ import type { Lead, LeadAnnouncement, LeadAnnouncer } from "../../src/ports.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { startTestRedis } from "../support/redis.ts";
 
 const silent = createLogger({ level: "silent", secrets: [] });
@@ -60,7 +60,7 @@ async function setUp(leads = 5): Promise<void> {
   );
 }
 
-async function embeddedStore(): Promise<{ store: KeyValueStore; dir: string }> {
+async function embeddedStore(): Promise<{ store: Store; dir: string }> {
   const dir = await mkdtemp(join(tmpdir(), "leads-test-"));
   const store = await openEmbeddedStore({ dataDir: dir });
   cleanup.push(async () => {
@@ -71,7 +71,7 @@ async function embeddedStore(): Promise<{ store: KeyValueStore; dir: string }> {
 }
 
 function poller(
-  store: KeyValueStore,
+  store: Store,
   announcer: RecordingAnnouncer,
   extra: Partial<LeadPollerOptions> = {},
 ) {

@@ -5,7 +5,7 @@ import { createLeadsCommands } from "../../src/leads/leads-commands.ts";
 import type { Logger } from "../../src/log.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 import { startTestRedis } from "../support/redis.ts";
@@ -23,7 +23,7 @@ const inGroup = (text: string, id: string) =>
 
 /** Every /leads command path with no configured lead channel: only what admins subscribe. */
 const withLeads = {
-  leads: (backend: Parameters<typeof createLeadsCommands>[0]["backend"], store: KeyValueStore) =>
+  leads: (backend: Parameters<typeof createLeadsCommands>[0]["backend"], store: Store) =>
     createLeadsCommands({ backend, channels: new LeadChannels(store, []) }),
 };
 

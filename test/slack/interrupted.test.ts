@@ -3,7 +3,7 @@ import { createSlackChannel } from "../../adapters/slack/index.ts";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import type { FakeSlack } from "../support/fake-slack.ts";
 import { journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
 import {
@@ -93,7 +93,7 @@ describe("Slack answers cut by a kill", () => {
 });
 
 /** The Slack channel a restarted process makes, used here only to finish journaled answers. */
-function reopeningChannel(fake: FakeSlack, store: KeyValueStore) {
+function reopeningChannel(fake: FakeSlack, store: Store) {
   return createSlackChannel({
     botToken: fake.options.botToken,
     signingSecret: SIGNING_SECRET,

@@ -3,7 +3,7 @@ import { APPEND_STREAM_BURST, APPEND_STREAM_PER_MINUTE } from "../../adapters/sl
 import { Workspace } from "../../adapters/slack/workspace.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir } from "../support/run-bot.ts";
 
@@ -18,7 +18,7 @@ const MINUTE_MS = 1_000;
  * workspace allowed `perWindow` appends a minute.
  */
 async function appendGrants(
-  store: KeyValueStore,
+  store: Store,
   count: number,
   perWindow = APPEND_STREAM_PER_MINUTE,
 ): Promise<number[]> {
@@ -38,7 +38,7 @@ async function appendGrants(
   return times.map((t) => t - first).sort((a, b) => a - b);
 }
 
-const stores: [string, () => Promise<KeyValueStore>][] = [
+const stores: [string, () => Promise<Store>][] = [
   [
     "in one process (embedded store)",
     async () => openEmbeddedStore({ dataDir: await botWorkDir() }),

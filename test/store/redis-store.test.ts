@@ -7,7 +7,7 @@ import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import {
   hasRedisServerBinary,
   type RedisServer,
@@ -146,7 +146,7 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
   });
 
-  async function serverAndStore(): Promise<{ server: RedisServer; store: KeyValueStore }> {
+  async function serverAndStore(): Promise<{ server: RedisServer; store: Store }> {
     const server = await spawnRedisServer();
     const store = await openRedisStore({ url: server.url, namespace: "t" });
     cleanups.push(

@@ -1,23 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * What every KeyValueStore keeps, run against each implementation. `open` gives a fresh,
- * empty store for each test.
+ * What every store keeps, run against each implementation: one block for each port it
+ * implements, one for its life (ping, close). `open` gives a fresh, empty store for each test.
  */
-export function storeContract(name: string, open: () => Promise<KeyValueStore>): void {
-  describe(`${name}: KeyValueStore contract`, () => {
-    let store: KeyValueStore;
-
+export function storeContract(name: string, open: () => Promise<Store>): void {
+  let store: Store;
+  const freshForEachTest = () => {
     beforeEach(async () => {
       store = await open();
     });
-
     afterEach(async () => {
       await store.close();
     });
+  };
+
+  describe(`${name}: the key-value port (src/store/types.ts)`, () => {
+    freshForEachTest();
 
     it("reads back what it wrote, and undefined for a key never written", async () => {
       await store.set("greeting", "hello");
@@ -85,13 +87,88 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       expect(await store.get("k")).toBe("second");
     });
 
-    it("rejects a TTL that is not a positive number", async () => {
+    it("rejects a TTL that is not a positive number for a value, a set or a map", async () => {
       await expect(store.set("k", "v", 0)).rejects.toThrow(RangeError);
-      await expect(store.claim("k", "me", -1)).rejects.toThrow(RangeError);
-      await expect(store.takeTicket("l", "me", 0)).rejects.toThrow(RangeError);
       await expect(store.addToSet("s", "m", -1)).rejects.toThrow(RangeError);
       await expect(store.putInMap("m", "f", 1, Number.NaN)).rejects.toThrow(RangeError);
       expect(await store.setMembers("s")).toEqual([]);
+    });
+
+    it("sets: add and remove say whether they changed the set; members lists what is in it", async () => {
+      expect(await store.setMembers("channels")).toEqual([]);
+      expect(await store.addToSet("channels", "slack:C1")).toBe(true);
+      expect(await store.addToSet("channels", "telegram:-100")).toBe(true);
+      expect(await store.addToSet("channels", "slack:C1")).toBe(false);
+      expect((await store.setMembers("channels")).sort()).toEqual(["slack:C1", "telegram:-100"]);
+      expect(await store.removeFromSet("channels", "slack:C1")).toBe(true);
+      expect(await store.removeFromSet("channels", "slack:C1")).toBe(false);
+      expect(await store.removeFromSet("never-a-set", "x")).toBe(false);
+      expect(await store.setMembers("channels")).toEqual(["telegram:-100"]);
+      expect(await store.removeFromSet("channels", "telegram:-100")).toBe(true);
+      expect(await store.setMembers("channels")).toEqual([]);
+    });
+
+    it("sets: concurrent adds and removes of one set lose none", async () => {
+      const members = Array.from({ length: 40 }, (_, i) => `member-${i}`);
+      const added = await Promise.all(members.map((m) => store.addToSet("crowd", m)));
+      expect(added.every(Boolean)).toBe(true);
+      expect((await store.setMembers("crowd")).sort()).toEqual([...members].sort());
+
+      const leaving = members.filter((_, i) => i % 2 === 0);
+      const staying = members.filter((_, i) => i % 2 === 1);
+      const changes = await Promise.all([
+        ...leaving.map((m) => store.removeFromSet("crowd", m)),
+        ...staying.map((m) => store.addToSet("crowd", m)),
+      ]);
+      expect(changes).toEqual([...leaving.map(() => true), ...staying.map(() => false)]);
+      expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
+    });
+
+    it("sets and maps with a TTL lapse that long after their last change", async () => {
+      await store.addToSet("posts", "a", 150);
+      await store.putInMap("day", "a1:U1", { rating: "up" }, 150);
+      await sleep(100);
+      // A change starts the TTL anew.
+      await store.addToSet("posts", "b", 150);
+      await store.putInMap("day", "a1:U2", { rating: "down" }, 150);
+      await sleep(100);
+      expect((await store.setMembers("posts")).sort()).toEqual(["a", "b"]);
+      expect(Object.keys(await store.mapEntries("day")).sort()).toEqual(["a1:U1", "a1:U2"]);
+      await sleep(120);
+      expect(await store.setMembers("posts")).toEqual([]);
+      expect(await store.mapEntries("day")).toEqual({});
+    });
+
+    it("maps: a field set returns what it held before; entries list every field", async () => {
+      expect(await store.mapEntries("votes")).toEqual({});
+      expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U2", { rating: "down" })).toBeUndefined();
+      expect(await store.putInMap("votes", "a1:U1", { rating: "down" })).toEqual({ rating: "up" });
+      expect(await store.mapEntries("votes")).toEqual({
+        "a1:U1": { rating: "down" },
+        "a1:U2": { rating: "down" },
+      });
+      // Another key is another map.
+      expect(await store.mapEntries("other votes")).toEqual({});
+    });
+
+    it("maps: concurrent puts of one map lose none, and each sees one earlier value", async () => {
+      const fields = Array.from({ length: 30 }, (_, i) => `f${i}`);
+      await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 1)));
+      const before = await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 2)));
+      expect(before).toEqual(fields.map(() => 1));
+      const entries = await store.mapEntries<number>("crowd-map");
+      expect(Object.keys(entries).sort()).toEqual([...fields].sort());
+      expect(Object.values(entries).every((v) => v === 2)).toBe(true);
+    });
+  });
+
+  describe(`${name}: the coordination port (src/coordination/port.ts)`, () => {
+    freshForEachTest();
+
+    it("rejects a TTL that is not a positive number for a claim or a ticket", async () => {
+      await expect(store.claim("k", "me", -1)).rejects.toThrow(RangeError);
+      await expect(store.takeTicket("l", "me", 0)).rejects.toThrow(RangeError);
     });
 
     it("claim: only the first claim wins, and the key is free again after its TTL", async () => {
@@ -163,74 +240,6 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
         Array.from({ length: 20 }, (_, i) => store.claim(`key-${i}`, "me", 5_000)),
       );
       expect(results.every(Boolean)).toBe(true);
-    });
-
-    it("sets: add and remove say whether they changed the set; members lists what is in it", async () => {
-      expect(await store.setMembers("channels")).toEqual([]);
-      expect(await store.addToSet("channels", "slack:C1")).toBe(true);
-      expect(await store.addToSet("channels", "telegram:-100")).toBe(true);
-      expect(await store.addToSet("channels", "slack:C1")).toBe(false);
-      expect((await store.setMembers("channels")).sort()).toEqual(["slack:C1", "telegram:-100"]);
-      expect(await store.removeFromSet("channels", "slack:C1")).toBe(true);
-      expect(await store.removeFromSet("channels", "slack:C1")).toBe(false);
-      expect(await store.removeFromSet("never-a-set", "x")).toBe(false);
-      expect(await store.setMembers("channels")).toEqual(["telegram:-100"]);
-      expect(await store.removeFromSet("channels", "telegram:-100")).toBe(true);
-      expect(await store.setMembers("channels")).toEqual([]);
-    });
-
-    it("sets: concurrent adds and removes of one set lose none", async () => {
-      const members = Array.from({ length: 40 }, (_, i) => `member-${i}`);
-      const added = await Promise.all(members.map((m) => store.addToSet("crowd", m)));
-      expect(added.every(Boolean)).toBe(true);
-      expect((await store.setMembers("crowd")).sort()).toEqual([...members].sort());
-
-      const leaving = members.filter((_, i) => i % 2 === 0);
-      const staying = members.filter((_, i) => i % 2 === 1);
-      const changes = await Promise.all([
-        ...leaving.map((m) => store.removeFromSet("crowd", m)),
-        ...staying.map((m) => store.addToSet("crowd", m)),
-      ]);
-      expect(changes).toEqual([...leaving.map(() => true), ...staying.map(() => false)]);
-      expect((await store.setMembers("crowd")).sort()).toEqual([...staying].sort());
-    });
-
-    it("sets and maps with a TTL lapse that long after their last change", async () => {
-      await store.addToSet("posts", "a", 150);
-      await store.putInMap("day", "a1:U1", { rating: "up" }, 150);
-      await sleep(100);
-      // A change starts the TTL anew.
-      await store.addToSet("posts", "b", 150);
-      await store.putInMap("day", "a1:U2", { rating: "down" }, 150);
-      await sleep(100);
-      expect((await store.setMembers("posts")).sort()).toEqual(["a", "b"]);
-      expect(Object.keys(await store.mapEntries("day")).sort()).toEqual(["a1:U1", "a1:U2"]);
-      await sleep(120);
-      expect(await store.setMembers("posts")).toEqual([]);
-      expect(await store.mapEntries("day")).toEqual({});
-    });
-
-    it("maps: a field set returns what it held before; entries list every field", async () => {
-      expect(await store.mapEntries("votes")).toEqual({});
-      expect(await store.putInMap("votes", "a1:U1", { rating: "up" })).toBeUndefined();
-      expect(await store.putInMap("votes", "a1:U2", { rating: "down" })).toBeUndefined();
-      expect(await store.putInMap("votes", "a1:U1", { rating: "down" })).toEqual({ rating: "up" });
-      expect(await store.mapEntries("votes")).toEqual({
-        "a1:U1": { rating: "down" },
-        "a1:U2": { rating: "down" },
-      });
-      // Another key is another map.
-      expect(await store.mapEntries("other votes")).toEqual({});
-    });
-
-    it("maps: concurrent puts of one map lose none, and each sees one earlier value", async () => {
-      const fields = Array.from({ length: 30 }, (_, i) => `f${i}`);
-      await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 1)));
-      const before = await Promise.all(fields.map((f) => store.putInMap("crowd-map", f, 2)));
-      expect(before).toEqual(fields.map(() => 1));
-      const entries = await store.mapEntries<number>("crowd-map");
-      expect(Object.keys(entries).sort()).toEqual([...fields].sort());
-      expect(Object.values(entries).every((v) => v === 2)).toBe(true);
     });
 
     it("tickets are served in the order they were taken, each after those ahead go back", async () => {
@@ -471,6 +480,10 @@ export function storeContract(name: string, open: () => Promise<KeyValueStore>):
       await sleep(100);
       expect(heard).toBe(before);
     });
+  });
+
+  describe(`${name}: the store's life, over both ports`, () => {
+    freshForEachTest();
 
     it("ping resolves while the store is up", async () => {
       await expect(store.ping()).resolves.toBeUndefined();

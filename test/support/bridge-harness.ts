@@ -14,23 +14,23 @@ import {
   startSimulator,
 } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 export interface Harness {
   bridge: Bridge;
   simulator: Simulator;
   backend: BackendClient;
-  store: KeyValueStore;
+  store: Store;
   close(): Promise<void>;
 }
 
 export interface HarnessOptions {
   simulator?: SimulatorOptions;
   /** A store to share (two bridges on one Redis); default: an embedded store in a temp dir. */
-  store?: KeyValueStore;
+  store?: Store;
   bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log" | "leads">> & {
     /** Builds the /leads commands on the harness's own backend client and store. */
-    leads?: (backend: BackendClient, store: KeyValueStore) => LeadsCommands;
+    leads?: (backend: BackendClient, store: Store) => LeadsCommands;
   };
   /** Reuse a running simulator (two bridges, one backend). */
   simulatorInstance?: Simulator;

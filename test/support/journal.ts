@@ -6,10 +6,10 @@ import {
   RUNS_KEY,
   readIds,
 } from "../../src/journal/entry.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 /** The records a run keeps in the journal now (its answers in flight). */
-export async function journalEntries(store: KeyValueStore, runId: string): Promise<JournalEntry[]> {
+export async function journalEntries(store: Store, runId: string): Promise<JournalEntry[]> {
   const ids = readIds(await store.get(indexKey(runId)));
   const values = await store.getMany<JournalEntry>(ids.map(entryKey));
   return values.filter((value): value is JournalEntry => value !== undefined);
@@ -21,7 +21,7 @@ export async function journalEntries(store: KeyValueStore, runId: string): Promi
  * still to come (text the backend sent before it went silent) would be missed. Returns them.
  */
 export async function settledJournal(
-  store: KeyValueStore,
+  store: Store,
   runId: string,
   options: { count: number; quietMs: number },
 ): Promise<JournalEntry[]> {
@@ -45,7 +45,7 @@ export async function settledJournal(
 }
 
 /** The runs listed in the journal. */
-export async function journalRuns(store: KeyValueStore): Promise<string[]> {
+export async function journalRuns(store: Store): Promise<string[]> {
   return readIds(await store.get(RUNS_KEY));
 }
 
@@ -53,8 +53,8 @@ export async function journalRuns(store: KeyValueStore): Promise<string[]> {
  * The store as a recovering process uses it, keeping every journal record it reads: what
  * the recovery finished answers from, exactly.
  */
-export function recordingReads(store: KeyValueStore): {
-  store: KeyValueStore;
+export function recordingReads(store: Store): {
+  store: Store;
   read: JournalEntry[];
 } {
   const read: JournalEntry[] = [];
@@ -65,7 +65,7 @@ export function recordingReads(store: KeyValueStore): {
     });
     return values;
   };
-  const wrapped: KeyValueStore = {
+  const wrapped: Store = {
     sharedAcrossProcesses: store.sharedAcrossProcesses,
     get: (key) => store.get(key),
     getMany,

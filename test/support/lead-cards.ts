@@ -8,7 +8,7 @@ import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
 import type { LeadAnnouncer } from "../../src/ports.ts";
 import type { SimLeadInput, Simulator } from "../../src/simulator/index.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 
 /**
  * Makes `channel` a lead channel with the claim buttons on, as main.ts wires them, and has the
@@ -17,7 +17,7 @@ import type { KeyValueStore } from "../../src/store/types.ts";
  */
 export async function announceOneLead(options: {
   buttons: ButtonHandlers;
-  store: KeyValueStore;
+  store: Store;
   backend: BackendClient;
   simulator: Simulator;
   channel: LeadChannel;

@@ -26,7 +26,7 @@ import {
   startSimulator,
 } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { OPEN_BRIDGE } from "./bridge-harness.ts";
 import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
 import { announceOneLead } from "./lead-cards.ts";
@@ -55,7 +55,7 @@ export interface SlackHarnessOptions {
   /** Socket Mode instead of HTTP. */
   socketMode?: boolean;
   /** A journal of answers in flight for the bridge, on the harness's store. */
-  journal?: (store: KeyValueStore) => AnswerJournal;
+  journal?: (store: Store) => AnswerJournal;
   /** MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS; default: no cap. */
   answerQueue?: { maxActive: number; maxQueued: number };
   /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
@@ -83,7 +83,7 @@ export interface SlackHarness {
   http: RunningHttpServer;
   simulator: Simulator;
   backend: BackendClient;
-  store: KeyValueStore;
+  store: Store;
   eventsUrl: string;
   logs: LogLines;
   /** The logger whose lines land in `logs`, for what a test wires up beside the channel. */

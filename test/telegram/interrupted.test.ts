@@ -7,7 +7,7 @@ import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { type Harness, startHarness } from "../support/bridge-harness.ts";
 import { journalEntries, journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
 import { GROUP_EDIT_INTERVAL_MS, type Rig, startRig, until } from "./rig.ts";
@@ -25,7 +25,7 @@ afterEach(async () => {
 async function startJournaledRig(): Promise<{
   rig: Rig;
   harness: Harness;
-  store: KeyValueStore;
+  store: Store;
   journal: AnswerJournal;
 }> {
   const dataDir = await mkdtemp(join(tmpdir(), "journal-telegram-"));

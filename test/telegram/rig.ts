@@ -20,7 +20,7 @@ import { createLogger } from "../../src/log.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
-import type { KeyValueStore } from "../../src/store/types.ts";
+import type { Store } from "../../src/store/types.ts";
 import { type Harness, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
 import {
   type Chat,
@@ -270,7 +270,7 @@ export function groupSurface(
   chatId: number,
   options: {
     budget: Budget;
-    store: KeyValueStore;
+    store: Store;
     minEditIntervalMs?: number;
     format?: MessageFormat;
   },
