@@ -5,7 +5,7 @@ import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
 import { startRawBackend } from "../support/raw-backend.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 import {
   eventEnvelope,
   mention,
@@ -55,7 +55,7 @@ async function startSlackBot(
   fake: FakeSlack,
   backendUrl: string,
   store: Record<string, string>,
-): Promise<string> {
+): Promise<{ events: string; bot: RunningBot }> {
   const env: Record<string, string> = {
     SLACK_BOT_TOKEN: fake.options.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
@@ -71,7 +71,7 @@ async function startSlackBot(
   const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
   await bot.logLine("channel started");
-  return `http://127.0.0.1:${port}/slack/events`;
+  return { events: `http://127.0.0.1:${port}/slack/events`, bot };
 }
 
 async function deliver(events: string, event: Record<string, unknown>): Promise<void> {
@@ -113,7 +113,7 @@ describe.skipIf(!ownRedis)("a thread's answers read in question order", () => {
     const a = await startSlackBot(fake, backend.url, store);
     const b = await startSlackBot(fake, backend.url, store);
 
-    const { shown, history } = await twoQuestionsInOneThread(fake, a, b);
+    const { shown, history } = await twoQuestionsInOneThread(fake, a.events, b.events);
     expect(shown).toEqual(["order first answer", "order second answer"]);
     // The second question waited behind the first without a notice of its own.
     expect(history.filter((text) => text.includes("⏳"))).toEqual([]);
@@ -123,10 +123,37 @@ describe.skipIf(!ownRedis)("a thread's answers read in question order", () => {
   it("one process: the same thread reads in question order", async () => {
     const fake = track(await FakeSlack.start(), (f) => f.close());
     const { backend } = await slowFirstBackend();
-    const a = await startSlackBot(fake, backend.url, {});
+    const a = await startSlackBot(fake, backend.url, { LOG_LEVEL: "debug" });
 
-    const { shown, history } = await twoQuestionsInOneThread(fake, a, a);
+    const { shown, history } = await twoQuestionsInOneThread(fake, a.events, a.events);
     expect(shown).toEqual(["order first answer", "order second answer"]);
     expect(history.filter((text) => text.includes("⏳"))).toEqual([]);
+    // Each question's life is told in the debug log, one line per state, under its own id.
+    const lives = new Map<string, string[]>();
+    for (const entry of logEntries(a.bot.stderr + a.bot.stdout)) {
+      const { question, msg } = entry as { question?: string; msg?: string };
+      if (!question || !msg?.startsWith("question ")) continue;
+      lives.set(question, [...(lives.get(question) ?? []), msg]);
+    }
+    expect([...lives.values()]).toEqual([
+      [
+        "question received",
+        "question waiting for its thread",
+        "question waiting for room",
+        "question answering",
+        "question finishing",
+        "question answered",
+        "question done",
+      ],
+      [
+        "question received",
+        "question waiting for its thread",
+        "question waiting for room",
+        "question answering",
+        "question finishing",
+        "question answered",
+        "question done",
+      ],
+    ]);
   });
 });
