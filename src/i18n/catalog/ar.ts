@@ -7,8 +7,6 @@ export const ar: Messages = {
   truncated: "(تم اقتطاع الإجابة)",
   failed: "⚠️ {reason}",
   answerCut: "انقطعت الإجابة: {reason}",
-  queuedBehind:
-    "⏳ في الانتظار: {count, plural, zero {لا أسئلة قبل سؤالك} one {قبل سؤالك سؤال واحد} two {قبل سؤالك سؤالان} few {قبل سؤالك # أسئلة} many {قبل سؤالك # سؤالًا} other {قبل سؤالك # سؤال}}",
   numberInLine: "⏳ هناك أسئلة كثيرة الآن: ترتيب سؤالك في قائمة الانتظار هو {place, number}",
   busy: "⏳ البوت مشغول جدًا الآن: يُرجى المحاولة مجددًا بعد دقيقة.",
 

@@ -5,7 +5,6 @@ export const de: Messages = {
   truncated: "(gekürzt)",
   failed: "⚠️ {reason}",
   answerCut: "Antwort abgebrochen: {reason}",
-  queuedBehind: "⏳ wartet hinter {count, plural, one {# Frage} other {# Fragen}}",
   numberInLine:
     "⏳ gerade sind viele Fragen offen: Ihre ist Nummer {place, number} in der Warteschlange",
   busy: "⏳ Der Bot ist gerade ausgelastet: Bitte versuchen Sie es in einer Minute noch einmal.",

@@ -11,7 +11,6 @@ export const en = {
   truncated: "(truncated)",
   failed: "⚠️ {reason}",
   answerCut: "answer cut off: {reason}",
-  queuedBehind: "⏳ queued behind {count, plural, one {# question} other {# questions}}",
   numberInLine: "⏳ many questions right now: yours is number {place, number} in line",
   busy: "⏳ The bot is busy right now: please try again in a minute.",
 

@@ -5,7 +5,6 @@ export const es: Messages = {
   truncated: "(recortada)",
   failed: "⚠️ {reason}",
   answerCut: "respuesta cortada: {reason}",
-  queuedBehind: "⏳ en cola detrás de {count, plural, one {# pregunta} other {# preguntas}}",
   numberInLine:
     "⏳ hay muchas preguntas ahora mismo: la tuya es la número {place, number} de la cola",
   busy: "⏳ El bot está muy ocupado ahora mismo: inténtalo de nuevo dentro de un minuto.",

@@ -5,7 +5,6 @@ export const fr: Messages = {
   truncated: "(tronqué)",
   failed: "⚠️ {reason}",
   answerCut: "réponse coupée : {reason}",
-  queuedBehind: "⏳ en attente derrière {count, plural, one {# question} other {# questions}}",
   numberInLine:
     "⏳ beaucoup de questions en ce moment : la vôtre est la {place, number}ᵉ dans la file",
   busy: "⏳ Le bot est très sollicité en ce moment : réessayez dans une minute.",

@@ -5,7 +5,6 @@ export const hi: Messages = {
   truncated: "(जवाब छोटा किया गया)",
   failed: "⚠️ {reason}",
   answerCut: "जवाब बीच में कट गया: {reason}",
-  queuedBehind: "⏳ कतार में: आपसे पहले {count, plural, one {# सवाल है} other {# सवाल हैं}}",
   numberInLine: "⏳ अभी बहुत सारे सवाल हैं: कतार में आपका सवाल {place, number}वें नंबर पर है",
   busy: "⏳ बॉट अभी बहुत व्यस्त है: कृपया एक मिनट बाद फिर कोशिश करें।",
 

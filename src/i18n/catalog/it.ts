@@ -5,7 +5,6 @@ export const it: Messages = {
   truncated: "(troncata)",
   failed: "⚠️ {reason}",
   answerCut: "risposta troncata: {reason}",
-  queuedBehind: "⏳ in coda dietro {count, plural, one {a # domanda} other {a # domande}}",
   numberInLine:
     "⏳ ci sono molte domande in questo momento: la tua è la numero {place, number} in coda",
   busy: "⏳ Il bot è molto occupato in questo momento: riprova tra un minuto.",

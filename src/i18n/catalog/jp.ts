@@ -5,7 +5,6 @@ export const jp: Messages = {
   truncated: "（途中で切り詰めました）",
   failed: "⚠️ {reason}",
   answerCut: "回答が途中で途切れました：{reason}",
-  queuedBehind: "⏳ 順番待ち中です。前に {count, number} 件の質問があります",
   numberInLine: "⏳ ただいま質問が集中しています。あなたの質問は {place, number} 番目です",
   busy: "⏳ ただいまボットが混み合っています。1 分ほどしてからもう一度お試しください。",
 

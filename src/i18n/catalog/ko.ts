@@ -5,7 +5,6 @@ export const ko: Messages = {
   truncated: "(잘림)",
   failed: "⚠️ {reason}",
   answerCut: "답변이 중간에 끊겼습니다: {reason}",
-  queuedBehind: "⏳ 대기 중: 앞에 질문 {count, number}개가 있습니다",
   numberInLine: "⏳ 지금 질문이 많습니다: 회원님의 질문은 {place, number}번째입니다",
   busy: "⏳ 지금은 봇이 너무 바쁩니다. 1분 후에 다시 시도해 주세요.",
 

@@ -5,7 +5,6 @@ export const pt: Messages = {
   truncated: "(cortada)",
   failed: "⚠️ {reason}",
   answerCut: "resposta cortada: {reason}",
-  queuedBehind: "⏳ na fila atrás de {count, plural, one {# pergunta} other {# perguntas}}",
   numberInLine: "⏳ muitas perguntas agora: a sua é a número {place, number} na fila",
   busy: "⏳ O bot está muito ocupado agora: tente de novo daqui a um minuto.",
 

@@ -5,8 +5,6 @@ export const ru: Messages = {
   truncated: "(ответ обрезан)",
   failed: "⚠️ {reason}",
   answerCut: "ответ оборван: {reason}",
-  queuedBehind:
-    "⏳ в очереди: перед вами {count, plural, one {# вопрос} few {# вопроса} many {# вопросов} other {# вопроса}}",
   numberInLine: "⏳ сейчас много вопросов: ваш — {place, number}-й в очереди",
   busy: "⏳ Бот сейчас перегружен: попробуйте ещё раз через минуту.",
 

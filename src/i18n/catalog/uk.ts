@@ -5,8 +5,6 @@ export const uk: Messages = {
   truncated: "(відповідь обрізано)",
   failed: "⚠️ {reason}",
   answerCut: "відповідь обірвано: {reason}",
-  queuedBehind:
-    "⏳ у черзі: перед вами {count, plural, one {# питання} few {# питання} many {# питань} other {# питання}}",
   numberInLine: "⏳ зараз багато питань: ваше — {place, number}-е в черзі",
   busy: "⏳ Бот зараз перевантажений: спробуйте ще раз за хвилину.",
 

@@ -5,7 +5,6 @@ export const zhHans: Messages = {
   truncated: "（已截断）",
   failed: "⚠️ {reason}",
   answerCut: "回答中断：{reason}",
-  queuedBehind: "⏳ 正在排队，前面还有 {count, number} 个问题",
   numberInLine: "⏳ 当前问题较多：您的问题排在第 {place, number} 位",
   busy: "⏳ 机器人现在很忙：请一分钟后再试。",
 

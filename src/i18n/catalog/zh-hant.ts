@@ -5,7 +5,6 @@ export const zhHant: Messages = {
   truncated: "（已截斷）",
   failed: "⚠️ {reason}",
   answerCut: "回答中斷：{reason}",
-  queuedBehind: "⏳ 正在排隊，前面還有 {count, number} 個問題",
   numberInLine: "⏳ 目前問題較多：您的問題排在第 {place, number} 位",
   busy: "⏳ 機器人現在很忙：請一分鐘後再試。",
 
