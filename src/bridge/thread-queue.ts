@@ -122,6 +122,7 @@ export class ThreadQueue {
     const finished = deferred();
     // The next in line waits for this one and for everything before it.
     line.tail = previous.then(() => finished.promise);
+    /** Left the line, or handed to the shared queue (which then frees the line's next). */
     let left = false;
     const leaveLine = () => {
       left = true;
@@ -145,9 +146,13 @@ export class ThreadQueue {
       leave,
       handOff: async (leaseMs) => {
         if (!ticket) {
-          // The line's next question waits until this one is answered from the queue.
-          this.#handed.set(owner, finished.resolve);
-          if (!left) leaveLine();
+          // The line stays, and its next question waits, until this one is answered from
+          // the queue (or withdrawn there).
+          this.#handed.set(owner, () => {
+            leaveLine();
+            finished.resolve();
+          });
+          left = true;
           return { number: 0, owner };
         }
         const handed = await ticket.handOff(leaseMs);
