@@ -5,6 +5,7 @@ import type { QueueJob, SharedQueue } from "../coordination/shared-queue.ts";
 import { NotStartedError, userTextOf } from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
+import type { JournaledAnswer } from "../journal/journaled-answer.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, MessageRef, ReplySurface } from "../ports.ts";
@@ -127,6 +128,8 @@ interface Question extends ShownTo {
   receivedAt: number;
   /** Taken from the deployment's queue: its entry, and the notice its receiving process showed. */
   taken?: { job: QueueJob; shown: { ref: MessageRef; note: string } | undefined };
+  /** Its record in the journal, taken while it waited for its thread (none when it did not). */
+  record?: Promise<JournaledAnswer | undefined>;
 }
 
 /**
@@ -255,23 +258,29 @@ export class QuestionLife {
   /** From its thread's line to its last word: the same for every question. */
   async #live(question: Question): Promise<EndState> {
     this.#to("waiting for its thread");
-    // No notice while it waits here: the person sees the answer ahead of it moving, and a
-    // notice posted now would land above that answer.
-    await question.turn.wait();
-    // Read now, not on arrival: the answer ahead in the thread may have changed it.
-    const { message } = question;
-    const context = await readThreadContext(
-      this.#deps.store,
-      message.threadKey,
-      message.channelKey,
-    );
-    if (!question.taken) question.t = await this.#deps.intake.translatorFor(message, context);
-    this.#to("waiting for room");
-    const { sharedQueue } = this.#deps;
-    if (sharedQueue && !question.taken && !question.place.tryStart()) {
-      return this.#handOver(sharedQueue, question);
+    let answering = false;
+    try {
+      // No notice while it waits here: the person sees the answer ahead of it moving, and a
+      // notice posted now would land above that answer. The journal keeps it meanwhile, so
+      // a kill does not lose it without a word.
+      await question.turn.wait(() => {
+        question.record = this.#journalWaiting(question);
+      });
+      // Read now, not on arrival: the answer ahead in the thread may have changed it.
+      const { message } = question;
+      const { store, intake, sharedQueue } = this.#deps;
+      const context = await readThreadContext(store, message.threadKey, message.channelKey);
+      if (!question.taken) question.t = await intake.translatorFor(message, context);
+      this.#to("waiting for room");
+      if (sharedQueue && !question.taken && !question.place.tryStart()) {
+        return await this.#handOver(sharedQueue, question);
+      }
+      answering = true;
+      return await this.#answer(question, context);
+    } finally {
+      // Its answer closes the record; handed over or failed before, it is done with here.
+      if (!answering) await (await question.record)?.close();
     }
-    return this.#answer(question, context);
   }
 
   /**
@@ -310,7 +319,11 @@ export class QuestionLife {
     const { journal, metrics } = this.#deps;
     // From its first message (a "queued" note, its first text) to its end, the answer is in
     // the journal: after a kill, the next start finishes it with the interrupted note.
-    const record = surface.persistRef ? journal?.track(message.channel, t.language) : undefined;
+    const record = question.record
+      ? await question.record
+      : surface.persistRef
+        ? journal?.track(message.channel, t.language)
+        : undefined;
     const channel = message.channel;
     const writer = new AnswerWriter(surface, {
       maxAnswerChars: this.#deps.maxAnswerChars,
@@ -393,6 +406,24 @@ export class QuestionLife {
     } finally {
       await record?.close();
     }
+  }
+
+  /** Its record in the journal while it waits for its thread with nothing on screen. */
+  async #journalWaiting({
+    message,
+    surface,
+    taken,
+    t,
+  }: Question): Promise<JournaledAnswer | undefined> {
+    const { journal, intake } = this.#deps;
+    if (!surface.persistRef || !journal) return undefined;
+    // Its language is known once its turn came; the note after a kill needs it before.
+    const language = taken
+      ? t.language
+      : (await intake.translatorFor(message).catch(() => t)).language;
+    const record = journal.track(message.channel, language);
+    record?.waiting(message.replyPlace);
+    return record;
   }
 
   /**

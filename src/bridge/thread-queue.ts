@@ -24,8 +24,11 @@ export interface ThreadQueueOptions {
  * moving (docs/architecture.md, "Order").
  */
 export interface ThreadTurn {
-  /** Resolves once every question that arrived before this one in its thread is done. */
-  wait(): Promise<void>;
+  /**
+   * Resolves once every question that arrived before this one in its thread is done.
+   * `onWait` is called once, at once, if one is still ahead (here or in another process).
+   */
+  wait(onWait?: () => void): Promise<void>;
   /** Runs `task` once the turn came, then leaves the line. */
   run<T>(task: () => Promise<T>): Promise<T>;
   /** Gives the place up: done, or never needed a turn (a duplicate, a refused question). */
@@ -108,6 +111,7 @@ export class ThreadQueue {
       size: 0,
     };
     this.#lines.set(threadKey, line);
+    const aheadHere = line.size > 0;
     line.size += 1;
     const owner = `${this.#owner}:${++this.#tickets}`;
     const ticket = this.#inProcess
@@ -137,9 +141,10 @@ export class ThreadQueue {
       if (ticket) void ticket.giveBack().then(finished.resolve);
       else finished.resolve();
     };
-    const wait = async () => {
+    const wait = async (onWait?: () => void) => {
+      if (aheadHere) onWait?.();
       await previous;
-      await ticket?.turn(this.#pollMs);
+      await ticket?.turn(this.#pollMs, aheadHere ? undefined : onWait);
     };
     return withRun({
       wait,
@@ -205,8 +210,8 @@ export class ThreadQueue {
       });
     let left = false;
     return withRun({
-      wait: async () => {
-        await ticket?.turn(this.#pollMs);
+      wait: async (onWait) => {
+        await ticket?.turn(this.#pollMs, onWait);
       },
       leave: () => {
         if (left) return;
@@ -304,16 +309,24 @@ class ThreadTicket {
     this.#renewal = new Renewal(() => this.#renew(), ticket.renewMs ?? this.#leaseMs / 3);
   }
 
-  /** Resolves when every ticket taken before this one is done (or lapsed). */
-  async turn(pollMs: number): Promise<void> {
+  /**
+   * Resolves when every ticket taken before this one is done (or lapsed). `onWait` is called
+   * once if a ticket is ahead.
+   */
+  async turn(pollMs: number, onWait?: () => void): Promise<void> {
     const { store, signal } = this.#options;
     const number = await this.#number;
+    let told = false;
     for (;;) {
       const status = await store.checkTicket(this.#key, number, this.#owner, this.#leaseMs);
       if (status === "served") return;
       if (status === "lapsed") {
         this.#lost();
         return;
+      }
+      if (!told) {
+        told = true;
+        onWait?.();
       }
       await sleep(pollMs, undefined, { signal });
     }

@@ -30,6 +30,11 @@ const journalEntry = z.object({
   messages: z.array(z.object({ ref: z.unknown(), markdown: z.string() })),
   /** The language of the answer's notes (none in an entry of an earlier version: English). */
   language: z.enum(CATALOG_LANGUAGES).optional(),
+  /**
+   * Where the question was asked (IncomingMessage.replyPlace), while it waits for its thread
+   * with nothing on screen: a kill then leaves a note there, so it is never lost unsaid.
+   */
+  waitingIn: z.unknown().optional(),
 });
 
 /** One answer in flight, as the journal keeps it. */

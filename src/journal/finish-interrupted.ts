@@ -1,8 +1,15 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { AbortedError, MessageGoneError, RateLimitedError } from "../errors.ts";
+import {
+  AbortedError,
+  MessageGoneError,
+  NotStartedError,
+  RateLimitedError,
+  userTextOf,
+} from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
+import { sendNotice } from "../reply/notice.ts";
 import { splitToFit } from "../reply/split.ts";
 import type { JournalEntry } from "./entry.ts";
 
@@ -35,7 +42,7 @@ const RATE_LIMIT_ATTEMPTS = 4;
 const MAX_RETRY_WAIT_MS = 30_000;
 
 /** The channels a recovery can finish answers on: those that can reopen a saved message. */
-export type RecoveryChannel = Pick<Channel, "name" | "reopen">;
+export type RecoveryChannel = Pick<Channel, "name" | "reopen" | "surfaceFor">;
 
 /**
  * Finishes one answer a dead process left in flight: every message that was not final yet
@@ -60,6 +67,10 @@ export async function finishInterrupted(
     return;
   }
   const t = translator(entry.language ?? "en");
+  if (entry.waitingIn !== undefined && entry.messages.length === 0) {
+    await tellNotAnswered(channel, entry.waitingIn, t, log);
+    return;
+  }
   const notes = reason.kind === "stopped" ? stoppedNotes(t, reason.by) : interruptedNotes(t);
   for (const saved of entry.messages) {
     let reopened: ReopenedMessage | undefined;
@@ -69,6 +80,25 @@ export async function finishInterrupted(
       log.warn({ err: error, channel: channel.name }, "an interrupted message could not be read");
     }
     if (reopened) await finishMessage(reopened, saved.markdown, notes, log);
+  }
+}
+
+/**
+ * A question that waited for its thread with nothing on screen when its process died: its
+ * asker is told to ask again, as a drain tells the questions it did not begin.
+ */
+async function tellNotAnswered(
+  channel: RecoveryChannel,
+  replyPlace: unknown,
+  t: Translator,
+  log: Logger,
+): Promise<void> {
+  try {
+    const surface = channel.surfaceFor?.(replyPlace);
+    if (!surface) return;
+    await sendNotice(surface, t.t("failed", { reason: userTextOf(new NotStartedError()) }));
+  } catch (error) {
+    log.warn({ err: error }, "a question a dead process left unanswered could not be told so");
   }
 }
 

@@ -48,12 +48,22 @@ export class JournaledAnswer {
   #lastWriteAt = Number.NEGATIVE_INFINITY;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
+  #waitingIn: unknown;
 
   constructor(id: string, channel: string, language: CatalogLanguage, sink: JournalSink) {
     this.id = id;
     this.#channel = channel;
     this.#language = language;
     this.#sink = sink;
+  }
+
+  /**
+   * The question waits for its thread in `replyPlace` with nothing on screen: written at once,
+   * so that after a kill the person is told their question was not answered.
+   */
+  waiting(replyPlace: unknown): void {
+    this.#waitingIn = replyPlace;
+    this.#changed(true);
   }
 
   /** A message of the answer reached the platform, or a person deleted it. */
@@ -66,6 +76,8 @@ export class JournaledAnswer {
     const { index, saved, markdown, final, refChanged } = event;
     const isNew = !this.#messages.has(index);
     this.#messages.set(index, { saved, markdown, final });
+    // Its own message will carry the note now.
+    this.#waitingIn = undefined;
     // A final text needs no finishing: the record is removed (or rewritten) soon.
     if (final) return;
     this.#changed(isNew || refChanged);
@@ -137,6 +149,7 @@ export class JournaledAnswer {
       if (!message || message.final || message.saved === undefined) continue;
       messages.push({ ref: message.saved, markdown: message.markdown });
     }
-    return { channel: this.#channel, messages, language: this.#language };
+    const waitingIn = this.#waitingIn === undefined ? {} : { waitingIn: this.#waitingIn };
+    return { channel: this.#channel, messages, language: this.#language, ...waitingIn };
   }
 }
