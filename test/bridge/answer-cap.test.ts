@@ -1,6 +1,7 @@
 import { request } from "undici";
 import { describe, expect, it } from "vitest";
 import { heldBackendPerTest } from "../support/held-backend.ts";
+import { waitingForTheirThread } from "../support/question-states.ts";
 import { until } from "../support/run-bot.ts";
 import { mention, type SlackHarness, startSlackHarness } from "../support/slack-harness.ts";
 
@@ -11,7 +12,7 @@ const BUSY = "⏳ The bot is busy right now: please try again in a minute.";
 
 async function start(
   answerQueue: { maxActive: number; maxQueued: number },
-  options: { sharedQueue?: boolean } = {},
+  options: { sharedQueue?: boolean; logLevel?: "debug" } = {},
 ) {
   const { bot: h, backend } = await onHeldBackend((held) =>
     startSlackHarness({ backend: held, answerQueue, ...options }),
@@ -127,7 +128,7 @@ describe("at most MAX_ACTIVE_ANSWERS answers at once", () => {
   });
 
   it("keeps a thread's questions in order while the process line is long", async () => {
-    const { h, backend } = await start({ maxActive: 1, maxQueued: 100 });
+    const { h, backend } = await start({ maxActive: 1, maxQueued: 100 }, { logLevel: "debug" });
     const threadA = h.nextTs();
     const threadB = h.nextTs();
     await h.sendEvent(mention("A1", { ts: threadA }));
@@ -135,28 +136,38 @@ describe("at most MAX_ACTIVE_ANSWERS answers at once", () => {
     await h.sendEvent(mention("B1", { ts: threadB }));
     await until("B1 in line", () => (shownIn(h, threadB) === inLine(1) ? true : undefined));
     await h.sendEvent(mention("A2", { ts: h.nextTs(), threadTs: threadA }));
-    await until("A2 behind A1", () =>
-      h.fake.thread("C1", threadA).some((m) => m.text === "⏳ queued behind 1 question")
-        ? true
-        : undefined,
-    );
+    await until("A2 waiting for A1", () => waitingForTheirThread(h.logs)[0]);
+    // A2 waits behind A1 without a notice of its own: thread A shows A1's answer only.
+    expect(h.fake.thread("C1", threadA).map((m) => m.text)).toEqual(["Answer to A1"]);
 
-    backend.releaseAll();
-    await until("three answers", () => (backend.asked.length === 3 ? true : undefined));
-    // B1 had waited for room longer than A2: it went first; A2 came after A1, never before.
-    expect(backend.asked).toEqual(["A1", "B1", "A2"]);
-    const [a1, a2] = await until("A's two answers", () => {
+    backend.release((q) => q === "A1");
+    await until("B1 running", () => (backend.asked.length === 2 ? true : undefined));
+    // B1 had waited for room longer than A2: it went first.
+    expect(backend.asked).toEqual(["A1", "B1"]);
+    // A2's turn in its thread came once A1's answer was complete: only now does it wait for
+    // room, and say so below that answer.
+    const [a1, a2] = await until("A2 in line below A1's answer", () => {
       const shown = h.fake.thread("C1", threadA);
-      return shown.at(-1)?.text === "Answer to A2." ? shown : undefined;
+      return shown.length === 2 ? shown : undefined;
     });
     expect(a1?.text).toBe("Answer to A1.");
-    // A2 waited for its thread, then for room, in one message that became its answer.
-    expect(a2?.history.slice(0, 2)).toEqual(["⏳ queued behind 1 question", inLine(1)]);
-    expect(a2?.text).toBe("Answer to A2.");
+    expect(a2?.history).toEqual([inLine(1)]);
+
+    backend.releaseAll();
+    await until("A2's answer", () =>
+      h.fake.thread("C1", threadA)[1]?.text === "Answer to A2." ? true : undefined,
+    );
+    // A2 came after A1, never before, and its notice became its answer.
+    expect(backend.asked).toEqual(["A1", "B1", "A2"]);
+    expect(h.fake.thread("C1", threadA).map((m) => m.text)).toEqual([
+      "Answer to A1.",
+      "Answer to A2.",
+    ]);
+    expect(h.fake.thread("C1", threadA)[1]?.history[0]).toBe(inLine(1));
   });
 
   it("on a stop, tells the questions not yet begun to ask again, and lets the running answer finish", async () => {
-    const { h, backend } = await start({ maxActive: 1, maxQueued: 100 });
+    const { h, backend } = await start({ maxActive: 1, maxQueued: 100 }, { logLevel: "debug" });
     const threadA = h.nextTs();
     const threadB = h.nextTs();
     await h.sendEvent(mention("A1", { ts: threadA }));
@@ -164,9 +175,7 @@ describe("at most MAX_ACTIVE_ANSWERS answers at once", () => {
     await h.sendEvent(mention("B1", { ts: threadB }));
     await until("B1 in line", () => (shownIn(h, threadB) === inLine(1) ? true : undefined));
     await h.sendEvent(mention("A2", { ts: h.nextTs(), threadTs: threadA }));
-    await until("A2 behind A1", () =>
-      h.fake.thread("C1", threadA).length === 2 ? true : undefined,
-    );
+    await until("A2 waiting for A1", () => waitingForTheirThread(h.logs)[0]);
 
     const drained = h.bridge.drain(10_000);
     const restarting =
@@ -174,11 +183,16 @@ describe("at most MAX_ACTIVE_ANSWERS answers at once", () => {
     // At once for the one waiting for room, not after the running answer.
     await until("B1 told", () => (shownIn(h, threadB) === restarting ? true : undefined));
     expect(backend.open).toBe(1);
+    // A2, waiting for its thread, shows nothing yet: it is told once A1's answer is complete.
+    const toldInA = () => h.fake.ephemerals.filter((e) => e.threadTs === threadA);
+    expect(h.fake.thread("C1", threadA)).toHaveLength(1);
+    expect(toldInA()).toEqual([]);
     backend.releaseAll();
     await drained;
-    const [a1, a2] = h.fake.thread("C1", threadA);
-    expect(a1?.text).toBe("Answer to A1.");
-    expect(a2?.text).toBe(restarting);
+    // A2 never had a message in the thread: its asker alone is told, as for any question
+    // that fails before its answer shows.
+    expect(h.fake.thread("C1", threadA).map((m) => m.text)).toEqual(["Answer to A1."]);
+    expect(toldInA()).toEqual([{ channel: "C1", user: "U1", threadTs: threadA, text: restarting }]);
     expect(backend.asked).toEqual(["A1"]);
     expect(h.logs.filter((l) => l.level >= 50)).toEqual([]);
   });

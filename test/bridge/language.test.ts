@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
+import { createLogger } from "../../src/log.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
@@ -8,14 +10,20 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function start(): Promise<Harness> {
-  harness = await startHarness();
+async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  harness = await startHarness(options);
   return harness;
 }
 
 describe("the bot's own texts in the channel's language", () => {
   it("after /language fr: the cut note, an error, the queued notice and /help are French", async () => {
-    const h = await start();
+    // One answer at a time: a question asked while another is answered waits for room.
+    const answerQueue = new LocalAnswerQueue({
+      maxActive: 1,
+      maxQueued: 10,
+      log: createLogger({ level: "silent", secrets: [] }),
+    });
+    const h = await start({ bridge: { answerQueue } });
     const surface = new MemorySurface();
     await h.bridge.handle(incoming("/language fr"), surface);
 
@@ -27,11 +35,14 @@ describe("the bot's own texts in the channel's language", () => {
       "⚠️ le service du chatbot a échoué (HTTP 500) ; réessayez plus tard",
     );
 
+    // Two threads: the question that waits for room is told its place.
     await Promise.all([
-      h.bridge.handle(incoming("first"), surface),
-      h.bridge.handle(incoming("second"), surface),
+      h.bridge.handle(incoming("first #delay=200"), surface),
+      h.bridge.handle(incoming("second", { threadKey: "test:channel-1:thread-2" }), surface),
     ]);
-    expect(surface.calls.map((c) => c.text)).toContain("⏳ en attente derrière 1 question");
+    expect(surface.calls.map((c) => c.text)).toContain(
+      "⏳ beaucoup de questions en ce moment : la vôtre est la 1ᵉ dans la file",
+    );
 
     await h.bridge.handle(incoming("/help"), surface);
     const help = surface.notices.at(-1)?.text.split("\n");

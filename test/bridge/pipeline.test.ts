@@ -84,11 +84,16 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
       h.bridge.handle(incoming("second question"), surface),
     ]);
 
-    // The second waited its turn and said so, in the message its answer then replaced.
-    const queued = surface.calls.find((c) => c.text === "⏳ queued behind 1 question");
-    expect(queued).toBeDefined();
+    // The second waited its turn without a word: its first message came after the first
+    // answer's last, below it.
     const answers = surface.messages.filter((m) => m.includes("You asked"));
+    expect(answers).toEqual(surface.messages);
     expect(answers).toHaveLength(2);
+    const secondBegins = surface.calls.findIndex((c) => c.id === 1);
+    expect(secondBegins).toBeGreaterThan(0);
+    expect(surface.calls.slice(0, secondBegins).every((c) => c.id === 0)).toBe(true);
+    expect(surface.calls[secondBegins - 1]?.final).toBe(true);
+    expect(surface.notices).toEqual([]);
     expect(answers[0]).toContain("You asked: “first question”");
     expect(answers[1]).toContain("You asked: “second question”");
     expect(answers[1]).toContain("This is question 2 in our conversation.");

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { FakeTelegram, User } from "../support/fake-telegram.ts";
 import { telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { waitingForTheirThread } from "../support/question-states.ts";
+import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -115,27 +116,33 @@ describe("questions waiting for room (MAX_ACTIVE_ANSWERS)", () => {
     expect(fake.botMessages(bob.id).some((m) => m.text.includes("q2"))).toBe(false);
   });
 
-  it("a question waiting behind its thread's earlier one is withdrawn by the stop with it", async () => {
-    const { fake, backend } = await startQueueBot({ MAX_ACTIVE_ANSWERS: "2" });
+  it("a question waiting behind its thread's earlier one is not withdrawn by the stop: the stop ends the running answer, then it is answered", async () => {
+    const { fake, backend, bot } = await startQueueBot({
+      MAX_ACTIVE_ANSWERS: "2",
+      LOG_LEVEL: "debug",
+    });
     const [alice] = privateChats(fake, ["Alice"]) as [User];
     fake.write({ chat: alice.id, from: alice, text: "q1" });
     await until("q1 answering", () => (backend.open === 1 ? true : undefined));
     fake.write({ chat: alice.id, from: alice, text: "q2" });
-    const notice = await until("q2 queued behind q1", () =>
-      fake.botMessages(alice.id).find((m) => m.text === "⏳ queued behind 1 question"),
-    );
+    await until("q2 waiting for q1", () => waitingForTheirThread(logEntries(bot.stderr))[0]);
+    // q2 shows nothing while it waits: the chat shows q1's answer moving, and only it.
+    const shown = () => fake.botMessages(alice.id).map((m) => m.text);
+    expect(shown()).toEqual(["Answer to q1"]);
+
     fake.write({ chat: alice.id, from: alice, text: "/stop" });
     await until("q1 stopped", () =>
-      fake.botMessages(alice.id).some((m) => /^Answer to q1\s+⏹ stopped by Alice$/.test(m.text))
-        ? true
-        : undefined,
+      /^Answer to q1\s+⏹ stopped by Alice$/.test(shown()[0] ?? "") ? true : undefined,
     );
-    await until("q2 withdrawn", () =>
-      notice.text === "⏹ withdrawn by Alice: this question will not be answered" ? true : undefined,
-    );
+    // q2 had no notice to withdraw: its turn came with the end of q1's answer.
+    await until("q2 asked", () => (backend.asked.length === 2 ? true : undefined));
+    expect(backend.asked).toEqual(["q1", "q2"]);
     backend.releaseAll();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(backend.asked).toEqual(["q1"]);
+    await until("q2 answered", () => (shown()[1] === "Answer to q2." ? true : undefined));
+    expect(shown()).toEqual([
+      expect.stringMatching(/^Answer to q1\s+⏹ stopped by Alice$/),
+      "Answer to q2.",
+    ]);
   });
 
   it("a name with bidi controls is shown with them neutralised in the stopped note", async () => {

@@ -2,8 +2,9 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { FakeTelegram, Update } from "../support/fake-telegram.ts";
 import { type HeldBackend, telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { waitingForTheirThread } from "../support/question-states.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("bot processes sharing the answer queue");
 afterAll(() => redis?.close());
@@ -142,49 +143,57 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
     for (const count of perProcess) expect(count).toBeGreaterThanOrEqual(2);
   });
 
-  it("a thread's questions wait for its earlier one on another process; a process killed holding them: each answered once by another, in order, within TAKEOVER_MS", async () => {
+  it("a thread's questions wait without a word for its earlier one, taken by another process; that process killed: the thread goes on within TAKEOVER_MS, each question answered once, in order", async () => {
     const { fake, backend } = await telegramWithHeldBackend(track);
     const taker = await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "3" });
     const receiver = await startQueueBot(fake, backend, {
       ...webhookEnv(),
       MAX_ACTIVE_ANSWERS: "1",
+      LOG_LEVEL: "debug",
     });
     await Promise.all([taker, receiver].map((b) => b.bot.logLine("Telegram webhook registered")));
-    const [alice] = privateChats(fake, 1) as [ReturnType<typeof privateChats>[0]];
+    const [alice, bob] = privateChats(fake, 2) as [
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+    ];
+    const say = (person: typeof alice, text: string) =>
+      deliver(receiver.webhook, fake.compose({ chat: person.id, from: person, text }));
 
-    // q1 is answered by the receiver, which then has no room: q2 and q3 go to the queue.
-    expect(
-      await deliver(receiver.webhook, fake.compose({ chat: alice.id, from: alice, text: "q1" })),
-    ).toBe(200);
-    await until("q1 answering", () => (backend.open === 1 ? true : undefined));
-    for (const text of ["q2", "q3"]) {
-      expect(
-        await deliver(receiver.webhook, fake.compose({ chat: alice.id, from: alice, text })),
-      ).toBe(200);
-    }
-    // The taker has room and takes both, but they wait for q1: the thread keeps its order.
-    await untilCount("the taker holds q2 and q3", () => queued(taker), 2);
+    // Bob's question fills the receiver's room: Alice's q1 goes to the queue, and the taker
+    // answers it.
+    expect(await say(bob, "x")).toBe(200);
+    await until("x answering", () => (backend.open === 1 ? true : undefined));
+    expect(await say(alice, "q1")).toBe(200);
+    await until("q1 answering", () => (backend.open === 2 ? true : undefined));
+    expect(backend.asked).toEqual(["x", "q1"]);
+    // q2 and q3 wait on the receiver for q1, on the other process: the thread keeps its order,
+    // and Alice sees q1's answer moving, nothing else.
+    for (const text of ["q2", "q3"]) expect(await say(alice, text)).toBe(200);
+    await until("q2 and q3 waiting for q1", () =>
+      waitingForTheirThread(logEntries(receiver.bot.stderr)).length === 2 ? true : undefined,
+    );
     await sleep(500);
-    expect(backend.asked).toEqual(["q1"]);
+    expect(backend.asked).toEqual(["x", "q1"]);
+    const shown = () => fake.botMessages(alice.id).map((m) => m.text);
+    expect(shown()).toEqual(["Answer to q1"]);
 
     expect(await taker.bot.stop("SIGKILL")).toBe(null);
     const killedAt = performance.now();
-    backend.release((q) => q === "q1");
-    // And an heir with room for both: still, q3 waits for q2, whose place it keeps.
+    // An heir with room for both: still, q3 waits for q2, whose place it keeps.
     await startQueueBot(fake, backend, { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "3" });
     await until("q2 taken over", () => (backend.asked.includes("q2") ? true : undefined));
     expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_MS + 3_000);
     await sleep(800);
-    expect(backend.asked).toEqual(["q1", "q2"]);
+    expect(backend.asked).toEqual(["x", "q1", "q2"]);
     backend.releaseAll();
-    await until("q3 answered", () =>
-      fake.botMessages(alice.id).some((m) => m.text === "Answer to q3.") ? true : undefined,
-    );
-    expect(backend.asked).toEqual(["q1", "q2", "q3"]);
-    const texts = fake.botMessages(alice.id).map((m) => m.text);
-    for (const q of ["q1", "q2", "q3"]) {
-      expect(texts.filter((t) => t === `Answer to ${q}.`)).toHaveLength(1);
-    }
+    await until("q3 answered", () => (shown().at(-1) === "Answer to q3." ? true : undefined));
+    expect(backend.asked).toEqual(["x", "q1", "q2", "q3"]);
+    // Each once, in question order; q1's answer, cut by the kill, ends saying so.
+    expect(shown()).toEqual([
+      "Answer to q1\n\n⚠️ answer cut off: interrupted",
+      "Answer to q2.",
+      "Answer to q3.",
+    ]);
   });
 
   it("past MAX_QUEUED_QUESTIONS waiting in the shared queue, a new question is told the bot is busy", async () => {

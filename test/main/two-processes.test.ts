@@ -4,6 +4,7 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
 import { startHeldBackend } from "../support/held-backend.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { waitingForTheirThread } from "../support/question-states.ts";
 import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
 import { sleep, startRedisLink, startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
@@ -138,29 +139,33 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
   });
 
   it("answer one thread's questions in the order they arrived, whichever process got each", async () => {
-    const { chatbot, a, b, shown, ask } = await oneDmTwoProcesses();
+    const { chatbot, a, b, shown, texts, ask } = await oneDmTwoProcesses();
 
     // q1 reaches A and is being answered; q2 reaches B and waits its turn; then q3 reaches A.
     expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
     await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
     expect(await deliver(b.webhook, ask("q2"))).toBe(200);
-    await until("q2 queued", () => shown("⏳ queued behind 1 question").length === 1 || undefined);
+    await until("q2 waiting", () => waitingForTheirThread(logEntries(b.bot.stderr))[0]);
     expect(await deliver(a.webhook, ask("q3"))).toBe(200);
-    await until("q3 queued", () => shown("⏳ queued behind 1 question").length === 2 || undefined);
+    await until("q3 waiting", () => waitingForTheirThread(logEntries(a.bot.stderr))[0]);
+    // Both wait without a word: the chat shows q1's answer moving, and only it.
+    expect(texts()).toEqual(["Answer to:"]);
 
     chatbot.release();
     await until("three answers", () => (shown("Answer to: q").length === 3 ? true : undefined));
     expect(chatbot.questions()).toEqual(["q1 #hold", "q2", "q3"]);
+    expect(texts()).toEqual(["Answer to: q1 #hold", "Answer to: q2", "Answer to: q3"]);
   });
 
   it("go on with a thread once a process that held its turn died, after TAKEOVER_MS", async () => {
-    const { chatbot, a, b, shown, ask } = await oneDmTwoProcesses();
+    const { chatbot, a, b, shown, texts, ask } = await oneDmTwoProcesses();
 
     // A dies while its answer to q1 (never released) holds the thread; q2 waits on B.
     expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
     await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
     expect(await deliver(b.webhook, ask("q2"))).toBe(200);
-    await until("q2 queued", () => shown("⏳ queued behind 1 question").length === 1 || undefined);
+    await until("q2 waiting", () => waitingForTheirThread(logEntries(b.bot.stderr))[0]);
+    expect(texts()).toEqual(["Answer to:"]);
     expect(await a.bot.stop("SIGKILL")).toBeNull();
     const killedAt = performance.now();
 
@@ -171,6 +176,8 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     // on a loaded two-core machine), never for the answer that will not come.
     expect(performance.now() - killedAt).toBeLessThan(5_000);
     expect(chatbot.questions()).toEqual(["q1 #hold", "q2"]);
+    // q2's answer is its only message, below q1's.
+    expect(texts().slice(1)).toEqual(["Answer to: q2"]);
   });
 
   it("finish the answer of a process killed mid-answer, and go on with its thread", async () => {
@@ -331,13 +338,17 @@ async function oneDmTwoProcesses() {
   track(chatbot.backend, (b) => b.close());
   const alice = fake.user(1001, "Alice", "alice_example");
   const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-  const a = await startWebhookBot(fake, chatbot.address);
-  const b = await startWebhookBot(fake, chatbot.address);
+  // At debug level each process logs its questions' changes of state.
+  const debug = { LOG_LEVEL: "debug" };
+  const a = await startWebhookBot(fake, chatbot.address, debug);
+  const b = await startWebhookBot(fake, chatbot.address, debug);
   return {
     chatbot,
     a,
     b,
     shown: (text: string) => fake.botMessages(dm.id).filter((m) => m.text.includes(text)),
+    /** What the chat shows, top to bottom. */
+    texts: () => fake.botMessages(dm.id).map((m) => m.text),
     ask: (text: string) => fake.compose({ chat: dm.id, from: alice, text }),
   };
 }

@@ -131,21 +131,27 @@ describe("Slack: the bot speaks the channel's language", () => {
     );
   });
 
-  it("after /language fr, a question waiting behind another in its thread is told so in French", async () => {
-    const harness = await start({ simulator: { chunkDelayMs: 10 } });
+  it("after /language fr, a question waiting for room is told its place in French", async () => {
+    const harness = await start({
+      simulator: { chunkDelayMs: 10 },
+      answerQueue: { maxActive: 1, maxQueued: 10 },
+    });
     await harness.sendCommand("/language", "fr", { user: "UADMIN" });
     await harness.settle();
     const thread = harness.nextTs();
     await harness.sendEvent(mention("un #huge=3000", { ts: thread }));
-    // The bot answers in the thread from its first text on: only then is a reply there for it.
+    // Its first text is on screen: the first answer holds the one room.
     await waitFor(() => harness.fake.thread("C1", thread).length > 0, "the first answer");
-    await harness.sendEvent(message("deux", { ts: harness.nextTs(), threadTs: thread }));
+    const other = harness.nextTs();
+    await harness.sendEvent(mention("deux", { ts: other }));
     await waitFor(
       () =>
         harness.fake
-          .thread("C1", thread)
-          .some((m) => m.history.includes("⏳ en attente derrière 1 question")),
-      "the queued notice",
+          .thread("C1", other)[0]
+          ?.history.includes(
+            "⏳ beaucoup de questions en ce moment : la vôtre est la 1ᵉ dans la file",
+          ) ?? false,
+      "the notice of its place in line",
       10_000,
     );
     await harness.settle();

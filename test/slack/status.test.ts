@@ -76,23 +76,34 @@ describe("a sign of work that costs no message", () => {
   });
 
   it("turns a queued question's notice into its answer, deleting nothing", async () => {
-    const h = await start({ simulator: { chunkDelayMs: [1, 3] } });
+    // One answer at a time: a question asked during another's waits for room, told so.
+    const h = await start({
+      simulator: { chunkDelayMs: [1, 3] },
+      answerQueue: { maxActive: 1, maxQueued: 10 },
+    });
     const root = h.nextTs();
+    const waiting = h.nextTs();
     const first = "first, slowly #delay=300";
     const second = "second, right behind";
     await h.sendEvent(mention(first, { ts: root }));
-    await h.sendEvent(mention(second, { ts: h.nextTs(), threadTs: root }));
+    await until("the first answer begun", () =>
+      h.simulator.requests.some((r) => r.route === "chat") ? true : undefined,
+    );
+    await h.sendEvent(mention(second, { ts: waiting }));
     await h.settle();
 
     const { fake } = h;
     expect(fake.callsTo("chat.delete")).toEqual([]);
-    const [one, two, ...others] = fake.thread("C1", root);
+    expect(fake.thread("C1", root).map((m) => m.text)).toEqual([
+      safeMarkdown(simulatedAnswer(first)),
+    ]);
+    const [two, ...others] = fake.thread("C1", waiting);
     expect(others).toEqual([]);
-    expect(one?.text).toBe(safeMarkdown(simulatedAnswer(first)));
     // The notice the second question got is the message its answer grew in.
-    expect(two?.history[0]).toBe("⏳ queued behind 1 question");
-    expect(two?.text).toBe(renderMrkdwn(simulatedAnswer(second, 2, first)));
+    expect(two?.history[0]).toBe("⏳ many questions right now: yours is number 1 in line");
+    expect(two?.text).toBe(renderMrkdwn(simulatedAnswer(second)));
     expect(fake.statusOf("C1", root)).toBe("");
+    expect(fake.statusOf("C1", waiting)).toBe("");
   });
 
   it("takes the status down itself when the answer could put nothing in the thread", async () => {

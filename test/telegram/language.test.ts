@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
@@ -109,20 +110,42 @@ describe("Telegram: the bot speaks the chat's language", () => {
     ]);
   });
 
-  it("after /language fr in a forum topic, a question waiting behind another is told so in French", async () => {
-    rig = await startRig({ simulator: { chunkDelayMs: 20 } });
+  it("after /language fr in a forum topic, a question in another topic waiting for room is told its place in French", async () => {
+    // One answer at a time: a question asked during another's waits for room, told so.
+    const answerQueue = new LocalAnswerQueue({
+      maxActive: 1,
+      maxQueued: 10,
+      log: createLogger({ level: "silent", secrets: [] }),
+    });
+    rig = await startRig({ simulator: { chunkDelayMs: 20 }, bridge: { answerQueue } });
     const { fake, bob, alice, forum } = rig;
     const topic = fake.createTopic(forum.id, "Ventes", bob);
+    const other = fake.createTopic(forum.id, "Achats", bob);
     await answered(rig, fake.write({ chat: forum.id, topic, from: bob, text: "/language fr" }));
     fake.write({ chat: forum.id, topic, from: alice, text: "@ChatBridgeBot un #huge=3000" });
-    const second = fake.write({ chat: forum.id, topic, from: alice, text: "@ChatBridgeBot deux" });
+    // The chatbot was asked: the first answer holds the one room.
+    await until(
+      () => rig?.harness.simulator.requests.some((r) => r.route === "chat") ?? false,
+      10_000,
+      "the first answer",
+    );
+    const second = fake.write({
+      chat: forum.id,
+      topic: other,
+      from: alice,
+      text: "@ChatBridgeBot deux",
+    });
     await until(
       () =>
         fake
-          .botMessages(forum.id)
-          .some((m) => m.history.includes("⏳ en attente derrière 1 question")),
+          .botMessages(forum.id, other)
+          .some((m) =>
+            m.history.includes(
+              "⏳ beaucoup de questions en ce moment : la vôtre est la 1ᵉ dans la file",
+            ),
+          ),
       10_000,
-      "the queued notice",
+      "the notice of its place in line",
     );
     await answered(rig, second);
   });

@@ -21,7 +21,12 @@ import { composeAnswer } from "../../src/simulator/answers.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
 import type { Store } from "../../src/store/types.ts";
-import { type Harness, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
+import {
+  type Harness,
+  type HarnessOptions,
+  OPEN_BRIDGE,
+  startHarness,
+} from "../support/bridge-harness.ts";
 import {
   type Chat,
   type FakeTelegram,
@@ -73,6 +78,8 @@ export interface RigOptions {
   start?: boolean;
   /** Share a store with an earlier rig (a restart). */
   harness?: Harness;
+  /** Settings of the rig's own bridge (an answer cap, say). */
+  bridge?: HarnessOptions["bridge"];
   /** Every question gets exactly this Markdown answer, streamed by a scripted backend. */
   answer?: string;
   /** Another backend than the simulator (a scripted raw backend). */
@@ -95,7 +102,10 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
   });
   const harness =
     options.harness ??
-    (await startHarness({ simulator: { chunkDelayMs: 0, ...options.simulator } }));
+    (await startHarness({
+      simulator: { chunkDelayMs: 0, ...options.simulator },
+      bridge: options.bridge,
+    }));
   const raw =
     options.answer === undefined
       ? undefined
