@@ -5,7 +5,7 @@ import { openStore } from "../../src/store/open-store.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
@@ -82,4 +82,46 @@ describe("a bot killed mid-answer (kill -9)", () => {
       await store.close();
     }
   }, 40_000);
+
+  it("tells a question that waited silently behind the interrupted answer to ask again", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const cwd = await botWorkDir();
+    const env = {
+      ...telegramBotEnv(fake, simulator),
+      DATA_DIR: join(cwd, "data"),
+      LEADS_POLL_INTERVAL: "0",
+      LOG_LEVEL: "debug",
+    };
+    const start = () => track(startBot({ cwd, env }), (bot) => bot.stop("SIGKILL"));
+
+    // The first answer pauses half-way; the second question waits for it, showing nothing.
+    const first = start();
+    await first.logLine("Telegram long polling started");
+    fake.write({ chat: dm.id, from: alice, text: "tell me everything #pause=30000" });
+    await first.logLine("answer journaled");
+    fake.write({ chat: dm.id, from: alice, text: "and this?" });
+    // Journaled while it waits: the first answer's record, then its own.
+    await until(
+      "the waiting question journaled",
+      () =>
+        logEntries(first.stderr).filter((e) => e.msg === "answer journaled").length === 2 ||
+        undefined,
+    );
+    expect(fake.botMessages(dm.id)).toHaveLength(1);
+    expect(await first.stop("SIGKILL")).toBeNull();
+
+    // The next start finishes the first answer and tells the second question's asker.
+    const second = start();
+    expect((await second.logLine("interrupted answers finished")).answers).toBe(2);
+    const texts = fake.botMessages(dm.id).map((m) => m.text);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]?.endsWith(CUT)).toBe(true);
+    expect(texts[1]).toBe(
+      "⚠️ the bot is restarting and did not get to your question: please ask again in a minute",
+    );
+    expect(await second.stop("SIGTERM")).toBe(0);
+  });
 });
