@@ -105,16 +105,7 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     const simulator = track(await startSimulator({ chunkDelayMs: 2 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    // Drafts: each answer's message is sent when it is complete, so the messages' order is
-    // the answers'. Streamed by edits, the second question's "queued" notice, posted at once
-    // by the process that waits on the other, can still land above the first answer's
-    // message, which comes with its first text: the questions are answered in order, but
-    // across processes a notice does not yet wait for the answer ahead to show.
-    const drafts = { TELEGRAM_DRAFTS: "on" };
-    const [a, b] = [
-      await startWebhookBot(fake, simulator, drafts),
-      await startWebhookBot(fake, simulator, drafts),
-    ];
+    const [a, b] = [await startWebhookBot(fake, simulator), await startWebhookBot(fake, simulator)];
 
     // A re-delivery that the load balancer sent to the other process.
     const first = fake.compose({ chat: dm.id, from: alice, text: "first question" });

@@ -71,6 +71,11 @@ export class MemorySurface implements ReplySurface {
     this.#rateLimits.push(...retryAfterMs);
   }
 
+  /** 429s asked for by failNextWithRateLimit that no call has met yet. */
+  get rateLimitsLeft(): number {
+    return this.#rateLimits.length;
+  }
+
   /** A person deletes message `id`: editing it fails as on a platform. */
   deleteMessage(id: number): void {
     this.#gone.add(id);
