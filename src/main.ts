@@ -81,21 +81,15 @@ async function main(): Promise<number> {
     const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
-    const answerQueue: LocalAnswerQueue = new LocalAnswerQueue({
-      ...config.answerQueue,
-      log,
-      metrics,
-      waitingElsewhere: () => sharedQueue.depth,
-    });
-    const sharedQueue: SharedQueue = new SharedQueue({
+    const answerQueue = new LocalAnswerQueue({ ...config.answerQueue, log, metrics });
+    const sharedQueue = new SharedQueue({
       store,
       key: "queue:answers",
       consumer: randomUUID(),
-      room: () => answerQueue.room(),
+      capacity: answerQueue,
       maxQueued: config.answerQueue.maxQueued,
       takeoverMs: config.takeoverMs,
       log,
-      onDepth: () => answerQueue.showDepth(),
     });
     const bridge = new Bridge({
       backend,

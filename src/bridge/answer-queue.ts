@@ -1,3 +1,4 @@
+import type { QueueCapacity } from "../coordination/shared-queue.ts";
 import { NotStartedError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -58,8 +59,6 @@ export interface LocalAnswerQueueOptions {
   maxQueued: number;
   log: Logger;
   metrics?: Metrics | undefined;
-  /** Questions waiting in the shared queue, counted in the queued-questions gauge too. */
-  waitingElsewhere?: (() => number) | undefined;
 }
 
 interface Waiter {
@@ -72,11 +71,14 @@ interface Waiter {
  * a question waits here only seconds, so a restart loses nothing a person was not told of
  * (close() tells them).
  */
-export class LocalAnswerQueue implements AnswerQueue {
+export class LocalAnswerQueue implements AnswerQueue, QueueCapacity {
   readonly #options: LocalAnswerQueueOptions;
   readonly #line: Waiter[] = [];
+  readonly #onRoom: (() => void)[] = [];
   #active = 0;
   #waiting = 0;
+  /** Questions waiting in the shared queue, counted in the queued-questions gauge too. */
+  #waitingElsewhere = 0;
   #closed = false;
   /** Questions refused since the queue was last empty: one log line opens and one ends a burst. */
   #refused = 0;
@@ -97,8 +99,12 @@ export class LocalAnswerQueue implements AnswerQueue {
     return Math.max(0, this.#options.maxActive - this.#active - this.#waiting);
   }
 
-  /** The gauge again, when the shared queue's depth changed. */
-  showDepth(): void {
+  onRoom(listener: () => void): void {
+    this.#onRoom.push(listener);
+  }
+
+  waitingElsewhere(waiting: number): void {
+    this.#waitingElsewhere = waiting;
     this.#setWaiting(this.#waiting);
   }
 
@@ -170,7 +176,11 @@ export class LocalAnswerQueue implements AnswerQueue {
           drop();
         } else if (state === "waiting") {
           drop();
+        } else {
+          return;
         }
+        // Room freed: whoever takes work by this process's room looks again.
+        for (const listener of this.#onRoom) listener();
       },
     };
   }
@@ -190,7 +200,7 @@ export class LocalAnswerQueue implements AnswerQueue {
 
   #setWaiting(waiting: number): void {
     this.#waiting = waiting;
-    this.#options.metrics?.queuedQuestions.set(waiting + (this.#options.waitingElsewhere?.() ?? 0));
+    this.#options.metrics?.queuedQuestions.set(waiting + this.#waitingElsewhere);
     if (waiting === 0 && this.#refused > 0) {
       this.#options.log.info(
         { refused: this.#refused },

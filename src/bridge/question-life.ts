@@ -490,7 +490,6 @@ export class QuestionLife {
   #release({ place, turn }: { place: QueuePlace; turn?: ThreadTurn }): void {
     place.leave();
     turn?.leave();
-    this.#deps.sharedQueue?.wake();
   }
 
   async #refuseBusy({ message, surface, t }: ShownTo): Promise<string> {

@@ -10,11 +10,8 @@ export interface SharedQueueOptions {
   key: string;
   /** This process's name among the consumers: unique per process. */
   consumer: string;
-  /**
-   * How many more entries this process can take now (MAX_ACTIVE_ANSWERS less what it runs and
-   * has lined up): the process's own answer queue says.
-   */
-  room(): number;
+  /** What this process can take on: its own answer queue (MAX_ACTIVE_ANSWERS). */
+  capacity: QueueCapacity;
   /** MAX_QUEUED_QUESTIONS: entries waiting to be taken, for the whole queue. */
   maxQueued: number;
   /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
@@ -25,8 +22,19 @@ export interface SharedQueueOptions {
    */
   pollMs?: number | undefined;
   log: Logger;
-  /** Called with the number of entries waiting, whenever it is learnt. */
-  onDepth?: ((waiting: number) => void) | undefined;
+}
+
+/**
+ * What a process can take on, as its shared queue asks it. The answer queue of the process
+ * (src/bridge/answer-queue.ts) is one; the shared queue depends on it, never the other way.
+ */
+export interface QueueCapacity {
+  /** How many more entries this process can take now (MAX_ACTIVE_ANSWERS less what it runs and has lined up). */
+  room(): number;
+  /** Calls `listener` whenever room frees here: the queue then looks for entries at once. */
+  onRoom(listener: () => void): void;
+  /** The number of entries waiting in the deployment's queue, whenever it is learnt. */
+  waitingElsewhere?(waiting: number): void;
 }
 
 /** An entry this process took, from the moment it was taken until its handler ends. */
@@ -69,12 +77,12 @@ export class SharedQueue {
   #renewal: Renewal | undefined;
   #lastTakeOver = -Infinity;
   #unwatch: (() => void) | undefined;
-  #depth = 0;
   readonly #jobs = new Set<Promise<void>>();
 
   constructor(options: SharedQueueOptions) {
     this.#options = options;
     this.#pollMs = options.pollMs ?? 250;
+    options.capacity.onRoom(() => this.wake());
   }
 
   /** The queue's key in the store. */
@@ -85,11 +93,6 @@ export class SharedQueue {
   /** Jobs running in this process (taken, handler not ended). */
   get active(): number {
     return this.#active;
-  }
-
-  /** Entries waiting to be taken, as last learnt (an add, a renewal round). */
-  get depth(): number {
-    return this.#depth;
   }
 
   /** Adds an entry at the back of the queue; undefined when `maxQueued` already wait. */
@@ -127,7 +130,7 @@ export class SharedQueue {
   async #run(): Promise<void> {
     const { store, key, consumer, takeoverMs } = this.#options;
     while (!this.#stopped) {
-      const room = this.#options.room();
+      const room = this.#options.capacity.room();
       let taken = 0;
       if (room > 0) {
         try {
@@ -228,8 +231,7 @@ export class SharedQueue {
   }
 
   #setDepth(depth: number): void {
-    this.#depth = depth;
-    this.#options.onDepth?.(depth);
+    this.#options.capacity.waitingElsewhere?.(depth);
   }
 
   /** Looks for entries now: this process has room again. */

@@ -49,7 +49,7 @@ export async function benchQueue(options: QueueBenchOptions): Promise<QueueResul
         store,
         key,
         consumer,
-        room,
+        capacity: { room, onRoom: () => undefined },
         maxQueued: 100_000,
         takeoverMs: 10_000,
         log,

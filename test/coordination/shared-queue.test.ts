@@ -3,13 +3,20 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type QueueJob, SharedQueue } from "../../src/coordination/shared-queue.ts";
+import {
+  type QueueCapacity,
+  type QueueJob,
+  SharedQueue,
+} from "../../src/coordination/shared-queue.ts";
 import { NotStartedError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
+
+/** A process's capacity as these tests set it: the queue wakes itself when a job ends. */
+const roomOf = (room: () => number): QueueCapacity => ({ room, onRoom: () => undefined });
 
 const redis = await startTestRedis("shared queue");
 afterAll(() => redis?.close());
@@ -35,7 +42,7 @@ class Worker {
       store,
       key,
       consumer: name,
-      room: () => maxActive - this.queue.active,
+      capacity: roomOf(() => maxActive - this.queue.active),
       maxQueued: 100,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,
@@ -100,7 +107,7 @@ function queueSuite(name: string, openStore: () => Promise<Store>): void {
         store,
         key: `bounded-${randomUUID()}`,
         consumer: "a",
-        room: () => 0,
+        capacity: roomOf(() => 0),
         maxQueued: 2,
         takeoverMs: TAKEOVER_MS,
         log,
@@ -174,7 +181,7 @@ describe.runIf(redis)("redis", () => {
       store,
       key,
       consumer: "holder",
-      room: (): number => 1 - holder.active,
+      capacity: roomOf((): number => 1 - holder.active),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,
@@ -212,7 +219,7 @@ describe.runIf(redis)("redis", () => {
       store,
       key,
       consumer: "stopping",
-      room: (): number => 1 - stopping.active,
+      capacity: roomOf((): number => 1 - stopping.active),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       pollMs: 20,

@@ -159,24 +159,17 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   // One registry for the bridge and /metrics, as in the process.
   const metrics = new Metrics();
   const answerQueue: LocalAnswerQueue | undefined =
-    options.answerQueue &&
-    new LocalAnswerQueue({
-      ...options.answerQueue,
-      log,
-      metrics,
-      waitingElsewhere: (): number => sharedQueue?.depth ?? 0,
-    });
+    options.answerQueue && new LocalAnswerQueue({ ...options.answerQueue, log, metrics });
   const sharedQueue: SharedQueue | undefined =
     answerQueue && options.sharedQueue
       ? new SharedQueue({
           store,
           key: "queue:answers",
           consumer: "harness",
-          room: () => answerQueue.room(),
+          capacity: answerQueue,
           maxQueued: options.answerQueue?.maxQueued ?? 0,
           takeoverMs: 3_000,
           log,
-          onDepth: () => answerQueue.showDepth(),
         })
       : undefined;
   const bridge = new Bridge({
