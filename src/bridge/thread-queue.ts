@@ -281,6 +281,8 @@ class ThreadTicket {
   readonly #owner: string;
   #leaseMs: number;
   readonly #number: Promise<number>;
+  /** Found served when it was taken: its first turn needs no check. */
+  #servedAtOnce = false;
   /** Settles (never rejects) once the store answered the request for this ticket. */
   readonly taken: Promise<unknown>;
   readonly #renewal: Renewal;
@@ -302,7 +304,11 @@ class ThreadTicket {
     this.#number =
       "number" in ticket
         ? Promise.resolve(ticket.number)
-        : ticket.after.then(() => options.store.takeTicket(key, this.#owner, this.#leaseMs));
+        : ticket.after.then(async () => {
+            const taken = await options.store.takeTicket(key, this.#owner, this.#leaseMs);
+            this.#servedAtOnce = taken.served;
+            return taken.number;
+          });
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
     this.taken = this.#number.catch(() => undefined);
     // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
@@ -316,6 +322,7 @@ class ThreadTicket {
   async turn(pollMs: number, onWait?: () => void): Promise<void> {
     const { store, signal } = this.#options;
     const number = await this.#number;
+    if (this.#servedAtOnce) return;
     let told = false;
     for (;;) {
       const status = await store.checkTicket(this.#key, number, this.#owner, this.#leaseMs);

@@ -1,5 +1,5 @@
 import type { CallWindow } from "./call-window.ts";
-import type { TicketStatus } from "./ticket-line.ts";
+import type { TakenTicket, TicketStatus } from "./ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 
@@ -42,13 +42,13 @@ export interface Coordination {
   release(key: string, owner: string): Promise<boolean>;
 
   /**
-   * Takes the next ticket in the line at `key` and returns its number: tickets are served
-   * in the order they were taken, across every process sharing the Redis (in memory for the
+   * Takes the next ticket in the line at `key` and returns its number, and whether it is
+   * served at once (nothing ahead): tickets are served in the order they were taken, across every process sharing the Redis (in memory for the
    * embedded store, which belongs to one process). The ticket holds for `leaseMs`; each
    * checkTicket renews it. A ticket given back, or not renewed within its lease (its process
    * died), is skipped. See ticket-line.ts.
    */
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<number>;
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket>;
 
   /** Renews the ticket for `leaseMs` and says whether it is served, waiting or lapsed. */
   checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus>;

@@ -22,6 +22,15 @@
  */
 export type TicketStatus = "served" | "waiting" | "lapsed";
 
+/**
+ * A ticket just taken: its number, and `served` when nothing was left ahead of it (the line
+ * was empty, or every ticket before it had gone back), so the common case needs no check.
+ */
+export interface TakenTicket {
+  number: number;
+  served: boolean;
+}
+
 interface Ticket {
   owner: string;
   /** When the lease ends, on the clock the store uses. */
@@ -43,7 +52,7 @@ interface LineState {
 export class MemoryLines {
   readonly #lines = new Map<string, LineState>();
 
-  take(key: string, owner: string, leaseMs: number): number {
+  take(key: string, owner: string, leaseMs: number): TakenTicket {
     let line = this.#lines.get(key);
     if (!line) {
       line = { next: 0, serving: 1, tickets: new Map() };
@@ -51,7 +60,7 @@ export class MemoryLines {
     }
     line.next += 1;
     line.tickets.set(line.next, { owner, endsAt: performance.now() + leaseMs });
-    return line.next;
+    return { number: line.next, served: line.serving === line.next };
   }
 
   check(key: string, number: number, owner: string, leaseMs: number): TicketStatus {
@@ -109,15 +118,22 @@ local function keep(lease)
 end
 `;
 
-/** ARGV owner, lease ms. Returns the ticket's number. */
+/** ARGV owner, lease ms. Returns the ticket's number, negative when it is served at once. */
 export const REDIS_TAKE_TICKET_SCRIPT = `${PRELUDE}
 local lease = tonumber(ARGV[2])
 local number = redis.call("HINCRBY", line, "next", 1)
-redis.call("HSETNX", line, "serving", number)
+local first = redis.call("HSETNX", line, "serving", number) == 1
 redis.call("HSET", line, number, string.format("%d|%s", now + lease, ARGV[1]))
 keep(lease)
+if first or tonumber(redis.call("HGET", line, "serving")) == number then return -number end
 return number
 `;
+
+/** The take script's reply as a ticket. */
+export function takenTicketOf(reply: unknown): TakenTicket {
+  const code = Number(reply);
+  return { number: Math.abs(code), served: code < 0 };
+}
 
 /** ARGV ticket, owner, lease ms. Returns 1 served, 0 waiting, -1 lapsed. */
 export const REDIS_CHECK_TICKET_SCRIPT = `${PRELUDE}

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
-import { MemoryLines, type TicketStatus } from "../coordination/ticket-line.ts";
+import { MemoryLines, type TakenTicket, type TicketStatus } from "../coordination/ticket-line.ts";
 import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { messageOf, StoreUnavailableError } from "../errors.ts";
@@ -196,7 +196,7 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("mapEntries", () => this.#entries<T>(key));
   }
 
-  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
   }

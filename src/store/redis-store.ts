@@ -6,7 +6,9 @@ import {
   REDIS_CHECK_TICKET_SCRIPT,
   REDIS_GIVE_BACK_TICKET_SCRIPT,
   REDIS_TAKE_TICKET_SCRIPT,
+  type TakenTicket,
   type TicketStatus,
+  takenTicketOf,
   ticketStatusOf,
 } from "../coordination/ticket-line.ts";
 import {
@@ -244,10 +246,10 @@ export class RedisStore implements Store {
     });
   }
 
-  async takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+  async takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
     const lease = checkTtl(leaseMs) ?? 0;
     return this.#run("takeTicket", async () =>
-      Number(
+      takenTicketOf(
         await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, String(lease)]),
       ),
     );

@@ -1,5 +1,5 @@
 import type { CallWindow } from "../../src/coordination/call-window.ts";
-import type { TicketStatus } from "../../src/coordination/ticket-line.ts";
+import type { TakenTicket, TicketStatus } from "../../src/coordination/ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -97,7 +97,7 @@ export class CountingStore implements Store {
     return this.#inner.mapEntries(key);
   }
 
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<number> {
+  takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
     this.#count("takeTicket");
     return this.#inner.takeTicket(key, owner, leaseMs);
   }

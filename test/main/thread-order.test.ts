@@ -128,7 +128,13 @@ describe.skipIf(!ownRedis)("a thread's answers read in question order", () => {
     const { shown, history } = await twoQuestionsInOneThread(fake, a.events, a.events);
     expect(shown).toEqual(["order first answer", "order second answer"]);
     expect(history.filter((text) => text.includes("⏳"))).toEqual([]);
-    // Each question's life is told in the debug log, one line per state, under its own id.
+    // Each question's life is told in the debug log, one line per state, under its own id
+    // (the last lines come just after the answer is on screen).
+    await until(
+      "both lives ended",
+      () =>
+        logEntries(a.bot.stderr).filter((e) => e.msg === "question done").length === 2 || undefined,
+    );
     const lives = new Map<string, string[]>();
     for (const entry of logEntries(a.bot.stderr + a.bot.stdout)) {
       const { question, msg } = entry as { question?: string; msg?: string };

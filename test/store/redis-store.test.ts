@@ -75,9 +75,9 @@ describe.skipIf(!redis)("redis store", () => {
       openRedisStore({ url, namespace }),
     ]);
     const line = `line-${randomUUID()}`;
-    const first = await a.takeTicket(line, "on-a", 5_000);
-    const second = await b.takeTicket(line, "on-b", 5_000);
-    const third = await a.takeTicket(line, "on-a-again", 5_000);
+    const first = (await a.takeTicket(line, "on-a", 5_000)).number;
+    const second = (await b.takeTicket(line, "on-b", 5_000)).number;
+    const third = (await a.takeTicket(line, "on-a-again", 5_000)).number;
     expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
     expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("waiting");
     await a.giveBackTicket(line, first, "on-a");

@@ -243,9 +243,12 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("tickets are served in the order they were taken, each after those ahead go back", async () => {
-      const a = await store.takeTicket("line", "a", 5_000);
-      const b = await store.takeTicket("line", "b", 5_000);
-      const c = await store.takeTicket("line", "c", 5_000);
+      const first = await store.takeTicket("line", "a", 5_000);
+      const second = await store.takeTicket("line", "b", 5_000);
+      // Served at once in an empty line, not behind a live ticket.
+      expect([first.served, second.served]).toEqual([true, false]);
+      const [a, b] = [first.number, second.number];
+      const c = (await store.takeTicket("line", "c", 5_000)).number;
       expect(a < b && b < c).toBe(true);
       expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
       expect(await store.checkTicket("line", b, "b", 5_000)).toBe("waiting");
@@ -254,19 +257,22 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
       expect(await store.checkTicket("line", b, "b", 5_000)).toBe("served");
       // Given back out of turn: c still waits for b, then nothing is ahead.
-      const d = await store.takeTicket("line", "d", 5_000);
+      const d = (await store.takeTicket("line", "d", 5_000)).number;
       await store.giveBackTicket("line", c, "c");
       expect(await store.checkTicket("line", d, "d", 5_000)).toBe("waiting");
       await store.giveBackTicket("line", b, "b");
       expect(await store.checkTicket("line", d, "d", 5_000)).toBe("served");
       // Another key is another line.
-      const other = await store.takeTicket("other line", "e", 5_000);
+      const other = (await store.takeTicket("other line", "e", 5_000)).number;
       expect(await store.checkTicket("other line", other, "e", 5_000)).toBe("served");
     });
 
     it("tickets taken at the same moment are served one at a time, in the order taken", async () => {
       const owners = Array.from({ length: 20 }, (_, i) => `owner-${i}`);
-      const tickets = await Promise.all(owners.map((o) => store.takeTicket("crowd", o, 5_000)));
+      const taken = await Promise.all(owners.map((o) => store.takeTicket("crowd", o, 5_000)));
+      const tickets = taken.map((t) => t.number);
+      // Only the first taken finds nothing ahead.
+      expect(taken.filter((t) => t.served).map((t) => t.number)).toEqual([tickets[0]]);
       expect(new Set(tickets).size).toBe(20);
       expect([...tickets].sort((x, y) => x - y)).toEqual(tickets);
       for (const [i, ticket] of tickets.entries()) {
@@ -280,8 +286,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("a ticket not renewed within its lease is skipped, and its holder finds it lapsed", async () => {
-      const dead = await store.takeTicket("line", "dead", 300);
-      const alive = await store.takeTicket("line", "alive", 5_000);
+      const dead = (await store.takeTicket("line", "dead", 300)).number;
+      const alive = (await store.takeTicket("line", "alive", 5_000)).number;
       expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("waiting");
       await sleep(400);
       expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("served");
@@ -289,8 +295,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("each check renews the ticket's lease", async () => {
-      const first = await store.takeTicket("line", "first", 600);
-      const second = await store.takeTicket("line", "second", 5_000);
+      const first = (await store.takeTicket("line", "first", 600)).number;
+      const second = (await store.takeTicket("line", "second", 5_000)).number;
       for (let i = 0; i < 4; i++) {
         await sleep(200);
         expect(await store.checkTicket("line", first, "first", 600)).toBe("served");
@@ -300,8 +306,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("a ticket is its owner's: another owner can neither use nor give it back", async () => {
-      const mine = await store.takeTicket("line", "me", 5_000);
-      const next = await store.takeTicket("line", "next", 5_000);
+      const mine = (await store.takeTicket("line", "me", 5_000)).number;
+      const next = (await store.takeTicket("line", "next", 5_000)).number;
       expect(await store.checkTicket("line", mine, "intruder", 5_000)).toBe("lapsed");
       await store.giveBackTicket("line", mine, "intruder");
       expect(await store.checkTicket("line", next, "next", 5_000)).toBe("waiting");
@@ -310,7 +316,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.giveBackTicket("line", next, "next");
       // An emptied line starts again: the next ticket is served at once.
       const later = await store.takeTicket("line", "later", 5_000);
-      expect(await store.checkTicket("line", later, "later", 5_000)).toBe("served");
+      expect(later.served).toBe(true);
+      expect(await store.checkTicket("line", later.number, "later", 5_000)).toBe("served");
       expect(await store.checkTicket("line", mine, "me", 5_000)).toBe("lapsed");
     });
 
