@@ -34,27 +34,21 @@ import type { ThreadQueue, ThreadTurn } from "./thread-queue.ts";
  * docs/architecture.md draws them and their transitions). Each change is one debug line
  * naming the question, so "why did this answer wait?" is answered in one place.
  */
+/** The states in which a question's life ends in this process. */
+const END_STATES = ["done", "refused", "stopped", "cut", "failed", "handed over"] as const;
+
 export const QUESTION_STATES = [
   "received",
   "waiting for its thread",
   "waiting for room",
   "answering",
   "finishing",
-  "done",
-  "refused",
-  "stopped",
-  "cut",
-  "failed",
-  "handed over",
+  ...END_STATES,
 ] as const;
 
 export type QuestionState = (typeof QUESTION_STATES)[number];
 
-/** The states in which a question's life ends in this process. */
-type EndState = Extract<
-  QuestionState,
-  "done" | "refused" | "stopped" | "cut" | "failed" | "handed over"
->;
+type EndState = (typeof END_STATES)[number];
 
 /** A question waiting in this process with a notice on screen, as a stop in its thread withdraws it. */
 export interface LocalWaiter {
@@ -519,14 +513,7 @@ export class QuestionLife {
   }
 }
 
-const ENDS: ReadonlySet<QuestionState> = new Set<EndState>([
-  "done",
-  "refused",
-  "stopped",
-  "cut",
-  "failed",
-  "handed over",
-]);
+const ENDS: ReadonlySet<QuestionState> = new Set(END_STATES);
 
 const END_OF: Record<AnswerReport["end"], EndState> = {
   complete: "done",
