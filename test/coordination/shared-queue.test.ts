@@ -38,7 +38,6 @@ class Worker {
       room: () => maxActive - this.queue.active,
       maxQueued: 100,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
   }
@@ -177,7 +176,6 @@ describe.runIf(redis)("redis", () => {
       room: (): number => 1 - holder.active,
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
     let release!: () => void;
@@ -215,7 +213,6 @@ describe.runIf(redis)("redis", () => {
       room: (): number => 1 - stopping.active,
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
     let outcome: unknown;
