@@ -148,19 +148,14 @@ export class SharedQueue {
       let taken = 0;
       if (room > 0 && (this.#mayWait || this.#takeOverDue)) {
         try {
-          const entries = [];
-          // Looking for a dead holder's entries costs a scan: once a round.
-          if (this.#takeOverDue) {
-            this.#takeOverDue = false;
-            entries.push(...(await store.streamTakeOver(key, consumer, takeoverMs, room)));
-          }
-          if (entries.length < room && this.#mayWait) {
-            const announced = this.#announced;
-            const asked = room - entries.length;
-            const fresh = await store.streamTake(key, consumer, asked);
-            if (fresh.length < asked && announced === this.#announced) this.#mayWait = false;
-            entries.push(...fresh);
-          }
+          const announced = this.#announced;
+          // A dead holder's entries cost a scan: once a round, together with the waiting ones.
+          const takeOver = this.#takeOverDue;
+          this.#takeOverDue = false;
+          const entries = takeOver
+            ? await store.streamTakeOver(key, consumer, takeoverMs, room)
+            : await store.streamTake(key, consumer, room);
+          if (entries.length < room && announced === this.#announced) this.#mayWait = false;
           for (const entry of entries) this.#start(entry.id, entry.value);
           taken = entries.length;
         } catch (error) {
@@ -252,7 +247,6 @@ export class SharedQueue {
     }
     if (this.#shared) {
       this.#takeOverDue = true;
-      this.#mayWait = true;
       this.wake();
     }
   }

@@ -120,7 +120,8 @@ export interface KeyValueStore {
 
   /**
    * Takes over up to `count` entries whose holder has not renewed its hold for `minIdleMs`
-   * (it died): `consumer` holds them from now.
+   * (it died), then waiting entries to make up `count`, in one step: `consumer` holds them
+   * from now.
    */
   streamTakeOver(
     key: string,

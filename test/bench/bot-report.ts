@@ -229,7 +229,7 @@ export function idleLines(rows: readonly IdleRow[]): string[] {
     "previous answer closed, to one bot on a redis-server of its own: quick answers (5 chunks at",
     "once, as a short reply) and the usual ones (100 chunks over ~3.7 s). Commands: INFO",
     "commandstats over the whole run, the bot's timers and the commands inside Lua scripts",
-    "included, ÷ questions; the connections' keep-alive PINGs (one a second each) apart.",
+    "included, ÷ questions; the connections' keep-alive PINGs (one every 5 s each) apart.",
   );
   return lines;
 }
