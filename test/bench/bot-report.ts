@@ -110,13 +110,18 @@ export function botVerdict(rows: readonly BotRow[]): Verdict {
     [limited === 0, `no 429s (${limited})`],
     [failed === 0, `no failed answers (${failed})`],
   );
+  return verdictOf("whole-bot", checks);
+}
+
+/** Checks as a verdict: PASS when every one holds; the missed ones first, then the met. */
+function verdictOf(name: string, checks: readonly [boolean, string][]): Verdict {
   const pass = checks.every(([ok]) => ok);
   const missed = checks.filter(([ok]) => !ok).map(([, text]) => text);
   const met = checks.filter(([ok]) => ok).map(([, text]) => text);
   return {
     pass,
     line: [
-      `whole-bot verdict: ${pass ? "PASS" : "FAIL"}`,
+      `${name} verdict: ${pass ? "PASS" : "FAIL"}`,
       ...(missed.length > 0 ? [`  MISSED: ${missed.join("; ")}`] : []),
       `  ok: ${met.join("; ")}`,
     ].join("\n"),
@@ -257,17 +262,7 @@ export function idleVerdict(rows: readonly IdleRow[]): Verdict {
       );
     }
   }
-  const pass = checks.every(([ok]) => ok);
-  const missed = checks.filter(([ok]) => !ok).map(([, text]) => text);
-  const met = checks.filter(([ok]) => ok).map(([, text]) => text);
-  return {
-    pass,
-    line: [
-      `idle verdict: ${pass ? "PASS" : "FAIL"}`,
-      ...(missed.length > 0 ? [`  MISSED: ${missed.join("; ")}`] : []),
-      `  ok: ${met.join("; ")}`,
-    ].join("\n"),
-  };
+  return verdictOf("idle", checks);
 }
 
 function commandTotal(cost: QuestionsCost | undefined): number | null {
