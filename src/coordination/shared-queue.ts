@@ -76,8 +76,9 @@ export class SharedQueue {
   /** A round asked for a look at entries held by a process that may be dead. */
   #takeOverDue: boolean;
   /**
-   * Entries may wait: set by an add (here, or announced) and by a round; cleared by a take that
-   * found fewer than it asked for while no add was announced.
+   * Entries may wait: set by an add (here, or announced); cleared by a take (a round's
+   * take-over takes waiting entries too) that found fewer than it asked for while no add was
+   * announced.
    */
   #mayWait = true;
   /** Adds announced so far: a take tells by it whether one came while it ran. */
