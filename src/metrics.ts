@@ -1,5 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import packageJson from "../package.json" with { type: "json" };
+import { LOOP_DELAY_METRICS, LoopDelay } from "./loop-delay.ts";
 
 const PREFIX = "chatbot_bridge_";
 
@@ -51,6 +52,7 @@ export function callStatusOf(httpStatus: number | undefined): Exclude<CallStatus
  */
 export class Metrics {
   readonly registry = new Registry();
+  readonly #loopDelay = new LoopDelay(defaultMetrics(this.registry));
   readonly buildInfo = new Gauge({
     name: `${PREFIX}build_info`,
     help: "Always 1: the bot's version and the Node.js version it runs on",
@@ -107,11 +109,14 @@ export class Metrics {
     labelNames: ["kind"] as const,
     registers: [this.registry],
   });
-  readonly activeAnswers = new Gauge({
-    name: `${PREFIX}active_answers`,
-    help: "Answers streaming now",
-    registers: [this.registry],
-  });
+  readonly activeAnswers = new ActiveAnswers(
+    new Gauge({
+      name: `${PREFIX}active_answers`,
+      help: "Answers streaming now",
+      registers: [this.registry],
+    }),
+    this.#loopDelay,
+  );
   readonly queuedQuestions = new Gauge({
     name: `${PREFIX}queued_questions`,
     help: "Questions accepted whose answer has not begun (waiting for room under MAX_ACTIVE_ANSWERS, or for their thread)",
@@ -173,7 +178,6 @@ export class Metrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
     this.buildInfo.set({ version: packageJson.version, node: process.version }, 1);
     for (const channel of CHANNELS) {
       for (const outcome of OUTCOMES) this.questions.inc({ channel, outcome }, 0);
@@ -192,5 +196,35 @@ export class Metrics {
   /** Counts one Slack or Telegram API call (`method`: the API's method name, never an id). */
   countPlatformCall(platform: "slack" | "telegram", method: string, status: CallStatus): void {
     this.platformCalls.inc({ platform, method, status });
+  }
+}
+
+/** Longer than any process runs: prom-client's own loop monitor, which cannot be paused, never looks. */
+const NEVER_MS = 2 ** 31 - 1;
+
+/** prom-client's default metrics in `registry`, their event-loop delay figures measured by LoopDelay. */
+function defaultMetrics(registry: Registry): Registry {
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: NEVER_MS });
+  for (const name of LOOP_DELAY_METRICS) registry.removeSingleMetric(name);
+  return registry;
+}
+
+/** Answers streaming now: their gauge, and the event-loop monitor, which runs while there are any. */
+class ActiveAnswers {
+  #count = 0;
+
+  constructor(
+    readonly gauge: Gauge,
+    readonly loopDelay: LoopDelay,
+  ) {}
+
+  inc(): void {
+    this.gauge.inc();
+    if (++this.#count === 1) this.loopDelay.start();
+  }
+
+  dec(): void {
+    this.gauge.dec();
+    if (--this.#count === 0) this.loopDelay.stop();
   }
 }

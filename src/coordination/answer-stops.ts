@@ -214,7 +214,10 @@ export class AnswerStops {
   /** Takes the sign of life, kept renewed until the last answer here ends. */
   #keepAlive(): Promise<unknown> {
     if (this.#aliveTaken) return this.#aliveTaken;
-    const taken: Promise<unknown> = this.#alive.acquire().then(
+    // Answers one after another: the sign taken for the last one holds a while yet, past the
+    // first renewal below (a third of its length from now).
+    const held = this.#alive.holdsFor((2 * this.#alive.leaseMs) / 3);
+    const taken: Promise<unknown> = (held ? Promise.resolve(true) : this.#alive.acquire()).then(
       () => {
         // Not when the answers it was taken for all ended meanwhile: none would stop it.
         if (this.#aliveTaken !== taken) return;

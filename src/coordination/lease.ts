@@ -58,6 +58,8 @@ export class Lease {
   readonly #store: Coordination;
   #asked = false;
   #renewal: Renewal | undefined;
+  /** When the last call that found this owner holding it was sent (performance.now()). */
+  #confirmedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: LeaseOptions) {
     this.key = options.key;
@@ -71,13 +73,29 @@ export class Lease {
   async acquire(): Promise<boolean> {
     if (this.grantedInProcess) return true;
     this.#asked = true;
-    return (await this.renew()) || this.#store.claim(this.key, this.owner, this.leaseMs);
+    if (await this.renew()) return true;
+    return this.#confirm(() => this.#store.claim(this.key, this.owner, this.leaseMs));
   }
 
   /** Extends the lease by its length from now; false when this owner does not hold it. */
   async renew(): Promise<boolean> {
     if (this.grantedInProcess) return true;
-    return this.#store.renew(this.key, this.owner, this.leaseMs);
+    return this.#confirm(() => this.#store.renew(this.key, this.owner, this.leaseMs));
+  }
+
+  /**
+   * Whether the lease holds for `ms` more at least, as the last renewal or claim left it
+   * (counted from when it was sent: the store started the lease's time no earlier).
+   */
+  holdsFor(ms: number): boolean {
+    return this.grantedInProcess || performance.now() + ms < this.#confirmedAt + this.leaseMs;
+  }
+
+  async #confirm(call: () => Promise<boolean>): Promise<boolean> {
+    const sentAt = performance.now();
+    const held = await call();
+    this.#confirmedAt = held ? sentAt : Number.NEGATIVE_INFINITY;
+    return held;
   }
 
   /** Renews the lease every third of its length until stopRenewing or release. */
@@ -104,6 +122,7 @@ export class Lease {
     await this.stopRenewing();
     if (!this.#asked) return;
     this.#asked = false;
+    this.#confirmedAt = Number.NEGATIVE_INFINITY;
     await this.#store.release(this.key, this.owner);
   }
 }

@@ -85,7 +85,8 @@ export interface Coordination {
 
   /**
    * Takes over up to `count` entries whose holder has not renewed its hold for `minIdleMs`
-   * (it died): `consumer` holds them from now.
+   * (it died), then waiting entries to make up `count`, in one step: `consumer` holds them
+   * from now.
    */
   streamTakeOver(
     key: string,

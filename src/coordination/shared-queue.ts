@@ -1,6 +1,5 @@
 import { NotStartedError, storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { Renewal } from "./lease.ts";
 import type { Coordination } from "./port.ts";
 import type { StreamAdd } from "./work-stream.ts";
 
@@ -16,11 +15,6 @@ export interface SharedQueueOptions {
   maxQueued: number;
   /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
   takeoverMs: number;
-  /**
-   * How often a process with room looks for entries without being woken (default 250 ms): an
-   * add wakes every process at once (streamWatch); this covers an announcement lost meanwhile.
-   */
-  pollMs?: number | undefined;
   log: Logger;
 }
 
@@ -60,12 +54,20 @@ export interface QueueJob {
  * queue: what happens to work cut by a kill after that is the job's own affair (the answer
  * journal finishes an answer cut mid-stream), so it is never done twice.
  *
+ * A process looks for entries when it is told of one (an add anywhere: streamWatch; room
+ * freed here: wake()), never on a timer of its own while nothing is known to wait. Only the
+ * rounds (every third of TAKEOVER_MS) run on their own, and only while there is something to
+ * keep or learn: entries held, entries waiting, or, where other processes share the store,
+ * a dead holder's entries to look for (and an announcement lost meanwhile).
+ *
  * On the embedded store the queue is in memory and this process is its only consumer: the
- * same code path, one process.
+ * same code path, one process, so no holder can die while it lives and an idle queue costs
+ * nothing.
  */
 export class SharedQueue {
   readonly #options: SharedQueueOptions;
-  readonly #pollMs: number;
+  /** Other processes share the store: one may die holding entries, or add unseen. */
+  readonly #shared: boolean;
   /** Taken entries whose job has not begun them: renewed until it does. */
   readonly #held = new Set<string>();
   #active = 0;
@@ -74,14 +76,29 @@ export class SharedQueue {
   #wake: (() => void) | undefined;
   #woken = false;
   #loop: Promise<void> | undefined;
-  #renewal: Renewal | undefined;
-  #lastTakeOver = -Infinity;
+  #round: NodeJS.Timeout | undefined;
+  #rounding: Promise<void> | undefined;
+  /** Stopped, and every job ended: nothing is held any more. */
+  #roundsOver = false;
+  /** A round asked for a look at entries held by a process that may be dead. */
+  #takeOverDue: boolean;
+  /**
+   * Entries may wait: set by an add (here, or announced); cleared by a take (a round's
+   * take-over takes waiting entries too) that found fewer than it asked for while no add was
+   * announced.
+   */
+  #mayWait = true;
+  /** Adds announced so far: a take tells by it whether one came while it ran. */
+  #announced = 0;
   #unwatch: (() => void) | undefined;
+  /** Entries waiting to be taken, as last learnt (an add, a round). */
+  #depth = 0;
   readonly #jobs = new Set<Promise<void>>();
 
   constructor(options: SharedQueueOptions) {
     this.#options = options;
-    this.#pollMs = options.pollMs ?? 250;
+    this.#shared = options.store.sharedAcrossProcesses;
+    this.#takeOverDue = this.#shared;
     options.capacity.onRoom(() => this.wake());
   }
 
@@ -100,7 +117,7 @@ export class SharedQueue {
     const { store, key, maxQueued } = this.#options;
     const added = await store.streamAdd(key, value, maxQueued);
     if (added) this.#setDepth(added.place);
-    this.wake();
+    this.#added();
     return added;
   }
 
@@ -108,9 +125,9 @@ export class SharedQueue {
   serve(handler: (job: QueueJob) => Promise<void>): void {
     if (this.#handler) throw new Error("the queue is served once");
     this.#handler = handler;
-    // An add anywhere wakes this process at once; polling covers a missed announcement.
-    this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.wake());
-    this.#renewal = new Renewal(() => this.#renew(), this.#options.takeoverMs / 3);
+    // An add anywhere wakes this process at once; the rounds cover a missed announcement.
+    this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.#added());
+    this.#scheduleRound();
     this.#loop = this.#run();
   }
 
@@ -124,7 +141,9 @@ export class SharedQueue {
     this.wake();
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);
-    await this.#renewal?.stop();
+    this.#roundsOver = true;
+    clearTimeout(this.#round);
+    await this.#rounding;
   }
 
   async #run(): Promise<void> {
@@ -132,17 +151,16 @@ export class SharedQueue {
     while (!this.#stopped) {
       const room = this.#options.capacity.room();
       let taken = 0;
-      if (room > 0) {
+      if (room > 0 && (this.#mayWait || this.#takeOverDue)) {
         try {
-          const entries = [];
-          // Looking for a dead holder's entries costs a scan: a few times per TAKEOVER_MS.
-          if (performance.now() - this.#lastTakeOver >= takeoverMs / 4) {
-            this.#lastTakeOver = performance.now();
-            entries.push(...(await store.streamTakeOver(key, consumer, takeoverMs, room)));
-          }
-          if (entries.length < room) {
-            entries.push(...(await store.streamTake(key, consumer, room - entries.length)));
-          }
+          const announced = this.#announced;
+          // A dead holder's entries cost a scan: once a round, together with the waiting ones.
+          const takeOver = this.#takeOverDue;
+          this.#takeOverDue = false;
+          const entries = takeOver
+            ? await store.streamTakeOver(key, consumer, takeoverMs, room)
+            : await store.streamTake(key, consumer, room);
+          if (entries.length < room && announced === this.#announced) this.#mayWait = false;
           for (const entry of entries) this.#start(entry.id, entry.value);
           taken = entries.length;
         } catch (error) {
@@ -162,6 +180,7 @@ export class SharedQueue {
     const { store, key, consumer } = this.#options;
     this.#active += 1;
     this.#held.add(id);
+    this.#scheduleRound();
     let begun = false;
     const job: QueueJob = {
       id,
@@ -193,6 +212,24 @@ export class SharedQueue {
     void running.finally(() => this.#jobs.delete(running));
   }
 
+  /** The next round, a third of TAKEOVER_MS from now, while rounds have something to do. */
+  #scheduleRound(): void {
+    if (this.#round || this.#roundsOver) return;
+    if (!this.#shared && this.#held.size === 0 && this.#depth === 0) return;
+    this.#round = setTimeout(() => {
+      this.#rounding = this.#renew().finally(() => {
+        this.#round = undefined;
+        this.#rounding = undefined;
+        this.#scheduleRound();
+      });
+    }, this.#options.takeoverMs / 3).unref();
+  }
+
+  /**
+   * Renews the holds of entries taken and not begun, learns how many entries wait (while some
+   * do, or this process has no room to take them), and, on a shared store, has the loop look
+   * for a dead holder's entries and for any whose announcement was lost.
+   */
   async #renew(): Promise<void> {
     const { store, key, consumer, log } = this.#options;
     try {
@@ -207,31 +244,42 @@ export class SharedQueue {
           );
         }
       }
-      this.#setDepth(await store.streamWaiting(key));
+      if (this.#depth > 0 || held.length > 0 || this.#options.capacity.room() <= 0) {
+        this.#setDepth(await store.streamWaiting(key));
+      }
     } catch (error) {
       log[storeFailureLevel(error)]({ err: error }, "could not renew questions held in the queue");
     }
+    if (this.#shared) {
+      this.#takeOverDue = true;
+      this.wake();
+    }
   }
 
-  /** Waits for a poke (an entry added here, a job ended) or the poll interval. */
+  /** Waits for a poke: an entry added, a job ended, room freed, a round. */
   async #idle(): Promise<void> {
     if (this.#woken) {
       this.#woken = false;
       return;
     }
     await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, this.#pollMs);
-      this.#wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
+      this.#wake = resolve;
     });
     this.#wake = undefined;
     this.#woken = false;
   }
 
+  /** An entry was added (here, or announced from anywhere): it may be taken now. */
+  #added(): void {
+    this.#announced += 1;
+    this.#mayWait = true;
+    this.wake();
+  }
+
   #setDepth(depth: number): void {
+    this.#depth = depth;
     this.#options.capacity.waitingElsewhere?.(depth);
+    this.#scheduleRound();
   }
 
   /** Looks for entries now: this process has room again. */

@@ -91,7 +91,7 @@ export class MemoryStreams {
       entry.heldAt = now;
       taken.push({ id, value: JSON.parse(entry.value) });
     }
-    return taken;
+    return [...taken, ...this.take(key, consumer, count - taken.length)];
   }
 
   hold(key: string, consumer: string, ids: readonly string[]): string[] {
@@ -178,11 +178,22 @@ if not reply then return {} end
 return flatten(reply[1][2])
 `;
 
-/** ARGV consumer, min idle ms, count. Returns id, value… of the entries taken over. */
+/**
+ * ARGV consumer, min idle ms, count. Returns id, value… of the entries taken over, then of
+ * entries never taken, up to count in all.
+ */
 export const REDIS_STREAM_TAKE_OVER_SCRIPT = `${PRELUDE}
 if redis.call("EXISTS", stream) == 0 then return {} end
 local reply = redis.call("XAUTOCLAIM", stream, "${GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
-return flatten(reply[2])
+local taken = flatten(reply[2])
+local left = tonumber(ARGV[3]) - #taken / 2
+if left > 0 then
+  local fresh = redis.call("XREADGROUP", "GROUP", "${GROUP}", ARGV[1], "COUNT", left, "STREAMS", stream, ">")
+  if fresh then
+    for _, value in ipairs(flatten(fresh[1][2])) do table.insert(taken, value) end
+  end
+end
+return taken
 `;
 
 /** ARGV consumer, ids…: renews the hold of those the consumer still holds; returns them. */

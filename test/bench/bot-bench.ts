@@ -3,6 +3,7 @@
 // and the stamp backend in a third. This process delivers the questions, as the platforms
 // would, and reads the bot's figures from its /metrics and /proc. One row per process.
 import { setTimeout as sleep } from "node:timers/promises";
+import { LOOP_DELAY_RESOLUTION_MS } from "../../src/loop-delay.ts";
 import { BENCH_SLACK_TOKEN } from "./bench-slack-api.ts";
 import { BENCH_TELEGRAM_TOKEN } from "./bench-telegram-api.ts";
 import { BENCH_SIGNING_SECRET, BENCH_WEBHOOK_SECRET, BotDeliveries } from "./bot-deliveries.ts";
@@ -40,11 +41,11 @@ const ANSWER_TIMEOUT_MS = 60_000;
  */
 const WARM_UP = { conversations: 200, firstSlot: 1_000_000 };
 /**
- * prom-client's event-loop monitor (perf_hooks.monitorEventLoopDelay) runs a timer every
- * 10 ms and records the whole interval: an idle loop shows ~10 ms. Taken off, the figure is
- * how late the loop ran, as the pipeline section's own monitor reports it.
+ * The bot's event-loop monitor (src/loop-delay.ts) looks every 10 ms and records the whole
+ * interval: a loop on time shows ~10 ms. Taken off, the figure is how late the loop ran, as
+ * the pipeline section's own monitor reports it.
  */
-const LOOP_MONITOR_RESOLUTION_MS = 10;
+const LOOP_MONITOR_RESOLUTION_MS = LOOP_DELAY_RESOLUTION_MS;
 
 export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
   const cleanups: (() => Promise<unknown>)[] = [];

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,8 @@ export interface BotProcess {
   pid: number;
   /** Resident memory now, in bytes (Linux /proc; NaN elsewhere). */
   rssBytes(): number;
+  /** CPU time its threads have used so far, in ms, to the µs (Linux /proc; NaN elsewhere). */
+  cpuMs(): number;
   /** Log lines it wrote (level warn and up): how many, and the first few distinct ones. */
   logSummary(): { lines: number; first: string[] };
   close(): Promise<void>;
@@ -62,6 +64,7 @@ export async function startBotProcess(env: Record<string, string>): Promise<BotP
     url,
     pid: child.pid ?? 0,
     rssBytes: () => rssOf(child.pid ?? 0),
+    cpuMs: () => cpuMsOf(child.pid ?? 0),
     logSummary: logs.summary,
     close,
   };
@@ -114,6 +117,23 @@ function rssOf(pid: number): number {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
     return kb === undefined ? Number.NaN : Number(kb) * 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * The CPU time of every thread of `pid` (its schedstat, in ns): /proc/<pid>/stat counts in
+ * clock ticks (10 ms), too coarse for a bot that should use a millisecond a second.
+ */
+function cpuMsOf(pid: number): number {
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const stat = readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8");
+      ns += Number(stat.split(" ")[0]);
+    }
+    return ns / 1e6;
   } catch {
     return Number.NaN;
   }

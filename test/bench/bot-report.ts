@@ -1,5 +1,6 @@
 import { SLACK_ANSWERS_PER_WORKSPACE } from "./bot-bench-chats.ts";
 import type { BotRow } from "./bot-summary.ts";
+import type { IdleRow, QuestionsCost } from "./idle-bench.ts";
 import type { Verdict } from "./report.ts";
 import { formatTable } from "./table.ts";
 
@@ -109,13 +110,18 @@ export function botVerdict(rows: readonly BotRow[]): Verdict {
     [limited === 0, `no 429s (${limited})`],
     [failed === 0, `no failed answers (${failed})`],
   );
+  return verdictOf("whole-bot", checks);
+}
+
+/** Checks as a verdict: PASS when every one holds; the missed ones first, then the met. */
+function verdictOf(name: string, checks: readonly [boolean, string][]): Verdict {
   const pass = checks.every(([ok]) => ok);
   const missed = checks.filter(([ok]) => !ok).map(([, text]) => text);
   const met = checks.filter(([ok]) => ok).map(([, text]) => text);
   return {
     pass,
     line: [
-      `whole-bot verdict: ${pass ? "PASS" : "FAIL"}`,
+      `${name} verdict: ${pass ? "PASS" : "FAIL"}`,
       ...(missed.length > 0 ? [`  MISSED: ${missed.join("; ")}`] : []),
       `  ok: ${met.join("; ")}`,
     ].join("\n"),
@@ -184,4 +190,89 @@ export function botNotes(rows: readonly BotRow[]): string[] {
     );
   }
   return notes;
+}
+
+/** Issue 26's goals for a bot nobody writes to, and for the Redis work of one question. */
+const MAX_IDLE_CPU_MS_PER_SECOND = 1;
+const MAX_REDIS_COMMANDS_PER_QUESTION = 12;
+/** The commands named beside the total. */
+const TOP_COMMANDS = 8;
+
+/** The idle bot's CPU, and on Redis the commands per answered question. */
+export function idleLines(rows: readonly IdleRow[]): string[] {
+  const table = formatTable(
+    [
+      { heading: "store", cell: (r: IdleRow) => r.store },
+      { heading: "idle CPU ms/s after start", cell: (r) => r.idleCpuMsPerSecond.afterStart },
+      { heading: "after answering", cell: (r) => r.idleCpuMsPerSecond.afterAnswers },
+      { heading: "Redis commands/question quick", cell: (r) => commandTotal(r.quick) },
+      { heading: "usual", cell: (r) => commandTotal(r.standard) },
+      { heading: "answered", cell: (r) => answered(r) },
+    ],
+    rows,
+  );
+  const lines = [table];
+  for (const row of rows) {
+    for (const [kind, cost] of [
+      ["quick", row.quick],
+      ["usual", row.standard],
+    ] as const) {
+      if (!cost) continue;
+      const top = Object.entries(cost.redisCommands)
+        .slice(0, TOP_COMMANDS)
+        .map(([name, calls]) => `${name} ${calls}`);
+      lines.push(
+        `${row.store}, ${kind} answers: ${top.join(", ")} per question (+ ${cost.redisPings} PINGs)`,
+      );
+    }
+  }
+  const questions = rows.find((r) => r.quick)?.quick?.questions ?? 0;
+  lines.push(
+    "Idle: the bot as above (Slack and Telegram configured, no lead poll), nobody writing, once",
+    "its start has settled and again after the questions; CPU of all its threads over 10 s",
+    `(/proc/<pid>/task/*/schedstat). Questions: ${questions} in one person's Slack DM, each asked once the`,
+    "previous answer closed, to one bot on a redis-server of its own: quick answers (5 chunks at",
+    "once, as a short reply) and the usual ones (100 chunks over ~3.7 s). Commands: INFO",
+    "commandstats over the whole run, the bot's timers and the commands inside Lua scripts",
+    "included, ÷ questions; the connections' keep-alive PINGs (one every 5 s each) apart.",
+  );
+  return lines;
+}
+
+export function idleVerdict(rows: readonly IdleRow[]): Verdict {
+  const checks: [boolean, string][] = [];
+  for (const row of rows) {
+    const worst = Math.max(row.idleCpuMsPerSecond.afterStart, row.idleCpuMsPerSecond.afterAnswers);
+    checks.push([
+      worst <= MAX_IDLE_CPU_MS_PER_SECOND,
+      `${row.store}: idle CPU ≤ ${MAX_IDLE_CPU_MS_PER_SECOND} ms/s (${worst})`,
+    ]);
+    for (const [kind, cost] of [
+      ["quick", row.quick],
+      ["usual", row.standard],
+    ] as const) {
+      if (!cost) continue;
+      const total = commandTotal(cost);
+      checks.push(
+        [
+          total !== null && total <= MAX_REDIS_COMMANDS_PER_QUESTION,
+          `${row.store}: ≤ ${MAX_REDIS_COMMANDS_PER_QUESTION} Redis commands per question, ${kind} answers (${total})`,
+        ],
+        [cost.answered === cost.questions, `${row.store}: every question answered (${kind})`],
+      );
+    }
+  }
+  return verdictOf("idle", checks);
+}
+
+function commandTotal(cost: QuestionsCost | undefined): number | null {
+  if (!cost) return null;
+  const total = Object.values(cost.redisCommands).reduce((sum, n) => sum + n, 0);
+  return Math.round(total * 100) / 100;
+}
+
+function answered(row: IdleRow): string | null {
+  const costs = [row.quick, row.standard].filter((c) => c !== undefined);
+  if (costs.length === 0) return null;
+  return costs.map((c) => `${c.answered}/${c.questions}`).join(", ");
 }

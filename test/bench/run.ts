@@ -7,10 +7,11 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
-import { botNotes, botTables, botVerdict } from "./bot-report.ts";
+import { botNotes, botTables, botVerdict, idleLines, idleVerdict } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
 import { capTable } from "./cap-report.ts";
+import type { IdleRow } from "./idle-bench.ts";
 import { paceTable, paceVerdict } from "./pace-bench.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
@@ -37,6 +38,8 @@ const CONCURRENCY = [100, 500, GOALS.at] as const;
 /** MAX_ACTIVE_ANSWERS values the cap section tries: around the default, and above it. */
 const CAPS = [50, 100, 200] as const;
 const MINUTE = 60_000;
+/** The idle bot: measured this long after its start and after the questions. */
+const IDLE = { questions: 20, idleSeconds: 10 };
 
 const started = performance.now();
 const results: Record<string, unknown> = {
@@ -123,11 +126,8 @@ await section(
   "pipeline",
   "4. Pipeline: message → Bridge → backend client → stamp backend (another process) → in-memory surface",
   async () => {
-    const stores = hasRedisServerBinary()
-      ? (["embedded", "redis"] as const)
-      : (["embedded"] as const);
     const rows: PipelineRow[] = [];
-    for (const store of stores) {
+    for (const store of stores()) {
       for (const concurrency of CONCURRENCY) {
         progress(`pipeline: ${store} store, ${concurrency} concurrent answers`);
         rows.push(await measurePipeline(store, concurrency));
@@ -144,7 +144,7 @@ await section(
     return [
       pipelineTables(rows),
       ...storeOpsLines(rows),
-      ...(stores.length === 1 ? ["redis skipped: no redis-server on PATH"] : []),
+      ...(stores().length === 1 ? ["redis skipped: no redis-server on PATH"] : []),
       "Bridge composed as src/main.ts does (metrics on, store instrumented), logger silent.",
       "Each thread asks 3 questions in a row, threads starting evenly over one answer's time;",
       "latency is that of the middle questions (all threads busy): from the backend writing the",
@@ -218,11 +218,27 @@ await section(
         4 * MINUTE,
       ),
     );
+    const idle: IdleRow[] = [];
+    for (const store of stores()) {
+      progress(`whole bot idle, then ${IDLE.questions} Slack questions one by one: ${store} store`);
+      idle.push(await runWorker("idle", { store, ...IDLE }, 3 * MINUTE));
+    }
     results.bot = rows;
+    results.botIdle = idle;
     const verdict = botVerdict(rows);
     results.botVerdict = verdict;
     if (!verdict.pass) missed.push("bot");
-    return [botTables(rows), ...botNotes(rows), verdict.line];
+    const idleCheck = idleVerdict(idle);
+    results.botIdleVerdict = idleCheck;
+    if (!idleCheck.pass) missed.push("bot idle");
+    return [
+      botTables(rows),
+      ...botNotes(rows),
+      verdict.line,
+      "",
+      ...idleLines(idle),
+      idleCheck.line,
+    ];
   },
 );
 
@@ -368,6 +384,11 @@ async function section(
   progress(
     `${title.split(":")[0]} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`,
   );
+}
+
+/** The stores a section measures on: Redis too where a redis-server can be started. */
+function stores(): readonly ("embedded" | "redis")[] {
+  return hasRedisServerBinary() ? ["embedded", "redis"] : ["embedded"];
 }
 
 /** The sections `--only a,b` names; undefined without the flag. Exits on an unknown name. */

@@ -5,6 +5,7 @@
 import { type BotBenchOptions, benchBot } from "./bot-bench.ts";
 import { benchCap, type CapBenchOptions } from "./cap-bench.ts";
 import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
+import { benchIdle, type IdleBenchOptions } from "./idle-bench.ts";
 import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
 import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
@@ -21,6 +22,7 @@ export const TASKS = {
   leads: (options: LeadsBenchOptions) => benchLeads(options),
   bot: (options: BotBenchOptions) => benchBot(options),
   floor: (options: StreamFloorOptions) => benchStreamFloor(options),
+  idle: (options: IdleBenchOptions) => benchIdle(options),
   pace: (options: PaceBenchOptions) => benchPace(options),
   cap: (options: CapBenchOptions) => benchCap(options),
   queue: (options: QueueBenchOptions) => benchQueue(options),

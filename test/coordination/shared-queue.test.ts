@@ -45,7 +45,6 @@ class Worker {
       capacity: roomOf(() => maxActive - this.queue.active),
       maxQueued: 100,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
   }
@@ -184,7 +183,6 @@ describe.runIf(redis)("redis", () => {
       capacity: roomOf((): number => 1 - holder.active),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
     let release!: () => void;
@@ -222,7 +220,6 @@ describe.runIf(redis)("redis", () => {
       capacity: roomOf((): number => 1 - stopping.active),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
-      pollMs: 20,
       log,
     });
     let outcome: unknown;

@@ -464,6 +464,19 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.streamFinish("work", "b", dropped)).toBe(true);
     });
 
+    it("work stream: a take-over also takes waiting entries, after a dead holder's, up to its count", async () => {
+      await store.streamAdd("work", "held", 10);
+      await store.streamTake("work", "dead", 1);
+      await store.streamAdd("work", "waiting", 10);
+      await store.streamAdd("work", "last", 10);
+      await sleep(100);
+      const over = await store.streamTakeOver("work", "b", 50, 2);
+      expect(over.map((entry) => entry.value)).toEqual(["held", "waiting"]);
+      expect((await store.streamTake("work", "c", 10)).map((entry) => entry.value)).toEqual([
+        "last",
+      ]);
+    });
+
     it("work stream: a watcher hears of adds to its queue, and of no other queue's", async () => {
       let heard = 0;
       let other = 0;
