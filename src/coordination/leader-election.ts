@@ -78,7 +78,9 @@ export class LeaderElection {
     this.#first = this.#contend();
     await this.#first;
     if (!this.#leaving)
-      this.#rounds = new Renewal(() => this.#contend(), this.#options.leaseMs / 3);
+      this.#rounds = new Renewal(() => this.#contend(), this.#options.leaseMs / 3, {
+        shared: true,
+      });
   }
 
   /** Stops the role if it runs, then frees the lease so another process takes over at once. */

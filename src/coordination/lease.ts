@@ -5,24 +5,57 @@ import type { Coordination } from "./port.ts";
  * is due skips it), until stopped. The one loop that keeps leases alive: the journal's, the
  * lead poll's, the leader election's, and a thread line's places. Unref'd: a renewal alone
  * never keeps a stopping process alive.
+ *
+ * `shared`: the rounds go with every other shared renewal of the same length, on one timer
+ * (the first round comes within `intervalMs`, not after it). The rounds a process runs for
+ * its whole life (leases, the journal's sweep, the shared queue's rounds) take it: an idle
+ * process then wakes once a period for all of them, and their store calls go out together.
  */
 export class Renewal {
-  readonly #timer: NodeJS.Timeout;
+  readonly #leave: () => void;
   #running: Promise<void> | undefined;
 
-  constructor(round: () => Promise<void>, intervalMs: number) {
-    this.#timer = setInterval(() => {
+  constructor(round: () => Promise<void>, intervalMs: number, options: { shared?: boolean } = {}) {
+    const tick = () => {
       this.#running ??= round().finally(() => {
         this.#running = undefined;
       });
-    }, intervalMs).unref();
+    };
+    this.#leave = options.shared ? joinBeat(intervalMs, tick) : ownBeat(intervalMs, tick);
   }
 
   /** No more rounds; resolves once the round in flight, if any, is over. */
   stop(): Promise<void> {
-    clearInterval(this.#timer);
+    this.#leave();
     return this.#running ?? Promise.resolve();
   }
+}
+
+/** The timers shared renewals run on, by length. */
+const beats = new Map<number, { ticks: Set<() => void>; timer: NodeJS.Timeout }>();
+
+function ownBeat(intervalMs: number, tick: () => void): () => void {
+  const timer = setInterval(tick, intervalMs).unref();
+  return () => clearInterval(timer);
+}
+
+function joinBeat(intervalMs: number, tick: () => void): () => void {
+  let beat = beats.get(intervalMs);
+  if (!beat) {
+    const ticks = new Set<() => void>();
+    const timer = setInterval(() => {
+      for (const each of ticks) each();
+    }, intervalMs).unref();
+    beat = { ticks, timer };
+    beats.set(intervalMs, beat);
+  }
+  const joined = beat;
+  joined.ticks.add(tick);
+  return () => {
+    if (!joined.ticks.delete(tick) || joined.ticks.size > 0) return;
+    clearInterval(joined.timer);
+    beats.delete(intervalMs);
+  };
 }
 
 export interface LeaseEvents {
@@ -101,13 +134,17 @@ export class Lease {
   /** Renews the lease every third of its length until stopRenewing or release. */
   keepRenewed(events: LeaseEvents = {}): void {
     if (this.grantedInProcess) return;
-    this.#renewal ??= new Renewal(async () => {
-      try {
-        if (!(await this.renew())) await events.lost?.();
-      } catch (error) {
-        events.failed?.(error);
-      }
-    }, this.leaseMs / 3);
+    this.#renewal ??= new Renewal(
+      async () => {
+        try {
+          if (!(await this.renew())) await events.lost?.();
+        } catch (error) {
+          events.failed?.(error);
+        }
+      },
+      this.leaseMs / 3,
+      { shared: true },
+    );
   }
 
   /** Stops renewing (the lease lapses in its time); resolves once a renewal in flight is over. */

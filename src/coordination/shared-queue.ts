@@ -1,5 +1,6 @@
 import { NotStartedError, storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { Renewal } from "./lease.ts";
 import type { Coordination } from "./port.ts";
 import type { StreamAdd } from "./work-stream.ts";
 
@@ -76,8 +77,7 @@ export class SharedQueue {
   #wake: (() => void) | undefined;
   #woken = false;
   #loop: Promise<void> | undefined;
-  #round: NodeJS.Timeout | undefined;
-  #rounding: Promise<void> | undefined;
+  #rounds: Renewal | undefined;
   /** Stopped, and every job ended: nothing is held any more. */
   #roundsOver = false;
   /** A round asked for a look at entries held by a process that may be dead. */
@@ -127,7 +127,7 @@ export class SharedQueue {
     this.#handler = handler;
     // An add anywhere wakes this process at once; the rounds cover a missed announcement.
     this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.#added());
-    this.#scheduleRound();
+    this.#keepRounds();
     this.#loop = this.#run();
   }
 
@@ -142,8 +142,7 @@ export class SharedQueue {
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);
     this.#roundsOver = true;
-    clearTimeout(this.#round);
-    await this.#rounding;
+    await this.#rounds?.stop();
   }
 
   async #run(): Promise<void> {
@@ -180,7 +179,7 @@ export class SharedQueue {
     const { store, key, consumer } = this.#options;
     this.#active += 1;
     this.#held.add(id);
-    this.#scheduleRound();
+    this.#keepRounds();
     let begun = false;
     const job: QueueJob = {
       id,
@@ -212,17 +211,16 @@ export class SharedQueue {
     void running.finally(() => this.#jobs.delete(running));
   }
 
-  /** The next round, a third of TAKEOVER_MS from now, while rounds have something to do. */
-  #scheduleRound(): void {
-    if (this.#round || this.#roundsOver) return;
-    if (!this.#shared && this.#held.size === 0 && this.#depth === 0) return;
-    this.#round = setTimeout(() => {
-      this.#rounding = this.#renew().finally(() => {
-        this.#round = undefined;
-        this.#rounding = undefined;
-        this.#scheduleRound();
-      });
-    }, this.#options.takeoverMs / 3).unref();
+  /** Runs the rounds, every third of TAKEOVER_MS, while they have something to do. */
+  #keepRounds(): void {
+    if (this.#rounds || this.#roundsOver || !this.#roundsNeeded()) return;
+    this.#rounds = new Renewal(() => this.#round(), this.#options.takeoverMs / 3, {
+      shared: true,
+    });
+  }
+
+  #roundsNeeded(): boolean {
+    return this.#shared || this.#held.size > 0 || this.#depth > 0;
   }
 
   /**
@@ -230,7 +228,7 @@ export class SharedQueue {
    * do, or this process has no room to take them), and, on a shared store, has the loop look
    * for a dead holder's entries and for any whose announcement was lost.
    */
-  async #renew(): Promise<void> {
+  async #round(): Promise<void> {
     const { store, key, consumer, log } = this.#options;
     try {
       const held = [...this.#held];
@@ -253,6 +251,9 @@ export class SharedQueue {
     if (this.#shared) {
       this.#takeOverDue = true;
       this.wake();
+    } else if (!this.#roundsNeeded()) {
+      void this.#rounds?.stop();
+      this.#rounds = undefined;
     }
   }
 
@@ -279,7 +280,7 @@ export class SharedQueue {
   #setDepth(depth: number): void {
     this.#depth = depth;
     this.#options.capacity.waitingElsewhere?.(depth);
-    this.#scheduleRound();
+    this.#keepRounds();
   }
 
   /** Looks for entries now: this process has room again. */

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEFAULTS } from "../config.ts";
-import { Lease } from "../coordination/lease.ts";
+import { Lease, Renewal } from "../coordination/lease.ts";
 import type { Coordination } from "../coordination/port.ts";
 import { storeFailureLevel } from "../errors.ts";
 import type { CatalogLanguage } from "../i18n/languages.ts";
@@ -107,7 +107,8 @@ export class AnswerJournal {
     this.#log = options.log.child({ component: "journal" });
     this.#updateIntervalMs = options.updateIntervalMs ?? UPDATE_INTERVAL_MS;
     this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
-    this.#sweepIntervalMs = options.sweepIntervalMs ?? Math.max(1, Math.floor(this.#leaseMs / 3));
+    // The lease's renewals' length: both go on one timer (Renewal, shared).
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? this.#leaseMs / 3;
     this.#ttlMs = options.ttlMs ?? DAY_MS;
     this.#shared = options.store.sharedAcrossProcesses;
     this.#lease = new Lease({
@@ -185,34 +186,36 @@ export class AnswerJournal {
    */
   recovery(channels: readonly RecoveryChannel[]): { start(): void; stop(): Promise<void> } {
     this.#channels = channels;
-    let timer: NodeJS.Timeout | undefined;
-    let sweeping: Promise<void> | undefined;
+    let rounds: Renewal | undefined;
+    let first: Promise<void> | undefined;
     let stopped = false;
-    let first = true;
-    const sweep = () => {
-      sweeping = this.recover(channels)
-        .then(
-          (answers) => {
-            if (first || answers > 0) this.#log.info({ answers }, "interrupted answers finished");
-          },
-          (error: unknown) =>
-            this.#log[storeFailureLevel(error)](
-              { err: error },
-              "could not finish interrupted answers; will retry",
-            ),
-        )
-        .finally(() => {
-          first = false;
-          sweeping = undefined;
-          if (!stopped && this.#shared) timer = setTimeout(sweep, this.#sweepIntervalMs).unref();
-        });
-    };
+    const sweep = (log: "always" | "when some") =>
+      this.recover(channels).then(
+        (answers) => {
+          if (log === "always" || answers > 0) {
+            this.#log.info({ answers }, "interrupted answers finished");
+          }
+        },
+        (error: unknown) =>
+          this.#log[storeFailureLevel(error)](
+            { err: error },
+            "could not finish interrupted answers; will retry",
+          ),
+      );
     return {
-      start: () => sweep(),
+      start: () => {
+        first = sweep("always").finally(() => {
+          if (!stopped && this.#shared) {
+            rounds = new Renewal(() => sweep("when some"), this.#sweepIntervalMs, {
+              shared: true,
+            });
+          }
+        });
+      },
       stop: async () => {
         stopped = true;
-        clearTimeout(timer);
-        await sweeping;
+        await first;
+        await rounds?.stop();
       },
     };
   }
