@@ -2,6 +2,8 @@
 // Events API) and Telegram (webhook) channels talking to fake platforms in a second process
 // and the stamp backend in a third. This process delivers the questions, as the platforms
 // would, and reads the bot's figures from its /metrics and /proc. One row per process.
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { BENCH_SLACK_TOKEN } from "./bench-slack-api.ts";
 import { BENCH_TELEGRAM_TOKEN } from "./bench-telegram-api.ts";
@@ -30,6 +32,11 @@ export interface BotBenchOptions {
   rounds?: number;
   /** MAX_ACTIVE_ANSWERS; unset: the bot's default (questions past it wait in its queue). */
   maxActiveAnswers?: number;
+  /**
+   * A folder for the bot's CPU profile (`--cpu-prof`) and the measured window in its clock
+   * (window.json), which test/bench/cpu-profile.ts reads to leave warm-up and shutdown out.
+   */
+  profileDir?: string;
 }
 
 /** An answer not closed by then has failed (it would normally close within ~5 s). */
@@ -57,10 +64,15 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       () => backend.close(),
       () => platforms.close(),
     );
-    const bot = await startBotProcess({
-      ...botEnv(backend.info.url, platforms.url),
-      ...(options.maxActiveAnswers && { MAX_ACTIVE_ANSWERS: String(options.maxActiveAnswers) }),
-    });
+    const { profileDir } = options;
+    if (profileDir) await mkdir(profileDir, { recursive: true });
+    const bot = await startBotProcess(
+      {
+        ...botEnv(backend.info.url, platforms.url),
+        ...(options.maxActiveAnswers && { MAX_ACTIVE_ANSWERS: String(options.maxActiveAnswers) }),
+      },
+      profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+    );
     cleanups.unshift(() => bot.close());
     const deliveries = new BotDeliveries(bot.url);
     cleanups.unshift(() => deliveries.close());
@@ -92,6 +104,7 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
     const machine = machineCpuMs();
     const benchCpu = process.cpuUsage();
     const started = performance.now();
+    const window = { startUs: monotonicUs(), endUs: 0 };
     const ackRate = options.ackEventsPerSecond ?? 0;
     let ack: Promise<AckProbe> | undefined;
     const load = await runBotLoad({
@@ -109,6 +122,8 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
     });
     const ackProbe = await ack;
     const wallMs = performance.now() - started;
+    window.endUs = monotonicUs();
+    if (profileDir) await writeFile(join(profileDir, "window.json"), JSON.stringify(window));
     const benchCpuMs = cpuMsSince(benchCpu);
     const after = await scrapeMetrics(bot.url);
     const machineBusyPercent = machineBusyPercentSince(machine);
@@ -164,6 +179,11 @@ export function botEnv(backendUrl: string, platformsUrl: string): Record<string,
     RATE_LIMIT_QUESTIONS: "0",
     SHUTDOWN_GRACE_MS: "1000",
   };
+}
+
+/** Now on the clock of V8's CPU profiles (CLOCK_MONOTONIC, as process.hrtime reads it), µs. */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 export function loopDelayMs(seconds: number | undefined): number {
