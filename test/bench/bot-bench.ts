@@ -21,6 +21,7 @@ import {
   startStampBackendProcess,
 } from "./stamp-backend-process.ts";
 import { cpuMsSince, machineBusyPercentSince, machineCpuMs } from "./stats.ts";
+import { warmUpRounds } from "./warm-up.ts";
 
 export interface BotBenchOptions {
   concurrency: number;
@@ -42,10 +43,11 @@ export interface BotBenchOptions {
 /** An answer not closed by then has failed (it would normally close within ~5 s). */
 const ANSWER_TIMEOUT_MS = 60_000;
 /**
- * Enough quick answers before the measured ones that V8 has compiled the hot paths: the
- * figures are a running bot's, not its first seconds' (40 left compilation in the 100 row).
+ * Before the measured answers, quick ones (connections open, the store warm) in conversations
+ * of their own; where every answer streams at once (maxActiveAnswers), answers like the
+ * measured ones after them (see warm-up.ts).
  */
-const WARM_UP = { conversations: 200, firstSlot: 1_000_000 };
+const WARM_UP = { conversations: 200, firstSlot: 1_000_000, pacedFirstSlot: 2_000_000 };
 /**
  * prom-client's event-loop monitor (perf_hooks.monitorEventLoopDelay) runs a timer every
  * 10 ms and records the whole interval: an idle loop shows ~10 ms. Taken off, the figure is
@@ -81,22 +83,31 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       platforms: await measureClockOffset(platforms.url),
     };
 
-    // JIT, connections and the store warm: two quick answers in each of a few conversations.
+    const warmUp = { deliveries, platforms, answerTimeoutMs: ANSWER_TIMEOUT_MS, botRss: () => 0 };
     await runBotLoad({
-      deliveries,
-      platforms,
+      ...warmUp,
       concurrency: WARM_UP.conversations,
       rounds: 2,
       rampMs: 0,
-      answerTimeoutMs: ANSWER_TIMEOUT_MS,
       firstSlot: WARM_UP.firstSlot,
       question: () => `warm up ${QUICK}`,
-      botRss: () => 0,
     });
+    await sleep(1_000);
+    // Before the paced warm-up: the heap it grows stays grown, and would be taken for idle.
+    const rssIdleBytes = bot.rssBytes();
+    if (options.maxActiveAnswers) {
+      await runBotLoad({
+        ...warmUp,
+        concurrency: options.maxActiveAnswers,
+        rounds: warmUpRounds(options.maxActiveAnswers),
+        rampMs: STAMP_ANSWER_MS,
+        firstSlot: WARM_UP.pacedFirstSlot,
+        question: (slot, round) => `Warm-up question ${round + 1} of ${slot}: how does it work?`,
+      });
+    }
     await platforms.reset();
     await sleep(1_000);
 
-    const rssIdleBytes = bot.rssBytes();
     // This scrape also starts the bot's event-loop delay histogram anew.
     const before = await scrapeMetrics(bot.url);
     const platformsCpuBefore = (await platforms.report()).cpuMs;
