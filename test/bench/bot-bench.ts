@@ -5,13 +5,14 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { spawnRedisServer } from "../support/redis.ts";
 import { BENCH_SLACK_TOKEN } from "./bench-slack-api.ts";
 import { BENCH_TELEGRAM_TOKEN } from "./bench-telegram-api.ts";
 import { BENCH_SIGNING_SECRET, BENCH_WEBHOOK_SECRET, BotDeliveries } from "./bot-deliveries.ts";
-import { runBotLoad } from "./bot-load.ts";
+import { type BotLoadResult, runBotLoad } from "./bot-load.ts";
 import { grew, quantileBoundMs, scrapeMetrics } from "./bot-metrics.ts";
 import { startBotProcess } from "./bot-process.ts";
-import { type BotRow, summarizeBot } from "./bot-summary.ts";
+import { type BotRow, type BotStore, summarizeBot } from "./bot-summary.ts";
 import { startFakePlatformsProcess } from "./fake-platforms-process.ts";
 import { type AckProbe, probeSlackAcks } from "./slack-ack-probe.ts";
 import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
@@ -33,6 +34,8 @@ export interface BotBenchOptions {
   rounds?: number;
   /** MAX_ACTIVE_ANSWERS; unset: the bot's default (questions past it wait in its queue). */
   maxActiveAnswers?: number;
+  /** "redis": the bot's STORE_URL is a redis-server of the row's own. Default: embedded. */
+  store?: BotStore;
   /**
    * A folder for the bot's CPU profile (`--cpu-prof`) and the measured window in its clock
    * (window.json), which test/bench/cpu-profile.ts reads to leave warm-up and shutdown out.
@@ -68,10 +71,14 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
     );
     const { profileDir } = options;
     if (profileDir) await mkdir(profileDir, { recursive: true });
+    const store = options.store ?? "embedded";
+    const redis = store === "redis" ? await spawnRedisServer() : undefined;
+    if (redis) cleanups.push(() => redis.close());
     const bot = await startBotProcess(
       {
         ...botEnv(backend.info.url, platforms.url),
         ...(options.maxActiveAnswers && { MAX_ACTIVE_ANSWERS: String(options.maxActiveAnswers) }),
+        ...(redis && { STORE_URL: redis.url }),
       },
       profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
     );
@@ -93,17 +100,26 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       question: () => `warm up ${QUICK}`,
     });
     await sleep(1_000);
-    // Before the paced warm-up: the heap it grows stays grown, and would be taken for idle.
+    // Before the paced warm-up, which grows the heap from here (see BotObservations.memory).
     const rssIdleBytes = bot.rssBytes();
-    if (options.maxActiveAnswers) {
-      await runBotLoad({
-        ...warmUp,
-        concurrency: options.maxActiveAnswers,
-        rounds: warmUpRounds(options.maxActiveAnswers),
-        rampMs: STAMP_ANSWER_MS,
-        firstSlot: WARM_UP.pacedFirstSlot,
-        question: (slot, round) => `Warm-up question ${round + 1} of ${slot}: how does it work?`,
-      });
+    const rounds = options.rounds ?? 3;
+    let memory: BotLoadResult | undefined;
+    const cap = options.maxActiveAnswers;
+    if (cap) {
+      const paced = (times: number, botRss: () => number) =>
+        runBotLoad({
+          ...warmUp,
+          botRss,
+          concurrency: cap,
+          rounds: times,
+          rampMs: STAMP_ANSWER_MS,
+          firstSlot: WARM_UP.pacedFirstSlot,
+          question: (slot, round) => `Warm-up question ${round + 1} of ${slot}: how does it work?`,
+        });
+      // As the measured load, from idle: its RSS is what that load would grow (see memory).
+      memory = await paced(rounds, () => bot.rssBytes());
+      const more = warmUpRounds(cap) - rounds;
+      if (more > 0) await paced(more, () => 0);
     }
     await platforms.reset();
     await sleep(1_000);
@@ -122,7 +138,7 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
       deliveries,
       platforms,
       concurrency: options.concurrency,
-      rounds: options.rounds ?? 3,
+      rounds,
       rampMs: STAMP_ANSWER_MS,
       answerTimeoutMs: ANSWER_TIMEOUT_MS,
       question: (slot, round) => `Question ${round + 1} of conversation ${slot}: how does it work?`,
@@ -142,8 +158,10 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
     const backendCpu = (await backendCpuMs(backend.info.url)) - backendCpuBefore;
     return summarizeBot({
       concurrency: options.concurrency,
+      store,
       ackEventsPerSecond: ackRate,
       load,
+      memory,
       platforms: report,
       ack: ackProbe,
       rssIdleBytes,
