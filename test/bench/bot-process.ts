@@ -28,11 +28,14 @@ const DISTINCT_LOG_LINES = 5;
 /**
  * Starts the bot with `env` and nothing of this process's environment (so no STORE_URL or
  * token of the machine leaks in), in a fresh working directory (so no .env is read) that
- * also holds its embedded store; resolves once /healthz answers 200. BENCH_BOT_NODE_FLAGS
- * go to its node (space-separated): `--cpu-prof --cpu-prof-dir=/tmp/prof` shows where its
- * CPU goes.
+ * also holds its embedded store; resolves once /healthz answers 200. `nodeFlags` and
+ * BENCH_BOT_NODE_FLAGS (space-separated) go to its node: `--cpu-prof --cpu-prof-dir=/tmp/prof`
+ * shows where its CPU goes.
  */
-export async function startBotProcess(env: Record<string, string>): Promise<BotProcess> {
+export async function startBotProcess(
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): Promise<BotProcess> {
   const dir = await mkdtemp(join(tmpdir(), "bot-bench-"));
   const port = await freePort();
   const child = spawnTs("src/main.ts", {
@@ -42,7 +45,9 @@ export async function startBotProcess(env: Record<string, string>): Promise<BotP
       LOG_LEVEL: "warn",
       ...env,
     },
-    nodeFlags: process.env.BENCH_BOT_NODE_FLAGS?.split(" ").filter(Boolean),
+    nodeFlags: [...nodeFlags, ...(process.env.BENCH_BOT_NODE_FLAGS?.split(" ") ?? [])].filter(
+      Boolean,
+    ),
     inheritEnv: false,
     cwd: dir,
     stdio: "pipe",

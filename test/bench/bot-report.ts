@@ -4,10 +4,10 @@ import type { IdleRow, QuestionsCost } from "./idle-bench.ts";
 import type { Verdict } from "./report.ts";
 import { formatTable } from "./table.ts";
 
-const label = (r: BotRow) =>
-  r.ackEventsPerSecond > 0
-    ? `${r.concurrency.toLocaleString("en-US")} + ${r.ackEventsPerSecond} Slack events/s`
-    : r.concurrency.toLocaleString("en-US");
+const label = (r: BotRow) => {
+  const level = `${r.concurrency.toLocaleString("en-US")}${r.store === "redis" ? " on Redis" : ""}`;
+  return r.ackEventsPerSecond > 0 ? `${level} + ${r.ackEventsPerSecond} Slack events/s` : level;
+};
 
 export function botTables(rows: readonly BotRow[]): string {
   const latency = formatTable(
@@ -48,7 +48,9 @@ export function botTables(rows: readonly BotRow[]): string {
       { heading: "others CPU %", cell: (r) => r.othersCpuPercent },
       { heading: "active answers", cell: (r) => r.activeAnswers },
       { heading: "RSS idle MB", cell: (r) => r.rssIdleMb },
-      { heading: "RSS KB/answer", cell: (r) => r.rssKbPerAnswer },
+      // On Redis a burst of queued warm-up questions leaves the heap larger than the load grows
+      // it at 100 answers; the goal is the embedded rows'.
+      { heading: "RSS KB/answer", cell: (r) => (r.store === "redis" ? null : r.rssKbPerAnswer) },
       { heading: "store trips/msg", cell: (r) => r.storeRoundTripsPerMessage },
       { heading: "wall s", cell: (r) => r.wallMs / 1000 },
     ],
@@ -76,7 +78,14 @@ export function botVerdict(rows: readonly BotRow[]): Verdict {
   for (const row of rows) {
     const at = label(row);
     const goal = BOT_GOALS[row.concurrency];
-    if (goal && row.ackEventsPerSecond === 0) {
+    if (goal && row.store === "redis") {
+      // On Redis the goal is the added latency's alone (issue 26): the other figures are the
+      // embedded rows'.
+      checks.push([
+        row.addedLatencyMs.p99 <= goal.addedP99Ms,
+        `${at}: p99 added ≤ ${goal.addedP99Ms} ms (${row.addedLatencyMs.p99})`,
+      ]);
+    } else if (goal && row.ackEventsPerSecond === 0) {
       checks.push(
         [
           row.cpuMsPerAnswer <= goal.cpuMs,
@@ -148,7 +157,8 @@ const CONTENDED_PERCENT = 30;
 export function botNotes(rows: readonly BotRow[]): string[] {
   const notes = [
     "Processes: the bot (src/main.ts as `npm start` runs it: Slack over the HTTP Events API,",
-    "Telegram by webhook, embedded store, LOG_LEVEL=warn); fake Slack and Telegram in one other",
+    'Telegram by webhook, embedded store (a row "on Redis": a redis-server of its own as STORE_URL),',
+    "LOG_LEVEL=warn); fake Slack and Telegram in one other",
     "process (they answer at once, keep timings only, and refuse with 429 what the platforms",
     "would: Slack chat.update 50 and chat.appendStream 100 a minute per workspace, 1 post/s per",
     "channel; Telegram 1 message/s per chat, bursts of 3); the stamp backend in a third. This",
@@ -163,7 +173,11 @@ export function botNotes(rows: readonly BotRow[]): string[] {
     "stamped) → the call that leaves the answer complete (chat.stopStream, sendMessage).",
     "edits/answer: calls showing text, at the fakes. CPU, RSS, loop delay, store trips: the bot's",
     "own, from its /metrics (loop delay: nodejs_eventloop_lag less the monitor's 10 ms period)",
-    "and /proc; RSS per answer: median while all were busy, minus idle after warm-up, ÷ active.",
+    "and /proc. Where every answer streams at once, the bot answers 1,000 like the measured",
+    "ones first (two rounds at least, test/bench/warm-up.ts), and so does the floor: the figures",
+    "are a running process's, not its first minutes'. RSS per answer: median while all were",
+    "busy in the first load at the row's concurrency (that warm-up, where there is one), minus",
+    "idle after the quick warm-up answers, ÷ active.",
     "floor CPU ms: undici alone, in a process of its own, reading the same answers at the same",
     "concurrency and doing nothing with them: what the bot's CPU per answer can only add to.",
     "Slack ack: Events API deliveries of channel chatter (not for the bot: verified, acknowledged,",

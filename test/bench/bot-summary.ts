@@ -1,5 +1,5 @@
 import type { PlatformReport, SeenAnswer } from "./answer-log.ts";
-import type { AskedQuestion, BotLoadResult } from "./bot-load.ts";
+import type { AskedQuestion, BotLoadResult, MemorySample } from "./bot-load.ts";
 import type { AckProbe } from "./slack-ack-probe.ts";
 import type { ClockOffset } from "./stamp-backend-process.ts";
 import { median, percentile, round } from "./stats.ts";
@@ -7,11 +7,15 @@ import { median, percentile, round } from "./stats.ts";
 /** Slack retries a delivery not acknowledged within 3 s. https://docs.slack.dev/apis/events-api/#responding */
 const SLACK_ACK_DEADLINE_MS = 3_000;
 
+export type BotStore = "embedded" | "redis";
+
 export type Spread = { p50: number; p95: number; p99: number; max: number };
 
 /** The whole bot at one level of concurrent answers. */
 export interface BotRow {
   concurrency: number;
+  /** Where the bot keeps its state: its embedded store, or a Redis of the row's own. */
+  store: BotStore;
   /** Slack events per second delivered beside the answers, for the ack figure; 0: none. */
   ackEventsPerSecond: number;
   answers: number;
@@ -76,8 +80,15 @@ export interface BotRow {
 /** What bot-bench.ts measured, before it is summed up. */
 export interface BotObservations {
   concurrency: number;
+  store: BotStore;
   ackEventsPerSecond: number;
   load: BotLoadResult;
+  /**
+   * The load whose memory samples give RSS per answer: the first that took the bot from idle
+   * to every conversation busy (a warm-up, where one came first; the heap it grew stays
+   * grown, so the measured load would find "idle" as large as busy).
+   */
+  memory?: BotLoadResult;
   platforms: PlatformReport;
   ack: AckProbe | undefined;
   rssIdleBytes: number;
@@ -106,7 +117,7 @@ interface Timed {
 }
 
 export function summarizeBot(o: BotObservations): BotRow {
-  const { questions, samples, fullFrom, fullUntil } = o.load;
+  const { questions } = o.load;
   const timed = pairUp(questions, o.platforms.answers);
   const lastRound = Math.max(...questions.map((q) => q.round));
   const measured = timed.filter((t) => t.question.round > 0 && t.question.round < lastRound);
@@ -126,13 +137,14 @@ export function summarizeBot(o: BotObservations): BotRow {
       ? atPlatform(t.seen.finalAt) - atBackend(t.seen.endStamp)
       : Number.NaN;
   const answers = questions.length;
-  const busy = samples.filter((s) => s.at >= fullFrom && s.at <= fullUntil);
-  const active = median(busy.map((s) => s.active));
+  const active = median(busySamples(o.load).map((s) => s.active));
+  const grown = busySamples(o.memory ?? o.load);
   const perAnswer = (n: number) => round(n / Math.max(1, answers), 2);
   const cpuPercent = (ms: number) => round((100 * ms) / o.wallMs, 1);
   const ours = o.bot.cpuMs + o.platformsCpuMs + o.backendCpuMs + o.benchCpuMs;
   return {
     concurrency: o.concurrency,
+    store: o.store,
     ackEventsPerSecond: o.ackEventsPerSecond,
     answers,
     measuredAnswers: measured.length,
@@ -165,7 +177,9 @@ export function summarizeBot(o: BotObservations): BotRow {
     activeAnswers: active,
     rssIdleMb: round(o.rssIdleBytes / 2 ** 20, 1),
     rssKbPerAnswer: round(
-      (median(busy.map((s) => s.rss)) - o.rssIdleBytes) / 1024 / Math.max(1, active),
+      (median(grown.map((s) => s.rss)) - o.rssIdleBytes) /
+        1024 /
+        Math.max(1, median(grown.map((s) => s.active))),
       1,
     ),
     eventLoopDelayMs: { p99: round(o.bot.loopP99Ms), max: round(o.bot.loopMaxMs) },
@@ -201,6 +215,11 @@ function pairUp(questions: readonly AskedQuestion[], seen: readonly SeenAnswer[]
     question,
     seen: byKey.get(question.key)?.[question.round],
   }));
+}
+
+/** A load's memory samples while every conversation was busy. */
+function busySamples({ samples, fullFrom, fullUntil }: BotLoadResult): MemorySample[] {
+  return samples.filter((s) => s.at >= fullFrom && s.at <= fullUntil);
 }
 
 function on(platform: "telegram" | "slack"): (t: Timed) => boolean {

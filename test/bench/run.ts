@@ -3,9 +3,11 @@
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
 // `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
 // pipeline, leads, bot, pace, cap, queue) and writes bench/results/latest-only-<names>.json instead.
+// `--profile <dir>` records each whole-bot process's CPU profile in <dir>/bot-<row>/, with the
+// measured window beside it: `tsx test/bench/cpu-profile.ts <dir>/bot-100/*.cpuprofile`.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
 import { botNotes, botTables, botVerdict, idleLines, idleVerdict } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
@@ -35,6 +37,8 @@ const CLIENT_STREAMS = 500;
 /** The Slack ack figure: events a second delivered while this many answers stream. */
 const SLACK_ACK = { concurrency: 500, perSecond: 200 };
 const CONCURRENCY = [100, 500, GOALS.at] as const;
+/** The whole bot on Redis: at the default MAX_ACTIVE_ANSWERS, whose p99 added latency has a goal there too. */
+const REDIS_ROW = 100;
 /** MAX_ACTIVE_ANSWERS values the cap section tries: around the default, and above it. */
 const CAPS = [50, 100, 200] as const;
 const MINUTE = 60_000;
@@ -70,6 +74,9 @@ const SECTIONS = [
   "queue",
 ] as const;
 const only = onlySections(process.argv.slice(2));
+const profileRoot = flagValue(process.argv.slice(2), "--profile");
+/** Where the whole-bot row `row` keeps its CPU profile, with --profile. */
+const profileDir = (row: string) => (profileRoot ? { profileDir: resolve(profileRoot, row) } : {});
 
 console.log(
   `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
@@ -201,12 +208,29 @@ await section(
       // Every answer at once: what the process can stream, not how its queue waits.
       const row = await runWorker(
         "bot",
-        { concurrency, maxActiveAnswers: concurrency },
+        { concurrency, maxActiveAnswers: concurrency, ...profileDir(`bot-${concurrency}`) },
         4 * MINUTE,
       );
       progress(`stream floor: undici alone reading ${concurrency} concurrent answers`);
       const floor = await runWorker("floor", { concurrency }, 2 * MINUTE);
       rows.push({ ...row, floorCpuMsPerAnswer: floor.cpuMsPerAnswer });
+    }
+    if (hasRedisServerBinary()) {
+      progress(
+        `whole bot on Redis: ${REDIS_ROW} concurrent answers (the default MAX_ACTIVE_ANSWERS)`,
+      );
+      rows.push(
+        await runWorker(
+          "bot",
+          {
+            concurrency: REDIS_ROW,
+            maxActiveAnswers: REDIS_ROW,
+            store: "redis",
+            ...profileDir(`bot-${REDIS_ROW}-redis`),
+          },
+          4 * MINUTE,
+        ),
+      );
     }
     progress(
       `whole bot: ${SLACK_ACK.concurrency} answers (at the default MAX_ACTIVE_ANSWERS) and ${SLACK_ACK.perSecond} Slack events/s`,
@@ -214,7 +238,11 @@ await section(
     rows.push(
       await runWorker(
         "bot",
-        { concurrency: SLACK_ACK.concurrency, ackEventsPerSecond: SLACK_ACK.perSecond },
+        {
+          concurrency: SLACK_ACK.concurrency,
+          ackEventsPerSecond: SLACK_ACK.perSecond,
+          ...profileDir(`bot-${SLACK_ACK.concurrency}-ack`),
+        },
         4 * MINUTE,
       ),
     );
@@ -234,6 +262,7 @@ await section(
     return [
       botTables(rows),
       ...botNotes(rows),
+      ...(hasRedisServerBinary() ? [] : ["Redis row skipped: no redis-server on PATH"]),
       verdict.line,
       "",
       ...idleLines(idle),
@@ -393,13 +422,19 @@ function stores(): readonly ("embedded" | "redis")[] {
 
 /** The sections `--only a,b` names; undefined without the flag. Exits on an unknown name. */
 function onlySections(args: readonly string[]): Set<string> | undefined {
-  const at = args.indexOf("--only");
-  if (at === -1) return undefined;
-  const names = new Set((args[at + 1] ?? "").split(",").filter(Boolean));
+  const value = flagValue(args, "--only");
+  if (value === undefined) return undefined;
+  const names = new Set(value.split(",").filter(Boolean));
   const unknown = [...names].filter((n) => !(SECTIONS as readonly string[]).includes(n));
   if (names.size === 0 || unknown.length > 0) {
     console.error(`--only takes section names, comma-separated: ${SECTIONS.join(", ")}`);
     process.exit(2);
   }
   return names;
+}
+
+/** The word after `flag` in `args`: undefined without the flag, "" when nothing follows it. */
+function flagValue(args: readonly string[], flag: string): string | undefined {
+  const at = args.indexOf(flag);
+  return at === -1 ? undefined : (args[at + 1] ?? "");
 }

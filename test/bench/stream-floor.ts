@@ -7,6 +7,7 @@ import { rampSlots } from "./ramp.ts";
 import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
 import { startStampBackendProcess } from "./stamp-backend-process.ts";
 import { cpuMsSince, round } from "./stats.ts";
+import { warmUpRounds } from "./warm-up.ts";
 
 export interface StreamFloorOptions {
   concurrency: number;
@@ -21,7 +22,7 @@ export interface StreamFloorRow {
 }
 
 const CHAT_PATH = "/api/v1/backend/chatbot/bench-bot/chat";
-/** As the whole-bot warm-up: the dispatcher's paths compiled, its connections open. */
+/** As the whole-bot warm-up (bot-bench.ts): connections open, then paced answers (warm-up.ts). */
 const WARM_UP_CONVERSATIONS = 200;
 
 export async function benchStreamFloor(options: StreamFloorOptions): Promise<StreamFloorRow> {
@@ -30,6 +31,10 @@ export async function benchStreamFloor(options: StreamFloorOptions): Promise<Str
   try {
     const ask = (question: string) => readAnswer(agent, backend.info.url, question);
     await converse(WARM_UP_CONVERSATIONS, 2, 0, () => ask(`warm up ${QUICK}`));
+    const warmUp = warmUpRounds(options.concurrency);
+    await converse(options.concurrency, warmUp, STAMP_ANSWER_MS, () =>
+      ask("warm up: how does it work?"),
+    );
     const cpu = process.cpuUsage();
     const rounds = options.rounds ?? 3;
     await converse(options.concurrency, rounds, STAMP_ANSWER_MS, () => ask("how does it work?"));
