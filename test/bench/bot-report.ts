@@ -290,3 +290,73 @@ function answered(row: IdleRow): string | null {
   if (costs.length === 0) return null;
   return costs.map((c) => `${c.answered}/${c.questions}`).join(", ");
 }
+
+/** The whole bot's cost against its goals (issue 26), one line a figure. */
+const MAX_STORE_TRIPS_PER_MESSAGE = 6;
+const MAX_CPU_OVER_FLOOR = 1.5;
+const MAX_ADDED_P99_MS = 10;
+
+/**
+ * The figures that say what the bot's own bookkeeping costs, each beside its goal: per level of
+ * concurrent answers (embedded store) where it has one, else per store.
+ */
+export function costSummary(rows: readonly BotRow[], idle: readonly IdleRow[]): string {
+  const levels = rows.filter((r) => r.store === "embedded" && r.ackEventsPerSecond === 0);
+  const onRedis = rows.find((r) => r.store === "redis" && r.ackEventsPerSecond === 0);
+  const each = (cell: (r: BotRow) => number | undefined) =>
+    levels.map((r) => String(cell(r) ?? "–")).join(" / ");
+  const ratio = (r: BotRow) =>
+    r.floorCpuMsPerAnswer
+      ? Math.round((r.cpuMsPerAnswer / r.floorCpuMsPerAnswer) * 100) / 100
+      : undefined;
+  const byStore = (cell: (r: IdleRow) => number | null) =>
+    idle.map((r) => `${r.store} ${cell(r) ?? "–"}`).join(", ");
+  const at = levels.map((r) => r.concurrency.toLocaleString("en-US")).join(" / ");
+  const lines: { figure: string; value: string; goal: string }[] = [
+    {
+      figure: `store round trips per answered message (embedded; ${at})`,
+      value: each((r) => r.storeRoundTripsPerMessage),
+      goal: `≤ ${MAX_STORE_TRIPS_PER_MESSAGE}`,
+    },
+    {
+      figure: "Redis commands per answered question (20 in a row; quick, usual)",
+      value: idle
+        .filter((r) => r.quick)
+        .map((r) => `${commandTotal(r.quick)}, ${commandTotal(r.standard)}`)
+        .join(""),
+      goal: `≤ ${MAX_REDIS_COMMANDS_PER_QUESTION}`,
+    },
+    {
+      figure: "CPU of the idle bot, ms a second (worst of after start, after answers)",
+      value: byStore((r) =>
+        Math.max(r.idleCpuMsPerSecond.afterStart, r.idleCpuMsPerSecond.afterAnswers),
+      ),
+      goal: `≤ ${MAX_IDLE_CPU_MS_PER_SECOND}`,
+    },
+    {
+      figure: `bot CPU per answer ÷ the floor (${at})`,
+      value: each(ratio),
+      goal: `≤ ${MAX_CPU_OVER_FLOOR}`,
+    },
+    {
+      figure: "p99 added latency at 100 answers, ms (embedded, Redis)",
+      value: [levels.find((r) => r.concurrency === 100), onRedis]
+        .map((r) => String(r?.addedLatencyMs.p99 ?? "–"))
+        .join(", "),
+      goal: `≤ ${MAX_ADDED_P99_MS}`,
+    },
+    {
+      figure: `RSS per active answer, KB (${at})`,
+      value: each((r) => r.rssKbPerAnswer),
+      goal: `≤ ${MAX_KB_PER_ANSWER}`,
+    },
+  ];
+  return formatTable(
+    [
+      { heading: "figure", cell: (l: (typeof lines)[number]) => l.figure },
+      { heading: "now", cell: (l) => l.value },
+      { heading: "goal", cell: (l) => l.goal },
+    ],
+    lines,
+  );
+}

@@ -9,7 +9,14 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join, resolve } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
-import { botNotes, botTables, botVerdict, idleLines, idleVerdict } from "./bot-report.ts";
+import {
+  botNotes,
+  botTables,
+  botVerdict,
+  costSummary,
+  idleLines,
+  idleVerdict,
+} from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
 import { capTable } from "./cap-report.ts";
@@ -267,6 +274,9 @@ await section(
       "",
       ...idleLines(idle),
       idleCheck.line,
+      "",
+      "What the bot's own bookkeeping costs, against its goals:",
+      costSummary(rows, idle),
     ];
   },
 );
