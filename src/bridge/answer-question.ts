@@ -16,7 +16,7 @@ import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
-import type { Conversations, ThreadContext } from "../store/repositories.ts";
+import { Conversations, type ThreadContext } from "../store/repositories.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
@@ -111,11 +111,13 @@ export async function answerQuestion(
           } else {
             conversationUid = received.conversationUid;
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-            saving = deps.conversations
-              .save(message.threadKey, received.conversationUid)
-              .catch((error: unknown) =>
-                deps.log.error({ err: error }, "could not store the thread's conversation"),
-              );
+            if (Conversations.needsSaving(context, received.conversationUid)) {
+              saving = deps.conversations
+                .save(message.threadKey, received.conversationUid)
+                .catch((error: unknown) =>
+                  deps.log.error({ err: error }, "could not store the thread's conversation"),
+                );
+            }
           }
           const systemMessage = stripInvisible(received.systemMessage).trim();
           if (!systemMessage) return;

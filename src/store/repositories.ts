@@ -4,8 +4,11 @@ import type { KeyValueStore } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-// A thread idle this long starts a new conversation; each answer renews it.
+// A thread idle this long starts a new conversation; answers renew it, at most once a day
+// (an answer that keeps its conversation costs no write), so "idle" counts from a renewal up
+// to a day before the thread's last answer.
 const CONVERSATION_TTL_MS = 30 * DAY_MS;
+const CONVERSATION_RENEW_MS = DAY_MS;
 // Slack re-sends an event for up to ~1 hour and Telegram an update for about a day.
 const DELIVERY_TTL_MS = 2 * DAY_MS;
 
@@ -17,7 +20,17 @@ export class Conversations {
   constructor(readonly store: KeyValueStore) {}
 
   save(threadKey: string, conversationUid: string): Promise<void> {
-    return this.store.set(conversationKey(threadKey), conversationUid, CONVERSATION_TTL_MS);
+    const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
+    return this.store.set(conversationKey(threadKey), saved, CONVERSATION_TTL_MS);
+  }
+
+  /** Whether an answer in `context`'s thread that names `conversationUid` must save it. */
+  static needsSaving(context: ThreadContext, conversationUid: string): boolean {
+    return (
+      conversationUid !== context.conversationUid ||
+      context.savedAt === undefined ||
+      Date.now() - context.savedAt >= CONVERSATION_RENEW_MS
+    );
   }
 
   async forget(threadKey: string): Promise<void> {
@@ -55,7 +68,15 @@ export class Deliveries {
 
 export interface ThreadContext {
   conversationUid: string | undefined;
+  /** When the conversation was saved last (epoch ms; unknown for a record of an earlier version). */
+  savedAt: number | undefined;
   language: LanguageCode | undefined;
+}
+
+/** A thread's conversation as stored (a bare uid in records of an earlier version). */
+interface SavedConversation {
+  uid: string;
+  savedAt: number;
 }
 
 /** What a question needs from the store, read in one round trip. */
@@ -64,14 +85,19 @@ export async function readThreadContext(
   threadKey: string,
   channelKey: string,
 ): Promise<ThreadContext> {
-  const [conversationUid, language] = await store.getMany([
+  const [conversation, language] = await store.getMany([
     conversationKey(threadKey),
     languageKey(channelKey),
   ]);
-  return {
-    conversationUid: typeof conversationUid === "string" ? conversationUid : undefined,
-    language: asLanguage(language),
-  };
+  return { ...savedConversationOf(conversation), language: asLanguage(language) };
+}
+
+function savedConversationOf(value: unknown): Pick<ThreadContext, "conversationUid" | "savedAt"> {
+  if (typeof value === "string") return { conversationUid: value, savedAt: undefined };
+  const saved = value as Partial<SavedConversation> | undefined;
+  if (typeof saved?.uid !== "string") return { conversationUid: undefined, savedAt: undefined };
+  const savedAt = typeof saved.savedAt === "number" ? saved.savedAt : undefined;
+  return { conversationUid: saved.uid, savedAt };
 }
 
 function asLanguage(value: unknown): LanguageCode | undefined {

@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
+import { openStore } from "../../src/store/open-store.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface, plainRenderer } from "../support/memory-surface.ts";
 import { until } from "../support/run-bot.ts";
@@ -102,6 +106,31 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     const [first, second] = chatRequests(h);
     expect(first?.chat?.conversationUid).toBeUndefined();
     expect(second?.chat?.conversationUid).toEqual(expect.any(String));
+  });
+
+  it("saves a thread's conversation when it begins, not again for each answer that keeps it", async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), "bridge-test-"));
+    const store = await openStore({ dataDir });
+    const written: string[] = [];
+    const counting = new Proxy(store, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver);
+        if (name !== "set") return typeof value === "function" ? value.bind(target) : value;
+        return (key: string, ...rest: unknown[]) => {
+          written.push(key);
+          return target.set(key, ...(rest as [unknown, number?]));
+        };
+      },
+    });
+    const h = await start({ simulator: { chunkDelayMs: 0 }, store: counting });
+    for (const question of ["one", "two", "three"]) {
+      await h.bridge.handle(incoming(question), new MemorySurface());
+    }
+    const [, second, third] = chatRequests(h);
+    expect(third?.chat?.conversationUid).toBe(second?.chat?.conversationUid);
+    expect(written.filter((key) => key.startsWith("conv:"))).toHaveLength(1);
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
   });
 
   it("answers two threads in parallel", async () => {
