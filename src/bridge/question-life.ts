@@ -353,7 +353,7 @@ export class QuestionLife {
       let inLine: Promise<void> | undefined;
       try {
         await place.start((number) => {
-          this.#log.debug({ question: this.#id, place: number }, "question waits for room");
+          this.#log.debug({ place: number }, "question waits for room");
           inLine = writer.showNote(t.t("numberInLine", { place: number })).then(
             () => {
               noticed = true;
