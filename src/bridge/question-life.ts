@@ -228,18 +228,23 @@ export class QuestionLife {
           return this.#end("refused", "a channel this process does not run");
         }
         const shown = reopened && notice ? { ref: reopened.ref, note: notice.text } : undefined;
-        this.#end(
-          await this.#live({
-            message,
-            surface,
-            log: this.#log,
-            t: translator(queued.language),
-            turn,
-            place,
-            receivedAt: performance.now() - (Date.now() - receivedAt),
-            taken: { job, shown },
-          }),
-        );
+        const question: Question = {
+          message,
+          surface,
+          log: this.#log,
+          t: translator(queued.language),
+          turn,
+          place,
+          receivedAt: performance.now() - (Date.now() - receivedAt),
+          taken: { job, shown },
+        };
+        try {
+          this.#end(await this.#live(question));
+        } catch (error) {
+          // Before its answer could show it (the store failed reading its thread's context).
+          this.#end("failed", "an error before the answer");
+          await this.#deps.reportFailure(error, question);
+        }
       } finally {
         this.#release({ place, turn });
         await notices?.forget(job.id, message.threadKey, waiting);
