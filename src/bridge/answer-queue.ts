@@ -6,9 +6,9 @@ import type { Metrics } from "../metrics.ts";
 /** A question's place, from the moment it is accepted to the end of its answer. */
 export interface QueuePlace {
   /**
-   * Resolves when the process has room for this answer (at once when tryStart began it). When it must wait first, `onWait`
-   * is called at once with its number in line (1: next). Rejects with NotStartedError once
-   * the queue is closed.
+   * Resolves when the process has room for this answer (at once when tryStart began it).
+   * When it must wait first, `onWait` is called at once with its number in line (1: next).
+   * Rejects with NotStartedError once the queue is closed.
    */
   start(onWait?: (place: number) => void): Promise<void>;
   /** Starts only when the process has room at once (none in line); false leaves it waiting. */

@@ -56,7 +56,7 @@ export interface QueueJob {
  * journal finishes an answer cut mid-stream), so it is never done twice.
  *
  * A process looks for entries when it is told of one (an add anywhere: streamWatch; room
- * freed here: wake()), never on a timer of its own while nothing is known to wait. Only the
+ * freed here: QueueCapacity.onRoom), never on a timer of its own while nothing is known to wait. Only the
  * rounds (every third of TAKEOVER_MS) run on their own, and only while there is something to
  * keep or learn: entries held, entries waiting, or, where other processes share the store,
  * a dead holder's entries to look for (and an announcement lost meanwhile).
@@ -74,7 +74,7 @@ export class SharedQueue {
   #active = 0;
   #handler: ((job: QueueJob) => Promise<void>) | undefined;
   #stopped = false;
-  #wake: (() => void) | undefined;
+  #wakeUp: (() => void) | undefined;
   #woken = false;
   #loop: Promise<void> | undefined;
   #rounds: Renewal | undefined;
@@ -99,7 +99,7 @@ export class SharedQueue {
     this.#options = options;
     this.#shared = options.store.sharedAcrossProcesses;
     this.#takeOverDue = this.#shared;
-    options.capacity.onRoom(() => this.wake());
+    options.capacity.onRoom(() => this.#wake());
   }
 
   /** The queue's key in the store. */
@@ -138,7 +138,7 @@ export class SharedQueue {
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#unwatch?.();
-    this.wake();
+    this.#wake();
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);
     this.#roundsOver = true;
@@ -204,7 +204,7 @@ export class SharedQueue {
           await store.streamFinish(key, consumer, id).catch(() => undefined);
         }
         this.#active -= 1;
-        this.wake();
+        this.#wake();
       }
     })();
     this.#jobs.add(running);
@@ -250,7 +250,7 @@ export class SharedQueue {
     }
     if (this.#shared) {
       this.#takeOverDue = true;
-      this.wake();
+      this.#wake();
     } else if (!this.#roundsNeeded()) {
       void this.#rounds?.stop();
       this.#rounds = undefined;
@@ -264,9 +264,9 @@ export class SharedQueue {
       return;
     }
     await new Promise<void>((resolve) => {
-      this.#wake = resolve;
+      this.#wakeUp = resolve;
     });
-    this.#wake = undefined;
+    this.#wakeUp = undefined;
     this.#woken = false;
   }
 
@@ -274,7 +274,7 @@ export class SharedQueue {
   #added(): void {
     this.#announced += 1;
     this.#mayWait = true;
-    this.wake();
+    this.#wake();
   }
 
   #setDepth(depth: number): void {
@@ -283,9 +283,9 @@ export class SharedQueue {
     this.#keepRounds();
   }
 
-  /** Looks for entries now: this process has room again. */
-  wake(): void {
-    if (this.#wake) this.#wake();
+  /** Looks for entries now: one was added, a job ended, room freed, or a round asks. */
+  #wake(): void {
+    if (this.#wakeUp) this.#wakeUp();
     else this.#woken = true;
   }
 }
