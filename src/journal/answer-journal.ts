@@ -26,7 +26,7 @@ export interface AnswerJournalOptions {
   log: Logger;
   /** This process's id in the journal (default: a fresh UUID). */
   runId?: string;
-  /** Shortest time between two writes of one answer that only bring its text up to date. */
+  /** How often the records of answers whose text only grew are brought up to date, together. */
   updateIntervalMs?: number;
   /**
    * Redis: a process whose heartbeat is this old, while this process reached the store, is
@@ -59,8 +59,9 @@ const RECOVERY_CONCURRENCY = 8;
  * process at a time, so every other run found there is a dead one.
  *
  * Cost per answer: one write when its first message is posted, one when a message is added
- * or its ref changes, one per `updateIntervalMs` while its text grows, and one delete at the
- * end. The run's index is written only when more answers than ever before are in flight.
+ * or its ref changes, and one delete at the end. While texts grow, one write every
+ * `updateIntervalMs` brings every answer's record up to date together. The run's index is
+ * written only when more answers than ever before are in flight.
  */
 export class AnswerJournal {
   readonly runId: string;
@@ -79,6 +80,10 @@ export class AnswerJournal {
    */
   #slots = 0;
   readonly #freeSlots: number[] = [];
+  /** Answers whose text grew since their record was written: the next round writes them. */
+  readonly #due = new Set<JournaledAnswer>();
+  /** The next round's timer, while some answer is due. */
+  #round: NodeJS.Timeout | undefined;
   /** Answers with a record in the store. */
   readonly #active = new Set<string>();
   /**
@@ -128,8 +133,11 @@ export class AnswerJournal {
     const slot = this.#freeSlots.pop() ?? this.#slots++;
     const id = `${this.runId}:${slot}`;
     return new JournaledAnswer(id, channel, language, {
-      updateIntervalMs: this.#updateIntervalMs,
       log: this.#log,
+      due: (answer) => {
+        this.#due.add(answer);
+        this.#round ??= setTimeout(() => this.#writeDue(), this.#updateIntervalMs);
+      },
       save: async (entry) => {
         this.#active.add(id);
         await Promise.all([
@@ -149,6 +157,29 @@ export class AnswerJournal {
       },
       closed: () => this.#freeSlots.push(slot),
     });
+  }
+
+  /**
+   * One round: the records of every answer whose text grew, in one store call, however many
+   * answers stream at once (a write per answer would cost a round trip each, every interval).
+   */
+  #writeDue(): void {
+    this.#round = undefined;
+    const batch: { answer: JournaledAnswer; entry: JournalEntry }[] = [];
+    for (const answer of this.#due) {
+      const entry = answer.takeEntry();
+      if (entry) batch.push({ answer, entry });
+    }
+    this.#due.clear();
+    if (batch.length === 0) return;
+    const write = this.#store.setMany(
+      batch.map(({ answer, entry }) => ({
+        key: entryKey(answer.id),
+        value: entry,
+        ttlMs: this.#ttlMs,
+      })),
+    );
+    for (const { answer } of batch) answer.writing(write);
   }
 
   /**
@@ -243,6 +274,7 @@ export class AnswerJournal {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearTimeout(this.#round);
     await this.#lease.stopRenewing();
     // A run that never journaled an answer never listed itself.
     if (!this.#registration) return;

@@ -5,10 +5,14 @@ import type { JournalEntry } from "./entry.ts";
 
 /** Where one answer's record goes (the process's AnswerJournal). */
 export interface JournalSink {
-  /** Shortest time between two writes that only bring the text up to date. */
-  readonly updateIntervalMs: number;
   readonly log: Logger;
+  /** Writes the record now: a new message, or a ref that changed. */
   save(entry: JournalEntry): Promise<void>;
+  /**
+   * The text grew: the journal writes the record at its next round, with every other
+   * answer's that grew (JournaledAnswer.takeEntry), in one store call.
+   */
+  due(answer: JournaledAnswer): void;
   /**
    * Removes the written record, now or, when the store is away, once it answers again; its
    * place serves another answer once it is gone. Never throws.
@@ -28,10 +32,11 @@ interface TrackedMessage {
 /**
  * Keeps one answer's record in the journal while it is in flight, fed by the reply engine's
  * message events (AnswerWriterOptions.onMessage). A new message (or a message whose ref
- * changed: a stream stopped, a draft sent) is written at once; text that only grew is
- * written at most once per `updateIntervalMs`, since a restart re-renders what was written
- * last. At most one write is under way at a time, always with the latest state. `close`
- * removes the record.
+ * changed: a stream stopped, a draft sent) is written at once; text that only grew waits for
+ * the journal's next round, which writes every such answer's record together (a restart
+ * re-renders what was written last, a few seconds behind at most). At most one write is
+ * under way at a time, always with the latest state, so a record is never overwritten with
+ * an older one nor written again after `close` removed it.
  */
 export class JournaledAnswer {
   /** The record's id in the journal: another process finishes a stopped answer by it. */
@@ -45,8 +50,6 @@ export class JournaledAnswer {
   #closed = false;
   #wrote = false;
   #warned = false;
-  #lastWriteAt = Number.NEGATIVE_INFINITY;
-  #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #waitingIn: unknown;
 
@@ -87,7 +90,6 @@ export class JournaledAnswer {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    clearTimeout(this.#timer);
     await this.#writing;
     if (this.#wrote) await this.#sink.remove();
     else this.#sink.closed();
@@ -102,31 +104,31 @@ export class JournaledAnswer {
 
   #schedule(): void {
     if (this.#closed || this.#writing || !this.#dirty) return;
-    const wait = this.#urgent
-      ? 0
-      : this.#lastWriteAt + this.#sink.updateIntervalMs - performance.now();
-    if (wait <= 0) {
-      this.#flush();
+    if (!this.#urgent) {
+      this.#sink.due(this);
       return;
     }
-    this.#timer ??= setTimeout(() => {
-      this.#timer = undefined;
-      this.#flush();
-    }, Math.ceil(wait));
+    const entry = this.takeEntry();
+    if (entry) this.writing(this.#sink.save(entry));
   }
 
-  #flush(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
-    if (this.#closed || !this.#dirty) return;
+  /**
+   * The record to write now, if it changed since the last write and none is under way; the
+   * caller writes it and hands the write to `writing`. The journal's round calls this for
+   * the answers that were due.
+   */
+  takeEntry(): JournalEntry | undefined {
+    if (this.#closed || this.#writing || !this.#dirty) return undefined;
     this.#dirty = false;
     this.#urgent = false;
-    this.#lastWriteAt = performance.now();
-    const entry = this.#entry();
+    return this.#entry();
+  }
+
+  /** The write of what takeEntry gave: the answer's one write under way until it settles. */
+  writing(write: Promise<void>): void {
     const first = !this.#wrote;
     this.#wrote = true;
-    this.#writing = this.#sink
-      .save(entry)
+    this.#writing = write
       .then(() => {
         if (first) this.#sink.log.debug({ channel: this.#channel }, "answer journaled");
       })

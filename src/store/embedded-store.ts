@@ -11,7 +11,7 @@ import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
 import { checkTtl, OperationGuard } from "./operation-guard.ts";
-import type { Store } from "./types.ts";
+import type { Store, StoreEntry } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
   /** DATA_DIR; created when missing. The database lives in its `store/` folder. */
@@ -111,6 +111,12 @@ export class EmbeddedStore implements Store {
   async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
     const ttl = checkTtl(ttlMs);
     await this.#guard.run("set", () => this.#keyv.set(key, value, ttl));
+  }
+
+  async setMany(entries: readonly StoreEntry[]): Promise<void> {
+    const checked = entries.map(({ key, value, ttlMs }) => ({ key, value, ttl: checkTtl(ttlMs) }));
+    // The adapter's writes of one tick go to disk as one batch (LevelBatcher).
+    await this.#guard.run("setMany", () => this.#keyv.setMany(checked));
   }
 
   delete(key: string): Promise<boolean> {

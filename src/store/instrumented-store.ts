@@ -29,6 +29,7 @@ export function instrumentStore(store: Store, metrics: Metrics): Store {
     get: (key) => measure("get", () => store.get(key)),
     getMany: (keys) => measure("getMany", () => store.getMany(keys)),
     set: (key, value, ttlMs) => measure("set", () => store.set(key, value, ttlMs)),
+    setMany: (entries) => measure("setMany", () => store.setMany(entries)),
     delete: (key) => measure("delete", () => store.delete(key)),
     claim: (key, owner, ttlMs) => measure("claim", () => store.claim(key, owner, ttlMs)),
     renew: (key, owner, ttlMs) => measure("renew", () => store.renew(key, owner, ttlMs)),

@@ -35,7 +35,7 @@ import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
-import type { Store } from "./types.ts";
+import type { Store, StoreEntry } from "./types.ts";
 
 export interface RedisStoreOptions {
   /** STORE_URL: `redis://[user][:password]@host[:port][/db]` or `rediss://…`. */
@@ -161,6 +161,22 @@ export class RedisStore implements Store {
   async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
     const ttl = checkTtl(ttlMs);
     await this.#run("set", () => this.#keyv.set(key, value, ttl));
+  }
+
+  async setMany(entries: readonly StoreEntry[]): Promise<void> {
+    const checked = entries.map(({ key, value, ttlMs }) => ({ key, value, ttl: checkTtl(ttlMs) }));
+    if (checked.length === 0) return;
+    await this.#run("setMany", async () => {
+      // A pipeline, not KeyvRedis.setMany's MULTI: the same SETs in one round trip, without
+      // the two commands a transaction adds (nothing reads these records mid-write).
+      const pipeline = this.#client.multi();
+      for (const { key, value, ttl } of checked) {
+        const encoded = await this.#encode(value);
+        if (ttl === undefined) pipeline.set(this.#key(key), encoded);
+        else pipeline.set(this.#key(key), encoded, { expiration: { type: "PX", value: ttl } });
+      }
+      await pipeline.exec(true);
+    });
   }
 
   delete(key: string): Promise<boolean> {
@@ -460,9 +476,10 @@ export class RedisStore implements Store {
   }
 
   /** The owner as Keyv stores a value, so `get(key)` of a claim returns its owner. */
-  async #encode(owner: string): Promise<string> {
+  /** A value as keyv writes it, for commands sent past keyv (claims, setMany). */
+  async #encode(value: unknown): Promise<string> {
     const serialize = this.#keyv.serialize;
-    return serialize ? await serialize({ value: owner }) : JSON.stringify({ value: owner });
+    return serialize ? await serialize({ value }) : JSON.stringify({ value });
   }
 
   #describe(target: string, timeoutMs: number, error: unknown): Error {

@@ -20,6 +20,13 @@ export interface KeyValueStore {
   /** `ttlMs` (a positive number of milliseconds) makes the entry expire; without it the entry stays. */
   set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
 
+  /**
+   * Sets every entry, each with its own TTL as `set` would, in one round trip (a pipeline of
+   * SETs on Redis, one batch on disk for the embedded store): for writers that keep many
+   * records up to date together, such as the answer journal.
+   */
+  setMany(entries: readonly StoreEntry[]): Promise<void>;
+
   /** True when the key existed. */
   delete(key: string): Promise<boolean>;
 
@@ -49,6 +56,13 @@ export interface KeyValueStore {
 
   /** Every field of the map at `key` with its value; {} when there is none. */
   mapEntries<T>(key: string): Promise<Record<string, T>>;
+}
+
+/** One entry of setMany. */
+export interface StoreEntry {
+  key: string;
+  value: unknown;
+  ttlMs?: number | undefined;
 }
 
 /**

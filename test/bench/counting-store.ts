@@ -2,13 +2,13 @@ import type { CallWindow } from "../../src/coordination/call-window.ts";
 import type { TakenTicket, TicketStatus } from "../../src/coordination/ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
-import type { Store } from "../../src/store/types.ts";
+import type { Store, StoreEntry } from "../../src/store/types.ts";
 
 type Operation = Exclude<keyof Store, "sharedAcrossProcesses">;
 
 /**
  * A store (both ports) that counts calls, each one store round trip (every method of both
- * stores is one command on Redis: getMany is MGET, claim SET NX PX, renew and release
+ * stores is one command on Redis: getMany is MGET, setMany a pipeline of SETs, claim SET NX PX, renew and release
  * one script each, drawToken, drawWindow and each ticket and work-stream operation one script, the set operations
  * SADD, SREM and SMEMBERS).
  */
@@ -50,6 +50,11 @@ export class CountingStore implements Store {
   set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
     this.#count("set");
     return this.#inner.set(key, value, ttlMs);
+  }
+
+  setMany(entries: readonly StoreEntry[]): Promise<void> {
+    this.#count("setMany");
+    return this.#inner.setMany(entries);
   }
 
   delete(key: string): Promise<boolean> {

@@ -63,6 +63,11 @@ function countWrites(store: Store): { store: Store; writes: string[] } {
       const value = Reflect.get(target, name, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
+        if (name === "setMany") {
+          const keys = (args[0] as { key: string }[]).map((entry) => entry.key.split(":")[1]);
+          writes.push(`setMany ${keys.join(" ")}`);
+          return value.apply(target, args);
+        }
         const key = String(args[0]);
         if (["set", "delete", "claim", "release", "renew"].includes(String(name))) {
           if (key.startsWith("journal:")) writes.push(`${String(name)} ${key.split(":")[1]}`);
@@ -118,13 +123,44 @@ describe("the answer journal (embedded store)", () => {
     // One at the first message, at most one per interval as the text grows, one delete.
     expect(answerWrites.filter((w) => w.startsWith("delete"))).toHaveLength(1);
     expect(answerWrites.filter((w) => w.startsWith("set")).length).toBeLessThanOrEqual(
-      2 + Math.ceil(ms / 200),
+      1 + Math.ceil(ms / 200),
     );
     // The run lists itself once (under a short lock) and indexes the answer once.
     expect(writes.filter((w) => w === "set run")).toHaveLength(1);
     expect(writes.filter((w) => w === "set runs")).toHaveLength(1);
     await journal.close();
     expect(await journalRuns(h.store)).toEqual([]);
+  });
+
+  it("brings the records of answers streaming at once up to date together: one store call a round, not one per answer", async () => {
+    const h = await startHarness({ simulator: { chunkDelayMs: 10, chunkChars: [2, 4] } });
+    harnesses.push(h);
+    const { store, writes } = countWrites(h.store);
+    const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 150 });
+    const bridge = bridgeWith(h, { store, journal });
+    const surfaces = Array.from({ length: 5 }, () => new PersistingSurface());
+    const started = performance.now();
+    await Promise.all(
+      surfaces.map((surface, i) =>
+        bridge.handle(
+          incoming(`question number ${i} asks for a long answer please`, { threadKey: `t${i}` }),
+          surface,
+        ),
+      ),
+    );
+    const rounds = Math.ceil((performance.now() - started) / 150);
+
+    for (const surface of surfaces) expect(surface.messages[0]).not.toContain("⚠️");
+    expect(rounds).toBeGreaterThan(2);
+    // Each answer's first record is written at once; its growing text only in the rounds.
+    expect(writes.filter((w) => w === "set answer")).toHaveLength(5);
+    const batched = writes.filter((w) => w.startsWith("setMany"));
+    expect(batched.length).toBeGreaterThan(0);
+    expect(batched.length).toBeLessThanOrEqual(rounds);
+    // Answers that grew during the same round share its write.
+    expect(Math.max(...batched.map((w) => w.split(" ").length - 1))).toBeGreaterThan(1);
+    expect(writes.filter((w) => w === "delete answer")).toHaveLength(5);
+    expect(await journalEntries(h.store, journal.runId)).toEqual([]);
   });
 
   it("writes a run's index only when more answers than ever are in flight, not per answer", async () => {

@@ -80,6 +80,25 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.getMany(["short", "long", "forever"])).toEqual([undefined, "v", "v"]);
     });
 
+    it("setMany writes every entry, each with its own TTL", async () => {
+      await store.set("b", "old");
+      await store.setMany([
+        { key: "a", value: { text: "first" }, ttlMs: 300 },
+        { key: "b", value: ["second", 2] },
+        { key: "c", value: "third", ttlMs: 60_000 },
+      ]);
+      expect(await store.getMany(["a", "b", "c"])).toEqual([
+        { text: "first" },
+        ["second", 2],
+        "third",
+      ]);
+      await sleep(400);
+      expect(await store.getMany(["a", "b", "c"])).toEqual([undefined, ["second", 2], "third"]);
+      await store.setMany([]);
+      await expect(store.setMany([{ key: "d", value: 1, ttlMs: 0 }])).rejects.toThrow(RangeError);
+      expect(await store.get("d")).toBeUndefined();
+    });
+
     it("a set without TTL replaces an earlier TTL", async () => {
       await store.set("k", "first", 60);
       await store.set("k", "second");

@@ -70,6 +70,7 @@ export function recordingReads(store: Store): {
     get: (key) => store.get(key),
     getMany,
     set: (key, value, ttlMs) => store.set(key, value, ttlMs),
+    setMany: (entries) => store.setMany(entries),
     delete: (key) => store.delete(key),
     claim: (key, owner, ttlMs) => store.claim(key, owner, ttlMs),
     renew: (key, owner, ttlMs) => store.renew(key, owner, ttlMs),
