@@ -11,7 +11,7 @@ import { BENCH_SLACK_TOKEN } from "./bench-slack-api.ts";
 import { BENCH_TELEGRAM_TOKEN } from "./bench-telegram-api.ts";
 import { BENCH_SIGNING_SECRET, BENCH_WEBHOOK_SECRET, BotDeliveries } from "./bot-deliveries.ts";
 import { type BotLoadResult, runBotLoad } from "./bot-load.ts";
-import { grew, quantileBoundMs, scrapeMetrics } from "./bot-metrics.ts";
+import { grew, quantileBoundMs, scrapeMetrics, storeCallsByOperation } from "./bot-metrics.ts";
 import { startBotProcess } from "./bot-process.ts";
 import { type BotRow, type BotStore, summarizeBot } from "./bot-summary.ts";
 import { startFakePlatformsProcess } from "./fake-platforms-process.ts";
@@ -171,6 +171,7 @@ export async function benchBot(options: BotBenchOptions): Promise<BotRow> {
         edits: grew(before, after, "edits_total"),
         rateLimited: grew(before, after, "rate_limited_total"),
         storeOps: grew(before, after, "store_seconds_count"),
+        storeOpsByOperation: storeCallsByOperation(before, after),
         deliveryP99Ms: quantileBoundMs(before, after, "delivery_seconds", 0.99),
         loopP99Ms: loopDelayMs(after.get("nodejs_eventloop_lag_p99_seconds")),
         loopMaxMs: loopDelayMs(after.get("nodejs_eventloop_lag_max_seconds")),

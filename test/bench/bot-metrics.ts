@@ -29,8 +29,32 @@ export async function scrapeMetrics(botUrl: string): Promise<MetricTotals> {
     const le = short.endsWith("_bucket") ? /le="([^"]*)"/.exec(labels)?.[1] : undefined;
     const name = le === undefined ? short : bucketName(short.slice(0, -"_bucket".length), le);
     totals.set(name, (totals.get(name) ?? 0) + Number(value));
+    // The store's calls are also kept by operation: what each message's round trips are.
+    const operation = short === "store_seconds_count" && /operation="(\w+)"/.exec(labels)?.[1];
+    if (operation) totals.set(storeOperation(operation), Number(value));
   }
   return totals;
+}
+
+const STORE_OPERATION = "store_seconds_count:";
+
+/** The name under which a scrape keeps the store's calls of one operation. */
+function storeOperation(operation: string): string {
+  return `${STORE_OPERATION}${operation}`;
+}
+
+/** The store's calls between two scrapes, by operation (those that grew only). */
+export function storeCallsByOperation(
+  before: MetricTotals,
+  after: MetricTotals,
+): Record<string, number> {
+  const calls: Record<string, number> = {};
+  for (const name of after.keys()) {
+    if (!name.startsWith(STORE_OPERATION)) continue;
+    const grown = grew(before, after, name);
+    if (grown > 0) calls[name.slice(STORE_OPERATION.length)] = grown;
+  }
+  return calls;
 }
 
 /** How much a counter grew between two scrapes (0 when it is not there). */

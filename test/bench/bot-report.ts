@@ -1,7 +1,7 @@
 import { SLACK_ANSWERS_PER_WORKSPACE } from "./bot-bench-chats.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { IdleRow, QuestionsCost } from "./idle-bench.ts";
-import type { Verdict } from "./report.ts";
+import { list, type Verdict } from "./report.ts";
 import { formatTable } from "./table.ts";
 
 const label = (r: BotRow) => {
@@ -295,6 +295,13 @@ function answered(row: IdleRow): string | null {
 const MAX_STORE_TRIPS_PER_MESSAGE = 6;
 const MAX_CPU_OVER_FLOOR = 1.5;
 const MAX_ADDED_P99_MS = 10;
+
+/** Each row's store round trips per answered message by operation: where they go. */
+export function storeOpsByRow(rows: readonly BotRow[]): string[] {
+  return rows
+    .filter((r) => r.ackEventsPerSecond === 0)
+    .map((r) => `store calls per answered message, ${label(r)}: ${list(r.storeOpsPerMessage)}`);
+}
 
 /**
  * The figures that say what the bot's own bookkeeping costs, each beside its goal: per level of

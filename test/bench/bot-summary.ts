@@ -59,6 +59,8 @@ export interface BotRow {
   /** The bot's event-loop delay over the load (prom-client's monitor, 10 ms resolution). */
   eventLoopDelayMs: { p99: number; max: number };
   storeRoundTripsPerMessage: number;
+  /** Those round trips by store operation. */
+  storeOpsPerMessage: Record<string, number>;
   /** The bot's response to the deliveries of the questions (Slack and Telegram alike). */
   questionAckMs: Spread;
   /**
@@ -97,6 +99,7 @@ export interface BotObservations {
     edits: number;
     rateLimited: number;
     storeOps: number;
+    storeOpsByOperation: Record<string, number>;
     /** The bot's own time to answer the deliveries, p99, as its histogram's bucket bound. */
     deliveryP99Ms: number;
     loopP99Ms: number;
@@ -185,6 +188,9 @@ export function summarizeBot(o: BotObservations): BotRow {
     eventLoopDelayMs: { p99: round(o.bot.loopP99Ms), max: round(o.bot.loopMaxMs) },
     botDeliveryP99Ms: o.bot.deliveryP99Ms,
     storeRoundTripsPerMessage: perAnswer(o.bot.storeOps),
+    storeOpsPerMessage: Object.fromEntries(
+      Object.entries(o.bot.storeOpsByOperation).map(([operation, n]) => [operation, perAnswer(n)]),
+    ),
     questionAckMs: spread(questions.map((q) => q.ackMs)),
     ack: o.ack
       ? {

@@ -164,7 +164,8 @@ function bytes(n: number): string {
   return `${n} B`;
 }
 
-function list(counts: Record<string, number>): string {
+/** `a 1, b 2.5`: counts by name, as the bench prints them on one line. */
+export function list(counts: Record<string, number>): string {
   const entries = Object.entries(counts);
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   return `${Math.round(total * 100) / 100} (${entries.map(([name, n]) => `${name} ${n}`).join(", ")})`;

@@ -16,6 +16,7 @@ import {
   costSummary,
   idleLines,
   idleVerdict,
+  storeOpsByRow,
 } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
@@ -277,6 +278,7 @@ await section(
       "",
       "What the bot's own bookkeeping costs, against its goals:",
       costSummary(rows, idle),
+      ...storeOpsByRow(rows),
     ];
   },
 );
