@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
 import { createBackendClient } from "./backend/client.ts";
@@ -7,6 +6,7 @@ import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import type { Coordination } from "./coordination/port.ts";
+import { ProcessPresence } from "./coordination/process-presence.ts";
 import { SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
@@ -74,8 +74,15 @@ async function main(): Promise<number> {
     });
     cleanup.unshift(() => backend.close());
     const store = instrumentStore(rawStore, metrics);
+    // This process's one id and sign of life: everything it holds in the store names it, and
+    // is free or taken over once it lapses (docs/architecture.md). Released last, after all
+    // that held by it stopped; taken now, and again by whoever needs it should the store be
+    // away at the start.
+    const presence = new ProcessPresence({ store, log, leaseMs: config.takeoverMs });
+    cleanup.unshift(() => presence.close());
+    await presence.join().catch(() => undefined);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
-    const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
+    const journal = new AnswerJournal({ store, log, presence });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config), log);
     const leadClaims = new LeadClaimBook(store);
@@ -85,7 +92,7 @@ async function main(): Promise<number> {
     const sharedQueue = new SharedQueue({
       store,
       key: "queue:answers",
-      consumer: randomUUID(),
+      consumer: presence.id,
       capacity: answerQueue,
       maxQueued: config.answerQueue.maxQueued,
       takeoverMs: config.takeoverMs,
@@ -101,7 +108,7 @@ async function main(): Promise<number> {
       maxAnswerChars: config.maxAnswerChars,
       leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
       journal,
-      threadLeaseMs: config.takeoverMs,
+      presence,
       answerQueue,
       sharedQueue,
     });
@@ -112,6 +119,7 @@ async function main(): Promise<number> {
     const { channels, announcers } = await createChannels(config, {
       bridge,
       buttons,
+      presence,
       store,
       languages,
       log,
@@ -155,7 +163,7 @@ async function main(): Promise<number> {
               log,
               metrics,
               intervalMs: config.leads.pollIntervalSeconds * 1000,
-              leaseMs: config.takeoverMs,
+              presence,
             }),
           ]
         : [];
@@ -192,6 +200,7 @@ async function main(): Promise<number> {
 interface ChannelDeps {
   bridge: Bridge;
   buttons: ButtonHandlers;
+  presence: ProcessPresence;
   store: KeyValueStore & Coordination;
   languages: ChannelLanguages;
   log: Logger;

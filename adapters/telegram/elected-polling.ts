@@ -1,30 +1,37 @@
 import { DEFAULTS } from "../../src/config.ts";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
-import type { Coordination } from "../../src/coordination/port.ts";
+import { type PresenceStore, ProcessPresence } from "../../src/coordination/process-presence.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Poller } from "./polling.ts";
 import type { BotIdentity } from "./to-incoming.ts";
 
 export interface ElectedPollingOptions {
   poller: Poller;
-  store: Coordination;
+  store: PresenceStore;
   log: Logger;
-  /** TAKEOVER_MS: the poller's lease; a dead poller is replaced within it. Default 10 s. */
+  /** This process: it polls while its presence holds. Default: one of its own, with `takeoverMs`. */
+  presence?: ProcessPresence | undefined;
+  /** TAKEOVER_MS: a dead poller is replaced within it. Default 10 s. */
   takeoverMs?: number | undefined;
 }
 
 /**
  * Long polling by one process at a time. Telegram serves one getUpdates per bot token (a
- * second poller gets 409 Conflict), so processes sharing Redis elect the poller with a lease
- * on `telegram:poller:<bot id>`; the others stand by, healthy, and take over when it stops
- * or dies. With the embedded store there is one process, and it polls.
+ * second poller gets 409 Conflict), so processes sharing Redis elect the poller by
+ * `telegram:poller:<bot id>`, which names the polling process while it lives; the others stand
+ * by, healthy, and take over when it stops or dies. With the embedded store there is one process, and it polls.
  */
 export class ElectedPolling {
   readonly #options: ElectedPollingOptions;
+  readonly #presence: ProcessPresence;
   #election: LeaderElection | undefined;
 
   constructor(options: ElectedPollingOptions) {
     this.#options = options;
+    const { store, log } = options;
+    this.#presence =
+      options.presence ??
+      new ProcessPresence({ store, log, leaseMs: options.takeoverMs ?? DEFAULTS.takeoverMs });
   }
 
   /** Resolves once this process polls or stands by. */
@@ -32,8 +39,8 @@ export class ElectedPolling {
     const { poller, store, log } = this.#options;
     this.#election = new LeaderElection({
       store,
+      presence: this.#presence,
       key: `telegram:poller:${bot.id}`,
-      leaseMs: this.#options.takeoverMs ?? DEFAULTS.takeoverMs,
       log,
       role: {
         lead: () => {
@@ -48,9 +55,10 @@ export class ElectedPolling {
     await this.#election.start();
   }
 
-  /** Stops polling, confirms the updates taken, then hands the lease over. */
+  /** Stops polling, confirms the updates taken, then hands the role over. */
   async stop(): Promise<void> {
     await this.#election?.stop();
+    if (!this.#options.presence) await this.#presence.close();
   }
 
   unhealthyReason(): string | undefined {

@@ -5,6 +5,7 @@ import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import type { Coordination } from "../../src/coordination/port.ts";
+import type { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
 import { ConfigError, StartupError, storeFailureLevel } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
@@ -136,6 +137,8 @@ export interface TelegramChannelOptions {
   startAttempts?: number;
   /** TAKEOVER_MS: on Redis, how soon another process polls when the poller dies. */
   takeoverMs?: number;
+  /** This process (src/coordination/process-presence.ts): it polls while its presence holds. */
+  presence?: ProcessPresence | undefined;
 }
 
 /** The Telegram channel, plus what tests and a drain need to see. */
@@ -365,7 +368,14 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         concurrency: options.polling?.concurrency ?? maxInFlight,
       });
   const polling =
-    poller && new ElectedPolling({ poller, store, log, takeoverMs: options.takeoverMs });
+    poller &&
+    new ElectedPolling({
+      poller,
+      store,
+      log,
+      presence: options.presence,
+      takeoverMs: options.takeoverMs,
+    });
 
   const routes: HttpRoute[] = [];
   if (webhookMode && options.webhookSecret) {

@@ -1,10 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
 import { AnswerStops, type Stopper } from "../coordination/answer-stops.ts";
 import type { Coordination } from "../coordination/port.ts";
+import { ProcessPresence } from "../coordination/process-presence.ts";
 import type { SharedQueue } from "../coordination/shared-queue.ts";
 import {
   AbortedError,
@@ -63,8 +63,12 @@ export interface BridgeOptions {
    * Telegram's typing action). Default: DEFAULTS.typingDelayMs; tests shorten it.
    */
   typingDelayMs?: number;
-  /** Thread lock lease and poll interval (tests shorten them). */
-  threadLeaseMs?: number;
+  /**
+   * This process (process-presence.ts): what its questions hold in the store names it and
+   * holds while it lives. Default: a presence of the bridge's own, closed by drain().
+   */
+  presence?: ProcessPresence;
+  /** How often a question waiting for its thread's turn on another process looks again. */
   threadPollMs?: number;
   /** How often an answer streaming here looks for a stop asked in another process. */
   stopPollMs?: number;
@@ -78,6 +82,7 @@ export interface BridgeOptions {
  */
 export class Bridge {
   readonly #options: BridgeOptions;
+  readonly #presence: ProcessPresence;
   readonly #deliveries: Deliveries;
   readonly #conversations: Conversations;
   readonly #commands: CommandHandler;
@@ -100,12 +105,16 @@ export class Bridge {
     this.#options = options;
     // Every running answer listens for the shutdown: thousands at once are expected.
     setMaxListeners(0, this.#stopping.signal);
-    this.#deliveries = new Deliveries(options.store, randomUUID());
+    const presence =
+      options.presence ?? new ProcessPresence({ store: options.store, log: options.log });
+    this.#presence = presence;
+    this.#deliveries = new Deliveries(options.store, presence.id);
     this.#conversations = new Conversations(options.store);
     this.#languages = new ChannelLanguages(options.store, options.defaultLanguage);
     const stops = new AnswerStops({
       store: options.store,
       log: options.log,
+      presence,
       pollMs: options.stopPollMs,
       // A stop for an answer whose process was killed ends it from its journal record.
       takeOver: options.journal?.finishStopped.bind(options.journal),
@@ -115,7 +124,7 @@ export class Bridge {
     const threads = new ThreadQueue({
       store: options.store,
       log: options.log,
-      leaseMs: options.threadLeaseMs,
+      presence,
       pollMs: options.threadPollMs,
       signal: this.#stopping.signal,
     });
@@ -125,6 +134,7 @@ export class Bridge {
         store: options.store,
         log: options.log,
         queueKey: options.sharedQueue.key,
+        owner: presence.id,
         giveBack: (threadKey, ticket) => threads.giveBack(threadKey, ticket),
       });
     this.#commands = new CommandHandler({
@@ -237,6 +247,8 @@ export class Bridge {
       await settled();
     }
     await sharedStopped;
+    // A presence of its own: nothing of this bridge's holds any more.
+    if (!this.#options.presence) await this.#presence.close();
   }
 
   /**

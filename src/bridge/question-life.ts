@@ -17,7 +17,6 @@ import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-que
 import type { AnswerQueue, QueuePlace } from "./answer-queue.ts";
 import { type Command, type CommandProblem, parseCommand } from "./commands.ts";
 import type { QueuedNotices } from "./queued-notices.ts";
-import { withNoticeLock } from "./queued-notices.ts";
 import {
   decideFate,
   fateOf,
@@ -431,9 +430,9 @@ export class QuestionLife {
    * its entry leaves the queue.
    */
   async #beginTaken(question: Question, job: QueueJob): Promise<void> {
-    const { store, metrics } = this.#deps;
+    const { store, metrics, notices } = this.#deps;
     if (!(await decideFate(store, job.id, "answered"))) throw new WithdrawnError();
-    await withNoticeLock(store, job.id, async () => undefined);
+    await notices?.landed(job.id);
     if (!(await job.begin())) throw new TakenOverError();
     question.turn.begun();
     metrics?.queueWait.observe(Math.max(0, performance.now() - question.receivedAt) / 1000);

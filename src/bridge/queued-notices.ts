@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Stopper } from "../coordination/answer-stops.ts";
 import { Renewal } from "../coordination/lease.ts";
@@ -24,6 +23,8 @@ export interface QueuedNoticesOptions {
   log: Logger;
   /** The deployment's queue (SharedQueue's key). */
   queueKey: string;
+  /** This process's id (process-presence.ts): the owner of the notice locks it takes. */
+  owner: string;
   /** Gives back the thread ticket of a question withdrawn from the queue (ThreadQueue.giveBack). */
   giveBack(threadKey: string, ticket: HandedTicket): Promise<void>;
   /** How often the places shown are brought up to date (default 1 s: a platform's edit pace). */
@@ -97,6 +98,14 @@ export class QueuedNotices {
     if (!shown) return;
     this.#tracked.set(id, { surface, ref: shown.ref, place: shown.place, t });
     this.#renewal ??= new Renewal(() => this.#update(), this.#options.updateMs ?? 1_000);
+  }
+
+  /**
+   * Resolves once an edit of notice `id` under way, from any process, has landed (its lock
+   * is free): an answer taking the notice over goes after it.
+   */
+  async landed(id: string): Promise<void> {
+    await withNoticeLock(this.#options, id, async () => undefined);
   }
 
   /** The question left the queue for good (answered, refused, dropped): a stop no longer finds it. */
@@ -206,7 +215,7 @@ export class QueuedNotices {
       // The platform's pace first: the lock, which an answer waits for before its first
       // text, is held only to look at the fate and send.
       await surface.budgetFor?.("edit")?.acquire({ urgent: final });
-      await withNoticeLock(store, id, async () => {
+      await withNoticeLock(this.#options, id, async () => {
         if (!final && (await fateOf(store, [id]))[0] !== undefined) return;
         await surface.send({ call: "edit", ref, text: surface.renderer.note(text), final });
       });
@@ -221,12 +230,11 @@ export class QueuedNotices {
  * Runs `task` holding notice `id`'s lock; waits for it a few seconds at most (an edit under a
  * platform's 429), and runs without it past that: a stale place is only a courtesy lost.
  */
-export async function withNoticeLock<T>(
-  store: Coordination,
+async function withNoticeLock<T>(
+  { store, owner }: { store: Coordination; owner: string },
   id: string,
   task: () => Promise<T>,
 ): Promise<T> {
-  const owner = randomUUID();
   const deadline = performance.now() + LOCK_WAIT_MS;
   let held = false;
   while (!held && performance.now() < deadline) {

@@ -1,16 +1,16 @@
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULTS } from "../config.ts";
 import { Renewal } from "../coordination/lease.ts";
 import type { Coordination } from "../coordination/port.ts";
+import type { ProcessPresence } from "../coordination/process-presence.ts";
+import type { TicketHold, TicketStatus } from "../coordination/ticket-line.ts";
 import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
 
 export interface ThreadQueueOptions {
   store: Coordination;
   log: Logger;
-  /** How long a place in line holds without renewal: a dead process's frees itself after this. */
-  leaseMs?: number | undefined;
+  /** This process: its tickets name it, and hold while it lives. */
+  presence: ProcessPresence;
   /** How often a message whose turn depends on another process looks again. */
   pollMs?: number | undefined;
   /** Stops waiting for another process (the process is shutting down). */
@@ -36,13 +36,15 @@ export interface ThreadTurn {
   /**
    * The question goes to the shared queue, to be answered by whichever process takes it: its
    * place here is given up, and its ticket kept in the store for `leaseMs` (how long a
-   * question may wait there) for the taker to adopt (ThreadQueue.adopt). Undefined when the ticket
-   * could not be had: the taker then runs without waiting for the thread.
+   * question may wait there), whatever becomes of this process, for the taker to adopt
+   * (ThreadQueue.adopt). Undefined when the ticket could not be had: the taker then runs
+   * without waiting for the thread.
    */
   handOff(leaseMs: number): Promise<HandedTicket | undefined>;
   /**
-   * The answer began: from now the ticket holds only TAKEOVER_MS unrenewed, so the thread
-   * goes on soon after this process dies mid-answer (the journal finishes that answer).
+   * The answer of a question taken from the shared queue began here: from now its ticket
+   * holds while this process lives, so the thread goes on as soon as this process is taken
+   * for dead mid-answer (the journal finishes that answer).
    */
   begun(): void;
   /**
@@ -79,16 +81,17 @@ interface Line {
  *
  * Across processes (a store shared by several, Redis), each question also takes a ticket in
  * its thread's line in the store on arrival (store.takeTicket: ticket-line.ts says why a plain
- * lock is not enough), and runs when every ticket taken before it is done. A process that
- * dies holds its thread only until its tickets' leases run out. A store one process owns (the
- * embedded store) needs no ticket: this process's own line is the thread's whole line, and
- * a question handed to the shared queue keeps its place in it until it is answered.
+ * lock is not enough), and runs when every ticket taken before it is done. The ticket holds
+ * while this process's presence does, with no renewal of its own: a process that dies holds
+ * its threads until its presence lapses (TAKEOVER_MS). Only a ticket handed to the shared
+ * queue holds for a time instead, so that it outlives its process until another adopts it.
+ * A store one process owns (the embedded store) needs no ticket: this process's own line is
+ * the thread's whole line, and a question handed to the shared queue keeps its place in it
+ * until it is answered.
  */
 export class ThreadQueue {
   readonly #options: ThreadQueueOptions;
-  readonly #leaseMs: number;
   readonly #pollMs: number;
-  readonly #owner = randomUUID();
   readonly #lines = new Map<string, Line>();
   /** Only this process uses the store: its lines are the threads' lines. */
   readonly #inProcess: boolean;
@@ -98,8 +101,6 @@ export class ThreadQueue {
 
   constructor(options: ThreadQueueOptions) {
     this.#options = options;
-    // Short, renewed every third of it: a dead process holds a thread for seconds, not minutes.
-    this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
     this.#pollMs = options.pollMs ?? POLL_MS;
     this.#inProcess = !options.store.sharedAcrossProcesses;
   }
@@ -113,12 +114,12 @@ export class ThreadQueue {
     this.#lines.set(threadKey, line);
     const aheadHere = line.size > 0;
     line.size += 1;
-    const owner = `${this.#owner}:${++this.#tickets}`;
+    const owner = `${this.#options.presence.id}:${++this.#tickets}`;
     const ticket = this.#inProcess
       ? undefined
       : new ThreadTicket(this.#options, lineKey(threadKey), {
           owner,
-          leaseMs: this.#leaseMs,
+          hold: { process: this.#options.presence.id },
           after: line.ticketTail,
         });
     if (ticket) line.ticketTail = ticket.taken;
@@ -165,7 +166,7 @@ export class ThreadQueue {
         finished.resolve();
         return handed;
       },
-      // The ticket is this process's own, renewed until it is given back.
+      // The ticket is this process's own, holding while it lives.
       begun: () => undefined,
       abandon: leave,
     });
@@ -176,8 +177,9 @@ export class ThreadQueue {
    * with the ticket it was handed over with. The ticket, taken on arrival, orders it among the
    * thread's questions on every process; it stands outside this process's own lines, whose
    * later tickets may be ahead of it. Until the answer begins, the ticket holds for
-   * `waitLeaseMs` unrenewed, so that when this process dies the process that takes the
-   * question over still finds it in its place.
+   * `waitLeaseMs`, renewed every third of it while it waits here, so that when this process
+   * dies the process that takes the question over still finds it in its place; from then on
+   * it holds while this process lives.
    */
   adopt(threadKey: string, handed: HandedTicket | undefined, waitLeaseMs: number): ThreadTurn {
     if (this.#inProcess) {
@@ -198,14 +200,13 @@ export class ThreadQueue {
         handOff: noHandOff,
       });
     }
-    const { store, log, pollMs, signal } = this.#options;
-    const options = { store, log, pollMs, signal };
+    const { presence } = this.#options;
     const ticket =
       handed &&
-      new ThreadTicket(options, lineKey(threadKey), {
+      new ThreadTicket(this.#options, lineKey(threadKey), {
         owner: handed.owner,
-        leaseMs: waitLeaseMs,
-        renewMs: this.#leaseMs / 3,
+        hold: waitLeaseMs,
+        renewMs: waitLeaseMs / 3,
         number: handed.number,
       });
     let left = false;
@@ -218,7 +219,7 @@ export class ThreadQueue {
         left = true;
         void ticket?.giveBack();
       },
-      begun: () => ticket?.setLease(this.#leaseMs),
+      begun: () => ticket?.bind(presence.id),
       abandon: () => {
         if (left) return;
         left = true;
@@ -274,25 +275,29 @@ function lineKey(threadKey: string): string {
 
 const POLL_MS = 200;
 
-/** One message's ticket in its thread's line in the store, renewed until it is given back. */
+/**
+ * One message's ticket in its thread's line in the store. It holds while this process lives,
+ * or, adopted from the shared queue and not begun yet, for a time renewed here.
+ */
 class ThreadTicket {
   readonly #options: ThreadQueueOptions;
   readonly #key: string;
   readonly #owner: string;
-  #leaseMs: number;
+  /** What each check renews: the ticket's time; undefined while it holds by a presence. */
+  #renewing: number | undefined;
   readonly #number: Promise<number>;
   /** Found served when it was taken: its first turn needs no check. */
   #servedAtOnce = false;
   /** Settles (never rejects) once the store answered the request for this ticket. */
   readonly taken: Promise<unknown>;
-  readonly #renewal: Renewal;
+  readonly #renewal: Renewal | undefined;
   #lapsed = false;
   #returned: Promise<void> | undefined;
 
   constructor(
     options: ThreadQueueOptions,
     key: string,
-    ticket: { owner: string; leaseMs: number; renewMs?: number } & (
+    ticket: { owner: string; hold: TicketHold; renewMs?: number } & (
       | { after: Promise<unknown> }
       | { number: number }
     ),
@@ -300,19 +305,23 @@ class ThreadTicket {
     this.#options = options;
     this.#key = key;
     this.#owner = ticket.owner;
-    this.#leaseMs = ticket.leaseMs;
+    const { hold } = ticket;
+    this.#renewing = typeof hold === "number" ? hold : undefined;
     this.#number =
       "number" in ticket
         ? Promise.resolve(ticket.number)
         : ticket.after.then(async () => {
-            const taken = await options.store.takeTicket(key, this.#owner, this.#leaseMs);
+            // Held by this process's presence: it must be in the store first.
+            await options.presence.join();
+            const taken = await options.store.takeTicket(key, this.#owner, hold);
             this.#servedAtOnce = taken.served;
             return taken.number;
           });
     // A failure to take it surfaces in turn(); a message that never runs has nothing to do.
     this.taken = this.#number.catch(() => undefined);
-    // Waiting behind a long answer takes longer than a lease: keep the place meanwhile.
-    this.#renewal = new Renewal(() => this.#renew(), ticket.renewMs ?? this.#leaseMs / 3);
+    // Waiting behind a long answer takes longer than its time: keep the place meanwhile.
+    this.#renewal =
+      ticket.renewMs === undefined ? undefined : new Renewal(() => this.#renew(), ticket.renewMs);
   }
 
   /**
@@ -325,7 +334,7 @@ class ThreadTicket {
     if (this.#servedAtOnce) return;
     let told = false;
     for (;;) {
-      const status = await store.checkTicket(this.#key, number, this.#owner, this.#leaseMs);
+      const status = await store.checkTicket(this.#key, number, this.#owner, this.#renewing);
       if (status === "served") return;
       if (status === "lapsed") {
         this.#lost();
@@ -339,72 +348,68 @@ class ThreadTicket {
     }
   }
 
-  /** From the next renewal on, the ticket holds `leaseMs` unrenewed. */
-  setLease(leaseMs: number): void {
-    this.#leaseMs = leaseMs;
+  /** From now the ticket holds while process `process` lives: no more renewals. */
+  bind(process: string): void {
+    void this.#renewal?.stop();
+    this.#renewing = undefined;
+    void this.#hold({ process }, "could not tie a place in a thread's line to this process");
   }
 
-  /** No more renewals: the ticket holds until its lease runs out. */
-  stopRenewing(): Promise<void> {
-    return this.#renewal.stop();
+  /** No more renewals: the ticket holds until its time runs out. */
+  async stopRenewing(): Promise<void> {
+    await this.#renewal?.stop();
   }
 
   /**
-   * Keeps the ticket for another process: no more renewals here, and its lease set to
-   * `leaseMs`. Undefined when it could not be had or lapsed.
+   * Keeps the ticket for another process: no more renewals here, and it holds for `leaseMs`
+   * whatever becomes of this process. Undefined when it could not be had or lapsed.
    */
   async handOff(leaseMs: number): Promise<HandedTicket | undefined> {
-    await this.#renewal.stop();
-    try {
-      const number = await this.#number;
-      const status = await this.#options.store.checkTicket(this.#key, number, this.#owner, leaseMs);
-      return status === "lapsed" ? undefined : { number, owner: this.#owner };
-    } catch (error) {
-      this.#options.log[storeFailureLevel(error)](
-        { err: error },
-        "could not hand a place in a thread's line over",
-      );
-      return undefined;
-    }
+    await this.#renewal?.stop();
+    this.#renewing = undefined;
+    const status = await this.#hold(leaseMs, "could not hand a place in a thread's line over");
+    return status === undefined || status === "lapsed"
+      ? undefined
+      : { number: await this.#number, owner: this.#owner };
   }
 
   /** Leaves the line; resolves (never rejects) once the store has the ticket back or failed. */
   giveBack(): Promise<void> {
-    void this.#renewal.stop();
+    void this.#renewal?.stop();
     this.#returned ??= this.#number
       .then((number) => this.#options.store.giveBackTicket(this.#key, number, this.#owner))
-      // A ticket that could not be given back lapses on its own after its lease.
+      // A ticket that could not be given back lapses with its holder.
       .catch(() => undefined);
     return this.#returned;
   }
 
   async #renew(): Promise<void> {
+    if (this.#renewing === undefined) return;
+    const status = await this.#hold(this.#renewing, "could not renew a place in a thread's line");
+    if (status === "lapsed") this.#lost();
+  }
+
+  /** Sets how the ticket holds from now; undefined when the store failed (logged as `failure`). */
+  async #hold(hold: TicketHold, failure: string): Promise<TicketStatus | undefined> {
+    const { store, log, presence } = this.#options;
     try {
-      const number = await this.#number;
-      const status = await this.#options.store.checkTicket(
-        this.#key,
-        number,
-        this.#owner,
-        this.#leaseMs,
-      );
-      if (status === "lapsed") this.#lost();
+      if (typeof hold !== "number") await presence.join();
+      return await store.checkTicket(this.#key, await this.#number, this.#owner, hold);
     } catch (error) {
-      this.#options.log[storeFailureLevel(error)](
-        { err: error },
-        "could not renew a place in a thread's line",
-      );
+      log[storeFailureLevel(error)]({ err: error }, failure);
+      return undefined;
     }
   }
 
   /**
-   * The lease ran out before a renewal reached the store (it was away, or this process
-   * stalled): the thread went on without this message. It runs anyway, never dropped, and
-   * may overlap another process's answer in the thread.
+   * The ticket was taken for dead before a check reached the store (it was away for a whole
+   * lease, or this process stalled): the thread went on without this message. It runs
+   * anyway, never dropped, and may overlap another process's answer in the thread.
    */
   #lost(): void {
     if (this.#lapsed) return;
     this.#lapsed = true;
-    void this.#renewal.stop();
+    void this.#renewal?.stop();
     this.#options.log.warn(
       "lost a place in a thread's line: another process may answer in this thread at the same time",
     );

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { Lease } from "./lease.ts";
 import type { Coordination } from "./port.ts";
+import type { ProcessPresence } from "./process-presence.ts";
 
 /** Who asks to stop an answer, as the answer's check needs them. */
 export interface Stopper {
@@ -77,11 +77,11 @@ interface LocalAnswer {
  * process shares keeps no such records: they stay in this process's memory, which costs an
  * answer no store round trip (six of them otherwise).
  *
- * A process killed mid-answer leaves its records behind (they lapse only after an hour), so
- * each process that streams answers keeps a sign of life in the store, lapsing by the store's
- * own clock; a stop for an answer whose process shows none finds nothing to stop. The records
- * stay (a process that only lost the store for a while goes on with them), and a stop for an
- * answer streaming here never depends on them.
+ * A process killed mid-answer leaves its records behind (they lapse only after an hour); each
+ * record names its process, whose presence (process-presence.ts) is its sign of life, lapsing
+ * by the store's own clock: a stop for an answer whose process shows none finds nothing to
+ * stop. The records stay (a process that only lost the store for a while goes on with them),
+ * and a stop for an answer streaming here never depends on them.
  */
 export class AnswerStops {
   readonly #store: AnswerRecords;
@@ -91,18 +91,13 @@ export class AnswerStops {
   readonly #local = new Map<string, LocalAnswer>();
   readonly #shared: boolean;
   #poller: NodeJS.Timeout | undefined;
-  /**
-   * This process's sign of life while it streams answers: a lease, so it lapses by the
-   * store's clock whatever the clocks of the processes that read it say. Its owner names this
-   * process in the answers' records.
-   */
-  readonly #alive: Lease;
-  /** The lease taken for the answers streaming now; answers starting together share it. */
-  #aliveTaken: Promise<unknown> | undefined;
+  /** This process: its id names it in the answers' records, its lease is its sign of life. */
+  readonly #presence: ProcessPresence;
 
   constructor(options: {
     store: AnswerRecords & Coordination;
     log: Logger;
+    presence: ProcessPresence;
     pollMs?: number | undefined;
     /** Ends an answer whose process does not take its stop within a few polls. */
     takeOver?: TakeOverStop | undefined;
@@ -112,13 +107,7 @@ export class AnswerStops {
     this.#log = options.log;
     this.#pollMs = options.pollMs ?? 500;
     this.#takeOver = options.takeOver;
-    const process = randomBytes(12).toString("base64url");
-    this.#alive = new Lease({
-      store: options.store,
-      key: aliveKey(process),
-      owner: process,
-      leaseMs: ALIVE_POLLS * this.#pollMs,
-    });
+    this.#presence = options.presence;
   }
 
   /**
@@ -132,9 +121,10 @@ export class AnswerStops {
     const stop = new AbortController();
     this.#local.set(id, { stop, threadKey, askerId, channelKey });
     // A thread writes one answer at a time (its queue), so its key names the one running.
-    const streamer = this.#alive.owner;
+    const streamer = this.#presence.id;
     // The sign of life first: records of a process that shows none read as left by a dead one.
-    const registered = this.#keepAlive()
+    const registered = this.#presence
+      .join()
       .then(() =>
         Promise.all([
           this.#store.set(
@@ -167,9 +157,6 @@ export class AnswerStops {
         if (this.#local.size === 0) {
           clearInterval(this.#poller);
           this.#poller = undefined;
-          // Lapses in its time: nothing here needs it until the next answer takes it again.
-          this.#aliveTaken = undefined;
-          void this.#alive.stopRenewing();
         }
         await registered;
         await Promise.all([
@@ -207,34 +194,9 @@ export class AnswerStops {
 
   /** The answer's process (another one) shows no sign of life: it was killed. */
   async #abandoned(streamer: string | undefined): Promise<boolean> {
-    if (streamer === undefined || streamer === this.#alive.owner) return false;
-    return (await this.#store.get(aliveKey(streamer))) === undefined;
-  }
-
-  /** Takes the sign of life, kept renewed until the last answer here ends. */
-  #keepAlive(): Promise<unknown> {
-    if (this.#aliveTaken) return this.#aliveTaken;
-    // Answers one after another: the sign taken for the last one holds a while yet, past the
-    // first renewal below (a third of its length from now).
-    const held = this.#alive.holdsFor((2 * this.#alive.leaseMs) / 3);
-    const taken: Promise<unknown> = (held ? Promise.resolve(true) : this.#alive.acquire()).then(
-      () => {
-        // Not when the answers it was taken for all ended meanwhile: none would stop it.
-        if (this.#aliveTaken !== taken) return;
-        this.#alive.keepRenewed({
-          // A lapse while the store was away: taken again.
-          lost: async () => {
-            await this.#alive.acquire();
-          },
-        });
-      },
-      (error: unknown) => {
-        if (this.#aliveTaken === taken) this.#aliveTaken = undefined;
-        throw error;
-      },
-    );
-    this.#aliveTaken = taken;
-    return taken;
+    if (streamer === undefined || streamer === this.#presence.id) return false;
+    const [alive] = await this.#presence.alive([streamer]);
+    return !alive;
   }
 
   async #stop(
@@ -332,10 +294,6 @@ const RUNNING_TTL_MS = 60 * 60 * 1000;
 const threadRunKey = (threadKey: string) => `answer:running:${threadKey}`;
 const runKey = (id: string) => `answer:run:${id}`;
 const stopKey = (id: string) => `answer:stop:${id}`;
-const aliveKey = (process: string) => `answer:alive:${process}`;
-
-/** A process's sign of life lasts this many polls (10 s at the default 500 ms). */
-const ALIVE_POLLS = 20;
 
 /** A stop request left this many polls (2 s at the default 500 ms) was not taken. */
 const TAKE_WITHIN_POLLS = 4;

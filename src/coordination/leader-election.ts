@@ -1,47 +1,48 @@
-import { randomUUID } from "node:crypto";
 import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { Lease, Renewal } from "./lease.ts";
-import type { Coordination } from "./port.ts";
+import { Renewal } from "./lease.ts";
+import { ProcessClaim } from "./process-claim.ts";
+import type { PresenceStore, ProcessPresence } from "./process-presence.ts";
 
 /** The work that one process at a time may do, as a LeaderElection runs it. */
 export interface LeaderRole {
-  /** This process holds the lease now: start the work. */
+  /** This process holds the role now: start the work. */
   lead(): void | Promise<void>;
   /**
    * Stop the work; resolves once it has stopped. `leaseHeld` is false when another process
-   * has taken the lease, so the work must not touch what the new leader now owns.
+   * has taken the role, so the work must not touch what the new leader now owns.
    */
   stepDown(leaseHeld: boolean): Promise<void>;
-  /** Another process holds the lease: called once each time this process starts to wait. */
+  /** Another process holds the role: called once each time this process starts to wait. */
   standBy?(): void;
 }
 
 export interface LeaderElectionOptions {
-  store: Coordination;
-  /** The lease's key: every process that may do the work uses the same one. */
+  store: PresenceStore;
+  /** This process: it leads while its presence holds, and a dead leader's lapses with it. */
+  presence: ProcessPresence;
+  /** The role's key: every process that may do the work uses the same one. */
   key: string;
-  /** How long the lease holds without renewal: a dead leader is replaced within this. */
-  leaseMs: number;
   role: LeaderRole;
   log: Logger;
 }
 
 /**
- * Runs a role in one process at a time among those sharing a Redis store: a lease (a store
- * claim with a TTL) decides who leads. The leader renews it every third of the lease; the
- * others try to take it as often, so a dead leader is replaced within one lease and one
- * that stops hands over within a third of it.
+ * Runs a role in one process at a time among those sharing a Redis store: a key naming the
+ * leading process decides who leads, held while that process's presence holds (ProcessClaim),
+ * so the leader renews nothing of its own. The others look every third of the presence's
+ * lease, so a dead leader is replaced within one lease and one that stops hands over within
+ * a third of it.
  *
- * A leader that cannot reach the store keeps the work while the lease presumably holds and
- * steps down a sixth of the lease before it would lapse, so two processes never lead at once
- * (as long as their clocks run at the same speed: the lapse is counted from before the last
- * renewal was sent, never from its answer). The embedded store belongs to one process: there
- * the role simply runs.
+ * A leader whose presence is not renewed (the store is out of reach) keeps the work while the
+ * presence presumably holds and steps down a sixth of the lease before it would lapse, so two
+ * processes never lead at once (as long as their clocks run at the same speed: the lapse is
+ * counted from before the last renewal was sent, never from its answer). The embedded store
+ * belongs to one process: there the role simply runs.
  */
 export class LeaderElection {
   readonly #options: LeaderElectionOptions;
-  readonly #lease: Lease;
+  readonly #claim: ProcessClaim;
   #leading = false;
   #waiting = false;
   #storeFailing = false;
@@ -56,12 +57,7 @@ export class LeaderElection {
 
   constructor(options: LeaderElectionOptions) {
     this.#options = options;
-    this.#lease = new Lease({
-      store: options.store,
-      key: options.key,
-      owner: randomUUID(),
-      leaseMs: options.leaseMs,
-    });
+    this.#claim = new ProcessClaim(options);
   }
 
   /** Whether this process leads now. */
@@ -71,39 +67,40 @@ export class LeaderElection {
 
   /** Resolves once the first try has decided: this process leads, or waits (or the store failed). */
   async start(): Promise<void> {
-    if (this.#lease.grantedInProcess) {
+    const { presence } = this.#options;
+    if (presence.grantedInProcess) {
       await this.#lead();
       return;
     }
     this.#first = this.#contend();
     await this.#first;
     if (!this.#leaving)
-      this.#rounds = new Renewal(() => this.#contend(), this.#options.leaseMs / 3, {
-        shared: true,
-      });
+      this.#rounds = new Renewal(() => this.#contend(), presence.leaseMs / 3, { shared: true });
   }
 
-  /** Stops the role if it runs, then frees the lease so another process takes over at once. */
+  /** Stops the role if it runs, then frees it so another process takes over at once. */
   async stop(): Promise<void> {
-    // The lease is still renewed while the work stops (a poller confirming its last offset
+    // The key names this process while the work stops (a poller confirming its last offset
     // can take seconds): nobody may start before this process is done.
     this.#leaving = true;
     await this.#stepDown(true);
     await this.#first;
     await this.#rounds?.stop();
-    await this.#lease.release().catch(() => undefined);
+    await this.#claim.release().catch(() => undefined);
   }
 
-  /** One round: the leader renews its lease, the others try to take it. */
+  /**
+   * One round: the leader makes sure its presence holds long enough (no store call while it
+   * does), the others try to take the role.
+   */
   async #contend(): Promise<void> {
-    const { key, leaseMs, log } = this.#options;
-    const sentAt = performance.now();
+    const { key, log, presence } = this.#options;
+    if (this.#leaving) return;
     let held: boolean;
     try {
-      // Acquiring renews first, which also takes back a lease this process still holds after
-      // stepping down while the store was away: nobody else can have led in between.
-      held =
-        this.#leading || this.#leaving ? await this.#lease.renew() : await this.#lease.acquire();
+      // Finding the key still naming this process takes back a role it stepped down from
+      // while the store was away: nobody else can have led in between.
+      held = await this.#claim.acquire();
     } catch (error) {
       const level = storeFailureLevel(error);
       if (!this.#storeFailing) log[level]({ err: error, lease: key }, "lease: the store failed");
@@ -115,33 +112,34 @@ export class LeaderElection {
     this.#storeOutage = false;
     if (this.#leaving) return;
     if (held) {
-      // Counted from before the call: Redis started the new TTL no earlier than that.
-      const stepDownIn = sentAt + leaseMs - leaseMs / 6 - performance.now();
+      // Counted from before the presence's last renewal: Redis started its TTL no earlier.
+      const stepDownIn = presence.remainingMs() - presence.leaseMs / 6;
       if (stepDownIn > 0) {
         this.#stepDownAfter(stepDownIn);
         await this.#lead();
       } else {
-        // An answer this late leaves too little of the lease to count on.
+        // A presence this close to lapsing leaves too little to count on.
         await this.#stepDown(true);
       }
       return;
     }
     if (this.#leading) {
-      log.warn({ lease: key }, "lease taken over by another process; stepping down");
+      log.warn({ lease: key }, "role taken over by another process; stepping down");
       await this.#stepDown(false);
     }
     if (!this.#waiting) this.#options.role.standBy?.();
     this.#waiting = true;
   }
 
-  /** Steps down after `ms` unless a renewal comes first: before the lease would lapse. */
+  /** Steps down after `ms` unless a later round comes first: before the presence would lapse. */
   #stepDownAfter(ms: number): void {
     clearTimeout(this.#beforeLapse);
     this.#beforeLapse = setTimeout(() => {
       // Expected while the store is away, which the store has logged already.
-      this.#options.log[this.#storeOutage ? "info" : "warn"](
+      const outage = this.#storeOutage || this.#options.presence.inOutage;
+      this.#options.log[outage ? "info" : "warn"](
         { lease: this.#options.key },
-        "lease not renewed in time; stepping down before it lapses",
+        "presence not renewed in time; stepping down before it lapses",
       );
       void this.#stepDown(true);
     }, ms);

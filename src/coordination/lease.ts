@@ -2,9 +2,10 @@ import type { Coordination } from "./port.ts";
 
 /**
  * Runs `round` every `intervalMs`, one round at a time (a round still running when the next
- * is due skips it), until stopped. The one loop that keeps leases alive: the journal's, the
- * lead poll's, the leader election's, and a thread line's places. Unref'd: a renewal alone
- * never keeps a stopping process alive.
+ * is due skips it), until stopped. The one loop that keeps leases alive (the process's
+ * presence, a queued question's place in its thread's line) and runs the rounds a process
+ * repeats (the journal's sweep, the shared queue's, the leader election's). Unref'd: a
+ * renewal alone never keeps a stopping process alive.
  *
  * `shared`: the rounds go with every other shared renewal of the same length, on one timer
  * (the first round comes within `intervalMs`, not after it). The rounds a process runs for
@@ -59,6 +60,8 @@ function joinBeat(intervalMs: number, tick: () => void): () => void {
 }
 
 export interface LeaseEvents {
+  /** A renewal went through: the lease holds its length from when it was sent. */
+  renewed?(): void;
   /** A renewal found the lease no longer held: it lapsed, or another owner has it now. */
   lost?(): void | Promise<void>;
   /** A renewal (or `lost`) failed: the store was away; the lease may still hold a while. */
@@ -117,11 +120,13 @@ export class Lease {
   }
 
   /**
-   * Whether the lease holds for `ms` more at least, as the last renewal or claim left it
-   * (counted from when it was sent: the store started the lease's time no earlier).
+   * How long the lease holds at least, as the last renewal or claim left it (counted from
+   * when it was sent: the store started the lease's time no earlier); 0 or less once it may
+   * have lapsed, Infinity when granted in process.
    */
-  holdsFor(ms: number): boolean {
-    return this.grantedInProcess || performance.now() + ms < this.#confirmedAt + this.leaseMs;
+  remainingMs(): number {
+    if (this.grantedInProcess) return Number.POSITIVE_INFINITY;
+    return this.#confirmedAt + this.leaseMs - performance.now();
   }
 
   async #confirm(call: () => Promise<boolean>): Promise<boolean> {
@@ -137,7 +142,8 @@ export class Lease {
     this.#renewal ??= new Renewal(
       async () => {
         try {
-          if (!(await this.renew())) await events.lost?.();
+          if (await this.renew()) events.renewed?.();
+          else await events.lost?.();
         } catch (error) {
           events.failed?.(error);
         }

@@ -1,5 +1,5 @@
 import type { CallWindow } from "./call-window.ts";
-import type { TakenTicket, TicketStatus } from "./ticket-line.ts";
+import type { TakenTicket, TicketHold, TicketStatus } from "./ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 
@@ -18,9 +18,9 @@ import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 export interface Coordination {
   /**
    * True when other processes may use this store at the same time (Redis): what coordinates
-   * processes (leases, shared budgets, the journal's liveness) must then go through it. False
-   * for the embedded store, which one process owns: there a lease is granted in process and a
-   * budget is this process's own.
+   * processes (leases, shared budgets, each process's presence) must then go through it.
+   * False for the embedded store, which one process owns: there a lease is granted in process
+   * and a budget is this process's own.
    */
   readonly sharedAcrossProcesses: boolean;
 
@@ -43,15 +43,19 @@ export interface Coordination {
 
   /**
    * Takes the next ticket in the line at `key` and returns its number, and whether it is
-   * served at once (nothing ahead): tickets are served in the order they were taken, across every process sharing the Redis (in memory for the
-   * embedded store, which belongs to one process). The ticket holds for `leaseMs`; each
-   * checkTicket renews it. A ticket given back, or not renewed within its lease (its process
-   * died), is skipped. See ticket-line.ts.
+   * served at once (nothing ahead): tickets are served in the order they were taken, across
+   * every process sharing the Redis (in memory for the embedded store, which belongs to one
+   * process). The ticket holds as `hold` says: while a process's presence holds, or for a
+   * time. A ticket given back, or whose holder is gone (its process's presence lapsed, its
+   * time ran out), is skipped. See ticket-line.ts.
    */
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket>;
+  takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket>;
 
-  /** Renews the ticket for `leaseMs` and says whether it is served, waiting or lapsed. */
-  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus>;
+  /**
+   * Says whether the ticket is served, waiting or lapsed; with `hold`, the ticket holds so
+   * from now (a time renewed, or bound to a process's presence).
+   */
+  checkTicket(key: string, ticket: number, owner: string, hold?: TicketHold): Promise<TicketStatus>;
 
   /** Leaves the line (done, or never needed a turn): the next ticket may be served. */
   giveBackTicket(key: string, ticket: number, owner: string): Promise<void>;

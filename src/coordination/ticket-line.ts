@@ -9,18 +9,26 @@
  * in later on that process overtakes one waiting elsewhere (issue 12: asked q1 on A, q2 on B,
  * q3 on A; answered q1, q3, q2). A ticket is taken on arrival, so the order is fixed then.
  *
- * Each ticket holds a lease its holder renews (every check renews it). A ticket given back or
- * whose lease ran out (its process died) is skipped by the next check, so a dead holder
- * holds the line up for one lease at most. Tickets carry an owner, so a holder whose lease
- * lapsed never mistakes a later ticket of the same number for its own.
+ * A ticket holds while its process lives (its presence, process-presence.ts: no renewal of
+ * its own), or, handed to another process with its question, for a time its holder renews.
+ * A ticket given back, or whose holder died (its presence gone, its time run out), is skipped
+ * by the next check, so a dead holder holds the line up for one presence lease at most.
+ * Tickets carry an owner, so a holder whose ticket lapsed never mistakes a later ticket of
+ * the same number for its own.
  */
 
 /**
  * Where a ticket stands: `served` (its turn: nothing alive is ahead), `waiting` (a live
- * ticket is ahead), `lapsed` (its lease ran out before this check: the line went on without
- * it, and it is no longer in line).
+ * ticket is ahead), `lapsed` (its holder was taken for dead before this check: the line went
+ * on without it, and it is no longer in line).
  */
 export type TicketStatus = "served" | "waiting" | "lapsed";
+
+/**
+ * How long a ticket holds: `ms` from now (a number), or while process `process`'s presence
+ * holds (process-presence.ts).
+ */
+export type TicketHold = number | { process: string };
 
 /**
  * A ticket just taken: its number, and `served` when nothing was left ahead of it (the line
@@ -33,7 +41,7 @@ export interface TakenTicket {
 
 interface Ticket {
   owner: string;
-  /** When the lease ends, on the clock the store uses. */
+  /** When its time ends, on the clock the store uses; Infinity while its process lives. */
   endsAt: number;
 }
 
@@ -47,23 +55,24 @@ interface LineState {
 /**
  * Lines by key in this process's memory: the embedded store's. Its data belongs to one
  * process, and a line only matters while that process runs, so it needs no disk, and a
- * process killed mid-answer leaves no ticket to wait for after its restart.
+ * process killed mid-answer leaves no ticket to wait for after its restart. A ticket held
+ * while its process lives holds until given back: its process is this one.
  */
 export class MemoryLines {
   readonly #lines = new Map<string, LineState>();
 
-  take(key: string, owner: string, leaseMs: number): TakenTicket {
+  take(key: string, owner: string, hold: TicketHold): TakenTicket {
     let line = this.#lines.get(key);
     if (!line) {
       line = { next: 0, serving: 1, tickets: new Map() };
       this.#lines.set(key, line);
     }
     line.next += 1;
-    line.tickets.set(line.next, { owner, endsAt: performance.now() + leaseMs });
+    line.tickets.set(line.next, { owner, endsAt: endsAt(hold, performance.now()) });
     return { number: line.next, served: line.serving === line.next };
   }
 
-  check(key: string, number: number, owner: string, leaseMs: number): TicketStatus {
+  check(key: string, number: number, owner: string, hold?: TicketHold): TicketStatus {
     const line = this.#lines.get(key);
     const ticket = line?.tickets.get(number);
     if (!line || ticket?.owner !== owner) return "lapsed";
@@ -72,7 +81,7 @@ export class MemoryLines {
       this.#drop(key, line, number);
       return "lapsed";
     }
-    ticket.endsAt = now + leaseMs;
+    if (hold !== undefined) ticket.endsAt = endsAt(hold, now);
     while (line.serving < number) {
       const ahead = line.tickets.get(line.serving);
       if (ahead && ahead.endsAt > now) break;
@@ -101,29 +110,68 @@ export class MemoryLines {
   }
 }
 
+function endsAt(hold: TicketHold, now: number): number {
+  return typeof hold === "number" ? now + hold : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A hold as the scripts take it: the lease in ms ("0" while the process lives) and the
+ * process ("" for a lease); "-1" for no hold (a check that changes nothing).
+ */
+export function scriptHold(hold: TicketHold | undefined): [lease: string, process: string] {
+  if (hold === undefined) return ["-1", ""];
+  return typeof hold === "number" ? [String(hold), ""] : ["0", hold.process];
+}
+
+/**
+ * How long a line holding a ticket of a live process lives past its last take or check:
+ * longer than any answer (CHATBOT_ANSWER_TIMEOUT_MS is minutes), so only a line whose every
+ * holder died and that nobody came back to ends by it.
+ */
+const LINE_MS = 60 * 60 * 1000;
+
 // The same steps as MemoryLines, on the server, atomically, on the server's clock. KEYS[1] is
-// the line: a hash of "next", "serving" and one field per ticket, "<lease end ms>|<owner>".
-// The hash lives as long as its longest lease and is deleted when its last ticket goes back.
+// the line: a hash of "next", "serving" and one field per ticket, "<lease end ms>|<process>|
+// <owner>": a lease end of 0 holds while the process's presence key exists. The hash lives as
+// long as its longest lease (LINE_MS while a process holds a ticket) and is deleted when its
+// last ticket goes back.
 const PRELUDE = `
 local line = KEYS[1]
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 local function ticket(value)
-  if not value then return nil, nil end
+  if not value then return nil end
   local bar = string.find(value, "|", 1, true)
-  return tonumber(string.sub(value, 1, bar - 1)), string.sub(value, bar + 1)
+  local second = string.find(value, "|", bar + 1, true)
+  local endsAt = tonumber(string.sub(value, 1, bar - 1))
+  -- A field of an earlier version, "<lease end ms>|<owner>": a lease.
+  if not second then return { endsAt = endsAt, process = "", owner = string.sub(value, bar + 1) } end
+  return {
+    endsAt = endsAt,
+    process = string.sub(value, bar + 1, second - 1),
+    owner = string.sub(value, second + 1),
+  }
+end
+local function field(owner, lease, process)
+  if lease > 0 then return string.format("%d||%s", now + lease, owner) end
+  return string.format("0|%s|%s", process, owner)
 end
 local function keep(lease)
-  if redis.call("PTTL", line) < lease then redis.call("PEXPIRE", line, lease) end
+  local ms = ${LINE_MS}
+  if lease > 0 then ms = lease end
+  if redis.call("PTTL", line) < ms then redis.call("PEXPIRE", line, ms) end
 end
 `;
 
-/** ARGV owner, lease ms. Returns the ticket's number, negative when it is served at once. */
+/**
+ * ARGV owner, lease ms (0: while the process lives), process. Returns the ticket's number,
+ * negative when it is served at once.
+ */
 export const REDIS_TAKE_TICKET_SCRIPT = `${PRELUDE}
 local lease = tonumber(ARGV[2])
 local number = redis.call("HINCRBY", line, "next", 1)
 local first = redis.call("HSETNX", line, "serving", number) == 1
-redis.call("HSET", line, number, string.format("%d|%s", now + lease, ARGV[1]))
+redis.call("HSET", line, number, field(ARGV[1], lease, ARGV[3]))
 keep(lease)
 if first or tonumber(redis.call("HGET", line, "serving")) == number then return -number end
 return number
@@ -135,23 +183,38 @@ export function takenTicketOf(reply: unknown): TakenTicket {
   return { number: Math.abs(code), served: code < 0 };
 }
 
-/** ARGV ticket, owner, lease ms. Returns 1 served, 0 waiting, -1 lapsed. */
+/**
+ * ARGV the prefix of presence keys (the store's namespace and "process:"), ticket, owner,
+ * lease ms (-1: the hold stays; 0: while the process lives), process. Returns 1 served,
+ * 0 waiting, -1 lapsed.
+ */
 export const REDIS_CHECK_TICKET_SCRIPT = `${PRELUDE}
-local number = tonumber(ARGV[1])
-local lease = tonumber(ARGV[3])
-local endsAt, owner = ticket(redis.call("HGET", line, number))
-if owner ~= ARGV[2] then return -1 end
-if endsAt <= now then
+local presence = ARGV[1]
+local number = tonumber(ARGV[2])
+local lease = tonumber(ARGV[4])
+local function alive(held)
+  if held.endsAt > 0 then return held.endsAt > now end
+  return redis.call("EXISTS", presence .. held.process) == 1
+end
+local mine = ticket(redis.call("HGET", line, number))
+if not mine or mine.owner ~= ARGV[3] then return -1 end
+if not alive(mine) then
   redis.call("HDEL", line, number)
   if redis.call("HLEN", line) <= 2 then redis.call("DEL", line) end
   return -1
 end
-redis.call("HSET", line, number, string.format("%d|%s", now + lease, owner))
-keep(lease)
+if lease >= 0 then
+  redis.call("HSET", line, number, field(mine.owner, lease, ARGV[5]))
+  keep(lease)
+elseif mine.endsAt > 0 then
+  keep(mine.endsAt - now)
+else
+  keep(0)
+end
 local serving = tonumber(redis.call("HGET", line, "serving")) or number
 while serving < number do
-  local aheadEndsAt = ticket(redis.call("HGET", line, serving))
-  if aheadEndsAt and aheadEndsAt > now then break end
+  local ahead = ticket(redis.call("HGET", line, serving))
+  if ahead and alive(ahead) then break end
   redis.call("HDEL", line, serving)
   serving = serving + 1
 end
@@ -162,8 +225,8 @@ return 0
 
 /** ARGV ticket, owner. */
 export const REDIS_GIVE_BACK_TICKET_SCRIPT = `${PRELUDE}
-local _, owner = ticket(redis.call("HGET", line, ARGV[1]))
-if owner == ARGV[2] then redis.call("HDEL", line, ARGV[1]) end
+local held = ticket(redis.call("HGET", line, ARGV[1]))
+if held and held.owner == ARGV[2] then redis.call("HDEL", line, ARGV[1]) end
 if redis.call("HLEN", line) <= 2 then redis.call("DEL", line) end
 return 0
 `;

@@ -1,8 +1,7 @@
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULTS } from "../config.ts";
-import { Lease, Renewal } from "../coordination/lease.ts";
+import { Renewal } from "../coordination/lease.ts";
 import type { Coordination } from "../coordination/port.ts";
+import { ProcessPresence } from "../coordination/process-presence.ts";
 import { storeFailureLevel } from "../errors.ts";
 import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
@@ -11,7 +10,6 @@ import {
   entryKey,
   indexKey,
   type JournalEntry,
-  leaseKey,
   RUNS_KEY,
   RUNS_LOCK_KEY,
   readEntry,
@@ -24,16 +22,16 @@ import { JournaledAnswer } from "./journaled-answer.ts";
 export interface AnswerJournalOptions {
   store: KeyValueStore & Coordination;
   log: Logger;
-  /** This process's id in the journal (default: a fresh UUID). */
-  runId?: string;
+  /**
+   * This process (process-presence.ts): its id is the run's, its lease the run's sign of
+   * life. Default: a presence of the journal's own, with `leaseMs`, closed by close().
+   */
+  presence?: ProcessPresence;
   /** How often the records of answers whose text only grew are brought up to date, together. */
   updateIntervalMs?: number;
-  /**
-   * Redis: a process whose heartbeat is this old, while this process reached the store, is
-   * dead, and its answers are finished.
-   */
+  /** The lease of the journal's own presence, when it is given none (TAKEOVER_MS). */
   leaseMs?: number;
-  /** Redis: how often to look for processes that died (default a third of the lease). */
+  /** Redis: how often to look for processes that died (default a third of the presence's lease). */
   sweepIntervalMs?: number;
   /** How long a record outlives a process that never came back to it. */
   ttlMs?: number;
@@ -54,9 +52,10 @@ const RECOVERY_CONCURRENCY = 8;
  * Each answer whose surface can persist its refs keeps one record (JournaledAnswer, fed by the
  * reply engine's message events) from its first message until it is over. The process lists its answers in its own index key and,
  * with its first record, lists itself in `journal:runs`, so a later process finds every
- * record without listing keys. On Redis, where processes run side by side, each keeps a lease
- * alive; only runs whose lease has lapsed are finished. The embedded store belongs to one
- * process at a time, so every other run found there is a dead one.
+ * record without listing keys. A run is a process: its id is the process's id, and on Redis,
+ * where processes run side by side, only runs whose process's presence has lapsed are
+ * finished. The embedded store belongs to one process at a time, so every other run found
+ * there is a dead one.
  *
  * Cost per answer: one write when its first message is posted, one when a message is added
  * or its ref changes, and one delete at the end. While texts grow, one write every
@@ -68,7 +67,6 @@ export class AnswerJournal {
   readonly #store: KeyValueStore & Coordination;
   readonly #log: Logger;
   readonly #updateIntervalMs: number;
-  readonly #leaseMs: number;
   readonly #sweepIntervalMs: number;
   readonly #ttlMs: number;
   /** Whether other live processes may share the store (Redis). */
@@ -102,26 +100,27 @@ export class AnswerJournal {
   #indexed = 0;
   #indexWrite: Promise<void> | undefined;
   #registration: Promise<void> | undefined;
-  /** Held while this run lives: on Redis, a run whose lease lapsed counts as dead. */
-  readonly #lease: Lease;
+  /** This process: on Redis, a run whose process's presence lapsed counts as dead. */
+  readonly #presence: ProcessPresence;
+  /** The presence is the journal's own (none was given): close() closes it. */
+  readonly #ownPresence: boolean;
+  /** Stops hearing of the presence's lapses. */
+  #unlisten: (() => void) | undefined;
   #closed = false;
 
   constructor(options: AnswerJournalOptions) {
-    this.runId = options.runId ?? randomUUID();
+    this.#presence =
+      options.presence ??
+      new ProcessPresence({ store: options.store, log: options.log, leaseMs: options.leaseMs });
+    this.#ownPresence = options.presence === undefined;
+    this.runId = this.#presence.id;
     this.#store = options.store;
     this.#log = options.log.child({ component: "journal" });
     this.#updateIntervalMs = options.updateIntervalMs ?? UPDATE_INTERVAL_MS;
-    this.#leaseMs = options.leaseMs ?? DEFAULTS.takeoverMs;
-    // The lease's renewals' length: both go on one timer (Renewal, shared).
-    this.#sweepIntervalMs = options.sweepIntervalMs ?? this.#leaseMs / 3;
+    // The presence's renewals' length: both go on one timer (Renewal, shared).
+    this.#sweepIntervalMs = options.sweepIntervalMs ?? this.#presence.leaseMs / 3;
     this.#ttlMs = options.ttlMs ?? DAY_MS;
     this.#shared = options.store.sharedAcrossProcesses;
-    this.#lease = new Lease({
-      store: this.#store,
-      key: leaseKey(this.runId),
-      owner: this.runId,
-      leaseMs: this.#leaseMs,
-    });
   }
 
   /**
@@ -197,15 +196,16 @@ export class AnswerJournal {
     }
     this.#reachableSince ??= performance.now();
     if (runs.length === 0) return 0;
-    let dead = runs;
     if (this.#shared) {
-      // A lease lapses while the store is away whether its process lives or not; a live one
-      // renews within a third of the lease once the store is back. So a lapsed lease means a
-      // dead process only once this one has reached the store for a whole lease and a renewal.
-      if (performance.now() - this.#reachableSince < this.#leaseMs + this.#leaseMs / 3) return 0;
-      const leases = await this.#store.getMany(runs.map(leaseKey));
-      dead = runs.filter((_, i) => leases[i] === undefined);
+      // A presence lapses while the store is away whether its process lives or not; a live
+      // one is taken again within a third of its lease once the store is back. So a lapsed
+      // presence means a dead process only once this one has reached the store for a whole
+      // lease and a renewal.
+      const { leaseMs } = this.#presence;
+      if (performance.now() - this.#reachableSince < leaseMs + leaseMs / 3) return 0;
     }
+    const alive = await this.#presence.alive(runs);
+    const dead = runs.filter((_, i) => !alive[i]);
     let finished = 0;
     for (const run of dead) finished += await this.#recoverRun(run, channels);
     return finished;
@@ -275,7 +275,16 @@ export class AnswerJournal {
     if (this.#closed) return;
     this.#closed = true;
     clearTimeout(this.#round);
-    await this.#lease.stopRenewing();
+    this.#unlisten?.();
+    try {
+      await this.#leave();
+    } finally {
+      // Its own presence: what is left in the journal is a dead run's for the next process.
+      if (this.#ownPresence) await this.#presence.close();
+    }
+  }
+
+  async #leave(): Promise<void> {
     // A run that never journaled an answer never listed itself.
     if (!this.#registration) return;
     try {
@@ -290,12 +299,8 @@ export class AnswerJournal {
           "answers left in the journal for next start",
         );
       }
-      await this.#lease.release();
     } catch (error) {
       this.#log.warn({ err: error }, "could not leave the answer journal");
-    } finally {
-      // A registration that was still running when the journal closed kept the lease anew.
-      await this.#lease.stopRenewing();
     }
   }
 
@@ -315,7 +320,7 @@ export class AnswerJournal {
     }
   }
 
-  /** Takes the lease (Redis) and lists the run; once, or again after a failure. */
+  /** Joins the presence (Redis) and lists the run; once, or again after a failure. */
   #registered(): Promise<void> {
     this.#registration ??= this.#register().catch((error: unknown) => {
       this.#registration = undefined;
@@ -325,19 +330,16 @@ export class AnswerJournal {
   }
 
   async #register(): Promise<void> {
-    // The lease before the listing: a listed run without a lease counts as dead.
-    await this.#lease.acquire();
-    this.#lease.keepRenewed({
-      lost: async () => {
-        // The lease lapsed (the store was away): another process may have taken this run for
-        // dead and removed it. Take the lease again and list the run again.
-        this.#log.warn("journal lease lapsed; registering again");
-        this.#registration = undefined;
-        this.#indexed = 0;
-        await this.#registered();
-      },
-      failed: (error) =>
-        this.#log[storeFailureLevel(error)]({ err: error }, "could not renew the journal lease"),
+    // The presence before the listing: a listed run without one counts as dead.
+    await this.#presence.join();
+    this.#unlisten ??= this.#presence.onLost(async () => {
+      // The presence lapsed (the store was away): another process may have taken this run
+      // for dead and removed it. The presence is back: list the run and its answers again.
+      if (this.#closed) return;
+      this.#log.info("the presence is back: listing this run and its answers again");
+      this.#registration = undefined;
+      this.#indexed = 0;
+      await this.#registered();
     });
     await this.#changeRuns((runs) => (runs.includes(this.runId) ? runs : [...runs, this.runId]));
   }

@@ -3,18 +3,17 @@ import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
 
 /**
  * The journal's records in the store. The store cannot list keys, so everything a later
- * process must find hangs off one well-known key:
+ * process must find hangs off one well-known key. A run is a process, named by its id, alive
+ * while its presence is (process-presence.ts):
  *
  *   journal:runs               ids of the processes (runs) that may have answers in flight
  *   journal:runs:lock          a short claim that serializes changes to journal:runs
- *   journal:lease:<run>        a run's heartbeat (Redis only: several processes share it)
  *   journal:run:<run>          ids of the run's answers in flight (its index)
  *   journal:answer:<id>        one answer in flight: its channel and unfinished messages
  *   journal:recovering:<run>   claimed by the process that finishes a dead run's answers
  */
 export const RUNS_KEY = "journal:runs";
 export const RUNS_LOCK_KEY = "journal:runs:lock";
-export const leaseKey = (run: string) => `journal:lease:${run}`;
 export const indexKey = (run: string) => `journal:run:${run}`;
 export const entryKey = (answerId: string) => `journal:answer:${answerId}`;
 export const recoveringKey = (run: string) => `journal:recovering:${run}`;

@@ -1,7 +1,7 @@
-import { randomUUID } from "node:crypto";
 import type { BackendClient } from "../backend/types.ts";
-import { Lease } from "../coordination/lease.ts";
 import type { Coordination } from "../coordination/port.ts";
+import { ProcessClaim } from "../coordination/process-claim.ts";
+import { ProcessPresence } from "../coordination/process-presence.ts";
 import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
@@ -39,7 +39,12 @@ export interface LeadPollerOptions {
   postingClaimMs?: number;
   /** Longest wait after failed polls. */
   maxBackoffMs?: number;
-  /** How long the poll lease holds without renewal: a dead poller's lease frees after this. */
+  /**
+   * This process: it polls while its presence holds, and a dead poller's role frees with its
+   * presence. Default: a presence of the poller's own, with `leaseMs`, closed by stop().
+   */
+  presence?: ProcessPresence | undefined;
+  /** The lease of the poller's own presence, when it is given none. */
   leaseMs?: number;
   now?: () => Date;
 }
@@ -51,7 +56,8 @@ export interface PollReport {
 }
 
 const KEYS = {
-  lease: "leads:poll-lease",
+  // Named so by an earlier version, when a lease of its own held it.
+  poller: "leads:poll-lease",
   initialized: "leads:initialized",
   lastSuccess: "leads:last-success",
   seen: (id: string) => `lead:seen:${id}`,
@@ -61,20 +67,23 @@ const KEYS = {
 const REMEMBER_MS = 60 * DAY_MS;
 
 /**
- * Announces each new lead once in every lead channel. One process polls at a time (a
- * lease in the store); each lead is claimed per channel before it is posted and marked done
+ * Announces each new lead once in every lead channel. One process polls at a time (a key
+ * naming it, held while its presence holds: ProcessClaim); each lead is claimed per channel before it is posted and marked done
  * after, so overlapping leases or two processes never post it twice, and a crash between
  * claim and post only delays it until the claim expires (never a miss; at most one
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<Omit<LeadPollerOptions, "metrics" | "languages" | "claims">> &
-    Pick<LeadPollerOptions, "metrics" | "languages" | "claims">;
-  readonly #owner = randomUUID();
+  readonly #options: Required<
+    Omit<LeadPollerOptions, "metrics" | "languages" | "claims" | "presence">
+  > &
+    Pick<LeadPollerOptions, "metrics" | "languages" | "claims" | "presence">;
+  /** This process: it names the poller and the claims to post a lead. */
+  readonly #presence: ProcessPresence;
   /** Draws a lead's cards as its holder is now (with `claims`). */
   readonly #redraw: ((id: string) => Promise<void>) | undefined;
   /** Who polls: one process at a time. */
-  readonly #lease: Lease;
+  readonly #poller: ProcessClaim;
   #timer: NodeJS.Timeout | undefined;
   #failures = 0;
   #stopped = false;
@@ -93,35 +102,31 @@ export class LeadPoller {
     };
     const { claims, announcers, languages, log } = this.#options;
     this.#redraw = claims && leadCardRedraw({ book: claims, announcers, languages, log });
-    this.#lease = new Lease({
-      store: this.#options.store,
-      key: KEYS.lease,
-      owner: this.#owner,
-      leaseMs: this.#options.leaseMs,
-    });
+    const { store, leaseMs } = this.#options;
+    this.#presence = options.presence ?? new ProcessPresence({ store, log, leaseMs });
+    // The role holds between polls (which may be minutes apart) as long as this process
+    // lives: when it dies, another takes polling over within its presence's lease, not an
+    // interval.
+    this.#poller = new ProcessClaim({ store, presence: this.#presence, key: KEYS.poller });
   }
 
   start(): void {
     this.#stopped = false;
     this.#schedule(0);
-    // The lease is kept alive between polls (which may be minutes apart), so it can be short:
-    // when this process dies, another takes polling over within the lease, not an interval.
-    // A lease lost meanwhile is taken again by the next poll, if nobody else has it.
-    this.#lease.keepRenewed({ failed: () => undefined });
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
-    await this.#lease.stopRenewing();
     await this.#running?.catch(() => undefined);
-    await this.#lease.release().catch(() => undefined);
+    await this.#poller.release().catch(() => undefined);
+    if (!this.#options.presence) await this.#presence.close();
   }
 
   /** One poll: fetch the window, announce what is new. Throws what made it fail. */
   async pollOnce(): Promise<PollReport> {
     const { store, log } = this.#options;
-    if (!(await this.#lease.acquire())) {
+    if (!(await this.#poller.acquire())) {
       this.#options.metrics?.leadPolls.inc({ outcome: "not-leader" });
       return { outcome: "not-leader", requests: 0, announced: 0 };
     }
@@ -198,7 +203,7 @@ export class LeadPoller {
     if (!announcer) return "no-announcer";
     if ((await store.get(key)) === "done") return "done";
     // Another process is posting it right now (or crashed doing so: its claim expires).
-    if (!(await store.claim(key, this.#owner, this.#options.postingClaimMs))) return "busy";
+    if (!(await store.claim(key, this.#presence.id, this.#options.postingClaimMs))) return "busy";
     const shown = cleanLead(lead);
     const { claims } = this.#options;
     const at = { platform: channel.platform, channelId: channel.id };
@@ -212,7 +217,7 @@ export class LeadPoller {
       const state = claims && cardState(id, holder?.claim, t);
       message = await announcer.announce(channel.id, leadAnnouncement(shown, t), state);
     } catch (error) {
-      await store.release(key, this.#owner).catch(() => undefined);
+      await store.release(key, this.#presence.id).catch(() => undefined);
       throw error;
     }
     // Posted: a failure to record it costs its buttons (a press is told the lead cannot be

@@ -3,14 +3,19 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
-import { MemoryLines, type TakenTicket, type TicketStatus } from "../coordination/ticket-line.ts";
+import {
+  MemoryLines,
+  type TakenTicket,
+  type TicketHold,
+  type TicketStatus,
+} from "../coordination/ticket-line.ts";
 import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { messageOf, StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
-import { checkTtl, OperationGuard } from "./operation-guard.ts";
+import { checkHold, checkTtl, OperationGuard } from "./operation-guard.ts";
 import type { Store, StoreEntry } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
@@ -202,19 +207,21 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("mapEntries", () => this.#entries<T>(key));
   }
 
-  async takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
-    const lease = checkTtl(leaseMs) ?? 0;
-    return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, lease));
+  async takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket> {
+    const checked = checkHold(hold);
+    return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, checked));
   }
 
   async checkTicket(
     key: string,
     ticket: number,
     owner: string,
-    leaseMs: number,
+    hold?: TicketHold,
   ): Promise<TicketStatus> {
-    const lease = checkTtl(leaseMs) ?? 0;
-    return this.#guard.run("checkTicket", async () => this.#lines.check(key, ticket, owner, lease));
+    const checked = hold === undefined ? undefined : checkHold(hold);
+    return this.#guard.run("checkTicket", async () =>
+      this.#lines.check(key, ticket, owner, checked),
+    );
   }
 
   giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {

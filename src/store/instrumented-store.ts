@@ -41,10 +41,10 @@ export function instrumentStore(store: Store, metrics: Metrics): Store {
     putInMap: (key, field, value, ttlMs) =>
       measure("putInMap", () => store.putInMap(key, field, value, ttlMs)),
     mapEntries: (key) => measure("mapEntries", () => store.mapEntries(key)),
-    takeTicket: (key, owner, leaseMs) =>
-      measure("takeTicket", () => store.takeTicket(key, owner, leaseMs)),
-    checkTicket: (key, ticket, owner, leaseMs) =>
-      measure("checkTicket", () => store.checkTicket(key, ticket, owner, leaseMs)),
+    takeTicket: (key, owner, hold) =>
+      measure("takeTicket", () => store.takeTicket(key, owner, hold)),
+    checkTicket: (key, ticket, owner, hold) =>
+      measure("checkTicket", () => store.checkTicket(key, ticket, owner, hold)),
     giveBackTicket: (key, ticket, owner) =>
       measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
     drawToken: (key, bucket, options) =>

@@ -1,3 +1,4 @@
+import type { TicketHold } from "../coordination/ticket-line.ts";
 import { StoreUnavailableError } from "../errors.ts";
 
 /**
@@ -116,4 +117,11 @@ export function checkTtl(ttlMs: number | undefined): number | undefined {
   }
   // Redis PX takes whole milliseconds; rounding up never shortens a lease.
   return Math.ceil(ttlMs);
+}
+
+/** A ticket's hold, checked as checkTtl checks a TTL: a time in whole ms, or a named process. */
+export function checkHold(hold: TicketHold): TicketHold {
+  if (typeof hold === "number") return checkTtl(hold) ?? 0;
+  if (hold.process === "") throw new RangeError("a ticket held by a process names it");
+  return hold;
 }

@@ -2,11 +2,14 @@ import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
+import { PRESENCE_KEY_PREFIX } from "../coordination/process-presence.ts";
 import {
   REDIS_CHECK_TICKET_SCRIPT,
   REDIS_GIVE_BACK_TICKET_SCRIPT,
   REDIS_TAKE_TICKET_SCRIPT,
+  scriptHold,
   type TakenTicket,
+  type TicketHold,
   type TicketStatus,
   takenTicketOf,
   ticketStatusOf,
@@ -32,7 +35,7 @@ import {
 } from "../coordination/work-stream.ts";
 import { messageOf } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
+import { checkHold, checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
 import type { Store, StoreEntry } from "./types.ts";
@@ -262,11 +265,11 @@ export class RedisStore implements Store {
     });
   }
 
-  async takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
-    const lease = checkTtl(leaseMs) ?? 0;
+  async takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket> {
+    const [lease, process] = scriptHold(checkHold(hold));
     return this.#run("takeTicket", async () =>
       takenTicketOf(
-        await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, String(lease)]),
+        await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, lease, process]),
       ),
     );
   }
@@ -275,15 +278,15 @@ export class RedisStore implements Store {
     key: string,
     ticket: number,
     owner: string,
-    leaseMs: number,
+    hold?: TicketHold,
   ): Promise<TicketStatus> {
-    const lease = checkTtl(leaseMs) ?? 0;
+    const [lease, process] = scriptHold(hold === undefined ? undefined : checkHold(hold));
     return this.#run("checkTicket", async () =>
       ticketStatusOf(
         await this.#script(
           REDIS_CHECK_TICKET_SCRIPT,
           [this.#key(key)],
-          [String(ticket), owner, String(lease)],
+          [this.#key(PRESENCE_KEY_PREFIX), String(ticket), owner, lease, process],
         ),
       ),
     );

@@ -1,5 +1,5 @@
 import type { CallWindow } from "../../src/coordination/call-window.ts";
-import type { TakenTicket, TicketStatus } from "../../src/coordination/ticket-line.ts";
+import type { TakenTicket, TicketHold, TicketStatus } from "../../src/coordination/ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "../../src/coordination/token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "../../src/coordination/work-stream.ts";
 import type { Store, StoreEntry } from "../../src/store/types.ts";
@@ -102,14 +102,19 @@ export class CountingStore implements Store {
     return this.#inner.mapEntries(key);
   }
 
-  takeTicket(key: string, owner: string, leaseMs: number): Promise<TakenTicket> {
+  takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket> {
     this.#count("takeTicket");
-    return this.#inner.takeTicket(key, owner, leaseMs);
+    return this.#inner.takeTicket(key, owner, hold);
   }
 
-  checkTicket(key: string, ticket: number, owner: string, leaseMs: number): Promise<TicketStatus> {
+  checkTicket(
+    key: string,
+    ticket: number,
+    owner: string,
+    hold?: TicketHold,
+  ): Promise<TicketStatus> {
     this.#count("checkTicket");
-    return this.#inner.checkTicket(key, ticket, owner, leaseMs);
+    return this.#inner.checkTicket(key, ticket, owner, hold);
   }
 
   giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {

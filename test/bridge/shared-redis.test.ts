@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
+import { createLogger } from "../../src/log.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -14,9 +16,13 @@ import { startTestRedis } from "../support/redis.ts";
 import { until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("pipelines sharing Redis");
+const silent = createLogger({ level: "silent", secrets: [] });
 afterAll(() => redis?.close());
 
-/** Two bridges, as two processes would run them: each its own Redis connection, one backend. */
+/**
+ * Two bridges, as two processes would run them: each its own Redis connection and presence
+ * (a short lease: a process that dies is taken for dead within 400 ms), one backend.
+ */
 async function twoProcesses(
   simulator: Simulator,
   bridge: HarnessOptions["bridge"] = {},
@@ -27,11 +33,17 @@ async function twoProcesses(
   for (let i = 0; i < 2; i++) {
     const store = await openRedisStore({ url: redis?.url ?? "", namespace });
     stores.push(store);
-    const harness = await startHarness({ store, simulatorInstance: simulator, bridge });
+    const presence = new ProcessPresence({ store, log: silent, leaseMs: 400 });
+    const harness = await startHarness({
+      store,
+      simulatorInstance: simulator,
+      bridge: { presence, ...bridge },
+    });
     started.push({
       ...harness,
       close: async () => {
         await harness.close();
+        await presence.close().catch(() => undefined);
         await store.close().catch(() => undefined);
       },
     });
@@ -205,7 +217,7 @@ describe.skipIf(!redis)("two pipelines sharing Redis", () => {
 
   it("goes on with a thread whose turn a dead process held, once its lease runs out", async () => {
     simulator = await startSimulator({ chunkDelayMs: 0 });
-    harnesses = await twoProcesses(simulator, { threadLeaseMs: 400, threadPollMs: 20 });
+    harnesses = await twoProcesses(simulator, { threadPollMs: 20 });
     const [a] = harnesses;
     // A process that took the thread's turn and died: nobody renews or gives it back.
     await a?.store.takeTicket("line:thread:test:channel-1:thread-1", "dead-process", 400);

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { AnswerStops } from "../../src/coordination/answer-stops.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { CountingStore } from "../bench/counting-store.ts";
@@ -20,7 +21,8 @@ describe("stops of answers on a store no other process shares", () => {
     const inner = await openStore({ dataDir });
     const store = new CountingStore(inner);
     try {
-      const stops = new AnswerStops({ store, log: silent, pollMs: 20 });
+      const presence = new ProcessPresence({ store, log: silent });
+      const stops = new AnswerStops({ store, log: silent, presence, pollMs: 20 });
       const running = stops.begin("thread-1", "asker", "channel-1");
       const asker = { id: "asker", name: "Ann", isAdmin: async () => false };
       expect(await stops.stopInThread("thread-1", asker)).toBe("stopped");

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
+import { ProcessPresence, presenceKey } from "../../src/coordination/process-presence.ts";
 import { createLogger } from "../../src/log.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
@@ -19,7 +20,12 @@ const log = createLogger({
 
 type Event = { who: string; what: "lead" | "step down" | "stand by"; leaseHeld?: boolean };
 
-/** Elections on one key, each on a store of its own (as separate processes have), and what they did. */
+const presences: ProcessPresence[] = [];
+
+/**
+ * Elections on one key, each on a store and presence of its own (as separate processes have),
+ * and what they did.
+ */
 function contest(stores: Record<string, Store>) {
   const key = `poller-${randomUUID()}`;
   const events: Event[] = [];
@@ -28,8 +34,8 @@ function contest(stores: Record<string, Store>) {
       who,
       new LeaderElection({
         store,
+        presence: presenceOf(store),
         key,
-        leaseMs: LEASE_MS,
         log,
         role: {
           lead: () => void events.push({ who, what: "lead" }),
@@ -52,6 +58,13 @@ function contest(stores: Record<string, Store>) {
   return { key, events, elections, leaders };
 }
 
+/** The presence of the process `store` stands for. */
+function presenceOf(store: Store): ProcessPresence {
+  const presence = new ProcessPresence({ store, log, leaseMs: LEASE_MS, id: randomUUID() });
+  presences.push(presence);
+  return presence;
+}
+
 async function waitFor(what: string, probe: () => boolean, timeoutMs: number): Promise<number> {
   const started = performance.now();
   while (!probe()) {
@@ -69,6 +82,7 @@ describe.skipIf(!redis)("leader election on Redis", () => {
     return store;
   };
   afterEach(async () => {
+    for (const presence of presences.splice(0)) await presence.close().catch(() => undefined);
     for (const store of opened.splice(0)) await store.close();
   });
 
@@ -98,16 +112,16 @@ describe.skipIf(!redis)("leader election on Redis", () => {
     expect(leaders()).toEqual([]);
   });
 
-  it("replaces a leader that stopped renewing within a lease, and it steps down before", async () => {
+  it("replaces a leader whose presence is no longer renewed within a lease, and it steps down before", async () => {
     const lost = await open();
     const { events, elections, leaders } = contest({ a: lost, b: await open() });
     await elections.a?.start();
     await elections.b?.start();
-    // The leader's store fails for good (Redis out of its reach): it keeps leading while the
-    // lease presumably holds, then steps down before it lapses; the other takes over after.
+    // The leader's store fails for good (Redis out of its reach): it keeps leading while its
+    // presence presumably holds, then steps down before it lapses; the other takes over after.
     await lost.close();
     const took = await waitFor("b to lead", () => leaders()[0] === "b", LEASE_MS * 3);
-    // The lease lapses within LEASE_MS of the close, and the waiting process tries every third.
+    // The presence lapses within LEASE_MS of the close, and the waiting process tries every third.
     expect(took).toBeLessThan(LEASE_MS + LEASE_MS / 3 + 250);
     expect(took).toBeGreaterThan(LEASE_MS / 3);
     expect(events.map((e) => `${e.who} ${e.what}`)).toEqual([
@@ -120,21 +134,26 @@ describe.skipIf(!redis)("leader election on Redis", () => {
     await elections.a?.stop();
   });
 
-  it("steps down at once, leaving the new leader's work alone, when its lease was taken", async () => {
+  it("steps down, leaving the new leader's work alone, when its presence lapsed and another process took the role", async () => {
     const store = await open();
     const { key, events, elections, leaders } = contest({ a: store });
     await elections.a?.start();
     expect(leaders()).toEqual(["a"]);
-    // The lease lapsed while the leader could not see it, and another process took it.
+    // Its presence lapsed while it could not see it, and another (live) process took the role.
+    const [aPresence] = presences;
+    await store.delete(presenceKey(aPresence?.id ?? ""));
     await store.delete(key);
-    await store.claim(key, "another process", 60_000);
-    await waitFor("a to step down", () => leaders().length === 0, LEASE_MS);
+    await store.claim(presenceKey("another process"), "another process", 60_000);
+    await store.claim(key, "another process");
+    // Its presence's next renewal finds it lapsed (and takes it again); the round after sees
+    // the role taken.
+    await waitFor("a to step down", () => leaders().length === 0, 2 * LEASE_MS);
     expect(events.slice(1)).toEqual([
       { who: "a", what: "step down", leaseHeld: false },
       { who: "a", what: "stand by" },
     ]);
     await elections.a?.stop();
-    // Its release leaves the other process's lease in place.
+    // Its release leaves the other process's role in place.
     expect(await store.get(key)).toBe("another process");
   });
 });

@@ -208,8 +208,12 @@ describe("the lead poller", () => {
         for (const store of stores) await store.close();
       });
       const announcer = new RecordingAnnouncer("test");
-      // A lease of 1 ms: both processes believe they lead on every round.
+      // Presences of 1 ms: each process finds the other's lapsed, and takes polling over, on
+      // every round, while the other may still be polling.
       const pollers = stores.map((store) => poller(store, announcer, { leaseMs: 1 }));
+      cleanup.push(async () => {
+        for (const each of pollers) await each.stop();
+      });
       await pollers[0]?.pollOnce();
       const added: string[] = [];
       for (let round = 0; round < 8; round++) {
@@ -224,29 +228,33 @@ describe("the lead poller", () => {
   );
 
   it.skipIf(!redis)(
-    "keeps its poll lease alive between polls, and a dead poller's lapses",
+    "keeps polling to itself between polls while its process lives, and a dead poller's role frees with its presence",
     async () => {
       await setUp(1);
       const namespace = `${redis?.namespace}-${randomUUID()}`;
-      const storeA = await openRedisStore({ url: redis?.url ?? "", namespace });
-      const storeB = await openRedisStore({ url: redis?.url ?? "", namespace });
+      const [storeA, storeB, storeC] = await Promise.all(
+        [0, 1, 2].map(() => openRedisStore({ url: redis?.url ?? "", namespace })),
+      );
       cleanup.push(async () => {
-        await storeA.close();
-        await storeB.close();
+        for (const store of [storeA, storeB, storeC]) await store?.close();
       });
+      if (!storeA || !storeB || !storeC) throw new Error("no store");
       const announcer = new RecordingAnnouncer("test");
       const alive = poller(storeA, announcer, { leaseMs: 300, intervalMs: 60_000 });
       const other = poller(storeB, announcer, { leaseMs: 300, intervalMs: 60_000 });
+      cleanup.push(() => other.stop());
       alive.start();
       cleanup.push(() => alive.stop());
       await new Promise((resolve) => setTimeout(resolve, 700));
       // Two leases long after the last poll, the live poller still holds it.
       expect(await other.pollOnce()).toMatchObject({ outcome: "not-leader" });
 
-      // A poller that dies (no stop, no renewal) loses the lease within one lease.
-      const dead = poller(storeA, announcer, { leaseMs: 300 });
+      // A poller whose process dies (its connection to Redis gone, so its presence lapses)
+      // holds polling for one lease at most.
+      const dead = poller(storeC, announcer, { leaseMs: 300 });
       await alive.stop();
-      await dead.pollOnce();
+      expect((await dead.pollOnce()).outcome).not.toBe("not-leader");
+      await storeC.close();
       expect(await other.pollOnce()).toMatchObject({ outcome: "not-leader" });
       await new Promise((resolve) => setTimeout(resolve, 350));
       expect((await other.pollOnce()).outcome).not.toBe("not-leader");

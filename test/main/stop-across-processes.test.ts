@@ -80,7 +80,7 @@ describe.skipIf(!ownRedis)("stopping an answer across two bot processes on one R
       fake.thread("C1", ts).find((m) => m.text.length > 20),
     );
     await a.bot.logLine("answer journaled");
-    // A dies; its sign of life holds for seconds yet, and its journal lease for TAKEOVER_MS.
+    // A dies; its presence holds for TAKEOVER_MS yet.
     expect(await a.bot.stop("SIGKILL")).toBeNull();
     // Well before the dead process's answers are finished as interrupted (TAKEOVER_MS, 10 s).
     expect(await annStops(b.events, ts, answer)).toBeLessThan(6_000);

@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { presenceKey } from "../../src/coordination/process-presence.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
@@ -93,6 +94,30 @@ describe.skipIf(!redis)("redis store", () => {
     expect(await raw.exists(`${namespace}:${line}`)).toBe(0);
     raw.destroy();
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("skips a ticket whose process's presence is gone, looked up in the store's own namespace", async () => {
+    const [a, b, other] = await Promise.all([
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace }),
+      openRedisStore({ url, namespace: `${namespace}-other` }),
+    ]);
+    const line = `line-${randomUUID()}`;
+    await a.claim(presenceKey("process-a"), "process-a", 60_000);
+    // A presence of the same id in another namespace is another deployment's: B's ticket
+    // holds by none here.
+    await other.claim(presenceKey("process-b"), "process-b", 60_000);
+    const first = (await a.takeTicket(line, "a-1", { process: "process-a" })).number;
+    const second = (await b.takeTicket(line, "b-1", { process: "process-b" })).number;
+    const third = (await b.takeTicket(line, "b-2", 5_000)).number;
+    expect(await a.checkTicket(line, first, "a-1")).toBe("served");
+    expect(await b.checkTicket(line, second, "b-1")).toBe("lapsed");
+    expect(await b.checkTicket(line, third, "b-2")).toBe("waiting");
+    // Process A's presence goes: its ticket is skipped.
+    await a.release(presenceKey("process-a"), "process-a");
+    expect(await b.checkTicket(line, third, "b-2")).toBe("served");
+    expect(await a.checkTicket(line, first, "a-1")).toBe("lapsed");
+    await Promise.all([a.close(), b.close(), other.close()]);
   });
 
   it("runs its scripts by digest, and sends their text again when Redis lost them", async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { presenceKey } from "../../src/coordination/process-presence.ts";
 import type { Store } from "../../src/store/types.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -188,6 +189,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     it("rejects a TTL that is not a positive number for a claim or a ticket", async () => {
       await expect(store.claim("k", "me", -1)).rejects.toThrow(RangeError);
       await expect(store.takeTicket("l", "me", 0)).rejects.toThrow(RangeError);
+      await expect(store.takeTicket("l", "me", { process: "" })).rejects.toThrow(RangeError);
     });
 
     it("claim: only the first claim wins, and the key is free again after its TTL", async () => {
@@ -322,6 +324,21 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       }
       // 800 ms after it was taken, its 600 ms lease still holds the line.
       expect(await store.checkTicket("line", second, "second", 5_000)).toBe("waiting");
+    });
+
+    it("a ticket held by its process needs no renewal; handed on for a time, it holds that long whatever becomes of the process", async () => {
+      const process = "process-p";
+      await store.claim(presenceKey(process), process, 60_000);
+      const held = (await store.takeTicket("line", "held", { process })).number;
+      const next = (await store.takeTicket("line", "next", 5_000)).number;
+      await sleep(400);
+      expect(await store.checkTicket("line", next, "next")).toBe("waiting");
+      expect(await store.checkTicket("line", held, "held", 300)).toBe("served");
+      await store.release(presenceKey(process), process);
+      expect(await store.checkTicket("line", next, "next")).toBe("waiting");
+      await sleep(400);
+      expect(await store.checkTicket("line", next, "next")).toBe("served");
+      expect(await store.checkTicket("line", held, "held")).toBe("lapsed");
     });
 
     it("a ticket is its owner's: another owner can neither use nor give it back", async () => {
