@@ -203,7 +203,12 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
     if (!delivery) return;
     const { kind, message, thread } = delivery;
-    const asked = { ...thread, ts: delivery.ts, dm: kind === "dm" };
+    const asked = {
+      ...thread,
+      ts: delivery.ts,
+      dm: kind === "dm",
+      parentUserId: delivery.parentUserId,
+    };
     const discussion = history.discussionOf(asked, identity);
     later(async () => {
       const key = activeKey(message.threadKey);

@@ -17,6 +17,8 @@ export interface AskedIn {
   userId: string;
   /** In the bot's DM: only the asker's own messages may go to the chatbot. */
   dm: boolean;
+  /** Who wrote the thread's first message, when Slack says. */
+  parentUserId: string | undefined;
 }
 
 /** How Slack names a person (users.info, cached: SlackAdmins). */
@@ -67,10 +69,13 @@ export class ThreadHistory {
   /**
    * The discussion a question asked as a reply in a thread was asked in: the thread's earlier
    * messages (the bot's own left out; in its DM the asker's own only). None for a message that
-   * starts its thread: nothing came before it there.
+   * starts its thread (nothing came before it there), nor in the bot's DM for a thread under
+   * the bot's own message (the assistant pane's): every message of the asker's there was
+   * answered, so reading it would spend a call (one a minute for an unlisted app) on nothing.
    */
   discussionOf(at: AskedIn, identity: SlackIdentity): IncomingMessage["discussion"] {
     if (at.threadTs === at.ts) return undefined;
+    if (at.dm && at.parentUserId === identity.userId) return undefined;
     return (maxMessages, signal) => this.#read(at, identity, maxMessages, signal);
   }
 

@@ -40,6 +40,8 @@ const messageEvent = z.looseObject({
   text: z.string().optional(),
   ts: z.string(),
   thread_ts: z.string().optional(),
+  // Who wrote the thread's first message, on a reply in a thread.
+  parent_user_id: z.string().optional(),
   team: z.string().optional(),
   user_team: z.string().optional(),
   user_profile: userProfile,
@@ -69,6 +71,8 @@ export interface SlackDelivery {
   thread: SlackThread;
   /** The message's own ts (the thread's ts when it starts the thread). */
   ts: string;
+  /** Who wrote the thread's first message, when Slack says (a reply in a thread). */
+  parentUserId: string | undefined;
 }
 
 /**
@@ -102,6 +106,7 @@ export function toDelivery(
   return {
     kind,
     ts: event.ts,
+    parentUserId: event.parent_user_id,
     thread: {
       teamId,
       channel: event.channel,

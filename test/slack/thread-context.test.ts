@@ -228,6 +228,19 @@ describe("Slack: a first question carries its thread", () => {
     expect(asked(harness)).toEqual([
       "Earlier in this thread:\nAna: my order is 4411\nAna: it came late\n\nQuestion:\nwhat now?",
     ]);
+
+    // A thread under the bot's own message (the assistant pane's) holds nothing of the asker's
+    // that the bot has not answered: it is not read.
+    const pane = harness.nextTs();
+    harness.fake.personWrote({ channel: "D1", ts: pane, text: "How can I help?", user: BOT });
+    const reads = historyCalls(harness).length;
+    await harness.sendEvent({
+      ...message("hello", { ts: harness.nextTs(), channel: "D1", threadTs: pane }),
+      parent_user_id: BOT,
+    });
+    await harness.settle();
+    expect(asked(harness).at(-1)).toBe("hello");
+    expect(historyCalls(harness)).toHaveLength(reads);
   });
 
   it("a first question handed to the shared queue carries its thread to the process that answers it", async () => {
