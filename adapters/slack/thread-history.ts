@@ -70,8 +70,8 @@ export class ThreadHistory {
    * The discussion a question asked as a reply in a thread was asked in: the thread's earlier
    * messages (the bot's own left out; in its DM the asker's own only). None for a message that
    * starts its thread (nothing came before it there), nor in the bot's DM for a thread under
-   * the bot's own message (the assistant pane's): every message of the asker's there was
-   * answered, so reading it would spend a call (one a minute for an unlisted app) on nothing.
+   * the bot's own message (its greeting): every message of the asker's there was answered, so
+   * reading it would spend a call (one a minute for an unlisted app) on nothing.
    */
   discussionOf(at: AskedIn, identity: SlackIdentity): IncomingMessage["discussion"] {
     if (at.threadTs === at.ts) return undefined;
@@ -108,6 +108,8 @@ export class ThreadHistory {
       }
     } catch (error) {
       if (signal.aborted) throw error;
+      // No such thread (its first message deleted): nothing to carry, and nothing to fix.
+      if (slackErrorOf(error) === "thread_not_found") return { kind: "thread", messages: [] };
       throw this.#failure(at, error);
     }
     const messages = await Promise.all(kept.map((message) => this.#told(message, identity)));

@@ -229,13 +229,18 @@ describe("Slack: a first question carries its thread", () => {
       "Earlier in this thread:\nAna: my order is 4411\nAna: it came late\n\nQuestion:\nwhat now?",
     ]);
 
-    // A thread under the bot's own message (the assistant pane's) holds nothing of the asker's
+    // A thread under the bot's own message (its greeting) holds nothing of the asker's
     // that the bot has not answered: it is not read.
-    const pane = harness.nextTs();
-    harness.fake.personWrote({ channel: "D1", ts: pane, text: "How can I help?", user: BOT });
+    const greeting = harness.nextTs();
+    harness.fake.personWrote({
+      channel: "D1",
+      ts: greeting,
+      text: "Hi! Ask me anything.",
+      user: BOT,
+    });
     const reads = historyCalls(harness).length;
     await harness.sendEvent({
-      ...message("hello", { ts: harness.nextTs(), channel: "D1", threadTs: pane }),
+      ...message("hello", { ts: harness.nextTs(), channel: "D1", threadTs: greeting }),
       parent_user_id: BOT,
     });
     await harness.settle();
