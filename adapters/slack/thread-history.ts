@@ -120,7 +120,8 @@ export class ThreadHistory {
   #belongs(message: ThreadMessage, at: AskedIn, identity: SlackIdentity): boolean {
     if (message.ts === at.ts || !message.text) return false;
     if (message.subtype !== undefined && !SAID.has(message.subtype)) return false;
-    // The bot's own answers: the chatbot wrote them, and a first question has none of its own.
+    // The bot's own messages: its answers are the chatbot's words, not the people's, and the
+    // rest (a greeting, a lead card) are not what was discussed.
     if (message.user === identity.userId || message.bot_id === identity.botId) return false;
     if (message.user === SLACKBOT) return false;
     return !at.dm || message.user === at.userId;
