@@ -53,6 +53,15 @@ export const DEFAULTS = {
    * drafts, whose last frame stays drawn over the answer on some clients (README, "Drafts").
    */
   telegramDrafts: false,
+  /** CONTEXT_MAX_MESSAGES: earlier messages a first question carries at most. */
+  contextMaxMessages: 20,
+  /** CONTEXT_MAX_CHARS: characters those messages take at most, names included. */
+  contextMaxChars: 6_000,
+  /**
+   * How long a first question waits for its discussion to be read (a Slack thread's history):
+   * past it the question goes without, so the answer never starts later than this for it.
+   */
+  contextTimeoutMs: 1_000,
 } as const;
 
 /** pino's levels, quietest last. */
@@ -226,6 +235,8 @@ const envSchema = z
     ALLOWED_USERS: idList,
     MAX_QUESTION_CHARS: integer(4_000, 1),
     MAX_ANSWER_CHARS: integer(30_000, 100),
+    CONTEXT_MAX_MESSAGES: integer(DEFAULTS.contextMaxMessages, 0, 1_000),
+    CONTEXT_MAX_CHARS: integer(DEFAULTS.contextMaxChars, 0, 100_000),
     // Measured with `npm run bench -- --only cap` on a 2-core machine (shared, so on the safe
     // side): at 100 the event-loop delay p99 stayed at a few ms and Slack's acks p99 under
     // 100 ms; at 200 acks took 670 ms. README, "Sizing the answer cap", says how to choose it.
@@ -341,6 +352,8 @@ export interface Config {
   guards: GuardConfig;
   /** Longest answer shown before it ends with "(truncated)". */
   maxAnswerChars: number;
+  /** What a first question carries of the discussion it was asked in (0: nothing). */
+  context: ContextBounds;
   /** How much answering one process takes on (src/bridge/answer-queue.ts). */
   answerQueue: AnswerQueueConfig;
   port: number;
@@ -363,6 +376,13 @@ export interface AnswerQueueConfig {
   maxActive: number;
   /** Questions waiting at most; past it a new question is told the bot is busy. */
   maxQueued: number;
+}
+
+export interface ContextBounds {
+  /** CONTEXT_MAX_MESSAGES: the latest earlier messages, at most this many. */
+  maxMessages: number;
+  /** CONTEXT_MAX_CHARS: characters they take at most, names included. */
+  maxChars: number;
 }
 
 export interface GuardConfig {
@@ -441,6 +461,7 @@ export function loadConfig(env: Env): Config {
       rateLimitWindowSeconds: e.RATE_LIMIT_WINDOW_SECONDS,
     },
     maxAnswerChars: e.MAX_ANSWER_CHARS,
+    context: { maxMessages: e.CONTEXT_MAX_MESSAGES, maxChars: e.CONTEXT_MAX_CHARS },
     answerQueue: { maxActive: e.MAX_ACTIVE_ANSWERS, maxQueued: e.MAX_QUEUED_QUESTIONS },
     port: e.PORT,
     host: e.HOST,

@@ -106,6 +106,7 @@ async function main(): Promise<number> {
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
+      context: config.context,
       leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
       journal,
       presence,

@@ -82,6 +82,28 @@ export interface IncomingMessage {
    * (the terminal).
    */
   replyPlace?: unknown;
+  /**
+   * The discussion the question was asked in (a Slack thread's earlier messages, the Telegram
+   * message it replies to), asked only for the first question of a conversation (README,
+   * "What the chatbot receives"). At most `maxMessages`, the latest; `signal` aborts once the
+   * answer will wait no longer. Lazy: it can cost API calls. Throws when the platform refuses.
+   */
+  discussion?(maxMessages: number, signal: AbortSignal): Promise<Discussion | undefined>;
+}
+
+/** Earlier messages a question was asked among, oldest first (IncomingMessage.discussion). */
+export interface Discussion {
+  /** "thread": a thread's earlier messages; "reply": the message (or the part of it) replied to. */
+  kind: "thread" | "reply";
+  messages: readonly EarlierMessage[];
+}
+
+/** One message of a Discussion, as a person reads it. */
+export interface EarlierMessage {
+  /** Its author's name as the platform shows it: untrusted text. */
+  author: string;
+  /** Its text as plain text: mentions of people as their names, the bot's own removed. */
+  text: string;
 }
 
 /** A message the surface posted, as the surface needs it to change it later. */

@@ -76,6 +76,18 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("bounds what a first question carries of its discussion; 0 turns it off", () => {
+    expect(loadConfig({}).context).toEqual({ maxMessages: 20, maxChars: 6_000 });
+    expect(loadConfig({ CONTEXT_MAX_MESSAGES: "0", CONTEXT_MAX_CHARS: "500" }).context).toEqual({
+      maxMessages: 0,
+      maxChars: 500,
+    });
+    expect(problemsOf({ CONTEXT_MAX_MESSAGES: "all", CONTEXT_MAX_CHARS: "200000" })).toEqual([
+      "CONTEXT_MAX_MESSAGES must be a whole number, in digits",
+      "CONTEXT_MAX_CHARS must be at most 100000",
+    ]);
+  });
+
   // Node's timers wait at most 2^31-1 ms (about 24.8 days): a longer one fires at once.
   // https://nodejs.org/api/timers.html#settimeoutcallback-delay-args
   const DURATIONS = [

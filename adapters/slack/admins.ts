@@ -7,6 +7,8 @@ interface Person {
   admin: boolean;
   /** The person's Slack language (`en-US`, `fr-FR`), for the bot's own texts. */
   locale: string | undefined;
+  /** Their name as Slack shows it: display name, else full name, else user name. */
+  name: string | undefined;
 }
 
 interface Entry {
@@ -16,8 +18,8 @@ interface Entry {
 
 /**
  * Who may administer the bot in a workspace: its admins and owners, as `users.info` says
- * (needs `users:read`), plus the ids in SLACK_ADMIN_USERS; and each person's locale, from
- * the same call. Answers are cached, so a busy channel costs one lookup per person per
+ * (needs `users:read`), plus the ids in SLACK_ADMIN_USERS; and each person's locale and name,
+ * from the same call. Answers are cached, so a busy channel costs one lookup per person per
  * `cacheMs`.
  * https://docs.slack.dev/reference/methods/users.info
  */
@@ -54,6 +56,11 @@ export class SlackAdmins {
     return (await this.#person(userId)).locale;
   }
 
+  /** How Slack names the person (a thread's earlier messages, and the mentions in them). */
+  async name(userId: string): Promise<string | undefined> {
+    return (await this.#person(userId)).name;
+  }
+
   #person(userId: string): Promise<Person> {
     const now = performance.now();
     const cached = this.#cache.get(userId);
@@ -76,6 +83,7 @@ export class SlackAdmins {
       return {
         admin: !guest && Boolean(user?.is_admin || user?.is_owner || user?.is_primary_owner),
         locale: user?.locale,
+        name: user?.profile?.display_name || user?.real_name || user?.name || undefined,
       };
     } catch (error) {
       const mapped = toBridgeError("users.info", "", error);

@@ -95,15 +95,19 @@ function comparableUrl(url: string): string {
 
 /**
  * A person's message as Slack delivers it, as plain text for the chatbot: entities decoded,
- * `<@U1>` as "@U1", `<#C1|general>` as "#general", `<url|text>` as "text (url)", and the
- * bot's own mention removed.
+ * `<@U1>` as "@U1" (as "@Ana" when `names` knows U1), `<#C1|general>` as "#general",
+ * `<url|text>` as "text (url)", and the bot's own mention removed.
  */
-export function slackTextToPlain(text: string, botUserId?: string): string {
+export function slackTextToPlain(
+  text: string,
+  botUserId?: string,
+  names?: ReadonlyMap<string, string>,
+): string {
   const plain = text.replace(/<([^<>]*)>/g, (_token, inner: string) => {
     const [target = "", label] = splitToken(inner);
     if (target.startsWith("@")) {
       const id = target.slice(1);
-      return id === botUserId ? "" : `@${label ?? id}`;
+      return id === botUserId ? "" : `@${label ?? names?.get(id) ?? id}`;
     }
     if (target.startsWith("#")) return `#${label ?? target.slice(1)}`;
     if (target.startsWith("!")) {
@@ -127,6 +131,13 @@ function decodeEntities(text: string): string {
   return text.replace(/&(amp|lt|gt);/g, (_m, name: string) =>
     name === "amp" ? "&" : name === "lt" ? "<" : ">",
   );
+}
+
+/** The user ids a message's text mentions (`<@U1>`, `<@U1|name>`), each once. */
+export function mentionedUsers(text: string): string[] {
+  return [
+    ...new Set([...text.matchAll(/<@([A-Z0-9]+)(?:\|[^<>]*)?>/g)].map((match) => match[1] ?? "")),
+  ];
 }
 
 /** Whether a message's text mentions this user (`<@U1>` or `<@U1|name>`). */

@@ -34,6 +34,7 @@ import {
   type SlackThread,
   savedRef,
 } from "./surface.ts";
+import { ThreadHistory } from "./thread-history.ts";
 import {
   commandSpellings,
   SLASH_COMMANDS,
@@ -158,6 +159,7 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     options.adminCacheMs ?? ADMIN_CACHE_MS,
     () => identity?.teamId,
   );
+  const history = new ThreadHistory(client, admins);
   const languages = options.languages ?? new ChannelLanguages(options.store, "auto");
   const greeter = new AssistantGreeter({
     client,
@@ -201,6 +203,13 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
     if (!delivery) return;
     const { kind, message, thread } = delivery;
+    const asked = {
+      ...thread,
+      ts: delivery.ts,
+      dm: kind === "dm",
+      parentUserId: delivery.parentUserId,
+    };
+    const discussion = history.discussionOf(asked, identity);
     later(async () => {
       const key = activeKey(message.threadKey);
       if (kind === "thread" && (await options.store.get(key)) === undefined) return;
@@ -213,7 +222,10 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       }
       // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
       const replyPlace: SavedSlackMessage = { thread, stream: false };
-      await options.bridge.handle({ ...message, replyPlace }, surfaceFor(thread));
+      await options.bridge.handle(
+        { ...message, replyPlace, ...(discussion && { discussion }) },
+        surfaceFor(thread),
+      );
     });
   };
 

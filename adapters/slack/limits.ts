@@ -117,3 +117,12 @@ export const ADMIN_CACHE_MS = 10 * 60_000;
  * https://docs.slack.dev/authentication/verifying-requests-from-slack#validating-a-request
  */
 export const REQUEST_MAX_SKEW_S = 5 * 60;
+
+/**
+ * Messages asked for per conversations.replies page: Slack recommends at most 200 a page for
+ * its cursor-paginated methods. An app not approved for the Slack Marketplace gets at most 15
+ * a page, and one call a minute (Tier 1, since May 2025); others Tier 3.
+ * https://docs.slack.dev/apis/web-api/pagination#cursors
+ * https://docs.slack.dev/changelog/2025-05-terms-rate-limit-update-and-faq
+ */
+export const REPLIES_PAGE_SIZE = 200;

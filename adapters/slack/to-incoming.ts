@@ -13,6 +13,18 @@ export interface SlackIdentity {
 }
 
 /**
+ * Undocumented but sent with people's messages (events, and conversations.replies): their
+ * names as Slack shows them.
+ */
+export const userProfile = z
+  .looseObject({
+    display_name: z.string().optional(),
+    real_name: z.string().optional(),
+    name: z.string().optional(),
+  })
+  .optional();
+
+/**
  * The fields of `app_mention` and `message` events the bot reads. Anything else a delivery
  * carries is ignored; a delivery without these is not a message for the bot.
  * https://docs.slack.dev/reference/events/message
@@ -28,16 +40,11 @@ const messageEvent = z.looseObject({
   text: z.string().optional(),
   ts: z.string(),
   thread_ts: z.string().optional(),
+  // Who wrote the thread's first message, on a reply in a thread.
+  parent_user_id: z.string().optional(),
   team: z.string().optional(),
   user_team: z.string().optional(),
-  // Undocumented but sent with people's messages: their names as Slack shows them.
-  user_profile: z
-    .looseObject({
-      display_name: z.string().optional(),
-      real_name: z.string().optional(),
-      name: z.string().optional(),
-    })
-    .optional(),
+  user_profile: userProfile,
 });
 
 export type MessageEvent = z.infer<typeof messageEvent>;
@@ -62,6 +69,10 @@ export interface SlackDelivery {
   kind: MessageKind;
   message: IncomingMessage;
   thread: SlackThread;
+  /** The message's own ts (the thread's ts when it starts the thread). */
+  ts: string;
+  /** Who wrote the thread's first message, when Slack says (a reply in a thread). */
+  parentUserId: string | undefined;
 }
 
 /**
@@ -94,6 +105,8 @@ export function toDelivery(
   const user = event.user;
   return {
     kind,
+    ts: event.ts,
+    parentUserId: event.parent_user_id,
     thread: {
       teamId,
       channel: event.channel,
@@ -135,7 +148,8 @@ export interface Admins {
   locale(user: string): Promise<string | undefined>;
 }
 
-function nameOf(profile: MessageEvent["user_profile"]): string | undefined {
+/** A person's name as a message's `user_profile` gives it, when it does. */
+export function nameOf(profile: z.infer<typeof userProfile>): string | undefined {
   return profile?.display_name || profile?.real_name || profile?.name || undefined;
 }
 

@@ -49,6 +49,7 @@ import {
 } from "./limits.ts";
 import { detectMessageFormat, type MessageFormat, richFormat } from "./message-format.ts";
 import { Poller } from "./polling.ts";
+import { repliedDiscussion } from "./reply-context.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import {
   ALLOWED_UPDATES,
@@ -268,6 +269,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         const t = await languages.translatorFor(telegramChannelKey(chatId), authorLocale);
         return () => surface.notice(surface.renderer.note(t.t("onlyText")));
       }
+      const discussion = repliedDiscussion(message, identity);
       const incoming: IncomingMessage = {
         channel: "telegram",
         // Stable across re-deliveries of the same update, by polling or webhook alike.
@@ -285,6 +287,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
         isBotAdmin: async () => admins.isListed(reading.authorId),
         authorLocale,
+        ...(discussion && { discussion: async () => discussion }),
       };
       return () => options.bridge.handle(incoming, surface);
     });

@@ -100,8 +100,13 @@ export function readMessage(message: Message, me: BotIdentity): Reading {
   return { kind: "text", text: tidied, message, authorId, authorName: nameOf(message) };
 }
 
-function nameOf(message: Message): string | undefined {
-  if (isAnonymousAdmin(message)) return message.chat.title;
+/**
+ * How a message's author is named: a chat that speaks (an anonymous admin, as the group; a
+ * channel's post in its discussion group) by its title, a person by personName.
+ */
+export function nameOf(message: Message): string | undefined {
+  const chat = message.sender_chat;
+  if (chat && "title" in chat) return chat.title;
   return message.from && personName(message.from);
 }
 
@@ -159,17 +164,25 @@ function isMyMention(text: string, entity: MessageEntity, me: BotIdentity): bool
   return mention.toLowerCase() === `@${me.username.toLowerCase()}`;
 }
 
-/** A reply to the bot; in a forum topic every message "replies" to the topic's first one. */
+/** A reply to the bot. */
 function repliesToMe(message: Message, me: BotIdentity): boolean {
-  const replied = message.reply_to_message;
-  if (!replied || replied.from?.id !== me.id) return false;
-  const topicRoot =
-    replied.forum_topic_created !== undefined ||
-    (message.is_topic_message === true && replied.message_id === message.message_thread_id);
-  return !topicRoot;
+  return message.reply_to_message?.from?.id === me.id && !repliesToTopic(message);
 }
 
-function withoutMentions(
+/**
+ * In a forum topic every message "replies" to the topic's first one: no reply a person chose.
+ */
+export function repliesToTopic(message: Message): boolean {
+  const replied = message.reply_to_message;
+  return (
+    replied !== undefined &&
+    (replied.forum_topic_created !== undefined ||
+      (message.is_topic_message === true && replied.message_id === message.message_thread_id))
+  );
+}
+
+/** The text without the mentions of this bot (the entities' offsets are the text's). */
+export function withoutMentions(
   text: string,
   entities: readonly MessageEntity[],
   me: BotIdentity,

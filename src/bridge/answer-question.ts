@@ -62,6 +62,8 @@ export async function answerQuestion(
     journal?: string | undefined;
     /** The thread's conversation and the channel's language, read once its turn came. */
     context: ThreadContext;
+    /** What the chatbot receives, when not the message's text (a first question's discussion). */
+    question?: Promise<string> | undefined;
   },
 ): Promise<AnswerReport> {
   const started = options.receivedAt ?? performance.now();
@@ -96,7 +98,7 @@ export async function answerQuestion(
     let header: StreamHeader | undefined;
     await deps.backend.streamChat(
       {
-        question: message.text,
+        question: (await options.question) ?? message.text,
         conversationUid: context.conversationUid,
         language: context.language ?? deps.defaultLanguage,
         signal,

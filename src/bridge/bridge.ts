@@ -31,6 +31,7 @@ import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
 import { type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
+import { type QuestionContextOptions, QuestionContexts } from "./question-context.ts";
 import { type LifeDeps, type LocalWaiter, QuestionLife, type ShownTo } from "./question-life.ts";
 import { QueuedNotices } from "./queued-notices.ts";
 import { ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
@@ -72,6 +73,11 @@ export interface BridgeOptions {
   threadPollMs?: number;
   /** How often an answer streaming here looks for a stop asked in another process. */
   stopPollMs?: number;
+  /**
+   * What a first question carries of the discussion it was asked in (CONTEXT_MAX_MESSAGES,
+   * CONTEXT_MAX_CHARS) and how long it waits for it; DEFAULTS for what is not given.
+   */
+  context?: Partial<QuestionContextOptions>;
 }
 
 /**
@@ -167,6 +173,7 @@ export class Bridge {
         stops,
         votes: this.#votes,
       },
+      contexts: new QuestionContexts(options.context, log),
       threads,
       answerQueue: this.#answerQueue,
       sharedQueue: options.sharedQueue,

@@ -16,6 +16,7 @@ import type { KeyValueStore } from "../store/types.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import type { AnswerQueue, QueuePlace } from "./answer-queue.ts";
 import { type Command, type CommandProblem, parseCommand } from "./commands.ts";
+import type { QuestionContexts } from "./question-context.ts";
 import type { QueuedNotices } from "./queued-notices.ts";
 import {
   decideFate,
@@ -65,6 +66,8 @@ export interface LifeDeps {
   maxAnswerChars: number;
   typingDelayMs: number | undefined;
   answer: AnswerDeps;
+  /** What the chatbot receives of a question: a first one carries its discussion. */
+  contexts: QuestionContexts;
   threads: ThreadQueue;
   answerQueue: AnswerQueue;
   sharedQueue: SharedQueue | undefined;
@@ -123,6 +126,11 @@ interface Question extends ShownTo {
   taken?: { job: QueueJob; shown: { ref: MessageRef; note: string } | undefined };
   /** Its record in the journal, taken while it waited for its thread (none when it did not). */
   record?: Promise<JournaledAnswer | undefined>;
+  /**
+   * What the chatbot receives: read once its thread's conversation is known (a first question
+   * carries its discussion), or as the receiving process read it for one taken from the queue.
+   */
+  asked?: Promise<string>;
 }
 
 /**
@@ -236,6 +244,7 @@ export class QuestionLife {
           place,
           receivedAt: performance.now() - (Date.now() - receivedAt),
           taken: { job, shown },
+          ...(queued.asked !== undefined && { asked: Promise.resolve(queued.asked) }),
         };
         try {
           this.#end(await this.#live(question));
@@ -269,6 +278,8 @@ export class QuestionLife {
       const { store, intake, sharedQueue } = this.#deps;
       const context = await readThreadContext(store, message.threadKey, message.channelKey);
       if (!question.taken) question.t = await intake.translatorFor(message, context);
+      // Read while it waits for room: it never fails, and never waits past its bound.
+      question.asked ??= this.#deps.contexts.asked(message, context.conversationUid, question.t);
       this.#to("waiting for room");
       if (sharedQueue && !question.taken && !question.place.tryStart()) {
         return await this.#handOver(sharedQueue, question);
@@ -289,12 +300,13 @@ export class QuestionLife {
   async #handOver(shared: SharedQueue, question: Question): Promise<EndState> {
     const { message, surface, t, turn, place } = question;
     place.leave();
+    const asked = await question.asked;
     const ticket = await turn.handOff(QUEUED_TICKET_MS);
     const giveBack = async () => {
       if (ticket) await this.#deps.threads.giveBack(message.threadKey, ticket);
     };
     const added = await shared
-      .push(queuedRecordOf(this.#id, message, ticket, t.language))
+      .push(queuedRecordOf(this.#id, message, ticket, t.language, asked))
       .catch(async (error: unknown) => {
         // The ticket goes back with the question: nothing else will use it.
         await giveBack();
@@ -389,6 +401,7 @@ export class QuestionLife {
             t,
             journal: record?.id,
             context,
+            question: question.asked,
           },
         );
       } finally {

@@ -31,6 +31,11 @@ const queuedRecord = z.object({
   receivedAt: z.number(),
   /** The language the bot speaks to its asker (none from a process of an earlier version). */
   language: z.enum(CATALOG_LANGUAGES).optional(),
+  /**
+   * What the chatbot receives, as the receiving process read it (a first question with its
+   * discussion); none from a process of an earlier version: the message's text.
+   */
+  asked: z.string().optional(),
 });
 
 /** A question taken from the deployment's queue, as the taking process answers it. */
@@ -41,6 +46,8 @@ export interface QueuedQuestion {
   /** When the receiving process got it (epoch ms). */
   receivedAt: number;
   language: CatalogLanguage;
+  /** What the chatbot receives (undefined: the message's text). */
+  asked: string | undefined;
 }
 
 /** What goes into the deployment's queue for a question this process has no room for. */
@@ -49,6 +56,7 @@ export function queuedRecordOf(
   message: IncomingMessage,
   ticket: HandedTicket | undefined,
   language: CatalogLanguage,
+  asked?: string,
 ): z.input<typeof queuedRecord> {
   return {
     question: id,
@@ -66,6 +74,7 @@ export function queuedRecordOf(
     ticket,
     receivedAt: Date.now(),
     language,
+    ...(asked !== undefined && asked !== message.text && { asked }),
   };
 }
 
@@ -73,7 +82,7 @@ export function queuedRecordOf(
 export function readQueuedQuestion(value: unknown): QueuedQuestion | undefined {
   const parsed = queuedRecord.safeParse(value);
   if (!parsed.success) return undefined;
-  const { question, message, ticket, receivedAt, language } = parsed.data;
+  const { question, message, ticket, receivedAt, language, asked } = parsed.data;
   return {
     id: question,
     // Commands never go through the queue, and only they ask who is an admin.
@@ -81,6 +90,7 @@ export function readQueuedQuestion(value: unknown): QueuedQuestion | undefined {
     ticket,
     receivedAt,
     language: language ?? "en",
+    asked,
   };
 }
 

@@ -15,6 +15,12 @@ export interface FakeMessage {
    */
   markdown: string | undefined;
   byBot: boolean;
+  /** Who wrote it: the bot's user id for the bot's own messages. */
+  user: string | undefined;
+  /** Another app's message (conversations.replies shows its bot_id and name). */
+  app?: { botId: string; name: string } | undefined;
+  /** What kind of message Slack says it is (`channel_join`…); undefined for a plain one. */
+  subtype?: string | undefined;
   deleted: boolean;
   /** chat.update calls that changed it; chat.appendStream calls that grew it. */
   updates: number;
@@ -43,6 +49,26 @@ export interface ConversationRules {
   channels: Record<string, { type: "channel" | "im"; member?: boolean }>;
   streaming: boolean;
   streamLifetimeMs: number;
+  botUserId: string;
+  botId: string;
+  /**
+   * Most messages one conversations.replies page holds, whatever `limit` asks: Slack's 1,000,
+   * or 15 for an app not approved for the Slack Marketplace (since May 2025).
+   */
+  repliesPageMax: number;
+}
+
+/** A message someone other than the bot wrote in a conversation (FakeSlack.personWrote). */
+export interface WrittenMessage {
+  channel: string;
+  ts: string;
+  text: string;
+  threadTs?: string;
+  /** The person who wrote it (default U1). */
+  user?: string;
+  /** Another app wrote it, not a person. */
+  app?: { botId: string; name: string };
+  subtype?: string;
 }
 
 const STREAM_MAX_MARKDOWN = 12_000;
@@ -91,6 +117,8 @@ export class FakeConversations {
         return this.#stopStream(args);
       case "conversations.history":
         return this.#history(args);
+      case "conversations.replies":
+        return this.#replies(args);
       default:
         return undefined;
     }
@@ -132,11 +160,14 @@ export class FakeConversations {
     return { ok: true, shownUnder: view === "agent" ? undefined : String(args.thread_ts) };
   }
 
-  /** A person's message in a conversation, as Slack keeps it (the bot cannot edit it). */
-  addPersonMessage(at: { channel: string; ts: string; text: string; threadTs?: string }): void {
+  /** A person's (or another app's) message, as Slack keeps it (the bot cannot edit it). */
+  addPersonMessage(at: WrittenMessage): void {
     this.messages.set(at.ts, {
       ...this.#blank(at.ts, at.channel, at.threadTs, at.text),
       byBot: false,
+      user: at.app ? undefined : (at.user ?? "U1"),
+      app: at.app,
+      subtype: at.subtype ?? (at.app ? "bot_message" : undefined),
     });
   }
 
@@ -182,6 +213,70 @@ export class FakeConversations {
       ok: true,
       messages: found.slice(0, limit).map((m) => ({ type: "message", ts: m.ts, text: m.text })),
       has_more: found.length > limit,
+    };
+  }
+
+  /**
+   * conversations.replies: a thread's parent and replies, oldest first, those before `latest`
+   * (and after `oldest`; either end taken only with `inclusive`), `limit` a page (at most
+   * repliesPageMax), the next page named by `response_metadata.next_cursor`.
+   * https://docs.slack.dev/reference/methods/conversations.replies
+   */
+  #replies(args: Record<string, unknown>): Record<string, unknown> {
+    const error = this.#channelError(args.channel);
+    if (error) return { ok: false, error };
+    const channel = String(args.channel);
+    const ts = String(args.ts ?? "");
+    const parent = this.messages.get(ts);
+    if (!parent || parent.channel !== channel || parent.deleted) {
+      return { ok: false, error: "thread_not_found" };
+    }
+    const inclusive = String(args.inclusive) === "true" || args.inclusive === true;
+    const within = (m: FakeMessage) =>
+      (args.latest === undefined ||
+        (inclusive ? compareTs(m.ts, args.latest) <= 0 : compareTs(m.ts, args.latest) < 0)) &&
+      (args.oldest === undefined ||
+        (inclusive ? compareTs(m.ts, args.oldest) >= 0 : compareTs(m.ts, args.oldest) > 0));
+    const thread = [...this.messages.values()]
+      .filter(
+        (m) =>
+          m.channel === channel && !m.deleted && (m.ts === ts || m.threadTs === ts) && within(m),
+      )
+      .sort((a, b) => compareTs(a.ts, b.ts));
+    const limit = Math.min(
+      args.limit === undefined ? 1_000 : Number(args.limit),
+      this.#options.repliesPageMax,
+    );
+    const from =
+      args.cursor === undefined
+        ? 0
+        : Number(Buffer.from(String(args.cursor), "base64url").toString());
+    const page = thread.slice(from, from + limit);
+    const more = from + limit < thread.length;
+    return {
+      ok: true,
+      messages: page.map((m) => this.#asListed(m, ts)),
+      has_more: more,
+      response_metadata: {
+        next_cursor: more ? Buffer.from(String(from + limit)).toString("base64url") : "",
+      },
+    };
+  }
+
+  /** A message as the conversations.* methods list it. */
+  #asListed(m: FakeMessage, threadTs: string): Record<string, unknown> {
+    const by = m.byBot
+      ? { user: this.#options.botUserId, bot_id: this.#options.botId }
+      : m.app
+        ? { bot_id: m.app.botId, username: m.app.name, bot_profile: { name: m.app.name } }
+        : { user: m.user };
+    return {
+      type: "message",
+      ...(m.subtype ? { subtype: m.subtype } : {}),
+      ts: m.ts,
+      thread_ts: threadTs,
+      text: m.text,
+      ...by,
     };
   }
 
@@ -338,6 +433,7 @@ export class FakeConversations {
       format: "mrkdwn",
       text,
       byBot: true,
+      user: this.#options.botUserId,
       deleted: false,
       updates: 0,
       appends: 0,
@@ -401,6 +497,15 @@ function contentError(args: Record<string, unknown>): string | undefined {
   }
   if (markdown > MAX_MARKDOWN_BLOCKS) return "msg_blocks_too_long";
   return text || blocks.length > 0 ? undefined : "no_text";
+}
+
+/** Slack's ts ("1700000100.000042") in time order: seconds, then the sequence after the dot. */
+function compareTs(a: unknown, b: unknown): number {
+  const [aSeconds = "", aSeq = ""] = String(a).split(".");
+  const [bSeconds = "", bSeq = ""] = String(b).split(".");
+  return (
+    Number(aSeconds) - Number(bSeconds) || Number(aSeq.padEnd(6, "0")) - Number(bSeq.padEnd(6, "0"))
+  );
 }
 
 function threadKey(channel: unknown, threadTs: unknown): string {

@@ -2,7 +2,12 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { parse as parseQuery } from "node:querystring";
-import { type Ephemeral, FakeConversations, type FakeMessage } from "./fake-slack-conversations.ts";
+import {
+  type Ephemeral,
+  FakeConversations,
+  type FakeMessage,
+  type WrittenMessage,
+} from "./fake-slack-conversations.ts";
 import { FakeSocketServer } from "./fake-slack-socket.ts";
 import { FloodLimits, type Limit } from "./flood-limits.ts";
 
@@ -25,7 +30,11 @@ export interface FakeSlackOptions {
   botId?: string;
   /** Users and whether they administer the workspace. */
   /** `locale`: what users.info says with include_locale (`fr-FR`, `ja-JP`). */
-  users?: Record<string, { isAdmin?: boolean; isOwner?: boolean; team?: string; locale?: string }>;
+  /** `name`: their display name (users.info's profile.display_name). */
+  users?: Record<
+    string,
+    { isAdmin?: boolean; isOwner?: boolean; team?: string; locale?: string; name?: string }
+  >;
   /** Channels the bot may post in, by id; "im" channels are DMs. Unknown ids: channel_not_found. */
   channels?: Record<string, { type: "channel" | "im"; member?: boolean }>;
   /** Per-workspace limits by method; default Slack's own (slackTiers: Tier 3 and 4 per minute). */
@@ -36,6 +45,11 @@ export interface FakeSlackOptions {
   streamLifetimeMs?: number;
   /** The port to listen on (a Slack that comes back where it was); default any free one. */
   port?: number;
+  /**
+   * Most messages a conversations.replies page holds: Slack's 1,000 (the default), or 15 as
+   * for an app not approved for the Slack Marketplace.
+   */
+  repliesPageMax?: number;
   /**
    * How the app's manifest shows it in DMs: "agent" (`agent_view`, as adapters/slack/manifest.yml
    * has it; the default) or "assistant" (`assistant_view`, an app made from an older manifest).
@@ -106,6 +120,7 @@ export class FakeSlack {
       streamLifetimeMs: options.streamLifetimeMs ?? 5 * 60_000,
       port: options.port ?? 0,
       view: options.view ?? "agent",
+      repliesPageMax: options.repliesPageMax ?? 1_000,
     };
     this.conversations = new FakeConversations(this.options);
   }
@@ -163,10 +178,11 @@ export class FakeSlack {
   }
 
   /**
-   * A person wrote `text` in a conversation (Slack keeps it; conversations.history lists it).
-   * The event that tells the bot is the test's to send.
+   * A person (U1 unless `user` says) or another app wrote `text` in a conversation: Slack keeps
+   * it, and conversations.history and conversations.replies list it. The event that tells the
+   * bot is the test's to send.
    */
-  personWrote(at: { channel: string; ts: string; text: string; threadTs?: string }): void {
+  personWrote(at: WrittenMessage): void {
     this.conversations.addPersonMessage(at);
   }
 
@@ -368,6 +384,9 @@ export class FakeSlack {
         // Slack sends the locale only when asked for it.
         // https://docs.slack.dev/reference/methods/users.info#arg_include_locale
         ...(String(args.include_locale) === "true" && user.locale ? { locale: user.locale } : {}),
+        name: id.toLowerCase(),
+        real_name: user.name ?? id,
+        profile: { display_name: user.name ?? "", real_name: user.name ?? id },
       },
     };
   }

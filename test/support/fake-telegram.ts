@@ -75,6 +75,8 @@ export interface StoredMessage {
   from: User;
   /** The visible text (of a rich message: its plain reading, telegram-rich.ts). */
   text: string;
+  /** A photo's caption, for a person's photo sent with one (its `text` is then ""). */
+  caption?: string | undefined;
   /** The text as the bot sent it (HTML when parse_mode was HTML; a rich message's `html`). */
   raw: string;
   parseMode: string | undefined;
@@ -243,7 +245,14 @@ export interface WriteInput {
   text?: string;
   /** A message without text: a sticker. */
   sticker?: boolean;
+  /** A photo with this caption instead of a text. */
+  caption?: string;
   replyTo?: number;
+  /**
+   * The part of the replied-to message the person quoted (Telegram's TextQuote): it must be
+   * in that message's text or caption, as Telegram's clients only quote what is there.
+   */
+  quote?: string;
   /** A forum topic id. */
   topic?: number;
   /** Sent by an anonymous admin on behalf of the group. */
@@ -536,6 +545,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       json.forum_topic_created = { name: message.forumTopicCreated.name, icon_color: 7322096 };
     } else if (message.richMessage) {
       json.rich_message = message.richMessage;
+    } else if (message.caption !== undefined) {
+      json.photo = [{ file_id: "photo", file_unique_id: "photo", width: 90, height: 90 }];
+      json.caption = message.caption;
+      if (message.entities.length > 0) json.caption_entities = message.entities;
     } else if (message.text) {
       json.text = message.text;
       if (message.entities.length > 0) json.entities = message.entities;
@@ -976,15 +989,16 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (chat.is_forum) threadId = replied?.threadId;
       else replyThreadId = replied?.replyThreadId ?? replyTo;
     }
-    const text = input.sticker ? "" : (input.text ?? "");
+    const text = input.sticker || input.caption !== undefined ? "" : (input.text ?? "");
     const message: StoredMessage = {
       message_id: newMessageId(chat.id),
       chat,
       from,
       text,
+      ...(input.caption !== undefined && { caption: input.caption }),
       raw: text,
       parseMode: undefined,
-      entities: userEntities(text),
+      entities: userEntities(input.caption ?? text),
       threadId,
       replyThreadId,
       replyTo,
@@ -995,6 +1009,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     store(chat.id).set(message.message_id, message);
     const json = messageJson(message);
     if (input.sticker) json.sticker = { file_id: "sticker", emoji: "👍" };
+    if (input.quote !== undefined) {
+      json.quote = quoteOf(
+        input.quote,
+        replyTo === undefined ? undefined : store(chat.id).get(replyTo),
+      );
+    }
     return { update_id: nextUpdateId++, message: json };
   }
 
@@ -1228,6 +1248,16 @@ function keyboardOf(markup: unknown): InlineKeyboard | undefined {
 }
 
 /** Entities Telegram finds in what a person typed: a leading command and @mentions. */
+/** A person's quote of part of `replied` (https://core.telegram.org/bots/api#textquote). */
+function quoteOf(quote: string, replied: StoredMessage | undefined): Record<string, unknown> {
+  const source = replied ? (replied.caption ?? replied.text) : "";
+  const position = source.indexOf(quote);
+  if (!replied || position === -1) {
+    throw new Error("a test quotes what the replied-to message does not say");
+  }
+  return { text: quote, position, is_manual: true };
+}
+
 function userEntities(text: string): ParsedEntity[] {
   const entities: ParsedEntity[] = [];
   const command = /^\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{3,32})?/.exec(text);

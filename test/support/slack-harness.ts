@@ -12,7 +12,7 @@ import {
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
+import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
@@ -64,6 +64,8 @@ export interface SlackHarnessOptions {
   typingDelayMs?: number;
   /** Lowest level of the lines kept in `logs` (default warn). */
   logLevel?: "debug" | "info" | "warn";
+  /** What a first question carries of its thread, and how long it waits for it. */
+  context?: BridgeOptions["context"];
 }
 
 /** Log lines (JSON) written while the harness runs, level warn and up. */
@@ -180,6 +182,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     ...OPEN_BRIDGE,
     ...(options.typingDelayMs !== undefined && { typingDelayMs: options.typingDelayMs }),
     journal: options.journal?.(store),
+    context: options.context,
     ...(answerQueue && { answerQueue }),
     ...(sharedQueue && { sharedQueue }),
   });

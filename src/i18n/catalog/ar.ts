@@ -110,6 +110,10 @@ export const ar: Messages = {
   promptSimple: "اشرح في بضع جمل بسيطة ما الذي تعرفه.",
   statusThinking: "يفكّر…",
 
+  contextThread: "في وقت سابق في هذه السلسلة:",
+  contextReply: "ردًّا على:",
+  contextQuestion: "السؤال:",
+
   menuHelp: "عرض قائمة الأوامر",
   menuNew: "بدء محادثة جديدة هنا",
   menuLanguage: "عرض لغة الإجابات (للمشرفين: {command})",

@@ -115,6 +115,10 @@ export const de: Messages = {
   promptSimple: "Erkläre in ein paar einfachen Sätzen, worüber du Bescheid weißt.",
   statusThinking: "denkt nach…",
 
+  contextThread: "Bisher in diesem Thread:",
+  contextReply: "Als Antwort auf:",
+  contextQuestion: "Frage:",
+
   menuHelp: "Befehle anzeigen",
   menuNew: "Hier eine neue Unterhaltung beginnen",
   menuLanguage: "Antwortsprache anzeigen (Admins: {command})",

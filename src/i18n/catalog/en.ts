@@ -120,6 +120,11 @@ export const en = {
   // The loading status under a Slack thread: Slack puts the app's name before it.
   statusThinking: "is thinking…",
 
+  // What the chatbot receives: the headings around a first question's discussion (README).
+  contextThread: "Earlier in this thread:",
+  contextReply: "In reply to:",
+  contextQuestion: "Question:",
+
   // The Telegram command menu (3-256 characters each).
   menuHelp: "List the commands",
   menuNew: "Start a fresh conversation here",

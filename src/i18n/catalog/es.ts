@@ -118,6 +118,10 @@ export const es: Messages = {
   promptSimple: "Explica en unas pocas frases sencillas sobre qué sabes.",
   statusThinking: "está pensando…",
 
+  contextThread: "Antes en este hilo:",
+  contextReply: "En respuesta a:",
+  contextQuestion: "Pregunta:",
+
   menuHelp: "Mostrar la lista de comandos",
   menuNew: "Empezar una conversación nueva aquí",
   menuLanguage: "Mostrar el idioma de las respuestas (administradores: {command})",

@@ -115,6 +115,10 @@ export const fr: Messages = {
   promptSimple: "Explique en quelques phrases simples ce que tu connais.",
   statusThinking: "réfléchit…",
 
+  contextThread: "Plus tôt dans ce fil :",
+  contextReply: "En réponse à :",
+  contextQuestion: "Question :",
+
   menuHelp: "Afficher la liste des commandes",
   menuNew: "Commencer une nouvelle conversation ici",
   menuLanguage: "Afficher la langue des réponses (administrateurs : {command})",

@@ -104,6 +104,10 @@ export const hi: Messages = {
   promptSimple: "कुछ आसान वाक्यों में बताओ कि तुम्हें किन विषयों की जानकारी है।",
   statusThinking: "सोच रहा है…",
 
+  contextThread: "इस थ्रेड में पहले:",
+  contextReply: "इसके जवाब में:",
+  contextQuestion: "प्रश्न:",
+
   menuHelp: "कमांड की सूची दिखाएँ",
   menuNew: "यहाँ नई बातचीत शुरू करें",
   menuLanguage: "जवाब की भाषा दिखाएँ (एडमिन: {command})",

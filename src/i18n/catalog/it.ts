@@ -113,6 +113,10 @@ export const it: Messages = {
   promptSimple: "Spiega in poche frasi semplici di cosa ti intendi.",
   statusThinking: "sta pensando…",
 
+  contextThread: "In precedenza in questo thread:",
+  contextReply: "In risposta a:",
+  contextQuestion: "Domanda:",
+
   menuHelp: "Elenca i comandi",
   menuNew: "Inizia qui una nuova conversazione",
   menuLanguage: "Mostra la lingua delle risposte (amministratori: {command})",

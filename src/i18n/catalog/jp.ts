@@ -112,6 +112,10 @@ export const jp: Messages = {
   promptSimple: "あなたが詳しい分野を、簡単な文でいくつか説明してください。",
   statusThinking: "考え中…",
 
+  contextThread: "このスレッドのこれまでのメッセージ：",
+  contextReply: "返信先のメッセージ：",
+  contextQuestion: "質問：",
+
   menuHelp: "コマンドの一覧を表示",
   menuNew: "ここで新しい会話を始める",
   menuLanguage: "回答言語を表示（管理者：{command}）",

@@ -106,6 +106,10 @@ export const ko: Messages = {
   promptSimple: "네가 잘 아는 분야를 쉬운 문장 몇 개로 설명해 줘.",
   statusThinking: "생각 중…",
 
+  contextThread: "이 스레드의 이전 메시지:",
+  contextReply: "답장한 메시지:",
+  contextQuestion: "질문:",
+
   menuHelp: "명령어 목록 보기",
   menuNew: "여기서 새 대화 시작",
   menuLanguage: "답변 언어 보기(관리자: {command})",

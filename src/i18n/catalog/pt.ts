@@ -109,6 +109,10 @@ export const pt: Messages = {
   promptSimple: "Explique em poucas frases simples sobre o que você sabe.",
   statusThinking: "está pensando…",
 
+  contextThread: "Mensagens anteriores neste tópico:",
+  contextReply: "Em resposta a:",
+  contextQuestion: "Pergunta:",
+
   menuHelp: "Listar os comandos",
   menuNew: "Começar uma conversa nova aqui",
   menuLanguage: "Mostrar o idioma das respostas (administradores: {command})",

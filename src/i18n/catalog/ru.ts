@@ -111,6 +111,10 @@ export const ru: Messages = {
   promptSimple: "Объясни в нескольких простых предложениях, в чём ты разбираешься.",
   statusThinking: "думает…",
 
+  contextThread: "Ранее в этой ветке:",
+  contextReply: "В ответ на:",
+  contextQuestion: "Вопрос:",
+
   menuHelp: "Список команд",
   menuNew: "Начать здесь новый разговор",
   menuLanguage: "Показать язык ответов (администраторы: {command})",

@@ -111,6 +111,10 @@ export const uk: Messages = {
   promptSimple: "Поясни кількома простими реченнями, на чому ти знаєшся.",
   statusThinking: "думає…",
 
+  contextThread: "Раніше в цій гілці:",
+  contextReply: "У відповідь на:",
+  contextQuestion: "Питання:",
+
   menuHelp: "Список команд",
   menuNew: "Почати тут нову розмову",
   menuLanguage: "Показати мову відповідей (адміністратори: {command})",

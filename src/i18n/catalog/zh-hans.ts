@@ -101,6 +101,10 @@ export const zhHans: Messages = {
   promptSimple: "用几句简单的话说说你了解哪些内容。",
   statusThinking: "正在思考…",
 
+  contextThread: "本话题中的先前消息：",
+  contextReply: "回复的消息：",
+  contextQuestion: "问题：",
+
   menuHelp: "列出所有命令",
   menuNew: "在这里开始新的对话",
   menuLanguage: "显示回答语言（管理员：{command}）",

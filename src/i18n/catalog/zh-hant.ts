@@ -101,6 +101,10 @@ export const zhHant: Messages = {
   promptSimple: "用幾句簡單的話說說你了解哪些內容。",
   statusThinking: "正在思考…",
 
+  contextThread: "本討論串中的先前訊息：",
+  contextReply: "回覆的訊息：",
+  contextQuestion: "問題：",
+
   menuHelp: "列出所有指令",
   menuNew: "在這裡開始新的對話",
   menuLanguage: "顯示回答語言（管理員：{command}）",
