@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
-import { createBackendClient } from "./backend/client.ts";
+import { Chatbots } from "./backend/chatbots.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
@@ -21,7 +21,7 @@ import { Metrics } from "./metrics.ts";
 import type { Channel, LeadAnnouncer } from "./ports.ts";
 import { guardProcess } from "./process-guard.ts";
 import { runService } from "./service.ts";
-import { startSimulator } from "./simulator/index.ts";
+import { simulatedBotUid, startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
 import type { KeyValueStore } from "./store/types.ts";
@@ -63,21 +63,34 @@ async function main(): Promise<number> {
     });
     cleanup.unshift(() => rawStore.close());
     const backendConfig =
-      config.backend ?? (await startSimulatedBackend(config.dataDir, log, cleanup));
+      config.backend ??
+      (await startSimulatedBackend(config.dataDir, config.simulatorBots, log, cleanup));
     const metrics = new Metrics();
-    const backend = createBackendClient({
-      ...backendConfig,
-      timeoutMs: config.backendTimeoutMs,
-      idleTimeoutMs: config.backendIdleTimeoutMs,
-      answerTimeoutMs: config.backendAnswerTimeoutMs,
-      onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
-    });
-    cleanup.unshift(() => backend.close());
+    // Every chatbot of the account on one pool (README, "Several chatbots").
+    const chatbots = Chatbots.open(
+      {
+        baseUrl: backendConfig.baseUrl,
+        apiKey: backendConfig.apiKey,
+        timeoutMs: config.backendTimeoutMs,
+        idleTimeoutMs: config.backendIdleTimeoutMs,
+        answerTimeoutMs: config.backendAnswerTimeoutMs,
+        onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
+      },
+      backendConfig.chatbots,
+      backendConfig.chatbotsVariable,
+    );
+    cleanup.unshift(() => chatbots.close());
+    const chatbotLabel = (botUid: string) => chatbots.labelOf(botUid);
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => journal.close());
-    const leadChannels = new LeadChannels(store, configuredLeadChannels(config), log);
+    const leadChannels = new LeadChannels(
+      store,
+      configuredLeadChannels(config),
+      log,
+      chatbots.names,
+    );
     const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
@@ -92,14 +105,18 @@ async function main(): Promise<number> {
       log,
     });
     const bridge = new Bridge({
-      backend,
+      backend: chatbots,
       store,
       log,
       metrics,
       defaultLanguage: config.defaultLanguage,
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
-      leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
+      leads: createLeadsCommands({
+        backend: chatbots,
+        channels: leadChannels,
+        claims: leadClaims,
+      }),
       journal,
       threadLeaseMs: config.takeoverMs,
       answerQueue,
@@ -122,6 +139,7 @@ async function main(): Promise<number> {
       channels: leadChannels,
       announcers,
       languages,
+      chatbotLabel,
       log,
     });
     if (channels.length === 0) {
@@ -142,22 +160,31 @@ async function main(): Promise<number> {
       await terminal.done;
       return crash ? 1 : 0;
     }
+    // One poller per chatbot: each its own lease and pace, so one refused holds up no other.
     const leadPoll =
       config.leads.pollIntervalSeconds > 0
-        ? [
-            new LeadPoller({
-              backend,
-              store,
-              channels: leadChannels,
-              announcers,
-              languages,
-              claims: leadClaims,
-              log,
-              metrics,
-              intervalMs: config.leads.pollIntervalSeconds * 1000,
-              leaseMs: config.takeoverMs,
-            }),
-          ]
+        ? chatbots.all.map(
+            (chatbot) =>
+              new LeadPoller({
+                backend: chatbot.client,
+                chatbot: {
+                  name: chatbot.name,
+                  botUid: chatbot.botUid,
+                  isDefault: chatbot === chatbots.default,
+                  variable: chatbots.variable,
+                },
+                chatbotLabel,
+                store,
+                channels: leadChannels,
+                announcers,
+                languages,
+                claims: leadClaims,
+                log,
+                metrics,
+                intervalMs: config.leads.pollIntervalSeconds * 1000,
+                leaseMs: config.takeoverMs,
+              }),
+          )
         : [];
     bridge.serveQueue(channels);
     await runService({
@@ -220,6 +247,7 @@ async function createChannels(
       // for as many busy replies on their way, so the bridge says "busy" before the poller
       // stops taking updates (or the webhook answers 503).
       maxUpdatesInFlight: maxActive + 2 * maxQueued,
+      chatbotMenu: deps.bridge.chatbots.several,
     });
     channels.push(telegram);
     announcers.push(telegram.leadAnnouncer);
@@ -242,13 +270,16 @@ function configuredLeadChannels(config: Config): LeadChannel[] {
 
 async function startSimulatedBackend(
   dataDir: string,
+  names: readonly string[],
   log: Logger,
   cleanup: (() => Promise<void>)[],
 ): Promise<BackendConfig> {
+  const chatbots = names.map((name) => ({ name, botUid: simulatedBotUid(name) }));
   // The store keeps each thread's conversation across restarts: the simulator keeps its
   // side of them next to it, so the conversation goes on after a restart too.
   let warned = false;
   const simulator = await startSimulator({
+    bots: chatbots.map((chatbot) => chatbot.botUid),
     conversationsFile: join(dataDir, SIMULATOR_CONVERSATIONS_FILE),
     onFileError: (error) => {
       if (warned) return;
@@ -265,7 +296,12 @@ async function startSimulatedBackend(
     { url: simulator.url },
     "CHATBOT_BASE_URL is not set: answers come from the built-in simulated backend",
   );
-  return { baseUrl: simulator.url, apiKey: simulator.apiKey, botUid: simulator.botUid };
+  return {
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    chatbots,
+    chatbotsVariable: names.length > 1 ? "SIMULATOR_BOTS" : "CHATBOT_BOT_UID",
+  };
 }
 
 /**
