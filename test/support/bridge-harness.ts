@@ -7,8 +7,8 @@ import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
 import type { LeadsCommands } from "../../src/bridge/command-handler.ts";
-import { createLogger } from "../../src/log.ts";
 import type { ChatbotSpec } from "../../src/config.ts";
+import { createLogger } from "../../src/log.ts";
 import type { IncomingMessage } from "../../src/ports.ts";
 import {
   type Simulator,
