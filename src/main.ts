@@ -14,7 +14,7 @@ import { AnswerJournal } from "./journal/answer-journal.ts";
 import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
 import { LeadClaimBook } from "./leads/lead-claims.ts";
-import { LeadPoller } from "./leads/lead-poller.ts";
+import { leadPollers } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import { createLogger, type Logger, maskSecrets } from "./log.ts";
 import { Metrics } from "./metrics.ts";
@@ -80,7 +80,6 @@ async function main(): Promise<number> {
       backendConfig.chatbotsVariable,
     );
     cleanup.unshift(() => chatbots.close());
-    const chatbotLabel = (botUid: string) => chatbots.labelOf(botUid);
     const store = instrumentStore(rawStore, metrics);
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, leaseMs: config.takeoverMs });
@@ -139,7 +138,7 @@ async function main(): Promise<number> {
       channels: leadChannels,
       announcers,
       languages,
-      chatbotLabel,
+      chatbotLabel: (botUid) => chatbots.labelOf(botUid),
       log,
     });
     if (channels.length === 0) {
@@ -160,31 +159,19 @@ async function main(): Promise<number> {
       await terminal.done;
       return crash ? 1 : 0;
     }
-    // One poller per chatbot: each its own lease and pace, so one refused holds up no other.
     const leadPoll =
       config.leads.pollIntervalSeconds > 0
-        ? chatbots.all.map(
-            (chatbot) =>
-              new LeadPoller({
-                backend: chatbot.client,
-                chatbot: {
-                  name: chatbot.name,
-                  botUid: chatbot.botUid,
-                  isDefault: chatbot === chatbots.default,
-                  variable: chatbots.variable,
-                },
-                chatbotLabel,
-                store,
-                channels: leadChannels,
-                announcers,
-                languages,
-                claims: leadClaims,
-                log,
-                metrics,
-                intervalMs: config.leads.pollIntervalSeconds * 1000,
-                leaseMs: config.takeoverMs,
-              }),
-          )
+        ? leadPollers(chatbots, {
+            store,
+            channels: leadChannels,
+            announcers,
+            languages,
+            claims: leadClaims,
+            log,
+            metrics,
+            intervalMs: config.leads.pollIntervalSeconds * 1000,
+            leaseMs: config.takeoverMs,
+          })
         : [];
     bridge.serveQueue(channels);
     await runService({

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { Chatbots } from "../backend/chatbots.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import { Lease } from "../coordination/lease.ts";
@@ -99,9 +100,32 @@ const EARLIER_POLL_KEYS = pollKeys(undefined);
 const REMEMBER_MS = 60 * DAY_MS;
 
 /**
+ * The lead poll of a deployment: one poller per chatbot, each with its own lease and pace, so
+ * that a chatbot the backend refuses holds up none of the others.
+ */
+export function leadPollers(
+  chatbots: Chatbots,
+  options: Omit<LeadPollerOptions, "backend" | "chatbot" | "chatbotLabel">,
+): LeadPoller[] {
+  return chatbots.all.map(
+    (chatbot) =>
+      new LeadPoller({
+        ...options,
+        backend: chatbot.client,
+        chatbot: {
+          name: chatbot.name,
+          botUid: chatbot.botUid,
+          isDefault: chatbot === chatbots.default,
+          variable: chatbots.variable,
+        },
+        chatbotLabel: (botUid) => chatbots.labelOf(botUid),
+      }),
+  );
+}
+
+/**
  * Announces each new lead of one chatbot once in every lead channel that gets its leads (a
- * deployment of several chatbots runs one poller each, so a chatbot the backend refuses
- * holds up none of the others). One process polls a chatbot at a time (a lease in the store); each lead is claimed per channel before it is posted and marked done
+ * deployment runs one per chatbot: leadPollers). One process polls a chatbot at a time (a lease in the store); each lead is claimed per channel before it is posted and marked done
  * after, so overlapping leases or two processes never post it twice, and a crash between
  * claim and post only delays it until the claim expires (never a miss; at most one
  * duplicate when a crash lands between the post and its mark).
