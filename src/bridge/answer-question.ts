@@ -207,7 +207,7 @@ async function offerVotes(
  * began with; else a new one with the channel's chatbot (`/chatbot use`), or the default. A
  * conversation whose chatbot is no longer configured gives way to a new one.
  */
-export function chatbotFor(
+function chatbotFor(
   chatbots: Chatbots,
   context: ThreadContext,
 ): { chatbot: Chatbot; conversationUid: string | undefined } {
