@@ -9,7 +9,10 @@ export type Command =
   | { name: "new" }
   | { name: "language"; code?: LanguageCode }
   | { name: "leads"; action: "list"; days: number }
-  /** `chatbot`: the named chatbot's leads only (none: subscribe to the default's, unsubscribe from all). */
+  /**
+   * `chatbot`: the named chatbot's leads only (none: subscribe to the default chatbot's,
+   * unsubscribe from every chatbot's).
+   */
   | { name: "leads"; action: "subscribe" | "unsubscribe"; chatbot?: string }
   /** `/chatbot` shows the channel's chatbot; with `use`, an admin picks the one named. */
   | { name: "chatbot"; use?: string }
@@ -60,7 +63,7 @@ export const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
 const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback", "chatbot"]);
 
-/** A chatbot's name as typed after `/chatbot use` or `/leads subscribe` (config.ts checks the real ones). */
+/** A name as typed after `/chatbot use` or `/leads subscribe`; CHATBOTS says whether it is one. */
 const NAME_ARGUMENT = /^[A-Za-z0-9_]{1,32}$/;
 
 /**

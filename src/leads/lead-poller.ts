@@ -125,7 +125,8 @@ export function leadPollers(
 
 /**
  * Announces each new lead of one chatbot once in every lead channel that gets its leads (a
- * deployment runs one per chatbot: leadPollers). One process polls a chatbot at a time (a lease in the store); each lead is claimed per channel before it is posted and marked done
+ * deployment runs one per chatbot: leadPollers). One process polls a chatbot at a time (a
+ * lease in the store); each lead is claimed per channel before it is posted and marked done
  * after, so overlapping leases or two processes never post it twice, and a crash between
  * claim and post only delays it until the claim expires (never a miss; at most one
  * duplicate when a crash lands between the post and its mark).

@@ -19,7 +19,7 @@ const START_MS = 30_000;
 const SLOW = { timeout: 120_000 };
 const CHATBOTS = "support:sim-support,sales:sim-sales";
 
-/** A bot process on Slack over HTTP with two chatbots, on the test's Redis, polling leads every second. */
+/** A bot process on Slack over HTTP with two chatbots, on the test's Redis, polling every second. */
 async function startSlackBot(fake: FakeSlack, simulator: Simulator) {
   const env = {
     ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
