@@ -142,6 +142,69 @@ const httpUrl = optionalText.pipe(
 // https://core.telegram.org/bots/api#setwebhook (secret_token)
 const TELEGRAM_WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
 
+/**
+ * The name of the one chatbot CHATBOT_BOT_UID names (or the simulated backend's one), where
+ * CHATBOTS would name each: `/chatbot` shows it, and records of one chatbot need a name too.
+ */
+export const DEFAULT_CHATBOT_NAME = "default";
+
+/** A chatbot's name in CHATBOTS and SIMULATOR_BOTS: what people type after `/chatbot use`. */
+const CHATBOT_NAME = /^[a-z0-9_]{1,32}$/;
+const NAME_RULE = "lowercase letters, digits and _ (at most 32)";
+
+/** One chatbot of the account: the name people pick it by, and its bot_uid in the API. */
+export interface ChatbotSpec {
+  name: string;
+  botUid: string;
+}
+
+/** A comma-separated list, each entry checked by `entry`, at least one, none named twice. */
+function namedList<T extends { name: string }>(
+  entry: (part: string) => T | string,
+  example: string,
+) {
+  return optionalText.transform((value, ctx): T[] | undefined => {
+    if (value === undefined) return undefined;
+    const parts = value.split(",").map((part) => part.trim());
+    const entries: T[] = [];
+    for (const part of parts) {
+      const read = part === "" ? `has an empty entry: write ${example}` : entry(part);
+      if (typeof read === "string") ctx.addIssue({ code: "custom", message: read });
+      else entries.push(read);
+    }
+    const names = entries.map((e) => e.name);
+    const twice = names.filter((name, index) => names.indexOf(name) !== index);
+    if (twice.length > 0) {
+      ctx.addIssue({ code: "custom", message: `names ${[...new Set(twice)].join(", ")} twice` });
+    }
+    return entries;
+  });
+}
+
+const chatbotName = (name: string): string | undefined =>
+  CHATBOT_NAME.test(name) ? undefined : `has the name "${name}": a name is ${NAME_RULE}`;
+
+/** CHATBOTS: `support:<bot_uid>,sales:<bot_uid>`. A bot_uid is not secret (it is in every path). */
+const chatbotList = namedList<ChatbotSpec>((part) => {
+  const colon = part.indexOf(":");
+  const name = colon < 0 ? part : part.slice(0, colon).trim();
+  const botUid = colon < 0 ? "" : part.slice(colon + 1).trim();
+  if (botUid === "") return `has "${name}" without its bot_uid: write ${name}:<bot_uid>`;
+  return chatbotName(name) ?? { name, botUid };
+}, "name:<bot_uid>,name:<bot_uid>").refine(
+  (list) => {
+    const uids = (list ?? []).map((c) => c.botUid);
+    return new Set(uids).size === uids.length;
+  },
+  { error: "names one bot_uid twice: each chatbot once" },
+);
+
+/** SIMULATOR_BOTS: `support,sales`, the simulated chatbots' names. */
+const simulatorBots = namedList<{ name: string }>(
+  (name) => chatbotName(name) ?? { name },
+  "support,sales",
+);
+
 /** MAX_ACTIVE_ANSWERS when unset (see its entry in the schema). */
 const DEFAULT_MAX_ACTIVE_ANSWERS = 100;
 
@@ -150,6 +213,8 @@ const envSchema = z
     CHATBOT_BASE_URL: httpUrl,
     CHATBOT_API_KEY: optionalText,
     CHATBOT_BOT_UID: optionalText,
+    CHATBOTS: chatbotList,
+    SIMULATOR_BOTS: simulatorBots,
     CHATBOT_TIMEOUT_MS: duration(DEFAULTS.backendTimeoutMs, SECOND_MS, 10 * MINUTE_MS),
     CHATBOT_IDLE_TIMEOUT_MS: duration(DEFAULTS.backendIdleTimeoutMs, SECOND_MS, HOUR_MS),
     CHATBOT_ANSWER_TIMEOUT_MS: duration(300_000, SECOND_MS, HOUR_MS),
@@ -257,7 +322,21 @@ const envSchema = z
       };
       if (env.CHATBOT_BASE_URL) {
         need("CHATBOT_API_KEY", "when CHATBOT_BASE_URL is set");
-        need("CHATBOT_BOT_UID", "when CHATBOT_BASE_URL is set");
+        if (!env.CHATBOTS) {
+          need(
+            "CHATBOT_BOT_UID",
+            "when CHATBOT_BASE_URL is set, unless CHATBOTS names the chatbots",
+          );
+        }
+      }
+      // Which would the channels' default be? Either one chatbot, or every one named.
+      if (env.CHATBOTS && env.CHATBOT_BOT_UID) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["CHATBOTS"],
+          message:
+            "and CHATBOT_BOT_UID are both set: name every chatbot in CHATBOTS and unset CHATBOT_BOT_UID, or keep CHATBOT_BOT_UID alone for one chatbot",
+        });
       }
       if (env.SLACK_BOT_TOKEN && !env.SLACK_APP_TOKEN) {
         need(
@@ -283,8 +362,12 @@ const envSchema = z
 
 export interface BackendConfig {
   baseUrl: string;
+  /** The account's key: every chatbot of the account answers to it. */
   apiKey: string;
-  botUid: string;
+  /** At least one; the first is the default of every channel that chose none. */
+  chatbots: ChatbotSpec[];
+  /** The variable that named them, for the operator's hint when the backend refuses one. */
+  chatbotsVariable: "CHATBOTS" | "CHATBOT_BOT_UID" | "SIMULATOR_BOTS";
 }
 
 /**
@@ -308,6 +391,11 @@ function systemLocale(e: {
 export interface Config {
   /** undefined: run the built-in simulated backend. */
   backend: BackendConfig | undefined;
+  /**
+   * The simulated backend's chatbots (SIMULATOR_BOTS), when it runs: their names, each served
+   * under a bot_uid of its own. One, named DEFAULT_CHATBOT_NAME, when unset.
+   */
+  simulatorBots: string[];
   backendTimeoutMs: number;
   backendIdleTimeoutMs: number;
   /** Longest whole answer; past it the answer ends with the cut note. */
@@ -411,10 +499,8 @@ export function loadConfig(env: Env): Config {
   }
   const e = parsed.data;
   return {
-    backend:
-      e.CHATBOT_BASE_URL && e.CHATBOT_API_KEY && e.CHATBOT_BOT_UID
-        ? { baseUrl: e.CHATBOT_BASE_URL, apiKey: e.CHATBOT_API_KEY, botUid: e.CHATBOT_BOT_UID }
-        : undefined,
+    backend: backendOf(e),
+    simulatorBots: e.SIMULATOR_BOTS?.map((bot) => bot.name) ?? [DEFAULT_CHATBOT_NAME],
     backendTimeoutMs: e.CHATBOT_TIMEOUT_MS,
     backendIdleTimeoutMs: e.CHATBOT_IDLE_TIMEOUT_MS,
     backendAnswerTimeoutMs: e.CHATBOT_ANSWER_TIMEOUT_MS,
@@ -468,6 +554,19 @@ export function loadConfig(env: Env): Config {
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     takeoverMs: e.TAKEOVER_MS,
     logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The backend's settings, when CHATBOT_BASE_URL names one (the schema checked the rest). */
+function backendOf(e: z.infer<typeof envSchema>): BackendConfig | undefined {
+  if (!e.CHATBOT_BASE_URL || !e.CHATBOT_API_KEY) return undefined;
+  const account = { baseUrl: e.CHATBOT_BASE_URL, apiKey: e.CHATBOT_API_KEY };
+  if (e.CHATBOTS) return { ...account, chatbots: e.CHATBOTS, chatbotsVariable: "CHATBOTS" };
+  if (!e.CHATBOT_BOT_UID) return undefined;
+  return {
+    ...account,
+    chatbots: [{ name: DEFAULT_CHATBOT_NAME, botUid: e.CHATBOT_BOT_UID }],
+    chatbotsVariable: "CHATBOT_BOT_UID",
   };
 }
 

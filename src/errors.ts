@@ -33,16 +33,26 @@ export class AuthenticationError extends BridgeError {
   }
 }
 
+/** Which chatbot failed, and the variable that named it (CHATBOTS, CHATBOT_BOT_UID…). */
+export interface ChatbotSetting {
+  name: string;
+  variable: string;
+}
+
 /**
  * What the operator must fix when the backend refuses the bot's own key or address, as a log
- * line: no person in a chat can fix that. Undefined for every other failure.
+ * line: no person in a chat can fix that. Undefined for every other failure. `chatbot` names
+ * the chatbot refused when a list named it (CHATBOT_BOT_UID names one, which needs no name).
  */
-export function settingProblem(error: unknown): string | undefined {
+export function settingProblem(error: unknown, chatbot?: ChatbotSetting): string | undefined {
+  const listed = chatbot && chatbot.variable !== "CHATBOT_BOT_UID" ? chatbot : undefined;
+  const which = listed ? `the chatbot ${listed.name}` : "the chatbot";
   if (error instanceof AuthenticationError) {
-    return "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY";
+    return `${which} rejected the API key (HTTP 401): check CHATBOT_API_KEY`;
   }
   if (error instanceof NotFoundError) {
-    return "the chatbot was not found (HTTP 404): check CHATBOT_BASE_URL and CHATBOT_BOT_UID";
+    const uid = listed ? `the bot_uid of ${listed.name} in ${listed.variable}` : "CHATBOT_BOT_UID";
+    return `${which} was not found (HTTP 404): check CHATBOT_BASE_URL and ${uid}`;
   }
   if (error instanceof NetworkError && error.beforeRequestSent) {
     const why = systemCodeOf(error.cause);

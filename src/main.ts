@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { config as loadDotenv } from "dotenv";
-import { createBackendClient } from "./backend/client.ts";
+import { Chatbots } from "./backend/chatbots.ts";
 import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
@@ -14,14 +14,14 @@ import { AnswerJournal } from "./journal/answer-journal.ts";
 import { registerClaimButtons } from "./leads/claim-buttons.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
 import { LeadClaimBook } from "./leads/lead-claims.ts";
-import { LeadPoller } from "./leads/lead-poller.ts";
+import { leadPollers } from "./leads/lead-poller.ts";
 import { createLeadsCommands } from "./leads/leads-commands.ts";
 import { createLogger, type Logger, maskSecrets } from "./log.ts";
 import { Metrics } from "./metrics.ts";
 import type { Channel, LeadAnnouncer } from "./ports.ts";
 import { guardProcess } from "./process-guard.ts";
 import { runService } from "./service.ts";
-import { startSimulator } from "./simulator/index.ts";
+import { simulatedBotUid, startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
 import type { KeyValueStore } from "./store/types.ts";
@@ -63,16 +63,23 @@ async function main(): Promise<number> {
     });
     cleanup.unshift(() => rawStore.close());
     const backendConfig =
-      config.backend ?? (await startSimulatedBackend(config.dataDir, log, cleanup));
+      config.backend ??
+      (await startSimulatedBackend(config.dataDir, config.simulatorBots, log, cleanup));
     const metrics = new Metrics();
-    const backend = createBackendClient({
-      ...backendConfig,
-      timeoutMs: config.backendTimeoutMs,
-      idleTimeoutMs: config.backendIdleTimeoutMs,
-      answerTimeoutMs: config.backendAnswerTimeoutMs,
-      onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
-    });
-    cleanup.unshift(() => backend.close());
+    // Every chatbot of the account on one pool (README, "Several chatbots").
+    const chatbots = Chatbots.open(
+      {
+        baseUrl: backendConfig.baseUrl,
+        apiKey: backendConfig.apiKey,
+        timeoutMs: config.backendTimeoutMs,
+        idleTimeoutMs: config.backendIdleTimeoutMs,
+        answerTimeoutMs: config.backendAnswerTimeoutMs,
+        onFirstByte: (seconds) => metrics.backendFirstByte.observe(seconds),
+      },
+      backendConfig.chatbots,
+      backendConfig.chatbotsVariable,
+    );
+    cleanup.unshift(() => chatbots.close());
     const store = instrumentStore(rawStore, metrics);
     // This process's one id and sign of life: everything it holds in the store names it, and
     // is free or taken over once it lapses (docs/architecture.md). Released last, after all
@@ -84,7 +91,12 @@ async function main(): Promise<number> {
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, presence });
     cleanup.unshift(() => journal.close());
-    const leadChannels = new LeadChannels(store, configuredLeadChannels(config), log);
+    const leadChannels = new LeadChannels(
+      store,
+      configuredLeadChannels(config),
+      log,
+      chatbots.names,
+    );
     const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
@@ -99,7 +111,7 @@ async function main(): Promise<number> {
       log,
     });
     const bridge = new Bridge({
-      backend,
+      backend: chatbots,
       store,
       log,
       metrics,
@@ -107,7 +119,11 @@ async function main(): Promise<number> {
       guards: config.guards,
       maxAnswerChars: config.maxAnswerChars,
       context: config.context,
-      leads: createLeadsCommands({ backend, channels: leadChannels, claims: leadClaims }),
+      leads: createLeadsCommands({
+        backend: chatbots,
+        channels: leadChannels,
+        claims: leadClaims,
+      }),
       journal,
       presence,
       answerQueue,
@@ -131,6 +147,7 @@ async function main(): Promise<number> {
       channels: leadChannels,
       announcers,
       languages,
+      chatbotLabel: (botUid) => chatbots.labelOf(botUid),
       log,
     });
     if (channels.length === 0) {
@@ -153,20 +170,17 @@ async function main(): Promise<number> {
     }
     const leadPoll =
       config.leads.pollIntervalSeconds > 0
-        ? [
-            new LeadPoller({
-              backend,
-              store,
-              channels: leadChannels,
-              announcers,
-              languages,
-              claims: leadClaims,
-              log,
-              metrics,
-              intervalMs: config.leads.pollIntervalSeconds * 1000,
-              presence,
-            }),
-          ]
+        ? leadPollers(chatbots, {
+            store,
+            channels: leadChannels,
+            announcers,
+            languages,
+            claims: leadClaims,
+            log,
+            metrics,
+            intervalMs: config.leads.pollIntervalSeconds * 1000,
+            presence,
+          })
         : [];
     bridge.serveQueue(channels);
     await runService({
@@ -230,6 +244,7 @@ async function createChannels(
       // for as many busy replies on their way, so the bridge says "busy" before the poller
       // stops taking updates (or the webhook answers 503).
       maxUpdatesInFlight: maxActive + 2 * maxQueued,
+      chatbotMenu: deps.bridge.chatbots.several,
     });
     channels.push(telegram);
     announcers.push(telegram.leadAnnouncer);
@@ -252,13 +267,16 @@ function configuredLeadChannels(config: Config): LeadChannel[] {
 
 async function startSimulatedBackend(
   dataDir: string,
+  names: readonly string[],
   log: Logger,
   cleanup: (() => Promise<void>)[],
 ): Promise<BackendConfig> {
+  const chatbots = names.map((name) => ({ name, botUid: simulatedBotUid(name) }));
   // The store keeps each thread's conversation across restarts: the simulator keeps its
   // side of them next to it, so the conversation goes on after a restart too.
   let warned = false;
   const simulator = await startSimulator({
+    bots: chatbots.map((chatbot) => chatbot.botUid),
     conversationsFile: join(dataDir, SIMULATOR_CONVERSATIONS_FILE),
     onFileError: (error) => {
       if (warned) return;
@@ -275,7 +293,12 @@ async function startSimulatedBackend(
     { url: simulator.url },
     "CHATBOT_BASE_URL is not set: answers come from the built-in simulated backend",
   );
-  return { baseUrl: simulator.url, apiKey: simulator.apiKey, botUid: simulator.botUid };
+  return {
+    baseUrl: simulator.url,
+    apiKey: simulator.apiKey,
+    chatbots,
+    chatbotsVariable: names.length > 1 ? "SIMULATOR_BOTS" : "CHATBOT_BOT_UID",
+  };
 }
 
 /**

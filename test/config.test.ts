@@ -189,7 +189,7 @@ describe("loadConfig", () => {
         "CHATBOT_BASE_URL must be an http(s) URL",
         "STORE_URL must be a redis:// or rediss:// URL",
         expect.stringMatching(/^DEFAULT_LANGUAGE must be one of auto, en/),
-        "CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set",
+        "CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set, unless CHATBOTS names the chatbots",
         "TELEGRAM_WEBHOOK_SECRET is required when TELEGRAM_WEBHOOK_URL is set",
         expect.stringMatching(/^SLACK_SIGNING_SECRET is required for Slack over HTTP/),
       ]),
@@ -270,5 +270,64 @@ describe("loadConfig", () => {
     expect(loadConfig({ STORE_URL: "redis://127.0.0.1:6379/" }).storeUrl).toBe(
       "redis://127.0.0.1:6379/",
     );
+  });
+
+  describe("several chatbots (CHATBOTS)", () => {
+    const account = { CHATBOT_BASE_URL: "https://api.example.com", CHATBOT_API_KEY: "key-1" };
+
+    it("names each chatbot of the account, the first being every channel's default", () => {
+      const config = loadConfig({ ...account, CHATBOTS: " support:uid-1 , sales:uid-2" });
+      expect(config.backend).toEqual({
+        ...{ baseUrl: "https://api.example.com", apiKey: "key-1" },
+        chatbots: [
+          { name: "support", botUid: "uid-1" },
+          { name: "sales", botUid: "uid-2" },
+        ],
+        chatbotsVariable: "CHATBOTS",
+      });
+    });
+
+    it("keeps CHATBOT_BOT_UID alone working as one chatbot, named default", () => {
+      const config = loadConfig({ ...account, CHATBOT_BOT_UID: "uid-1" });
+      expect(config.backend?.chatbots).toEqual([{ name: "default", botUid: "uid-1" }]);
+      expect(config.backend?.chatbotsVariable).toBe("CHATBOT_BOT_UID");
+    });
+
+    it("refuses CHATBOTS with CHATBOT_BOT_UID, naming both", () => {
+      expect(problemsOf({ ...account, CHATBOT_BOT_UID: "uid-1", CHATBOTS: "sales:uid-2" })).toEqual(
+        [
+          "CHATBOTS and CHATBOT_BOT_UID are both set: name every chatbot in CHATBOTS and unset CHATBOT_BOT_UID, or keep CHATBOT_BOT_UID alone for one chatbot",
+        ],
+      );
+    });
+
+    it("checks every entry: a name people can type, a bot_uid, no name or bot_uid twice", () => {
+      expect(problemsOf({ ...account, CHATBOTS: "Sales:uid-1,support" })).toEqual([
+        'CHATBOTS has the name "Sales": a name is lowercase letters, digits and _ (at most 32)',
+        'CHATBOTS has "support" without its bot_uid: write support:<bot_uid>',
+      ]);
+      expect(problemsOf({ ...account, CHATBOTS: "sales:uid-1,,sales:uid-2" })).toEqual([
+        "CHATBOTS has an empty entry: write name:<bot_uid>,name:<bot_uid>",
+        "CHATBOTS names sales twice",
+      ]);
+      expect(problemsOf({ ...account, CHATBOTS: "support:uid-1,sales:uid-1" })).toEqual([
+        "CHATBOTS names one bot_uid twice: each chatbot once",
+      ]);
+      // Blank counts as unset: with a base URL, one chatbot must still be named.
+      expect(problemsOf({ ...account, CHATBOTS: " " })).toEqual([
+        "CHATBOT_BOT_UID is required when CHATBOT_BASE_URL is set, unless CHATBOTS names the chatbots",
+      ]);
+    });
+
+    it("reads the simulated backend's chatbots from SIMULATOR_BOTS, one named default when unset", () => {
+      expect(loadConfig({}).simulatorBots).toEqual(["default"]);
+      expect(loadConfig({ SIMULATOR_BOTS: "support, sales" }).simulatorBots).toEqual([
+        "support",
+        "sales",
+      ]);
+      expect(problemsOf({ SIMULATOR_BOTS: "support,support" })).toEqual([
+        "SIMULATOR_BOTS names support twice",
+      ]);
+    });
   });
 });

@@ -196,6 +196,8 @@ export const SLASH_COMMANDS: Readonly<Record<string, string>> = {
   "/chatbot-help": "help",
   "/chatbot-new": "new",
   "/feedback": "feedback",
+  // `/chatbot-use sales` picks the channel's chatbot; alone it shows it (as `/chatbot` does).
+  "/chatbot-use": "chatbot use",
 };
 
 export interface CommandDelivery {
@@ -214,6 +216,7 @@ export function commandSpellings(botName: string): Readonly<Record<string, strin
   return Object.fromEntries([
     ...Object.entries(SLASH_COMMANDS).map(([slash, word]) => [word, slash]),
     ...IN_THREAD.map((word) => [word, `@${botName} ${word}`]),
+    ["chatbot", "/chatbot-use"],
   ]);
 }
 

@@ -29,15 +29,20 @@ export interface CommandMenu {
 
 /**
  * The command menu per scope (https://core.telegram.org/bots/api#determining-list-of-commands):
- * everyone sees the everyday commands; chat administrators also see `/leads`, whose
- * subscribe and unsubscribe are theirs to use.
+ * everyone sees the everyday commands (`/chatbot` too where there are several chatbots);
+ * chat administrators also see `/leads`, whose subscribe and unsubscribe are theirs to use.
  */
-function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
+function menusIn(t: Translator, chatbots: boolean, languageCode?: LanguageCode): CommandMenu[] {
+  const chatbot: BotCommand = {
+    command: "chatbot",
+    description: t.t("menuChatbot", { command: "/chatbot use <name>" }),
+  };
   const everyone: BotCommand[] = [
     { command: "help", description: t.t("menuHelp") },
     { command: "new", description: t.t("menuNew") },
     { command: "language", description: t.t("menuLanguage", { command: "/language <code>" }) },
     { command: "stop", description: t.t("menuStop") },
+    ...(chatbots ? [chatbot] : []),
   ];
   const leads = {
     command: "leads",
@@ -58,12 +63,12 @@ function menusIn(t: Translator, languageCode?: LanguageCode): CommandMenu[] {
  * Every menu: the default (English) one, then one per language Telegram can tell apart. Made
  * when the menus are synced, not at import: a console-only run needs none of it.
  */
-function commandMenus(): CommandMenu[] {
+function commandMenus(chatbots: boolean): CommandMenu[] {
   return [
-    ...menusIn(translator("en")),
+    ...menusIn(translator("en"), chatbots),
     ...CATALOG_LANGUAGES.flatMap((language) => {
       const code = TELEGRAM_LANGUAGE_CODES.get(language);
-      return code ? menusIn(translator(language), code) : [];
+      return code ? menusIn(translator(language), chatbots, code) : [];
     }),
   ];
 }
@@ -78,9 +83,11 @@ export async function syncCommandMenu(
   store: KeyValueStore,
   botId: number,
   log: Logger,
+  /** The deployment has several chatbots: `/chatbot` is in the menu. */
+  chatbots = false,
 ): Promise<"unchanged" | "registered"> {
   const key = `telegram:commands:${botId}`;
-  const menus = commandMenus();
+  const menus = commandMenus(chatbots);
   const hash = createHash("sha256").update(JSON.stringify(menus)).digest("hex");
   if ((await store.get<string>(key)) === hash) return "unchanged";
   for (const { scope, languageCode, commands } of menus) {

@@ -91,6 +91,8 @@ export interface TelegramChannelOptions {
   /** TELEGRAM_ADMIN_USERS: user ids that administer every chat. */
   adminUsers?: readonly string[];
   bridge: MessageHandler;
+  /** The menu offers `/chatbot`: the deployment has several chatbots to choose from. */
+  chatbotMenu?: boolean | undefined;
   /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   store: KeyValueStore & Coordination;
@@ -459,7 +461,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       state = "running";
       // In the background: the bot answers before the menu is registered. Not an update, so
       // the webhook does not count it against the updates it takes at once.
-      menuSync = syncCommandMenu(bot.api, store, me.id, log).then(
+      menuSync = syncCommandMenu(bot.api, store, me.id, log, options.chatbotMenu).then(
         () => undefined,
         // A store outage is logged once, by the store (a menu of every language takes a few
         // seconds to register, long enough to meet one); it is registered at the next start.

@@ -43,7 +43,16 @@ export interface Addressed {
 export type Reading = Addressed | { kind: "no-text"; message: Message } | undefined;
 
 // Commands this bot knows; `/start` is what Telegram sends when a person opens the chat.
-const OWN_COMMANDS = new Set(["help", "new", "language", "leads", "stop", "feedback", "start"]);
+const OWN_COMMANDS = new Set([
+  "help",
+  "new",
+  "language",
+  "leads",
+  "stop",
+  "feedback",
+  "chatbot",
+  "start",
+]);
 
 // Kinds of content a person can send that this bot cannot read.
 const UNREADABLE = [

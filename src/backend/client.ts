@@ -28,15 +28,16 @@ import {
   type ResponseControl,
   readBody,
   statusError,
+  type Transport,
 } from "./transport.ts";
 import type { BackendClient, ChatRequest, LeadsQuery } from "./types.ts";
 
-export interface BackendClientOptions {
+/** The account: where the API is and its key, shared by every chatbot of the account. */
+export interface BackendAccountOptions {
   /** The API's {base_url}; a trailing "/" and a path prefix are both fine. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer <apiKey>`; never put into an error. */
   apiKey: string;
-  botUid: string;
   /** Longest wait for the response headers (CHATBOT_TIMEOUT_MS). Default 30000. */
   timeoutMs?: number | undefined;
   /** Longest silence inside a response body (CHATBOT_IDLE_TIMEOUT_MS). Default 60000. */
@@ -60,6 +61,20 @@ export interface BackendClientOptions {
   onFirstByte?: ((seconds: number) => void) | undefined;
 }
 
+export interface BackendClientOptions extends BackendAccountOptions {
+  botUid: string;
+}
+
+/** The chatbots of one account, on one keep-alive pool. */
+export interface BackendAccount {
+  /**
+   * The client of one chatbot of the account. Each shares the account's pool: closing any of
+   * them closes it, as `close` does.
+   */
+  chatbot(botUid: string): BackendClient;
+  close(): Promise<void>;
+}
+
 // Retry-After of a 429/503, kept beside the error so the error itself stays the public shape.
 const retryAfterOf = new WeakMap<BridgeError, number>();
 
@@ -76,6 +91,15 @@ const retryAfterOf = new WeakMap<BridgeError, number>();
  * connection that was never made (refused, connect timeout, DNS) is tried again.
  */
 export function createBackendClient(options: BackendClientOptions): BackendClient {
+  return createBackendAccount(options).chatbot(options.botUid);
+}
+
+/**
+ * The account's chatbots on one undici pool: every chatbot's requests go to the same origin
+ * with the same key, so they share its connections (and a deployment of many chatbots opens
+ * no more sockets than one of one). Each chatbot's client behaves as createBackendClient's.
+ */
+export function createBackendAccount(options: BackendAccountOptions): BackendAccount {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.backendTimeoutMs;
   const transport = createTransport({
     baseUrl: options.baseUrl,
@@ -85,7 +109,19 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     connectTimeoutMs: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000),
     maxHttpHeaderBytes: options.maxHttpHeaderBytes,
   });
-  const botPath = `/api/v1/backend/chatbot/${encodeURIComponent(options.botUid)}`;
+  return {
+    chatbot: (botUid) => chatbotClient(transport, botUid, options),
+    close: () => transport.close(),
+  };
+}
+
+/** One chatbot's operations over the account's transport. */
+function chatbotClient(
+  transport: Transport,
+  botUid: string,
+  options: BackendAccountOptions,
+): BackendClient {
+  const botPath = `/api/v1/backend/chatbot/${encodeURIComponent(botUid)}`;
   const chatPath = transport.pathFor(`${botPath}/chat`);
   const leadsPath = transport.pathFor(`${botPath}/leads`);
   const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;

@@ -1,10 +1,12 @@
+import type { Chatbot, Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
-import type { BackendClient, StreamHeader } from "../backend/types.ts";
+import type { StreamHeader } from "../backend/types.ts";
 import type { AnswerStops } from "../coordination/answer-stops.ts";
 import {
   AnswerCutError,
   AnswerStoppedError,
   BridgeError,
+  type ChatbotSetting,
   settingProblem,
   userTextOf,
 } from "../errors.ts";
@@ -21,7 +23,8 @@ import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
 export interface AnswerDeps {
-  backend: BackendClient;
+  /** The deployment's chatbots: a thread's conversation stays with the one it began with. */
+  chatbots: Chatbots;
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
@@ -92,14 +95,16 @@ export async function answerQuestion(
   let saving: Promise<void> | undefined;
   /** The conversation the answer belongs to, as its votes are recorded with it. */
   let conversationUid: string | undefined;
+  const { context } = options;
+  const asked = chatbotFor(deps.chatbots, context);
+  const { chatbot } = asked;
   try {
-    const { context } = options;
-    conversationUid = context.conversationUid;
+    conversationUid = asked.conversationUid;
     let header: StreamHeader | undefined;
-    await deps.backend.streamChat(
+    await chatbot.client.streamChat(
       {
         question: (await options.question) ?? message.text,
-        conversationUid: context.conversationUid,
+        conversationUid: asked.conversationUid,
         language: context.language ?? deps.defaultLanguage,
         signal,
       },
@@ -113,9 +118,9 @@ export async function answerQuestion(
           } else {
             conversationUid = received.conversationUid;
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
-            if (Conversations.needsSaving(context, received.conversationUid)) {
+            if (Conversations.needsSaving(context, received.conversationUid, chatbot.botUid)) {
               saving = deps.conversations
-                .save(message.threadKey, received.conversationUid)
+                .save(message.threadKey, received.conversationUid, chatbot.botUid)
                 .catch((error: unknown) =>
                   deps.log.error({ err: error }, "could not store the thread's conversation"),
                 );
@@ -143,7 +148,16 @@ export async function answerQuestion(
         note: by ? options.t.t("stoppedBy", { name: by }) : options.t.t("stopped"),
       };
     } else {
-      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t));
+      const named = deps.chatbots.several ? chatbot.name : undefined;
+      const setting = { name: chatbot.name, variable: deps.chatbots.variable };
+      ({ end, errorCode } = failed(
+        error,
+        writer.text.length > 0,
+        deps.log,
+        options.t,
+        named,
+        setting,
+      ));
     }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
@@ -153,6 +167,7 @@ export async function answerQuestion(
       platform: message.channel,
       channelKey: message.channelKey,
       conversationUid,
+      chatbot: chatbot.name,
       questionAt: askedAt.toISOString(),
     };
     remembering = offerVotes(deps.votes, running.id, rated, writer, deps.log);
@@ -189,28 +204,59 @@ async function offerVotes(
   }
 }
 
-/** How a failed answer ends, and its failure's code; logs what the operator must know. */
+/**
+ * Which chatbot answers, and in which conversation: the thread's own, with the chatbot it
+ * began with; else a new one with the channel's chatbot (`/chatbot use`), or the default. A
+ * conversation whose chatbot is no longer configured gives way to a new one.
+ */
+function chatbotFor(
+  chatbots: Chatbots,
+  context: ThreadContext,
+): { chatbot: Chatbot; conversationUid: string | undefined } {
+  const ongoing = context.conversationUid && chatbots.ofRecord(context.conversationBot);
+  if (ongoing) return { chatbot: ongoing, conversationUid: context.conversationUid };
+  return {
+    chatbot: chatbots.named(context.chatbot) ?? chatbots.default,
+    conversationUid: undefined,
+  };
+}
+
+/**
+ * How a failed answer ends, and its failure's code; logs what the operator must know. With
+ * several chatbots, `named` says whose answer failed, to the person and in the log.
+ */
 function failed(
   error: unknown,
   hadText: boolean,
   log: Logger,
   t: Translator,
+  named: string | undefined,
+  setting: ChatbotSetting,
 ): { end: AnswerEnd; errorCode: string } {
   const cause = error instanceof AnswerCutError ? error.reason : error;
   const errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
   if (!(error instanceof BridgeError)) log.error({ err: error }, "answer failed");
-  const problem = settingProblem(cause);
+  const problem = settingProblem(cause, setting);
   // The person sees the userMessage; the operator, who can fix it, needs more than info.
-  if (problem) log.error({ kind: errorCode }, problem);
-  return { end: endFor(error, hadText, t), errorCode };
+  if (problem) log.error({ kind: errorCode, chatbot: named }, problem);
+  return { end: endFor(error, hadText, t, named), errorCode };
 }
 
-function endFor(error: unknown, hadText: boolean, t: Translator): AnswerEnd {
+function endFor(
+  error: unknown,
+  hadText: boolean,
+  t: Translator,
+  named: string | undefined,
+): AnswerEnd {
   const reason = userTextOf(error);
   if (error instanceof AnswerCutError || hadText) {
     const cut: UserText =
       error instanceof AnswerCutError ? reason : { key: "answerCut", values: { reason } };
     return { kind: "cut", note: t.t("failed", { reason: cut }) };
   }
-  return { kind: "error", note: t.t("failed", { reason }) };
+  // No answer at all: whose, where the channel's people may not know which chatbot it has.
+  const said: UserText = named
+    ? { key: "chatbotFailed", values: { chatbot: named, reason } }
+    : reason;
+  return { kind: "error", note: t.t("failed", { reason: said }) };
 }

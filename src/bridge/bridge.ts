@@ -1,4 +1,5 @@
 import { setMaxListeners } from "node:events";
+import { Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
@@ -37,7 +38,8 @@ import { QueuedNotices } from "./queued-notices.ts";
 import { ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
 
 export interface BridgeOptions {
-  backend: BackendClient;
+  /** Who answers: the deployment's chatbots (CHATBOTS), or one chatbot's client. */
+  backend: Chatbots | BackendClient;
   store: KeyValueStore & Coordination;
   log: Logger;
   defaultLanguage: LanguageCode;
@@ -94,6 +96,8 @@ export class Bridge {
   readonly #commands: CommandHandler;
   readonly #languages: ChannelLanguages;
   readonly #answerQueue: AnswerQueue;
+  /** The deployment's chatbots (one, named "default", when given a single client). */
+  readonly chatbots: Chatbots;
   /** What every question's life uses. */
   readonly #life: LifeDeps;
   readonly #inFlight = new Set<Promise<void>>();
@@ -109,6 +113,8 @@ export class Bridge {
 
   constructor(options: BridgeOptions) {
     this.#options = options;
+    this.chatbots =
+      options.backend instanceof Chatbots ? options.backend : Chatbots.single(options.backend);
     // Every running answer listens for the shutdown: thousands at once are expected.
     setMaxListeners(0, this.#stopping.signal);
     const presence =
@@ -144,6 +150,7 @@ export class Bridge {
         giveBack: (threadKey, ticket) => threads.giveBack(threadKey, ticket),
       });
     this.#commands = new CommandHandler({
+      chatbots: this.chatbots,
       withdraw: (threadKey, by, t) => this.#withdraw(threadKey, by, t),
       stops,
       feedback: this.#votes,
@@ -166,7 +173,7 @@ export class Bridge {
       maxAnswerChars: options.maxAnswerChars,
       typingDelayMs: options.typingDelayMs,
       answer: {
-        backend: options.backend,
+        chatbots: this.chatbots,
         conversations: this.#conversations,
         log,
         defaultLanguage: options.defaultLanguage,

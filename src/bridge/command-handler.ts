@@ -1,3 +1,4 @@
+import type { Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { AnswerStops, Stopper } from "../coordination/answer-stops.ts";
 import { StoreUnavailableError } from "../errors.ts";
@@ -7,13 +8,23 @@ import type { UserText } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { IncomingMessage } from "../ports.ts";
 import type { ChannelSettings, Conversations } from "../store/repositories.ts";
-import { COMMAND_HELP, type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
+import {
+  CHATBOT_HELP,
+  COMMAND_HELP,
+  type Command,
+  type CommandProblem,
+  isCommandProblem,
+} from "./commands.ts";
 
 /** Answers `/leads …`; provided by the leads feature where lead channels are set up. */
 export interface LeadsCommands {
   /** The reply, in the language of `t`. */
   list(message: IncomingMessage, days: number, t: Translator): Promise<string>;
-  subscribe(message: IncomingMessage, on: boolean): Promise<UserText>;
+  /**
+   * Starts or stops the channel's announcements of `chatbot`'s leads (the name as typed); none:
+   * subscribes to the default chatbot's, unsubscribes from every chatbot's.
+   */
+  subscribe(message: IncomingMessage, on: boolean, chatbot?: string): Promise<UserText>;
 }
 
 export interface CommandReply {
@@ -24,6 +35,8 @@ export interface CommandReply {
 }
 
 export interface CommandHandlerOptions {
+  /** The deployment's chatbots: `/chatbot` picks among them, other replies name them. */
+  chatbots: Chatbots;
   conversations: Conversations;
   settings: ChannelSettings;
   defaultLanguage: LanguageCode;
@@ -62,14 +75,15 @@ export class CommandHandler {
         private: true,
       };
     }
+    const { several } = this.#options.chatbots;
     switch (command.name) {
       case "help":
-        return { text: helpText(t, message.commandSpellings), private: true };
+        return { text: helpText(t, message.commandSpellings, several), private: true };
       case "unknown":
         return {
           text: [
             t.t("unknownCommand", { command: command.word }),
-            helpText(t, message.commandSpellings),
+            helpText(t, message.commandSpellings, several),
           ].join("\n"),
           private: true,
         };
@@ -86,7 +100,52 @@ export class CommandHandler {
         return this.#stop(message, t);
       case "feedback":
         return this.#feedback(message, command.days, t);
+      case "chatbot":
+        return command.use === undefined
+          ? this.#showChatbot(message, t)
+          : this.#useChatbot(message, command.use, t);
     }
+  }
+
+  /** The chatbot that answers new conversations in the message's channel. */
+  async #channelChatbot(message: IncomingMessage): Promise<{ name: string; chosen: boolean }> {
+    const { chatbots, settings } = this.#options;
+    const chosen = chatbots.named(await settings.chatbot(message.channelKey));
+    return { name: (chosen ?? chatbots.default).name, chosen: chosen !== undefined };
+  }
+
+  async #showChatbot(message: IncomingMessage, t: Translator): Promise<CommandReply> {
+    const { name, chosen } = await this.#channelChatbot(message);
+    const values = {
+      chatbot: name,
+      list: this.#options.chatbots.names.join(", "),
+      command: spelledUsage("/chatbot use <name>", message.commandSpellings),
+    };
+    return { text: t.t(chosen ? "chatbotShown" : "chatbotShownDefault", values), private: true };
+  }
+
+  async #useChatbot(message: IncomingMessage, name: string, t: Translator): Promise<CommandReply> {
+    if (!(await message.isAdmin())) return { text: t.t("chatbotAdminOnly"), private: true };
+    const { chatbots, settings } = this.#options;
+    const chatbot = chatbots.named(name);
+    if (!chatbot) return { text: this.#unknownChatbot(name, t), private: true };
+    await settings.setChatbot(message.channelKey, chatbot.name);
+    const values = {
+      chatbot: chatbot.name,
+      new: spelledUsage("/new", message.commandSpellings),
+    };
+    return { text: t.t("chatbotSet", values), private: false };
+  }
+
+  #unknownChatbot(name: string, t: Translator): string {
+    return t.t("chatbotUnknown", { name, list: this.#options.chatbots.names.join(", ") });
+  }
+
+  /** With several chatbots, a reply about the channel's answers says whose they are. */
+  async #whose(message: IncomingMessage, t: Translator, text: string): Promise<string> {
+    if (!this.#options.chatbots.several) return text;
+    const { name } = await this.#channelChatbot(message);
+    return [text, t.t("chatbotHere", { chatbot: name })].join("\n");
   }
 
   async #stop(message: IncomingMessage, t: Translator): Promise<CommandReply> {
@@ -116,26 +175,34 @@ export class CommandHandler {
     if (!all && !(await message.isAdmin())) {
       return { text: t.t("feedbackAdminOnly"), private: true };
     }
-    const { up, down } = await this.#options.feedback.count(
+    const { chatbots } = this.#options;
+    const { up, down, byChatbot } = await this.#options.feedback.count(
       days,
       all ? undefined : message.channelKey,
+      chatbots.default.name,
     );
     const total = up + down;
-    const text =
-      total === 0
-        ? t.t(all ? "feedbackNoneAll" : "feedbackNoneHere", { days })
-        : t.t(all ? "feedbackAll" : "feedbackHere", { days, up, down, share: up / total });
-    return { text, private: true };
+    if (total === 0) {
+      return { text: t.t(all ? "feedbackNoneAll" : "feedbackNoneHere", { days }), private: true };
+    }
+    const lines = [
+      t.t(all ? "feedbackAll" : "feedbackHere", { days, up, down, share: up / total }),
+    ];
+    // Whose answers were rated, where the channel's answers may come from several.
+    if (chatbots.several) {
+      for (const [chatbot, votes] of byChatbot) {
+        lines.push(t.t("feedbackOfChatbot", { chatbot, ...votes }));
+      }
+    }
+    return { text: lines.join("\n"), private: true };
   }
 
   async #showLanguage(message: IncomingMessage, t: Translator): Promise<CommandReply> {
     const stored = await this.#options.settings.language(message.channelKey);
     const language = describe(stored ?? this.#options.defaultLanguage, t);
     const values = { language, command: "/language <code>" };
-    return {
-      text: t.t(stored ? "languageShown" : "languageShownDefault", values),
-      private: true,
-    };
+    const text = t.t(stored ? "languageShown" : "languageShownDefault", values);
+    return { text: await this.#whose(message, t, text), private: true };
   }
 
   async #setLanguage(
@@ -155,7 +222,7 @@ export class CommandHandler {
       code === "auto"
         ? now.t("languageReset", { language: describe(this.#options.defaultLanguage, now) })
         : now.t("languageSet", { language: describe(code, now) });
-    return { text, private: false };
+    return { text: await this.#whose(message, now, text), private: false };
   }
 
   async #leads(
@@ -173,7 +240,10 @@ export class CommandHandler {
     if (!(await message.isBotAdmin?.())) {
       return { text: t.t("leadsAdminOnly"), private: true };
     }
-    const said = await leads.subscribe(message, command.action === "subscribe");
+    if (command.chatbot !== undefined && !this.#options.chatbots.named(command.chatbot)) {
+      return { text: this.#unknownChatbot(command.chatbot, t), private: true };
+    }
+    const said = await leads.subscribe(message, command.action === "subscribe", command.chatbot);
     return { text: t.text(said), private: false };
   }
 }
@@ -185,8 +255,13 @@ function describe(code: LanguageCode, t: Translator): UserText {
     : { key: "languageNamed", values: { name: t.languageName(code), code } };
 }
 
-function helpText(t: Translator, spellings: IncomingMessage["commandSpellings"]): string {
-  const usages = COMMAND_HELP.map(([usage, what]) => [spelled(usage, spellings), what] as const);
+function helpText(
+  t: Translator,
+  spellings: IncomingMessage["commandSpellings"],
+  chatbots: boolean,
+): string {
+  const help = chatbots ? [...COMMAND_HELP, ...CHATBOT_HELP] : COMMAND_HELP;
+  const usages = help.map(([usage, what]) => [spelled(usage, spellings), what] as const);
   const width = Math.max(...usages.map(([usage]) => usage.length));
   const lines = usages.map(([usage, what]) =>
     t.t("helpLine", { usage: usage.padEnd(width), what }),
@@ -204,9 +279,20 @@ function spelledValues(text: UserText, spellings: IncomingMessage["commandSpelli
   return { ...text, values: Object.fromEntries(values) };
 }
 
-/** "/leads [days]" with `/leads` as the platform spells it; unchanged where it has no spelling of its own. */
+/**
+ * "/leads [days]" with `/leads` as the platform spells it; unchanged where it has no spelling
+ * of its own. A spelling of two words ("chatbot use": Slack's `/chatbot-use`) goes first.
+ */
 function spelled(usage: string, spellings: IncomingMessage["commandSpellings"]): string {
   const [command = "", ...rest] = usage.split(" ");
+  const [next = "", ...after] = rest;
+  const twoWords = spellings?.[`${command.slice(1)} ${next}`];
+  if (twoWords !== undefined) return [twoWords, ...after].join(" ");
   const spelling = spellings?.[command.slice(1)];
   return spelling === undefined ? usage : [spelling, ...rest].join(" ");
+}
+
+/** A usage as a value of a reply: as the platform spells it, in backticks. */
+function spelledUsage(usage: string, spellings: IncomingMessage["commandSpellings"]): string {
+  return `\`${spelled(usage, spellings)}\``;
 }

@@ -9,7 +9,13 @@ export type Command =
   | { name: "new" }
   | { name: "language"; code?: LanguageCode }
   | { name: "leads"; action: "list"; days: number }
-  | { name: "leads"; action: "subscribe" | "unsubscribe" }
+  /**
+   * `chatbot`: the named chatbot's leads only (none: subscribe to the default chatbot's,
+   * unsubscribe from every chatbot's).
+   */
+  | { name: "leads"; action: "subscribe" | "unsubscribe"; chatbot?: string }
+  /** `/chatbot` shows the channel's chatbot; with `use`, an admin picks the one named. */
+  | { name: "chatbot"; use?: string }
   | { name: "stop" }
   | { name: "feedback"; days: number }
   /** A command addressed to the bot that it does not have (`/bogus`). */
@@ -41,6 +47,13 @@ export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
   ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_DAYS } }],
 ];
 
+/** The lines `/help` adds where the deployment has several chatbots to choose from. */
+export const CHATBOT_HELP: readonly (readonly [string, UserText])[] = [
+  ["/chatbot", { key: "helpChatbot" }],
+  ["/chatbot use <name>", { key: "helpChatbotUse" }],
+  ["/leads subscribe <name>", { key: "helpLeadsSubscribeChatbot" }],
+];
+
 // Plain digits only: a coercion would also take "0x10", "1e1" or " 5.0".
 const daysArgument = (max: number) =>
   z.string().regex(/^\d+$/).transform(Number).pipe(z.number().min(1).max(max));
@@ -48,7 +61,10 @@ const leadDays = daysArgument(MAX_LEAD_DAYS);
 /** `/feedback [days]`'s days, which `npm run feedback -- --since <days>d` takes too. */
 export const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
-const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback"]);
+const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback", "chatbot"]);
+
+/** A name as typed after `/chatbot use` or `/leads subscribe`; CHATBOTS says whether it is one. */
+const NAME_ARGUMENT = /^[A-Za-z0-9_]{1,32}$/;
 
 /**
  * A command as people type one: a slash and one word, as Telegram defines them (up to 32
@@ -65,16 +81,24 @@ const SLASH_WORD = /^\/([A-Za-z0-9_]{1,32})$/;
  */
 export function parseCommand(
   text: string,
-  options: { bare?: boolean } = {},
+  options: {
+    bare?: boolean;
+    /**
+     * The deployment's chatbots' names: with `bare`, `use <name>` picks one (`@bot use sales`
+     * in Slack), and only for a name among them: "use the form?" stays a question.
+     */
+    chatbots?: readonly string[];
+  } = {},
 ): Command | CommandProblem | undefined {
   const words = text.trim().split(/\s+/);
   const first = words[0] ?? "";
   const slashed = SLASH_WORD.exec(first)?.[1];
   const word = (slashed ?? (options.bare ? first : "")).toLowerCase();
+  const args = words.slice(1).filter(Boolean);
+  if (slashed === undefined && word === "use") return bareUse(args, options.chatbots ?? []);
   if (!COMMAND_WORDS.has(word)) {
     return slashed === undefined ? undefined : { name: "unknown", word: `/${slashed}` };
   }
-  const args = words.slice(1).filter(Boolean);
   switch (word) {
     case "help":
       return { name: "help" };
@@ -90,6 +114,8 @@ export function parseCommand(
         : { name: "stop", problem: { key: "stopUsage", values: { stop: "`/stop`" } } };
     case "feedback":
       return parseFeedback(args);
+    case "chatbot":
+      return parseChatbot(args, slashed !== undefined);
     default:
       return parseLeads(args);
   }
@@ -108,10 +134,36 @@ function parseLanguage(args: string[]): Command | CommandProblem {
   return { name: "language", code };
 }
 
+/** `@bot use sales`: a command for a chatbot's name alone, a question otherwise. */
+function bareUse(args: string[], chatbots: readonly string[]): Command | undefined {
+  const [name, extra] = args;
+  if (name === undefined || extra !== undefined) return undefined;
+  const use = name.toLowerCase();
+  return chatbots.includes(use) ? { name: "chatbot", use } : undefined;
+}
+
+function parseChatbot(args: string[], slashed: boolean): Command | CommandProblem | undefined {
+  const [action, name, extra] = args;
+  if (action === undefined) return { name: "chatbot" };
+  if (action.toLowerCase() === "use" && extra === undefined) {
+    // `/chatbot use` alone (Slack's `/chatbot-use` with no name) lists them.
+    if (name === undefined) return { name: "chatbot" };
+    if (NAME_ARGUMENT.test(name)) return { name: "chatbot", use: name.toLowerCase() };
+  }
+  // "@bot chatbot pricing?" is a question; a slash makes it a command.
+  if (!slashed) return undefined;
+  return {
+    name: "chatbot",
+    problem: { key: "chatbotUsage", values: { show: "`/chatbot`", use: "`/chatbot use <name>`" } },
+  };
+}
+
 function parseLeads(args: string[]): Command | CommandProblem {
-  const [arg, extra] = args;
+  const [arg, name, extra] = args;
   if (extra === undefined && (arg === "subscribe" || arg === "unsubscribe")) {
-    return { name: "leads", action: arg };
+    if (name === undefined) return { name: "leads", action: arg };
+    if (NAME_ARGUMENT.test(name))
+      return { name: "leads", action: arg, chatbot: name.toLowerCase() };
   }
   const days = optionalDays(args, leadDays);
   if (days === undefined) {

@@ -179,7 +179,10 @@ export class QuestionLife {
         await sendNotice(surface, (await speak()).text(denied), { private: true });
         return this.#end("refused", "not allowed here");
       }
-      const command = parseCommand(message.text, { bare: message.bareCommands });
+      const command = parseCommand(message.text, {
+        bare: message.bareCommands,
+        chatbots: this.#deps.answer.chatbots.names,
+      });
       if (command) {
         await intake.runCommand(command, message, surface, turn, await speak());
         return this.#end("done", "a command");

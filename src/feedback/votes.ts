@@ -12,8 +12,15 @@ export interface RatedAnswer {
   channelKey: string;
   /** The chatbot's conversation the answer belongs to, when it named one. */
   conversationUid?: string | undefined;
+  /** The name of the chatbot that answered (none in records of a version with one chatbot). */
+  chatbot?: string | undefined;
   /** When the question was asked (ISO 8601, UTC). */
   questionAt: string;
+}
+
+export interface VoteCount {
+  up: number;
+  down: number;
 }
 
 /** One person's vote on one answer, as recorded and exported. */
@@ -32,6 +39,7 @@ const ratedAnswer = z.object({
   platform: z.string(),
   channelKey: z.string(),
   conversationUid: z.string().optional(),
+  chatbot: z.string().optional(),
   questionAt: z.iso.datetime(),
 });
 
@@ -116,12 +124,24 @@ export class FeedbackVotes {
     return records;
   }
 
-  /** 👍 and 👎 on questions of the last `days`, in one channel or (`channelKey` undefined) all. */
-  async count(days: number, channelKey: string | undefined): Promise<{ up: number; down: number }> {
+  /**
+   * 👍 and 👎 on questions of the last `days`, in one channel or (`channelKey` undefined) all,
+   * and the same by the chatbot that answered (`unnamed` for a record that names none).
+   */
+  async count(
+    days: number,
+    channelKey: string | undefined,
+    unnamed = "",
+  ): Promise<VoteCount & { byChatbot: Map<string, VoteCount> }> {
     const since = new Date(this.#now().getTime() - days * DAY_MS);
-    const counts = { up: 0, down: 0 };
+    const counts = { up: 0, down: 0, byChatbot: new Map<string, VoteCount>() };
     for (const record of await this.since(since)) {
-      if (channelKey === undefined || record.channelKey === channelKey) counts[record.rating]++;
+      if (channelKey !== undefined && record.channelKey !== channelKey) continue;
+      counts[record.rating]++;
+      const chatbot = record.chatbot ?? unnamed;
+      const its = counts.byChatbot.get(chatbot) ?? { up: 0, down: 0 };
+      its[record.rating]++;
+      counts.byChatbot.set(chatbot, its);
     }
     return counts;
   }
@@ -131,11 +151,9 @@ function startOfDay(time: Date): number {
   return Date.UTC(time.getUTCFullYear(), time.getUTCMonth(), time.getUTCDate());
 }
 
-/** JSON has no undefined: an answer without a conversation is stored without the field. */
+/** JSON has no undefined: an answer without a conversation (or chatbot) is stored without it. */
 function storable<T extends RatedAnswer>(value: T): T {
-  if (value.conversationUid !== undefined) return value;
-  const { conversationUid: _, ...rest } = value;
-  return rest as T;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
 const answerKey = (answerId: string) => `feedback:answer:${answerId}`;

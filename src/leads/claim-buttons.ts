@@ -14,6 +14,8 @@ export interface ClaimButtonsOptions {
   announcers: readonly LeadAnnouncer[];
   /** Each lead channel's language (a card's edit) and the presser's (a private reply). */
   languages: ChannelLanguages;
+  /** The name a card shows for a lead of a bot_uid (Chatbots.labelOf). */
+  chatbotLabel?: ((botUid: string) => string | undefined) | undefined;
   log: Logger;
   now?: () => Date;
 }

@@ -12,6 +12,11 @@ export interface FetchLeadsOptions {
   /** A bound on one fetch, whatever the server says. */
   maxPages: number;
   signal?: AbortSignal | undefined;
+  /**
+   * The bot_uid asked about: each lead is taken as that chatbot's whatever its listing says,
+   * so that two chatbots' leads never share an identity (leadId), nor the store keys on it.
+   */
+  botUid?: string | undefined;
 }
 
 export interface FetchedLeads {
@@ -42,7 +47,10 @@ export async function fetchLeads(options: FetchLeadsOptions): Promise<FetchedLea
       pageSize: options.pageSize,
       signal: options.signal,
     });
-    for (const lead of result.leads) byId.set(leadId(lead), lead);
+    for (const listed of result.leads) {
+      const lead = options.botUid === undefined ? listed : { ...listed, botUid: options.botUid };
+      byId.set(leadId(lead), lead);
+    }
     const pageSize = Math.min(options.pageSize, result.pageSize || options.pageSize);
     if (pageSize < options.pageSize) cappedPageSize = pageSize;
     if (result.leads.length < pageSize) {

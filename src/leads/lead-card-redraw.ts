@@ -11,6 +11,8 @@ export interface LeadCardRedrawOptions {
   announcers: readonly LeadAnnouncer[];
   /** Each lead channel's language. None: English. */
   languages?: ChannelLanguages | undefined;
+  /** The name a card shows for a lead of a bot_uid (Chatbots.labelOf); none shows none. */
+  chatbotLabel?: ((botUid: string) => string | undefined) | undefined;
   log: Logger;
 }
 
@@ -41,7 +43,7 @@ export function leadCardRedraw(options: LeadCardRedrawOptions): (id: string) => 
           const t = await leadChannelLanguage(announcer, post.channelId, options.languages);
           await announcer.show(
             post.message,
-            leadAnnouncement(card.lead, t),
+            leadAnnouncement(card.lead, t, options.chatbotLabel?.(card.lead.botUid)),
             cardState(id, claim, t),
           );
         } catch (error) {

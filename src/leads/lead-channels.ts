@@ -1,3 +1,4 @@
+import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -14,7 +15,9 @@ export function channelKeyOf(channel: LeadChannel): string {
 /**
  * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so
  * admins subscribing at the same moment (on one process or several) never lose each other's
- * change. Only the bot's admins subscribe (README, "Leads: who may do what").
+ * change. Only the bot's admins subscribe (README, "Leads: who may do what"). This set is
+ * the default chatbot's, as it was when a deployment had one; each other chatbot's is this
+ * key and its name (`leads:channels:sales`).
  */
 const SUBSCRIBED_KEY = "leads:channels";
 /**
@@ -30,26 +33,40 @@ const UNVETTED_PLATFORM = "telegram";
 export type SubscriptionChange = "changed" | "unchanged" | "configured";
 
 /**
- * Where leads go: the channels named in the configuration, plus those an admin subscribed
- * with `/leads subscribe` (kept in the store, so they survive restarts).
+ * Where leads go: the channels named in the configuration, which get every chatbot's, plus
+ * those an admin subscribed to a chatbot's with `/leads subscribe [name]` (kept in the
+ * store, so they survive restarts).
  */
 export class LeadChannels {
   readonly #store: KeyValueStore;
   readonly #configured: readonly LeadChannel[];
   readonly #log: Logger | undefined;
+  /** The deployment's chatbots' names, the default first. */
+  readonly #chatbots: readonly string[];
   #upgraded: Promise<void> | undefined;
 
   /** `log` tells the operator of the earlier subscriptions the upgrade does not keep. */
-  constructor(store: KeyValueStore, configured: readonly LeadChannel[], log?: Logger) {
+  constructor(
+    store: KeyValueStore,
+    configured: readonly LeadChannel[],
+    log?: Logger,
+    chatbots: readonly string[] = [DEFAULT_CHATBOT_NAME],
+  ) {
     this.#store = store;
     this.#configured = configured;
     this.#log = log;
+    this.#chatbots = chatbots;
   }
 
+  /** Every lead channel, of any chatbot. */
   async all(): Promise<LeadChannel[]> {
-    const byKey = new Map(this.#configured.map((c) => [channelKeyOf(c), c]));
-    for (const channel of await this.#subscribed()) byKey.set(channelKeyOf(channel), channel);
-    return [...byKey.values()];
+    const sets = await Promise.all(this.#chatbots.map((chatbot) => this.#subscribed(chatbot)));
+    return unique([...this.#configured, ...sets.flat()]);
+  }
+
+  /** The channels that get `chatbot`'s leads. */
+  async of(chatbot: string): Promise<LeadChannel[]> {
+    return unique([...this.#configured, ...(await this.#subscribed(chatbot))]);
   }
 
   async includes(channel: LeadChannel): Promise<boolean> {
@@ -57,18 +74,40 @@ export class LeadChannels {
     return (await this.all()).some((c) => channelKeyOf(c) === key);
   }
 
-  async subscribe(channel: LeadChannel): Promise<SubscriptionChange> {
+  /** The names of the chatbots whose leads `channel` gets, in the deployment's order. */
+  async following(channel: LeadChannel): Promise<string[]> {
+    if (this.#isConfigured(channel)) return [...this.#chatbots];
+    const key = channelKeyOf(channel);
+    const sets = await Promise.all(this.#chatbots.map((chatbot) => this.#subscribed(chatbot)));
+    return this.#chatbots.filter((_, index) => sets[index]?.some((c) => channelKeyOf(c) === key));
+  }
+
+  /** `chatbot`: a name of the deployment's (none: the default chatbot). */
+  async subscribe(channel: LeadChannel, chatbot?: string): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
     await this.#upgrade();
-    const added = await this.#store.addToSet(SUBSCRIBED_KEY, channelKeyOf(channel));
+    const added = await this.#store.addToSet(this.#setKey(chatbot), channelKeyOf(channel));
     return added ? "changed" : "unchanged";
   }
 
-  async unsubscribe(channel: LeadChannel): Promise<SubscriptionChange> {
+  /** `chatbot`: a name of the deployment's (none: every chatbot's). */
+  async unsubscribe(channel: LeadChannel, chatbot?: string): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
     await this.#upgrade();
-    const removed = await this.#store.removeFromSet(SUBSCRIBED_KEY, channelKeyOf(channel));
+    const names = chatbot === undefined ? this.#chatbots : [chatbot];
+    let removed = false;
+    for (const name of names) {
+      if (await this.#store.removeFromSet(this.#setKey(name), channelKeyOf(channel))) {
+        removed = true;
+      }
+    }
     return removed ? "changed" : "unchanged";
+  }
+
+  /** The set of `chatbot`'s subscribed channels; the default's is the one of a version with one. */
+  #setKey(chatbot: string | undefined): string {
+    const name = chatbot ?? this.#chatbots[0];
+    return name === this.#chatbots[0] ? SUBSCRIBED_KEY : `${SUBSCRIBED_KEY}:${name}`;
   }
 
   #isConfigured(channel: LeadChannel): boolean {
@@ -76,9 +115,9 @@ export class LeadChannels {
     return this.#configured.some((c) => channelKeyOf(c) === key);
   }
 
-  async #subscribed(): Promise<LeadChannel[]> {
+  async #subscribed(chatbot: string): Promise<LeadChannel[]> {
     await this.#upgrade();
-    const members = await this.#store.setMembers(SUBSCRIBED_KEY);
+    const members = await this.#store.setMembers(this.#setKey(chatbot));
     return members.flatMap((member) => {
       const channel = channelOfKey(member);
       return channel ? [channel] : [];
@@ -118,6 +157,16 @@ export class LeadChannels {
     });
     return this.#upgraded;
   }
+}
+
+/** Each channel once, in the order first met. */
+function unique(channels: readonly LeadChannel[]): LeadChannel[] {
+  const byKey = new Map<string, LeadChannel>();
+  for (const channel of channels) {
+    const key = channelKeyOf(channel);
+    if (!byKey.has(key)) byKey.set(key, channel);
+  }
+  return [...byKey.values()];
 }
 
 /** `platform:id` back into a channel; the platform is a channel name, which has no colon. */

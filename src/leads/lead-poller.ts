@@ -1,8 +1,10 @@
+import type { Chatbots } from "../backend/chatbots.ts";
 import type { BackendClient } from "../backend/types.ts";
+import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import type { Coordination } from "../coordination/port.ts";
 import { ProcessClaim } from "../coordination/process-claim.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
-import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
+import { BridgeError, type ChatbotSetting, settingProblem, storeFailureLevel } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -18,8 +20,36 @@ import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The chatbot whose leads a poller announces (one poller per chatbot of the deployment). */
+export interface PolledChatbot extends ChatbotSetting {
+  /**
+   * The chatbot's bot_uid: its leads are known by it, and its poll keeps its state under it.
+   * None: the keys of a version with one chatbot.
+   */
+  botUid: string | undefined;
+  /**
+   * The default chatbot takes over the poll state a version with one chatbot left (under keys
+   * without a bot_uid) until it has its own: an upgrade neither announces old leads again nor
+   * misses those of the upgrade's downtime.
+   */
+  isDefault: boolean;
+}
+
+/** The one chatbot of a deployment that has one (as tests build a poller). */
+const ONLY_CHATBOT: PolledChatbot = {
+  name: DEFAULT_CHATBOT_NAME,
+  variable: "CHATBOT_BOT_UID",
+  botUid: undefined,
+  isDefault: true,
+};
+
 export interface LeadPollerOptions {
+  /** The polled chatbot's client. */
   backend: BackendClient;
+  /** Whose leads these are. Default: the deployment's one chatbot. */
+  chatbot?: PolledChatbot;
+  /** The name a card shows for a lead of a bot_uid (Chatbots.labelOf); none shows none. */
+  chatbotLabel?: ((botUid: string) => string | undefined) | undefined;
   store: KeyValueStore & Coordination;
   channels: LeadChannels;
   announcers: readonly LeadAnnouncer[];
@@ -55,19 +85,53 @@ export interface PollReport {
   announced: number;
 }
 
+/** A lead's keys: its id holds its chatbot's bot_uid (leadId), so no two chatbots' meet. */
 const KEYS = {
-  // Named so by an earlier version, when a lease of its own held it.
-  poller: "leads:poll-lease",
-  initialized: "leads:initialized",
-  lastSuccess: "leads:last-success",
   seen: (id: string) => `lead:seen:${id}`,
   sent: (channel: LeadChannel, id: string) => `lead:sent:${channelKeyOf(channel)}:${id}`,
 };
+
+/** Where a chatbot's poll keeps its state; those of a version with one chatbot had no bot_uid. */
+function pollKeys(botUid: string | undefined) {
+  const at = botUid === undefined ? "leads" : `leads:${botUid}`;
+  return {
+    // Named so by an earlier version, when a lease of its own held it.
+    poller: `${at}:poll-lease`,
+    initialized: `${at}:initialized`,
+    lastSuccess: `${at}:last-success`,
+  };
+}
+const EARLIER_POLL_KEYS = pollKeys(undefined);
 // A lead stays known well past the widest window a poll looks at.
 const REMEMBER_MS = 60 * DAY_MS;
 
 /**
- * Announces each new lead once in every lead channel. One process polls at a time (a key
+ * The lead poll of a deployment: one poller per chatbot, each with its own lease and pace, so
+ * that a chatbot the backend refuses holds up none of the others.
+ */
+export function leadPollers(
+  chatbots: Chatbots,
+  options: Omit<LeadPollerOptions, "backend" | "chatbot" | "chatbotLabel">,
+): LeadPoller[] {
+  return chatbots.all.map(
+    (chatbot) =>
+      new LeadPoller({
+        ...options,
+        backend: chatbot.client,
+        chatbot: {
+          name: chatbot.name,
+          botUid: chatbot.botUid,
+          isDefault: chatbot === chatbots.default,
+          variable: chatbots.variable,
+        },
+        chatbotLabel: (botUid) => chatbots.labelOf(botUid),
+      }),
+  );
+}
+
+/**
+ * Announces each new lead of one chatbot once in every lead channel that gets its leads (a
+ * deployment runs one per chatbot: leadPollers). One process polls a chatbot at a time (a key
  * naming it, held while its presence holds: ProcessClaim); each lead is claimed per channel before it is posted and marked done
  * after, so overlapping leases or two processes never post it twice, and a crash between
  * claim and post only delays it until the claim expires (never a miss; at most one
@@ -75,9 +139,10 @@ const REMEMBER_MS = 60 * DAY_MS;
  */
 export class LeadPoller {
   readonly #options: Required<
-    Omit<LeadPollerOptions, "metrics" | "languages" | "claims" | "presence">
+    Omit<LeadPollerOptions, "metrics" | "languages" | "claims" | "chatbotLabel" | "presence">
   > &
-    Pick<LeadPollerOptions, "metrics" | "languages" | "claims" | "presence">;
+    Pick<LeadPollerOptions, "metrics" | "languages" | "claims" | "chatbotLabel" | "presence">;
+  readonly #keys: ReturnType<typeof pollKeys>;
   /** This process: it names the poller and the claims to post a lead. */
   readonly #presence: ProcessPresence;
   /** Draws a lead's cards as its holder is now (with `claims`). */
@@ -90,6 +155,7 @@ export class LeadPoller {
   #running: Promise<unknown> | undefined;
 
   constructor(options: LeadPollerOptions) {
+    const chatbot = options.chatbot ?? ONLY_CHATBOT;
     this.#options = {
       pageSize: 100,
       maxPages: 50,
@@ -99,15 +165,20 @@ export class LeadPoller {
       leaseMs: 30_000,
       now: () => new Date(),
       ...options,
+      chatbot,
+      // Every line names the chatbot, where there are several to tell apart.
+      log: chatbot === ONLY_CHATBOT ? options.log : options.log.child({ chatbot: chatbot.name }),
     };
-    const { claims, announcers, languages, log } = this.#options;
-    this.#redraw = claims && leadCardRedraw({ book: claims, announcers, languages, log });
+    const { claims, announcers, languages, chatbotLabel, log } = this.#options;
+    this.#keys = pollKeys(chatbot.botUid);
+    this.#redraw =
+      claims && leadCardRedraw({ book: claims, announcers, languages, chatbotLabel, log });
     const { store, leaseMs } = this.#options;
     this.#presence = options.presence ?? new ProcessPresence({ store, log, leaseMs });
     // The role holds between polls (which may be minutes apart) as long as this process
     // lives: when it dies, another takes polling over within its presence's lease, not an
     // interval.
-    this.#poller = new ProcessClaim({ store, presence: this.#presence, key: KEYS.poller });
+    this.#poller = new ProcessClaim({ store, presence: this.#presence, key: this.#keys.poller });
   }
 
   start(): void {
@@ -137,6 +208,7 @@ export class LeadPoller {
       to: new Date(now.getTime() + DAY_MS),
       pageSize: this.#options.pageSize,
       maxPages: this.#options.maxPages,
+      botUid: this.#options.chatbot.botUid,
     });
     this.#options.metrics?.leadsFetched.inc(fetched.leads.length);
     if (fetched.cappedPageSize !== undefined) {
@@ -144,12 +216,13 @@ export class LeadPoller {
     }
     if (fetched.incomplete)
       log.warn({ pages: fetched.requests }, "lead poll stopped at its page limit");
-    if (!(await store.get(KEYS.initialized))) {
+    const initialized = await this.#mark("initialized");
+    if (!initialized) {
       await Promise.all(
         fetched.leads.map((lead) => store.set(KEYS.seen(leadId(lead)), true, REMEMBER_MS)),
       );
-      await store.set(KEYS.initialized, now.toISOString());
-      await store.set(KEYS.lastSuccess, now.toISOString());
+      await store.set(this.#keys.initialized, now.toISOString());
+      await store.set(this.#keys.lastSuccess, now.toISOString());
       log.info(
         { leads: fetched.leads.length },
         "first lead poll: existing leads recorded as seen, not announced",
@@ -157,7 +230,9 @@ export class LeadPoller {
       return { outcome: "first-poll", requests: fetched.requests, announced: 0 };
     }
     const announced = await this.#announceNew(fetched.leads);
-    await store.set(KEYS.lastSuccess, now.toISOString());
+    // Taken over from a version with one chatbot: from now on the chatbot has its own.
+    if (!initialized.own) await store.set(this.#keys.initialized, initialized.value);
+    await store.set(this.#keys.lastSuccess, now.toISOString());
     return { outcome: "announced", requests: fetched.requests, announced };
   }
 
@@ -170,7 +245,7 @@ export class LeadPoller {
       .sort((a, b) => Date.parse(a.createdAt) - Date.parse(b.createdAt));
     const ids = oldestFirst.map(leadId);
     const seen = await store.getMany<boolean>(ids.map(KEYS.seen));
-    const channels = await this.#options.channels.all();
+    const channels = await this.#options.channels.of(this.#options.chatbot.name);
     let announced = 0;
     let failed: unknown;
     for (const [index, lead] of oldestFirst.entries()) {
@@ -215,7 +290,8 @@ export class LeadPoller {
       const holder = await claims?.holder(id);
       drawn = holder?.record;
       const state = claims && cardState(id, holder?.claim, t);
-      message = await announcer.announce(channel.id, leadAnnouncement(shown, t), state);
+      const chatbot = this.#options.chatbotLabel?.(lead.botUid);
+      message = await announcer.announce(channel.id, leadAnnouncement(shown, t, chatbot), state);
     } catch (error) {
       await store.release(key, this.#presence.id).catch(() => undefined);
       throw error;
@@ -240,9 +316,25 @@ export class LeadPoller {
     return "posted";
   }
 
+  /**
+   * A mark of the chatbot's poll (an ISO time), and whether it is the chatbot's own: the
+   * default chatbot's falls back on the one a version with one chatbot left, in one read.
+   */
+  async #mark(
+    mark: "initialized" | "lastSuccess",
+  ): Promise<{ value: string; own: boolean } | undefined> {
+    const own = this.#keys[mark];
+    const earlier = EARLIER_POLL_KEYS[mark];
+    const keys = this.#options.chatbot.isDefault && own !== earlier ? [own, earlier] : [own];
+    const values = await this.#options.store.getMany<string>(keys);
+    const index = values.findIndex((value) => typeof value === "string");
+    const value = values[index];
+    return value === undefined ? undefined : { value, own: index === 0 };
+  }
+
   /** From the day before the last good poll, but never further back than the lookback. */
   async #windowStart(now: Date): Promise<Date> {
-    const last = await this.#options.store.get<string>(KEYS.lastSuccess);
+    const last = (await this.#mark("lastSuccess"))?.value;
     const lastTime = last ? new Date(last) : now;
     const earliest = daysBefore(now, this.#options.maxLookbackDays);
     const start = daysBefore(Number.isNaN(lastTime.getTime()) ? now : lastTime, 1);
@@ -269,7 +361,7 @@ export class LeadPoller {
             kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
             failures: this.#failures,
           };
-          const problem = settingProblem(error);
+          const problem = settingProblem(error, this.#options.chatbot);
           if (problem) this.#options.log.error(fields, `lead poll failed: ${problem}`);
           else
             this.#options.log[storeFailureLevel(error)](fields, "lead poll failed; retrying later");

@@ -53,17 +53,24 @@ export function isPlainEmail(text: string): boolean {
   return EMAIL_ADDRESS.test(text);
 }
 
-/** What every platform's announcement shows of a cleaned lead, in the language of `t`. */
-export function leadAnnouncement(lead: Lead, t: Translator): LeadAnnouncement {
+/**
+ * What every platform's announcement shows of a cleaned lead, in the language of `t`; with
+ * `chatbot`, whose lead it is (a lead channel may get several chatbots' leads).
+ */
+export function leadAnnouncement(lead: Lead, t: Translator, chatbot?: string): LeadAnnouncement {
   return {
     lead,
     title: t.t("leadTitle"),
     summary: t.t("leadFallback", { name: lead.name || "—" }),
-    fields: announcementFields(lead, t),
+    fields: announcementFields(lead, t, chatbot),
   };
 }
 
-function announcementFields(lead: Lead, t: Translator): LeadAnnouncementField[] {
+function announcementFields(
+  lead: Lead,
+  t: Translator,
+  chatbot: string | undefined,
+): LeadAnnouncementField[] {
   const field = (key: MessageKey, value: string, kind: LeadAnnouncementField["kind"]) => {
     return { label: t.t(key), labelled: t.t("leadLabel", { label: { key } }), value, kind };
   };
@@ -74,5 +81,6 @@ function announcementFields(lead: Lead, t: Translator): LeadAnnouncementField[] 
     field("leadRemark", lead.remark || "—", "text"),
     field("leadTime", leadTime(lead.createdAt, t), "time"),
     field("leadConversation", lead.conversationUid, "id"),
+    ...(chatbot === undefined ? [] : [field("leadChatbot", chatbot, "text")]),
   ];
 }

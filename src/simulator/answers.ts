@@ -14,6 +14,8 @@ export interface AnswerInput {
   question: string;
   language: ResolvedLanguage;
   memory: Memory;
+  /** The bot's uid where the simulator serves several, so people see which one answered. */
+  bot?: string | undefined;
 }
 
 /**
@@ -21,10 +23,11 @@ export interface AnswerInput {
  * block, non-ASCII text, the language it answers in, and what it remembers of the
  * conversation, so every part of a renderer and of the thread mapping gets exercised.
  */
-export function composeAnswer({ question, language, memory }: AnswerInput): string {
+export function composeAnswer({ question, language, memory, bot }: AnswerInput): string {
   const how = language.detected ? ", detected from your question" : "";
+  const which = bot === undefined ? "" : ` \`${bot}\``;
   return [
-    `${language.greeting} **This is the simulated chatbot.** _Answering in ${language.name} (${language.code})${how}._`,
+    `${language.greeting} **This is the simulated chatbot${which}.** _Answering in ${language.name} (${language.code})${how}._`,
     `You asked: “${quote(question)}”`,
     describeMemory(memory),
     "Here is a made-up answer that shows the formatting a real chatbot may send:",

@@ -19,6 +19,8 @@ export interface ChatCall {
 
 export interface ChatDeps {
   conversations: Conversations;
+  /** The bot asked, and its name in the answer when the simulator serves several. */
+  bot: { uid: string; named: string | undefined };
   timing: Timing;
   random: Random;
   unknownConversation: "new" | "error";
@@ -56,12 +58,14 @@ export async function handleChat(
   const ctx: WriteContext = { reply, faults, timing: deps.timing, random: deps.random };
   if (await applyLeadingFaults(ctx)) return;
 
-  const known = call.conversationUid === undefined || deps.conversations.has(call.conversationUid);
+  const known =
+    call.conversationUid === undefined ||
+    deps.conversations.has(call.conversationUid, deps.bot.uid);
   if (!known && deps.unknownConversation === "error") {
     sendEnvelope(reply, SIMULATOR_CODES.unknownConversation, {}, "conversation not found");
     return;
   }
-  const { uid, memory } = deps.conversations.ask(call.conversationUid, call.q);
+  const { uid, memory } = deps.conversations.ask(call.conversationUid, call.q, deps.bot.uid);
   const answer = faults.empty
     ? ""
     : faults.huge !== undefined
@@ -70,6 +74,7 @@ export async function handleChat(
           question: call.q,
           language: resolveLanguage(call.language, call.q),
           memory,
+          bot: deps.bot.named,
         });
   const systemMessage = faults.system ? SIMULATED_SYSTEM_MESSAGE : "";
   const docs = faults.docs ? SIMULATED_DOCS : [];

@@ -9,6 +9,7 @@ const SavedConversations = z.object({
     z.tuple([
       z.string(),
       z.object({
+        bot: z.string().optional(),
         turns: z.number().int().positive(),
         firstQuestion: z.string(),
         previousQuestion: z.string(),

@@ -2,6 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Memory } from "./answers.ts";
 
 export interface Conversation {
+  /** The bot it was held with (none in a file of a version that served one). */
+  bot?: string;
   turns: number;
   firstQuestion: string;
   previousQuestion: string;
@@ -33,8 +35,9 @@ export class Conversations {
     return [...this.#byUid];
   }
 
-  has(uid: string): boolean {
-    return this.#byUid.has(uid);
+  /** Whether `bot` holds the conversation `uid` (another bot's is none of its own). */
+  has(uid: string, bot?: string): boolean {
+    return this.#of(uid, bot) !== undefined;
   }
 
   /** Number of questions asked in the conversation so far; undefined when unknown. */
@@ -43,15 +46,16 @@ export class Conversations {
   }
 
   /**
-   * Records `question` in the conversation `uid` (a new one, with a new id, when `uid` is
-   * undefined or unknown) and says what the bot remembers of it.
+   * Records `question` in the conversation `uid` of `bot` (a new one, with a new id, when
+   * `uid` is undefined or unknown to that bot) and says what the bot remembers of it.
    */
-  ask(uid: string | undefined, question: string): { uid: string; memory: Memory } {
+  ask(uid: string | undefined, question: string, bot?: string): { uid: string; memory: Memory } {
     const kept = question.slice(0, KEPT_CHARS);
-    const known = uid === undefined ? undefined : this.#byUid.get(uid);
+    const known = uid === undefined ? undefined : this.#of(uid, bot);
     if (uid === undefined || known === undefined) {
       const fresh = randomUUID();
-      this.#remember(fresh, { turns: 1, firstQuestion: kept, previousQuestion: kept });
+      const held = { turns: 1, firstQuestion: kept, previousQuestion: kept };
+      this.#remember(fresh, bot === undefined ? held : { bot, ...held });
       this.onChange();
       const memory = {
         turn: 1,
@@ -74,6 +78,11 @@ export class Conversations {
     this.#byUid.set(uid, known);
     this.onChange();
     return { uid, memory };
+  }
+
+  #of(uid: string, bot: string | undefined): Conversation | undefined {
+    const known = this.#byUid.get(uid);
+    return known && (known.bot === undefined || known.bot === bot) ? known : undefined;
   }
 
   clear(): void {

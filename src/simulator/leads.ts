@@ -21,6 +21,8 @@ export interface SimLeadInput {
   conversation_uid?: string;
   /** A Date, or a string kept verbatim (so tests can send other offsets); defaults to now. */
   created_at?: string | Date;
+  /** The chatbot whose lead it is, of the simulator's bots; defaults to the first. */
+  bot_uid?: string;
 }
 
 export interface LeadsSelection {

@@ -10,6 +10,11 @@ export interface SimulatorOptions {
   apiKey?: string;
   /** The only bot uid the paths accept; others get 404. Default "sim-bot". */
   botUid?: string;
+  /**
+   * Several chatbots of one account (SIMULATOR_BOTS): the bot uids the paths accept, each with
+   * leads and conversations of its own, answers that name it. Replaces `botUid`.
+   */
+  bots?: readonly string[];
   /** false: chat answers HTTP 403, as for an account without a paid subscription. Default true. */
   paidPlan?: boolean;
   /**
@@ -79,6 +84,14 @@ export const SIMULATOR_DEFAULTS = {
   chunkChars: [2, 16] as const,
   splitGapMs: 25,
 } as const;
+
+/**
+ * The bot uid the simulator serves a simulated chatbot under (SIMULATOR_BOTS): `sim-sales`
+ * for "sales"; the one chatbot of a deployment that names none keeps `sim-bot`.
+ */
+export function simulatedBotUid(name: string): string {
+  return name === "default" ? SIMULATOR_DEFAULTS.botUid : `sim-${name}`;
+}
 
 /** Envelope codes the simulator uses besides those asked for with `#code=N`. */
 export const SIMULATOR_CODES = {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type ChatDeps, handleChat } from "./chat.ts";
+import { type ChatCall, type ChatDeps, handleChat } from "./chat.ts";
 import { seededRandom } from "./chunks.ts";
 import { ConversationFile } from "./conversation-file.ts";
 import { Conversations } from "./conversations.ts";
@@ -20,17 +20,23 @@ export interface Simulator {
   readonly url: string;
   readonly port: number;
   readonly apiKey: string;
+  /** The first (or only) bot uid served. */
   readonly botUid: string;
+  /** Every bot uid served (SimulatorOptions.bots), the first being `botUid`. */
+  readonly bots: readonly string[];
   /** Stops listening and drops every open connection, stalled streams included. */
   close(): Promise<void>;
 
-  /** Adds a lead (created now unless given); it is the newest unless dated otherwise. */
+  /**
+   * Adds a lead (created now unless given) of its `bot_uid`'s chatbot (the first bot's by
+   * default); it is the newest unless dated otherwise.
+   */
   addLead(input?: SimLeadInput): SimLead;
-  /** Adds `count` default leads, or the given ones. */
+  /** Adds `count` default leads of the first bot, or the given ones. */
   addLeads(leads: number | readonly SimLeadInput[]): SimLead[];
-  /** Replaces every lead: a number to generate (spread over the span), or a list. */
-  setLeads(leads: number | readonly SimLeadInput[]): void;
-  leadCount(): number;
+  /** Replaces every lead of a bot (default the first): a number to generate, or a list. */
+  setLeads(leads: number | readonly SimLeadInput[], botUid?: string): void;
+  leadCount(botUid?: string): number;
 
   /** false: chat answers 403 from now on. */
   setPaidPlan(paid: boolean): void;
@@ -65,7 +71,10 @@ const LOG_LIMIT = 1_000;
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const host = options.host ?? SIMULATOR_DEFAULTS.host;
-  const botUid = options.botUid ?? SIMULATOR_DEFAULTS.botUid;
+  const bots = options.bots?.length
+    ? [...options.bots]
+    : [options.botUid ?? SIMULATOR_DEFAULTS.botUid];
+  const botUid = bots[0] as string;
   let apiKey = options.apiKey ?? SIMULATOR_DEFAULTS.apiKey;
   let paidPlan = options.paidPlan ?? true;
   const now = options.now ?? (() => new Date());
@@ -78,12 +87,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const queued: Record<FaultRoute, Faults[]> = { chat: [], leads: [] };
   const baseFaults = (route: FaultRoute) => () => mergeFaults(faults[route], queued[route].shift());
 
-  const leads = new LeadBook(
-    botUid,
-    now,
-    options.leadsSpanDays ?? SIMULATOR_DEFAULTS.leadsSpanDays,
+  // Each chatbot its own leads, their bot_uid its own.
+  const books = new Map(
+    bots.map((bot) => {
+      const book = new LeadBook(
+        bot,
+        now,
+        options.leadsSpanDays ?? SIMULATOR_DEFAULTS.leadsSpanDays,
+      );
+      book.replace(options.leads ?? SIMULATOR_DEFAULTS.leads);
+      return [bot, book] as const;
+    }),
   );
-  leads.replace(options.leads ?? SIMULATOR_DEFAULTS.leads);
+  const bookOf = (bot: string | undefined): LeadBook => {
+    const book = books.get(bot ?? botUid);
+    if (!book) throw new TypeError(`the simulator serves no bot ${bot}`);
+    return book;
+  };
   const conversationFile =
     options.conversationsFile === undefined
       ? undefined
@@ -95,8 +115,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log = new RequestLog(LOG_LIMIT);
   const closing = new AbortController();
 
-  const leadsDeps: LeadsDeps = {
-    leads,
+  const leadsDeps: Omit<LeadsDeps, "leads"> = {
     maxPageSize: options.maxPageSize ?? SIMULATOR_DEFAULTS.maxPageSize,
     total: options.leadsTotal ?? "all",
     order: options.leadsOrder ?? "newest-first",
@@ -104,7 +123,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     random,
     baseFaults: baseFaults("leads"),
   };
-  const chatDeps: Omit<ChatDeps, "onCall"> = {
+  const chatDeps: Omit<ChatDeps, "onCall" | "bot"> = {
     conversations,
     timing,
     random,
@@ -121,12 +140,18 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       reply.res.setHeader("allow", METHODS[kind]);
       return sendStatus(reply, 405);
     }
-    if (decodePathPart(match[1] ?? "") !== botUid)
-      return sendStatus(reply, 404, "chatbot not found");
+    const bot = decodePathPart(match[1] ?? "");
+    const leads = bot === undefined ? undefined : books.get(bot);
+    if (bot === undefined || !leads) return sendStatus(reply, 404, "chatbot not found");
     record.route = kind;
-    if (kind === "leads") return handleLeads(leadsDeps, reply, url.searchParams);
+    if (kind === "leads") return handleLeads({ ...leadsDeps, leads }, reply, url.searchParams);
     if (!paidPlan) return sendStatus(reply, 403);
-    return handleChat({ ...chatDeps, onCall: (call) => (record.chat = call) }, reply, req);
+    // With one bot, answers read as they always have; with several, each names its bot.
+    const named = bots.length > 1 ? bot : undefined;
+    const onCall = (call: ChatCall) => {
+      record.chat = call;
+    };
+    return handleChat({ ...chatDeps, bot: { uid: bot, named }, onCall }, reply, req);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -177,7 +202,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const port = (server.address() as AddressInfo).port;
   const trickle =
     options.leadEveryMs !== undefined && options.leadEveryMs > 0
-      ? setInterval(() => leads.add(), options.leadEveryMs).unref()
+      ? setInterval(() => bookOf(botUid).add(), options.leadEveryMs).unref()
       : undefined;
 
   let closed: Promise<void> | undefined;
@@ -188,6 +213,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return apiKey;
     },
     botUid,
+    bots,
     close() {
       closed ??= new Promise<void>((resolve) => {
         clearInterval(trickle);
@@ -197,11 +223,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }).then(() => conversationFile?.flush());
       return closed;
     },
-    addLead: (input) => leads.add(input),
+    addLead: (input) => bookOf(input?.bot_uid).add(input),
     addLeads: (more) =>
-      leads.addAll(typeof more === "number" ? Array.from({ length: more }, () => ({})) : more),
-    setLeads: (list) => leads.replace(list),
-    leadCount: () => leads.size,
+      bookOf(undefined).addAll(
+        typeof more === "number" ? Array.from({ length: more }, () => ({})) : more,
+      ),
+    setLeads: (list, bot) => bookOf(bot).replace(list),
+    leadCount: (bot) => bookOf(bot).size,
     setPaidPlan: (paid) => {
       paidPlan = paid;
     },

@@ -14,20 +14,27 @@ const DELIVERY_TTL_MS = 2 * DAY_MS;
 
 const conversationKey = (threadKey: string) => `conv:${threadKey}`;
 const languageKey = (channelKey: string) => `lang:${channelKey}`;
+const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
 
 /** Which chatbot conversation each thread continues (thread key → conversation_uid). */
 export class Conversations {
   constructor(readonly store: KeyValueStore) {}
 
-  save(threadKey: string, conversationUid: string): Promise<void> {
+  /** `botUid`: the chatbot the conversation belongs to (none: the default chatbot). */
+  save(threadKey: string, conversationUid: string, botUid?: string): Promise<void> {
     const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
+    if (botUid !== undefined) saved.bot = botUid;
     return this.store.set(conversationKey(threadKey), saved, CONVERSATION_TTL_MS);
   }
 
-  /** Whether an answer in `context`'s thread that names `conversationUid` must save it. */
-  static needsSaving(context: ThreadContext, conversationUid: string): boolean {
+  /**
+   * Whether an answer of chatbot `botUid` in `context`'s thread that names `conversationUid`
+   * must save it.
+   */
+  static needsSaving(context: ThreadContext, conversationUid: string, botUid?: string): boolean {
     return (
       conversationUid !== context.conversationUid ||
+      botUid !== context.conversationBot ||
       context.savedAt === undefined ||
       Date.now() - context.savedAt >= CONVERSATION_RENEW_MS
     );
@@ -38,7 +45,7 @@ export class Conversations {
   }
 }
 
-/** Per-channel settings an admin chose: the answer language. */
+/** Per-channel settings an admin chose: the answer language, the chatbot. */
 export class ChannelSettings {
   constructor(readonly store: KeyValueStore) {}
 
@@ -50,6 +57,15 @@ export class ChannelSettings {
   async setLanguage(channelKey: string, code: LanguageCode): Promise<void> {
     if (code === "auto") await this.store.delete(languageKey(channelKey));
     else await this.store.set(languageKey(channelKey), code);
+  }
+
+  /** The name of the chatbot an admin chose for the channel (`/chatbot use`), if any. */
+  async chatbot(channelKey: string): Promise<string | undefined> {
+    return asText(await this.store.get(chatbotKey(channelKey)));
+  }
+
+  async setChatbot(channelKey: string, name: string): Promise<void> {
+    await this.store.set(chatbotKey(channelKey), name);
   }
 }
 
@@ -71,12 +87,20 @@ export interface ThreadContext {
   /** When the conversation was saved last (epoch ms; unknown for a record of an earlier version). */
   savedAt: number | undefined;
   language: LanguageCode | undefined;
+  /** The bot_uid of the chatbot the conversation belongs to; none: the default chatbot. */
+  conversationBot: string | undefined;
+  /** The name of the chatbot an admin chose for the channel, for a new conversation. */
+  chatbot: string | undefined;
 }
 
-/** A thread's conversation as stored (a bare uid in records of an earlier version). */
+/**
+ * A thread's conversation as stored (a bare uid in records of an earlier version; no `bot`
+ * in those of a version with one chatbot, which are the default chatbot's).
+ */
 interface SavedConversation {
   uid: string;
   savedAt: number;
+  bot?: string;
 }
 
 /** What a question needs from the store, read in one round trip. */
@@ -85,19 +109,34 @@ export async function readThreadContext(
   threadKey: string,
   channelKey: string,
 ): Promise<ThreadContext> {
-  const [conversation, language] = await store.getMany([
+  const [conversation, language, chatbot] = await store.getMany([
     conversationKey(threadKey),
     languageKey(channelKey),
+    chatbotKey(channelKey),
   ]);
-  return { ...savedConversationOf(conversation), language: asLanguage(language) };
+  return {
+    ...savedConversationOf(conversation),
+    language: asLanguage(language),
+    chatbot: asText(chatbot),
+  };
 }
 
-function savedConversationOf(value: unknown): Pick<ThreadContext, "conversationUid" | "savedAt"> {
-  if (typeof value === "string") return { conversationUid: value, savedAt: undefined };
+type SavedPart = Pick<ThreadContext, "conversationUid" | "savedAt" | "conversationBot">;
+
+function savedConversationOf(value: unknown): SavedPart {
+  const none = { conversationUid: undefined, savedAt: undefined, conversationBot: undefined };
+  if (typeof value === "string") return { ...none, conversationUid: value };
   const saved = value as Partial<SavedConversation> | undefined;
-  if (typeof saved?.uid !== "string") return { conversationUid: undefined, savedAt: undefined };
-  const savedAt = typeof saved.savedAt === "number" ? saved.savedAt : undefined;
-  return { conversationUid: saved.uid, savedAt };
+  if (typeof saved?.uid !== "string") return none;
+  return {
+    conversationUid: saved.uid,
+    savedAt: typeof saved.savedAt === "number" ? saved.savedAt : undefined,
+    conversationBot: asText(saved.bot),
+  };
+}
+
+function asText(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
 }
 
 function asLanguage(value: unknown): LanguageCode | undefined {

@@ -50,25 +50,62 @@ const SAMPLE: MessageValues = {
   down: 1,
   share: 0.75,
   label: { key: "leadName" },
+  chatbot: "sales",
+  show: "/chatbot",
+  use: "/chatbot use <name>",
 };
 
 // Texts that are only values and punctuation (the "⚠️ {reason}" note, "{name} ({code})", a
-// lead's line), and words that are the same in a language (German "Name", so "Name:" too; "E-mail" in French,
-// Italian and Portuguese; French "Conversation"). Exact: a stale entry fails too.
+// lead's line, "{chatbot}: {reason}", a chatbot's votes), and words that are the same in a
+// language (German "Name", so "Name:" too; "E-mail" in French, Italian and Portuguese; French
+// "Conversation"; "Chatbot", the word several languages use). Exact: a stale entry fails too.
 const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly MessageKey[]>> = {
-  fr: ["failed", "languageNamed", "leadEmail", "leadConversation"],
-  es: ["failed", "languageNamed", "leadLine"],
-  ru: ["failed", "languageNamed", "leadLine"],
+  fr: ["failed", "languageNamed", "leadEmail", "leadConversation", "leadChatbot"],
+  es: ["failed", "languageNamed", "leadLine", "chatbotFailed", "leadChatbot", "feedbackOfChatbot"],
+  ru: ["failed", "languageNamed", "leadLine", "chatbotFailed", "feedbackOfChatbot"],
   "zh-Hans": ["failed"],
   "zh-Hant": ["failed"],
   ar: [],
-  de: ["failed", "languageNamed", "leadLine", "leadName", "leadLabel"],
+  de: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "leadName",
+    "leadLabel",
+    "chatbotFailed",
+    "leadChatbot",
+    "feedbackOfChatbot",
+  ],
   jp: ["failed"],
-  pt: ["failed", "languageNamed", "leadLine", "leadLineRemark", "leadEmail"],
-  hi: ["failed", "languageNamed", "leadLine", "leadLineRemark"],
-  ko: ["failed", "leadLine", "leadLineRemark"],
-  it: ["failed", "languageNamed", "leadLine", "leadEmail"],
-  uk: ["failed", "languageNamed", "leadLine"],
+  pt: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "leadLineRemark",
+    "leadEmail",
+    "chatbotFailed",
+    "leadChatbot",
+    "feedbackOfChatbot",
+  ],
+  hi: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "leadLineRemark",
+    "chatbotFailed",
+    "feedbackOfChatbot",
+  ],
+  ko: ["failed", "leadLine", "leadLineRemark", "chatbotFailed", "feedbackOfChatbot"],
+  it: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "leadEmail",
+    "chatbotFailed",
+    "leadChatbot",
+    "feedbackOfChatbot",
+  ],
+  uk: ["failed", "languageNamed", "leadLine", "chatbotFailed", "feedbackOfChatbot"],
 };
 
 const FSI = "\u2068";

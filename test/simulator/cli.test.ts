@@ -14,10 +14,12 @@ afterEach(() => {
 });
 
 /** `npm run simulator` on a free port: what it printed once it listens, and the process. */
-async function startCli(): Promise<{ stdout: string; process: ChildProcess }> {
+async function startCli(
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; process: ChildProcess }> {
   const started = spawn(process.execPath, ["--import", TSX_LOADER, "src/simulator/cli.ts"], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? "", SIMULATOR_PORT: "0" },
+    env: { PATH: process.env.PATH ?? "", SIMULATOR_PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child = started;
@@ -59,5 +61,24 @@ describe("npm run simulator", () => {
     const exited = new Promise((r) => cli.once("exit", r));
     cli.kill("SIGINT");
     expect(await exited).toBe(0);
+  });
+
+  it("serves several chatbots with SIMULATOR_BOTS, and prints them as CHATBOTS", async () => {
+    const { stdout } = await startCli({ SIMULATOR_BOTS: "support,sales" });
+    const env = parse(
+      stdout
+        .split("\n")
+        .filter((line) => /^[A-Z_]+=/.test(line))
+        .join("\n"),
+    );
+    expect(env.CHATBOTS).toBe("support:sim-support,sales:sim-sales");
+    expect(env.CHATBOT_BOT_UID).toBeUndefined();
+    for (const uid of ["sim-support", "sim-sales"]) {
+      const response = await fetch(`${env.CHATBOT_BASE_URL}/api/v1/backend/chatbot/${uid}/leads`, {
+        headers: { authorization: `Bearer ${env.CHATBOT_API_KEY}` },
+      });
+      expect(response.status).toBe(200);
+      await response.body?.cancel();
+    }
   });
 });

@@ -2,10 +2,12 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Chatbots } from "../../src/backend/chatbots.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
 import type { LeadsCommands } from "../../src/bridge/command-handler.ts";
+import type { ChatbotSpec } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
 import type { IncomingMessage } from "../../src/ports.ts";
 import {
@@ -19,7 +21,10 @@ import type { Store } from "../../src/store/types.ts";
 export interface Harness {
   bridge: Bridge;
   simulator: Simulator;
+  /** The default chatbot's client. */
   backend: BackendClient;
+  /** Every chatbot of the harness (one, "default", unless `chatbots` named several). */
+  chatbots: Chatbots;
   store: Store;
   close(): Promise<void>;
 }
@@ -29,9 +34,14 @@ export interface HarnessOptions {
   /** A store to share (two bridges on one Redis); default: an embedded store in a temp dir. */
   store?: Store;
   bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log" | "leads">> & {
-    /** Builds the /leads commands on the harness's own backend client and store. */
-    leads?: (backend: BackendClient, store: Store) => LeadsCommands;
+    /** Builds the /leads commands on the harness's own chatbots and store. */
+    leads?: (backend: Chatbots, store: Store) => LeadsCommands;
   };
+  /**
+   * Several chatbots of one account (CHATBOTS), on the simulator; it serves each bot_uid
+   * unless `simulator.bots` says which (a bot_uid it does not serve is refused with 404).
+   */
+  chatbots?: readonly ChatbotSpec[];
   /** Reuse a running simulator (two bridges, one backend). */
   simulatorInstance?: Simulator;
 }
@@ -56,30 +66,33 @@ export const OPEN_BRIDGE: Pick<
 
 /** The real pipeline over real HTTP: simulated backend, undici client, a real store. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const bots = options.chatbots?.map((chatbot) => chatbot.botUid);
   const simulator =
-    options.simulatorInstance ?? (await startSimulator({ chunkDelayMs: 0, ...options.simulator }));
-  const backend = createBackendClient({
-    baseUrl: simulator.url,
-    apiKey: simulator.apiKey,
-    botUid: simulator.botUid,
-  });
+    options.simulatorInstance ??
+    (await startSimulator({ chunkDelayMs: 0, ...(bots && { bots }), ...options.simulator }));
+  const account = { baseUrl: simulator.url, apiKey: simulator.apiKey };
+  const chatbots = options.chatbots
+    ? Chatbots.open(account, options.chatbots, "CHATBOTS")
+    : Chatbots.single(createBackendClient({ ...account, botUid: simulator.botUid }));
+  const backend = chatbots.default.client;
   const dataDir = options.store ? undefined : await mkdtemp(join(tmpdir(), "bridge-test-"));
   const store = options.store ?? (await openStore({ dataDir: dataDir ?? "" }));
   const bridge = new Bridge({
-    backend,
+    backend: chatbots,
     store,
     log: createLogger({ level: "silent", secrets: [] }),
     ...OPEN_BRIDGE,
     ...options.bridge,
-    leads: options.bridge?.leads?.(backend, store),
+    leads: options.bridge?.leads?.(chatbots, store),
   });
   return {
     bridge,
     simulator,
     backend,
+    chatbots,
     store,
     async close() {
-      await backend.close();
+      await chatbots.close();
       if (!options.simulatorInstance) await simulator.close();
       if (!options.store) await store.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });

@@ -9,11 +9,13 @@ import {
   type SlackChannel,
   type SlackChannelOptions,
 } from "../../adapters/slack/index.ts";
+import { Chatbots } from "../../src/backend/chatbots.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
+import type { ChatbotSpec } from "../../src/config.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
@@ -50,6 +52,11 @@ export interface SlackHarnessOptions {
   simulator?: SimulatorOptions;
   /** Another backend than the simulator (a scripted raw backend). */
   backend?: { url: string; apiKey: string; botUid: string };
+  /**
+   * Several chatbots of one account (CHATBOTS), on the simulator; it serves each bot_uid
+   * unless `simulator.bots` says which (a bot_uid it does not serve is refused with 404).
+   */
+  chatbots?: readonly ChatbotSpec[];
   fake?: FakeSlackOptions;
   slack?: Partial<SlackChannelOptions>;
   /** Socket Mode instead of HTTP. */
@@ -132,17 +139,22 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     },
     ...options.fake,
   });
-  const simulator = await startSimulator({ chunkDelayMs: 0, ...options.simulator });
+  const bots = options.chatbots?.map((chatbot) => chatbot.botUid);
+  const simulator = await startSimulator({
+    chunkDelayMs: 0,
+    ...(bots && { bots }),
+    ...options.simulator,
+  });
   const target = options.backend ?? {
     url: simulator.url,
     apiKey: simulator.apiKey,
     botUid: simulator.botUid,
   };
-  const backend = createBackendClient({
-    baseUrl: target.url,
-    apiKey: target.apiKey,
-    botUid: target.botUid,
-  });
+  const account = { baseUrl: target.url, apiKey: target.apiKey };
+  const chatbots = options.chatbots
+    ? Chatbots.open(account, options.chatbots, "CHATBOTS")
+    : Chatbots.single(createBackendClient({ ...account, botUid: target.botUid }));
+  const backend = chatbots.default.client;
   const dataDir = await mkdtemp(join(tmpdir(), "slack-test-"));
   const store = await openStore({ dataDir });
   const logs: LogLines = [];
@@ -175,7 +187,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
         })
       : undefined;
   const bridge = new Bridge({
-    backend,
+    backend: chatbots,
     store,
     log,
     metrics,
@@ -298,7 +310,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       await http.close();
       await sharedQueue?.stop();
       await fake.close();
-      await backend.close();
+      await chatbots.close();
       await simulator.close();
       await store.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -80,6 +80,8 @@ export interface RigOptions {
   harness?: Harness;
   /** Settings of the rig's own bridge (an answer cap, say). */
   bridge?: HarnessOptions["bridge"];
+  /** Several chatbots (CHATBOTS) on the simulator; the menu then offers `/chatbot`. */
+  chatbots?: HarnessOptions["chatbots"];
   /** Every question gets exactly this Markdown answer, streamed by a scripted backend. */
   answer?: string;
   /** Another backend than the simulator (a scripted raw backend). */
@@ -105,6 +107,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     (await startHarness({
       simulator: { chunkDelayMs: 0, ...options.simulator },
       bridge: options.bridge,
+      chatbots: options.chatbots,
     }));
   const raw =
     options.answer === undefined
@@ -155,6 +158,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     },
     polling: { timeoutSeconds: 1, backoff: { initialMs: 50, maxMs: 400 }, stallAfterMs: 300 },
     startAttempts: 1,
+    chatbotMenu: bridge.chatbots.several,
     ...options.channel,
   });
   const alice = fake.user(1001, "Alice", "alice_example");

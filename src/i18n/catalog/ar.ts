@@ -164,4 +164,27 @@ export const ar: Messages = {
   claimTryAgain: "انتقل العميل المحتمل للتو إلى شخص آخر: حاول مرة أخرى.",
   listedClaim: "تولّاه {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "يعرض روبوت الدردشة الذي يجيب هنا، والروبوتات الأخرى",
+  helpChatbotUse: "يوجّه المحادثات الجديدة هنا إلى روبوت الدردشة هذا (للمشرفين)",
+  helpLeadsSubscribeChatbot: "يعلن هنا عن العملاء المحتملين الجدد لروبوت الدردشة هذا (للمشرفين)",
+  menuChatbot: "عرض روبوت الدردشة في هذه الدردشة (للمشرفين: {command})",
+  chatbotShown:
+    "تذهب الأسئلة هنا إلى {chatbot}. روبوتات الدردشة: {list}. يمكن للمشرفين تغييره بالأمر {command}.",
+  chatbotShownDefault:
+    "تذهب الأسئلة هنا إلى {chatbot} (الافتراضي). روبوتات الدردشة: {list}. يمكن للمشرفين تغييره بالأمر {command}.",
+  chatbotSet:
+    "أصبحت المحادثات الجديدة هنا تذهب إلى {chatbot}. تبقى المحادثة الجارية مع روبوتها؛ {new} يبدأ محادثة جديدة.",
+  chatbotAdminOnly: "لا يستطيع اختيار روبوت الدردشة إلا مشرف هذه القناة.",
+  chatbotUnknown: "لا يوجد روبوت دردشة باسم {name}. روبوتات الدردشة: {list}.",
+  chatbotUsage: "المتوقع: {show} أو {use}",
+  chatbotHere: "روبوت الدردشة في هذه القناة: {chatbot}.",
+  leadsSubscribedTo: "أصبحت هذه القناة تتلقى العملاء المحتملين الجدد لـ {chatbot}.",
+  leadsAlreadySubscribedTo: "هذه القناة تتلقى بالفعل العملاء المحتملين الجدد لـ {chatbot}.",
+  leadsUnsubscribedFrom: "لم تعد هذه القناة تتلقى العملاء المحتملين لـ {chatbot}.",
+  leadsNotSubscribedTo: "لم تكن هذه القناة تتلقى العملاء المحتملين لـ {chatbot}.",
+  leadsOf: "العملاء المحتملون لـ {chatbot}:",
+  leadChatbot: "روبوت الدردشة",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

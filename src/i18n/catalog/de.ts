@@ -174,4 +174,27 @@ export const de: Messages = {
   claimTryAgain: "Der Lead hat gerade den Besitzer gewechselt: Bitte versuchen Sie es noch einmal.",
   listedClaim: "übernommen von {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "zeigt, welcher Chatbot hier antwortet, und die anderen",
+  helpChatbotUse: "schickt neue Unterhaltungen hier an diesen Chatbot (Admins)",
+  helpLeadsSubscribeChatbot: "kündigt die neuen Leads dieses Chatbots hier an (Admins)",
+  menuChatbot: "Den Chatbot dieses Chats anzeigen (Admins: {command})",
+  chatbotShown:
+    "Fragen hier gehen an {chatbot}. Chatbots: {list}. Admins können das mit {command} ändern.",
+  chatbotShownDefault:
+    "Fragen hier gehen an {chatbot}, die Voreinstellung. Chatbots: {list}. Admins können das mit {command} ändern.",
+  chatbotSet:
+    "Neue Unterhaltungen gehen hier ab jetzt an {chatbot}. Eine laufende Unterhaltung bleibt bei ihrem Chatbot; {new} beginnt eine neue.",
+  chatbotAdminOnly: "Nur Admins dieses Kanals können seinen Chatbot wählen.",
+  chatbotUnknown: "Kein Chatbot heißt {name}. Chatbots: {list}.",
+  chatbotUsage: "erwartet: {show} oder {use}",
+  chatbotHere: "Chatbot dieses Kanals: {chatbot}.",
+  leadsSubscribedTo: "Dieser Kanal bekommt ab jetzt die neuen Leads von {chatbot}.",
+  leadsAlreadySubscribedTo: "Dieser Kanal bekommt bereits die neuen Leads von {chatbot}.",
+  leadsUnsubscribedFrom: "Dieser Kanal bekommt keine Leads von {chatbot} mehr.",
+  leadsNotSubscribedTo: "Dieser Kanal hat keine Leads von {chatbot} bekommen.",
+  leadsOf: "Leads von {chatbot}:",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

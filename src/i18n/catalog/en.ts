@@ -184,4 +184,32 @@ export const en = {
   listedClaim: "claimed by {name} ({time})",
   // A label before its value in a Telegram lead announcement ("Nom : Ada" in French).
   leadLabel: "{label}:",
+
+  // Several chatbots in one deployment (CHATBOTS): choosing a channel's, naming the one meant.
+  // An answer that failed, said with its chatbot's name: "sales: the chatbot was not found".
+  chatbotFailed: "{chatbot}: {reason}",
+  // `/help` and the Telegram menu, where there are several chatbots.
+  helpChatbot: "show which chatbot answers here, and the others",
+  helpChatbotUse: "send new conversations here to that chatbot (admins)",
+  helpLeadsSubscribeChatbot: "announce that chatbot's new leads here (admins)",
+  menuChatbot: "Show the chatbot of this chat (admins: {command})",
+  // `/chatbot`, `/chatbot use <name>`; the line `/language` adds to say whose answers.
+  chatbotShown:
+    "Questions here go to {chatbot}. Chatbots: {list}. Admins can change it with {command}.",
+  chatbotShownDefault:
+    "Questions here go to {chatbot}, the default. Chatbots: {list}. Admins can change it with {command}.",
+  chatbotSet:
+    "New conversations here now go to {chatbot}. A conversation under way stays with its chatbot; {new} starts a new one.",
+  chatbotAdminOnly: "Only an admin of this channel can choose its chatbot.",
+  chatbotUnknown: "No chatbot is named {name}. Chatbots: {list}.",
+  chatbotUsage: "expected {show} or {use}",
+  chatbotHere: "This channel's chatbot: {chatbot}.",
+  // `/leads subscribe <name>` and `/leads`, a lead card's field, a line of `/feedback`.
+  leadsSubscribedTo: "This channel now gets the new leads of {chatbot}.",
+  leadsAlreadySubscribedTo: "This channel already gets the new leads of {chatbot}.",
+  leadsUnsubscribedFrom: "This channel no longer gets the leads of {chatbot}.",
+  leadsNotSubscribedTo: "This channel was not getting the leads of {chatbot}.",
+  leadsOf: "Leads of {chatbot}:",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 } as const;

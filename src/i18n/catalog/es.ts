@@ -175,4 +175,28 @@ export const es: Messages = {
   claimTryAgain: "El cliente potencial acaba de cambiar de manos: inténtalo de nuevo.",
   listedClaim: "asignado a {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "muestra qué chatbot responde aquí, y los demás",
+  helpChatbotUse: "envía las conversaciones nuevas de aquí a ese chatbot (administradores)",
+  helpLeadsSubscribeChatbot:
+    "anuncia aquí los nuevos clientes potenciales de ese chatbot (administradores)",
+  menuChatbot: "Mostrar el chatbot de este chat (administradores: {command})",
+  chatbotShown:
+    "Las preguntas de aquí van a {chatbot}. Chatbots: {list}. Los administradores pueden cambiarlo con {command}.",
+  chatbotShownDefault:
+    "Las preguntas de aquí van a {chatbot}, el predeterminado. Chatbots: {list}. Los administradores pueden cambiarlo con {command}.",
+  chatbotSet:
+    "A partir de ahora, las conversaciones nuevas de aquí van a {chatbot}. Una conversación en curso sigue con su chatbot; {new} empieza una nueva.",
+  chatbotAdminOnly: "Solo un administrador de este canal puede elegir su chatbot.",
+  chatbotUnknown: "Ningún chatbot se llama {name}. Chatbots: {list}.",
+  chatbotUsage: "se esperaba {show} o {use}",
+  chatbotHere: "Chatbot de este canal: {chatbot}.",
+  leadsSubscribedTo: "Este canal recibe ahora los nuevos clientes potenciales de {chatbot}.",
+  leadsAlreadySubscribedTo: "Este canal ya recibe los nuevos clientes potenciales de {chatbot}.",
+  leadsUnsubscribedFrom: "Este canal ya no recibe los clientes potenciales de {chatbot}.",
+  leadsNotSubscribedTo: "Este canal no recibía los clientes potenciales de {chatbot}.",
+  leadsOf: "Clientes potenciales de {chatbot}:",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

@@ -172,4 +172,27 @@ export const fr: Messages = {
   claimTryAgain: "Le prospect vient de changer de mains : veuillez réessayer.",
   listedClaim: "pris en charge par {name} ({time})",
   leadLabel: "{label} :",
+
+  chatbotFailed: "{chatbot} : {reason}",
+  helpChatbot: "affiche le chatbot qui répond ici, et les autres",
+  helpChatbotUse: "envoie les nouvelles conversations d’ici à ce chatbot (administrateurs)",
+  helpLeadsSubscribeChatbot: "annonce ici les nouveaux prospects de ce chatbot (administrateurs)",
+  menuChatbot: "Afficher le chatbot de cette discussion (administrateurs : {command})",
+  chatbotShown:
+    "Les questions d’ici vont à {chatbot}. Chatbots : {list}. Les administrateurs peuvent le changer avec {command}.",
+  chatbotShownDefault:
+    "Les questions d’ici vont à {chatbot}, celui par défaut. Chatbots : {list}. Les administrateurs peuvent le changer avec {command}.",
+  chatbotSet:
+    "Les nouvelles conversations d’ici vont désormais à {chatbot}. Une conversation en cours reste avec son chatbot ; {new} en commence une nouvelle.",
+  chatbotAdminOnly: "Seul un administrateur de ce canal peut choisir son chatbot.",
+  chatbotUnknown: "Aucun chatbot ne s’appelle {name}. Chatbots : {list}.",
+  chatbotUsage: "attendu : {show} ou {use}",
+  chatbotHere: "Chatbot de ce canal : {chatbot}.",
+  leadsSubscribedTo: "Ce canal reçoit désormais les nouveaux prospects de {chatbot}.",
+  leadsAlreadySubscribedTo: "Ce canal reçoit déjà les nouveaux prospects de {chatbot}.",
+  leadsUnsubscribedFrom: "Ce canal ne reçoit plus les prospects de {chatbot}.",
+  leadsNotSubscribedTo: "Ce canal ne recevait pas les prospects de {chatbot}.",
+  leadsOf: "Prospects de {chatbot} :",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot} : 👍 {up, number} · 👎 {down, number}",
 };

@@ -158,4 +158,26 @@ export const hi: Messages = {
   claimTryAgain: "लीड अभी-अभी किसी और के पास गई: कृपया फिर से कोशिश करें।",
   listedClaim: "{name} ने लिया ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "दिखाता है कि यहाँ कौन-सा चैटबॉट जवाब देता है, और बाकी चैटबॉट",
+  helpChatbotUse: "यहाँ की नई बातचीत उस चैटबॉट को भेजता है (एडमिन)",
+  helpLeadsSubscribeChatbot: "उस चैटबॉट की नई लीड की सूचना यहाँ देता है (एडमिन)",
+  menuChatbot: "इस चैट का चैटबॉट दिखाएँ (एडमिन: {command})",
+  chatbotShown: "यहाँ के सवाल {chatbot} को जाते हैं। चैटबॉट: {list}। एडमिन इसे {command} से बदल सकते हैं।",
+  chatbotShownDefault:
+    "यहाँ के सवाल {chatbot} (डिफ़ॉल्ट) को जाते हैं। चैटबॉट: {list}। एडमिन इसे {command} से बदल सकते हैं।",
+  chatbotSet:
+    "अब यहाँ की नई बातचीत {chatbot} को जाएगी। चल रही बातचीत अपने चैटबॉट के साथ रहती है; {new} नई बातचीत शुरू करता है।",
+  chatbotAdminOnly: "इस चैनल का चैटबॉट सिर्फ़ इसका एडमिन चुन सकता है।",
+  chatbotUnknown: "{name} नाम का कोई चैटबॉट नहीं है। चैटबॉट: {list}।",
+  chatbotUsage: "अपेक्षित: {show} या {use}",
+  chatbotHere: "इस चैनल का चैटबॉट: {chatbot}।",
+  leadsSubscribedTo: "अब इस चैनल को {chatbot} की नई लीड मिलेंगी।",
+  leadsAlreadySubscribedTo: "इस चैनल को पहले से ही {chatbot} की नई लीड मिलती हैं।",
+  leadsUnsubscribedFrom: "अब इस चैनल को {chatbot} की लीड नहीं मिलेंगी।",
+  leadsNotSubscribedTo: "इस चैनल को {chatbot} की लीड नहीं मिल रही थीं।",
+  leadsOf: "{chatbot} की लीड:",
+  leadChatbot: "चैटबॉट",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

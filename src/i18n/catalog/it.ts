@@ -169,4 +169,27 @@ export const it: Messages = {
   claimTryAgain: "Il lead ha appena cambiato mano: riprova.",
   listedClaim: "preso in carico da {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "mostra quale chatbot risponde qui, e gli altri",
+  helpChatbotUse: "manda a quel chatbot le nuove conversazioni di qui (amministratori)",
+  helpLeadsSubscribeChatbot: "annuncia qui i nuovi lead di quel chatbot (amministratori)",
+  menuChatbot: "Mostra il chatbot di questa chat (amministratori: {command})",
+  chatbotShown:
+    "Le domande di qui vanno a {chatbot}. Chatbot: {list}. Gli amministratori possono cambiarlo con {command}.",
+  chatbotShownDefault:
+    "Le domande di qui vanno a {chatbot}, quello predefinito. Chatbot: {list}. Gli amministratori possono cambiarlo con {command}.",
+  chatbotSet:
+    "D’ora in poi le nuove conversazioni di qui vanno a {chatbot}. Una conversazione in corso resta con il suo chatbot; {new} ne inizia una nuova.",
+  chatbotAdminOnly: "Solo un amministratore di questo canale può sceglierne il chatbot.",
+  chatbotUnknown: "Nessun chatbot si chiama {name}. Chatbot: {list}.",
+  chatbotUsage: "previsto: {show} o {use}",
+  chatbotHere: "Chatbot di questo canale: {chatbot}.",
+  leadsSubscribedTo: "Questo canale riceve ora i nuovi lead di {chatbot}.",
+  leadsAlreadySubscribedTo: "Questo canale riceve già i nuovi lead di {chatbot}.",
+  leadsUnsubscribedFrom: "Questo canale non riceve più i lead di {chatbot}.",
+  leadsNotSubscribedTo: "Questo canale non riceveva i lead di {chatbot}.",
+  leadsOf: "Lead di {chatbot}:",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

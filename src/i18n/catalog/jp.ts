@@ -163,4 +163,27 @@ export const jp: Messages = {
   claimTryAgain: "リードの担当者がちょうど変わりました。もう一度お試しください。",
   listedClaim: "{name} さんが担当（{time}）",
   leadLabel: "{label}：",
+
+  chatbotFailed: "{chatbot}：{reason}",
+  helpChatbot: "ここで回答するチャットボットと、ほかのチャットボットを表示",
+  helpChatbotUse: "ここでの新しい会話をそのチャットボットに任せる（管理者のみ）",
+  helpLeadsSubscribeChatbot: "そのチャットボットの新しいリードをここに通知（管理者のみ）",
+  menuChatbot: "このチャットのチャットボットを表示（管理者：{command}）",
+  chatbotShown:
+    "ここでの質問には {chatbot} が回答します。チャットボット：{list}。管理者は {command} で変更できます。",
+  chatbotShownDefault:
+    "ここでの質問には {chatbot}（既定）が回答します。チャットボット：{list}。管理者は {command} で変更できます。",
+  chatbotSet:
+    "ここでの新しい会話は今後 {chatbot} が回答します。進行中の会話は元のチャットボットのままです。{new} で新しい会話を始められます。",
+  chatbotAdminOnly: "チャットボットを選べるのは、このチャンネルの管理者だけです。",
+  chatbotUnknown: "{name} という名前のチャットボットはありません。チャットボット：{list}。",
+  chatbotUsage: "{show} または {use} を指定してください",
+  chatbotHere: "このチャンネルのチャットボット：{chatbot}。",
+  leadsSubscribedTo: "このチャンネルに {chatbot} の新しいリードを通知するようにしました。",
+  leadsAlreadySubscribedTo: "このチャンネルにはすでに {chatbot} の新しいリードが通知されます。",
+  leadsUnsubscribedFrom: "このチャンネルへの {chatbot} のリードの通知を停止しました。",
+  leadsNotSubscribedTo: "このチャンネルにはもともと {chatbot} のリードが通知されていませんでした。",
+  leadsOf: "{chatbot} のリード：",
+  leadChatbot: "チャットボット",
+  feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
 };

@@ -156,4 +156,27 @@ export const ko: Messages = {
   claimTryAgain: "리드 담당자가 방금 바뀌었습니다. 다시 시도해 주세요.",
   listedClaim: "{name} 님이 맡음({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "이곳에서 답변하는 챗봇과 다른 챗봇 보기",
+  helpChatbotUse: "이곳의 새 대화를 그 챗봇에 맡기기(관리자)",
+  helpLeadsSubscribeChatbot: "그 챗봇의 새 리드를 이곳에 알림(관리자)",
+  menuChatbot: "이 채팅의 챗봇 보기(관리자: {command})",
+  chatbotShown:
+    "이곳의 질문은 {chatbot}이(가) 답변합니다. 챗봇: {list}. 관리자는 {command}로 바꿀 수 있습니다.",
+  chatbotShownDefault:
+    "이곳의 질문은 {chatbot}(기본값)이(가) 답변합니다. 챗봇: {list}. 관리자는 {command}로 바꿀 수 있습니다.",
+  chatbotSet:
+    "이제 이곳의 새 대화는 {chatbot}이(가) 답변합니다. 진행 중인 대화는 원래 챗봇과 계속됩니다. {new}로 새 대화를 시작할 수 있습니다.",
+  chatbotAdminOnly: "이 채널의 관리자만 챗봇을 고를 수 있습니다.",
+  chatbotUnknown: "{name}(이)라는 챗봇은 없습니다. 챗봇: {list}.",
+  chatbotUsage: "{show} 또는 {use}를 입력하세요",
+  chatbotHere: "이 채널의 챗봇: {chatbot}.",
+  leadsSubscribedTo: "이제 이 채널에 {chatbot}의 새 리드가 알림됩니다.",
+  leadsAlreadySubscribedTo: "이 채널에는 이미 {chatbot}의 새 리드가 알림됩니다.",
+  leadsUnsubscribedFrom: "이 채널에 더 이상 {chatbot}의 리드 알림이 오지 않습니다.",
+  leadsNotSubscribedTo: "이 채널은 {chatbot}의 리드 알림을 받고 있지 않았습니다.",
+  leadsOf: "{chatbot}의 리드:",
+  leadChatbot: "챗봇",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

@@ -166,4 +166,27 @@ export const pt: Messages = {
   claimTryAgain: "O lead acabou de mudar de mãos: tente de novo.",
   listedClaim: "assumido por {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "mostra qual chatbot responde aqui, e os outros",
+  helpChatbotUse: "envia as conversas novas daqui para esse chatbot (administradores)",
+  helpLeadsSubscribeChatbot: "anuncia aqui os novos leads desse chatbot (administradores)",
+  menuChatbot: "Mostrar o chatbot deste chat (administradores: {command})",
+  chatbotShown:
+    "As perguntas daqui vão para {chatbot}. Chatbots: {list}. Administradores podem mudar isso com {command}.",
+  chatbotShownDefault:
+    "As perguntas daqui vão para {chatbot}, o padrão. Chatbots: {list}. Administradores podem mudar isso com {command}.",
+  chatbotSet:
+    "Agora as conversas novas daqui vão para {chatbot}. Uma conversa em andamento continua com o seu chatbot; {new} começa uma nova.",
+  chatbotAdminOnly: "Só um administrador deste canal pode escolher o chatbot dele.",
+  chatbotUnknown: "Nenhum chatbot se chama {name}. Chatbots: {list}.",
+  chatbotUsage: "esperado: {show} ou {use}",
+  chatbotHere: "Chatbot deste canal: {chatbot}.",
+  leadsSubscribedTo: "Agora este canal recebe os novos leads de {chatbot}.",
+  leadsAlreadySubscribedTo: "Este canal já recebe os novos leads de {chatbot}.",
+  leadsUnsubscribedFrom: "Este canal não recebe mais os leads de {chatbot}.",
+  leadsNotSubscribedTo: "Este canal não estava recebendo os leads de {chatbot}.",
+  leadsOf: "Leads de {chatbot}:",
+  leadChatbot: "Chatbot",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

@@ -166,4 +166,27 @@ export const ru: Messages = {
   claimTryAgain: "Лид только что перешёл к другому: попробуйте ещё раз.",
   listedClaim: "взял(а) {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "показать, какой чат-бот отвечает здесь, и остальных",
+  helpChatbotUse: "направлять новые разговоры здесь этому чат-боту (администраторы)",
+  helpLeadsSubscribeChatbot: "объявлять здесь новые лиды этого чат-бота (администраторы)",
+  menuChatbot: "Показать чат-бота этого чата (администраторы: {command})",
+  chatbotShown:
+    "Вопросы здесь получает {chatbot}. Чат-боты: {list}. Администраторы могут сменить его командой {command}.",
+  chatbotShownDefault:
+    "Вопросы здесь получает {chatbot}, по умолчанию. Чат-боты: {list}. Администраторы могут сменить его командой {command}.",
+  chatbotSet:
+    "Теперь новые разговоры здесь ведёт {chatbot}. Начатый разговор остаётся со своим чат-ботом; {new} начинает новый.",
+  chatbotAdminOnly: "Выбрать чат-бота может только администратор этого канала.",
+  chatbotUnknown: "Чат-бота с именем {name} нет. Чат-боты: {list}.",
+  chatbotUsage: "ожидалось {show} или {use}",
+  chatbotHere: "Чат-бот этого канала: {chatbot}.",
+  leadsSubscribedTo: "Теперь этот канал получает новые лиды чат-бота {chatbot}.",
+  leadsAlreadySubscribedTo: "Этот канал уже получает новые лиды чат-бота {chatbot}.",
+  leadsUnsubscribedFrom: "Этот канал больше не получает лиды чат-бота {chatbot}.",
+  leadsNotSubscribedTo: "Этот канал и не получал лиды чат-бота {chatbot}.",
+  leadsOf: "Лиды чат-бота {chatbot}:",
+  leadChatbot: "Чат-бот",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

@@ -166,4 +166,27 @@ export const uk: Messages = {
   claimTryAgain: "Лід щойно перейшов до іншого: спробуйте ще раз.",
   listedClaim: "взяв(-ла) {name} ({time})",
   leadLabel: "{label}:",
+
+  chatbotFailed: "{chatbot}: {reason}",
+  helpChatbot: "показати, який чат-бот відповідає тут, та інших",
+  helpChatbotUse: "спрямовувати нові розмови тут цьому чат-боту (адміністратори)",
+  helpLeadsSubscribeChatbot: "оголошувати тут нові ліди цього чат-бота (адміністратори)",
+  menuChatbot: "Показати чат-бота цього чату (адміністратори: {command})",
+  chatbotShown:
+    "Питання тут отримує {chatbot}. Чат-боти: {list}. Адміністратори можуть змінити його командою {command}.",
+  chatbotShownDefault:
+    "Питання тут отримує {chatbot}, типовий. Чат-боти: {list}. Адміністратори можуть змінити його командою {command}.",
+  chatbotSet:
+    "Тепер нові розмови тут веде {chatbot}. Розпочата розмова лишається зі своїм чат-ботом; {new} починає нову.",
+  chatbotAdminOnly: "Вибрати чат-бота може лише адміністратор цього каналу.",
+  chatbotUnknown: "Чат-бота з назвою {name} немає. Чат-боти: {list}.",
+  chatbotUsage: "очікувалося {show} або {use}",
+  chatbotHere: "Чат-бот цього каналу: {chatbot}.",
+  leadsSubscribedTo: "Тепер цей канал отримує нові ліди чат-бота {chatbot}.",
+  leadsAlreadySubscribedTo: "Цей канал уже отримує нові ліди чат-бота {chatbot}.",
+  leadsUnsubscribedFrom: "Цей канал більше не отримує ліди чат-бота {chatbot}.",
+  leadsNotSubscribedTo: "Цей канал і не отримував ліди чат-бота {chatbot}.",
+  leadsOf: "Ліди чат-бота {chatbot}:",
+  leadChatbot: "Чат-бот",
+  feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
 };

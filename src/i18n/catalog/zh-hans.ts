@@ -151,4 +151,26 @@ export const zhHans: Messages = {
   claimTryAgain: "这个潜在客户刚刚换了人跟进：请重试。",
   listedClaim: "由 {name} 认领（{time}）",
   leadLabel: "{label}：",
+
+  chatbotFailed: "{chatbot}：{reason}",
+  helpChatbot: "显示在这里回答的聊天机器人，以及其他聊天机器人",
+  helpChatbotUse: "让这里的新对话交给该聊天机器人（管理员）",
+  helpLeadsSubscribeChatbot: "在这里通知该聊天机器人的新潜在客户（管理员）",
+  menuChatbot: "显示此聊天的聊天机器人（管理员：{command}）",
+  chatbotShown: "这里的问题由 {chatbot} 回答。聊天机器人：{list}。管理员可以用 {command} 更改。",
+  chatbotShownDefault:
+    "这里的问题由 {chatbot}（默认）回答。聊天机器人：{list}。管理员可以用 {command} 更改。",
+  chatbotSet:
+    "这里的新对话现在交给 {chatbot}。进行中的对话仍由原来的聊天机器人回答；{new} 可开始新对话。",
+  chatbotAdminOnly: "只有此频道的管理员可以选择聊天机器人。",
+  chatbotUnknown: "没有名为 {name} 的聊天机器人。聊天机器人：{list}。",
+  chatbotUsage: "用法应为 {show} 或 {use}",
+  chatbotHere: "此频道的聊天机器人：{chatbot}。",
+  leadsSubscribedTo: "此频道现在会收到 {chatbot} 的新潜在客户。",
+  leadsAlreadySubscribedTo: "此频道已经会收到 {chatbot} 的新潜在客户。",
+  leadsUnsubscribedFrom: "此频道不再接收 {chatbot} 的潜在客户。",
+  leadsNotSubscribedTo: "此频道原本就没有接收 {chatbot} 的潜在客户。",
+  leadsOf: "{chatbot} 的潜在客户：",
+  leadChatbot: "聊天机器人",
+  feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
 };

@@ -151,4 +151,26 @@ export const zhHant: Messages = {
   claimTryAgain: "這個潛在客戶剛剛換了人跟進：請重試。",
   listedClaim: "由 {name} 認領（{time}）",
   leadLabel: "{label}：",
+
+  chatbotFailed: "{chatbot}：{reason}",
+  helpChatbot: "顯示在這裡回答的聊天機器人，以及其他聊天機器人",
+  helpChatbotUse: "讓這裡的新對話交給該聊天機器人（管理員）",
+  helpLeadsSubscribeChatbot: "在這裡通知該聊天機器人的新潛在客戶（管理員）",
+  menuChatbot: "顯示此聊天的聊天機器人（管理員：{command}）",
+  chatbotShown: "這裡的問題由 {chatbot} 回答。聊天機器人：{list}。管理員可以用 {command} 變更。",
+  chatbotShownDefault:
+    "這裡的問題由 {chatbot}（預設）回答。聊天機器人：{list}。管理員可以用 {command} 變更。",
+  chatbotSet:
+    "這裡的新對話現在交給 {chatbot}。進行中的對話仍由原來的聊天機器人回答；{new} 可開始新對話。",
+  chatbotAdminOnly: "只有此頻道的管理員可以選擇聊天機器人。",
+  chatbotUnknown: "沒有名為 {name} 的聊天機器人。聊天機器人：{list}。",
+  chatbotUsage: "用法應為 {show} 或 {use}",
+  chatbotHere: "此頻道的聊天機器人：{chatbot}。",
+  leadsSubscribedTo: "此頻道現在會收到 {chatbot} 的新潛在客戶。",
+  leadsAlreadySubscribedTo: "此頻道已經會收到 {chatbot} 的新潛在客戶。",
+  leadsUnsubscribedFrom: "此頻道不再接收 {chatbot} 的潛在客戶。",
+  leadsNotSubscribedTo: "此頻道原本就沒有接收 {chatbot} 的潛在客戶。",
+  leadsOf: "{chatbot} 的潛在客戶：",
+  leadChatbot: "聊天機器人",
+  feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
 };
