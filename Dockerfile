@@ -54,8 +54,8 @@ VOLUME /app/data
 # The official image's unprivileged user (uid 1000).
 USER node
 EXPOSE 3000
-# slim has no curl or wget: node asks /healthz itself. 200 while serving; 503 when the store
-# is unreachable, a channel is down, or the process is draining after SIGTERM.
+# slim has no curl or wget: node asks /healthz itself. 200 while the process answers at all,
+# through a Redis or platform outage too; /readyz says whether it takes work (README, "Health").
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `node` directly, not `npm start`: npm does not pass SIGTERM on to its child, and the bot

@@ -360,6 +360,9 @@ const envSchema = z
     { when: () => true },
   );
 
+/** Every environment variable the bot reads: a deployment that sets another sets it in vain. */
+export const SETTING_NAMES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface BackendConfig {
   baseUrl: string;
   /** The account's key: every chatbot of the account answers to it. */

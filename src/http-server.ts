@@ -5,8 +5,8 @@ import type { Logger } from "./log.ts";
 import type { Metrics } from "./metrics.ts";
 import type { HttpRoute } from "./ports.ts";
 
-export interface HealthReport {
-  /** Empty while the process can serve. */
+export interface ReadinessReport {
+  /** Why the process should not be sent work now; empty while it takes work. */
   problems: string[];
 }
 
@@ -14,7 +14,8 @@ export interface HttpServerOptions {
   port: number;
   host?: string;
   routes: readonly HttpRoute[];
-  health: () => Promise<HealthReport>;
+  /** Asked on /readyz, and on /metrics for the `ready` gauge. */
+  readiness: () => Promise<ReadinessReport>;
   metrics: Metrics;
   log: Logger;
 }
@@ -27,21 +28,36 @@ export interface RunningHttpServer {
 
 /**
  * The one HTTP server of the process: the channels' endpoints (Slack events, Telegram
- * webhook) plus `/healthz` and `/metrics`.
+ * webhook) plus `/healthz`, `/readyz` and `/metrics`.
+ *
+ * `/healthz` says the process works (it answers at all): a liveness probe restarts only a
+ * process that cannot recover, never one waiting out a Redis or platform outage, which would
+ * cut the answers it streams. `/readyz` says whether to send it work (README, "Health").
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const routes = new Map(
     options.routes.map((r) => [`${r.method} ${r.path}`, timed(r, options.metrics)]),
   );
-  routes.set("GET /healthz", async (_request, response) => {
-    const { problems } = await options.health();
+  const readiness = async () => {
+    const report = await options.readiness();
+    options.metrics.ready.set(report.problems.length === 0 ? 1 : 0);
+    return report;
+  };
+  routes.set("GET /healthz", (_request, response) => {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(JSON.stringify({ status: "ok" }));
+  });
+  routes.set("GET /readyz", async (_request, response) => {
+    const { problems } = await readiness();
     const status = problems.length === 0 ? 200 : 503;
     response.writeHead(status, { "content-type": "application/json" });
     response.end(
-      JSON.stringify(status === 200 ? { status: "ok" } : { status: "unavailable", problems }),
+      JSON.stringify(status === 200 ? { status: "ready" } : { status: "not ready", problems }),
     );
   });
   routes.set("GET /metrics", async (_request, response) => {
+    // The gauge as /readyz would answer now, whether or not a probe asked lately.
+    await readiness();
     const body = await options.metrics.registry.metrics();
     response.writeHead(200, { "content-type": options.metrics.registry.contentType });
     response.end(body);

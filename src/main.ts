@@ -7,7 +7,7 @@ import { ButtonHandlers } from "./bridge/button-handlers.ts";
 import { type BackendConfig, type Config, loadConfig, secretsOf } from "./config.ts";
 import type { Coordination } from "./coordination/port.ts";
 import { ProcessPresence } from "./coordination/process-presence.ts";
-import { SharedQueue } from "./coordination/shared-queue.ts";
+import { ANSWER_QUEUE_KEY, SharedQueue } from "./coordination/shared-queue.ts";
 import { ConfigError, messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
@@ -103,7 +103,7 @@ async function main(): Promise<number> {
     const answerQueue = new LocalAnswerQueue({ ...config.answerQueue, log, metrics });
     const sharedQueue = new SharedQueue({
       store,
-      key: "queue:answers",
+      key: ANSWER_QUEUE_KEY,
       consumer: presence.id,
       capacity: answerQueue,
       maxQueued: config.answerQueue.maxQueued,

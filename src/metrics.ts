@@ -59,6 +59,11 @@ export class Metrics {
     labelNames: ["version", "node"] as const,
     registers: [this.registry],
   });
+  readonly ready = new Gauge({
+    name: `${PREFIX}ready`,
+    help: "1 while /readyz says to send this process work (started, not shutting down, store and platform connections up), else 0; /healthz only says the process answers",
+    registers: [this.registry],
+  });
   readonly questions = new Counter({
     name: `${PREFIX}questions_total`,
     help: "Questions handled, by channel and outcome",

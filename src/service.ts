@@ -13,7 +13,7 @@ export interface BackgroundJob {
 export interface ServiceOptions {
   channels: readonly Channel[];
   bridge: Bridge;
-  /** Asked on /healthz whether it answers. */
+  /** Asked on /readyz whether it answers. */
   store: Pick<Store, "ping">;
   metrics: Metrics;
   log: Logger;
@@ -36,6 +36,7 @@ export interface ServiceOptions {
  */
 export async function runService(options: ServiceOptions): Promise<void> {
   const { log } = options;
+  let started = false;
   let draining = false;
   const routes = options.channels.flatMap((c) =>
     c.routes.map((r) => refuseWhileDraining(r, () => draining)),
@@ -46,8 +47,9 @@ export async function runService(options: ServiceOptions): Promise<void> {
     routes,
     metrics: options.metrics,
     log,
-    health: async () => {
+    readiness: async () => {
       const problems: string[] = [];
+      if (!started) problems.push("starting");
       if (draining) problems.push("shutting down");
       await options.store.ping().catch(() => problems.push("store unreachable"));
       for (const channel of options.channels) {
@@ -77,6 +79,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
       log.info({ channel: channel.name, ...started }, "channel started");
     }
     for (const job of options.background ?? []) job.start();
+    started = true;
     await options.stopRequested;
   } finally {
     draining = true;

@@ -47,6 +47,12 @@ export interface QueueJob {
 }
 
 /**
+ * The store key of the deployment's one answer queue (a Redis stream under the store's
+ * namespace), which an autoscaler watches too: deploy/kubernetes/components/keda.
+ */
+export const ANSWER_QUEUE_KEY = "queue:answers";
+
+/**
  * Work shared by every process on one store queue (work-stream.ts): each process adds what
  * it cannot start at once, and takes the next entries only while it has room (`room()`),
  * so work goes by capacity, whichever process received it. A taken entry is held by

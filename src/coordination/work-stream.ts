@@ -128,15 +128,16 @@ export class MemoryStreams {
 }
 
 // The same steps on Redis, each one atomic script. KEYS[1] is the stream; its consumer group
-// is GROUP, created with the stream by the first add. Entries carry their value in field "v".
+// is STREAM_GROUP, created with the stream by the first add. Entries carry their value in field "v".
 // A done entry is acknowledged and deleted, so the stream holds only entries not yet done:
-// its length minus the group's pending count is the number waiting to be taken.
-const GROUP = "answers";
+// its length minus the group's pending count is the number waiting to be taken (the group's
+// lag, which an autoscaler reads: deploy/kubernetes/components/keda).
+export const STREAM_GROUP = "answers";
 const PRELUDE = `
 local stream = KEYS[1]
 local function waiting()
   if redis.call("EXISTS", stream) == 0 then return 0 end
-  return redis.call("XLEN", stream) - redis.call("XPENDING", stream, "${GROUP}")[1]
+  return redis.call("XLEN", stream) - redis.call("XPENDING", stream, "${STREAM_GROUP}")[1]
 end
 local function flatten(entries)
   local out = {}
@@ -158,7 +159,7 @@ export const REDIS_STREAM_ADD_SCRIPT = `${PRELUDE}
 local ahead = waiting()
 if ahead >= tonumber(ARGV[2]) then return false end
 if redis.call("EXISTS", stream) == 0 then
-  redis.call("XGROUP", "CREATE", stream, "${GROUP}", "0", "MKSTREAM")
+  redis.call("XGROUP", "CREATE", stream, "${STREAM_GROUP}", "0", "MKSTREAM")
 end
 local id = redis.call("XADD", stream, "*", "v", ARGV[1])
 redis.call("PUBLISH", stream .. ":added", id)
@@ -173,7 +174,7 @@ export function streamAddedChannel(streamKey: string): string {
 /** ARGV consumer, count. Returns id, value, id, value… of the entries taken. */
 export const REDIS_STREAM_TAKE_SCRIPT = `${PRELUDE}
 if redis.call("EXISTS", stream) == 0 then return {} end
-local reply = redis.call("XREADGROUP", "GROUP", "${GROUP}", ARGV[1], "COUNT", ARGV[2], "STREAMS", stream, ">")
+local reply = redis.call("XREADGROUP", "GROUP", "${STREAM_GROUP}", ARGV[1], "COUNT", ARGV[2], "STREAMS", stream, ">")
 if not reply then return {} end
 return flatten(reply[1][2])
 `;
@@ -184,11 +185,11 @@ return flatten(reply[1][2])
  */
 export const REDIS_STREAM_TAKE_OVER_SCRIPT = `${PRELUDE}
 if redis.call("EXISTS", stream) == 0 then return {} end
-local reply = redis.call("XAUTOCLAIM", stream, "${GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
+local reply = redis.call("XAUTOCLAIM", stream, "${STREAM_GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
 local taken = flatten(reply[2])
 local left = tonumber(ARGV[3]) - #taken / 2
 if left > 0 then
-  local fresh = redis.call("XREADGROUP", "GROUP", "${GROUP}", ARGV[1], "COUNT", left, "STREAMS", stream, ">")
+  local fresh = redis.call("XREADGROUP", "GROUP", "${STREAM_GROUP}", ARGV[1], "COUNT", left, "STREAMS", stream, ">")
   if fresh then
     for _, value in ipairs(flatten(fresh[1][2])) do table.insert(taken, value) end
   end
@@ -201,9 +202,9 @@ export const REDIS_STREAM_HOLD_SCRIPT = `${PRELUDE}
 local held = {}
 if redis.call("EXISTS", stream) == 0 then return held end
 for i = 2, #ARGV do
-  local pending = redis.call("XPENDING", stream, "${GROUP}", ARGV[i], ARGV[i], 1)
+  local pending = redis.call("XPENDING", stream, "${STREAM_GROUP}", ARGV[i], ARGV[i], 1)
   if pending[1] and pending[1][2] == ARGV[1] then
-    redis.call("XCLAIM", stream, "${GROUP}", ARGV[1], 0, ARGV[i], "JUSTID")
+    redis.call("XCLAIM", stream, "${STREAM_GROUP}", ARGV[1], 0, ARGV[i], "JUSTID")
     table.insert(held, ARGV[i])
   end
 end
@@ -213,9 +214,9 @@ return held
 /** ARGV consumer, id: done, if the consumer still holds it. Returns 1 done, 0 not its own. */
 export const REDIS_STREAM_FINISH_SCRIPT = `${PRELUDE}
 if redis.call("EXISTS", stream) == 0 then return 0 end
-local pending = redis.call("XPENDING", stream, "${GROUP}", ARGV[2], ARGV[2], 1)
+local pending = redis.call("XPENDING", stream, "${STREAM_GROUP}", ARGV[2], ARGV[2], 1)
 if not (pending[1] and pending[1][2] == ARGV[1]) then return 0 end
-redis.call("XACK", stream, "${GROUP}", ARGV[2])
+redis.call("XACK", stream, "${STREAM_GROUP}", ARGV[2])
 redis.call("XDEL", stream, ARGV[2])
 return 1
 `;
@@ -233,7 +234,7 @@ return waiting()
 export const REDIS_STREAM_PLACES_SCRIPT = `${PRELUDE}
 if redis.call("EXISTS", stream) == 0 then return {} end
 local held = {}
-for _, entry in ipairs(redis.call("XPENDING", stream, "${GROUP}", "-", "+", redis.call("XLEN", stream))) do
+for _, entry in ipairs(redis.call("XPENDING", stream, "${STREAM_GROUP}", "-", "+", redis.call("XLEN", stream))) do
   held[entry[1]] = true
 end
 local ids = {}

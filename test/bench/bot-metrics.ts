@@ -22,7 +22,7 @@ export async function scrapeMetrics(botUrl: string): Promise<MetricTotals> {
     const match = /^(\w+)(?:\{([^}]*)\})?\s+(\S+)/.exec(line);
     if (!match) continue;
     const [, fullName = "", labels = "", value = ""] = match;
-    // A ping serves /healthz, not a message: left out of the store's round trips.
+    // A ping serves /readyz and /metrics, not a message: left out of the store's round trips.
     if (labels.includes('operation="ping"')) continue;
     const short = fullName.startsWith(PREFIX) ? fullName.slice(PREFIX.length) : fullName;
     // A histogram's buckets keep their bound: summed over its other labels only.

@@ -50,7 +50,7 @@ async function waitForPort(getPort: () => number | undefined): Promise<number> {
 }
 
 describe("the service's HTTP server", () => {
-  it("serves /healthz, /metrics and the channel routes, and refuses deliveries while draining", async () => {
+  it("serves /healthz, /readyz, /metrics and the channel routes, and refuses deliveries while draining", async () => {
     const metrics = new Metrics();
     harness = await startHarness({ bridge: { metrics } });
     const channel = fakeChannel();
@@ -79,18 +79,25 @@ describe("the service's HTTP server", () => {
     });
     const url = `http://127.0.0.1:${await waitForPort(() => port)}`;
 
-    const healthy = await fetch(`${url}/healthz`);
-    expect(healthy.status).toBe(200);
-    expect(await healthy.json()).toEqual({ status: "ok" });
+    const alive = await fetch(`${url}/healthz`);
+    expect(alive.status).toBe(200);
+    expect(await alive.json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
     expect(channel.started).toBe(true);
 
     channel.down = "polling stalled";
-    const sick = await fetch(`${url}/healthz`);
-    expect(sick.status).toBe(503);
-    expect(await sick.json()).toEqual({
-      status: "unavailable",
+    const notReady = await fetch(`${url}/readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.json()).toEqual({
+      status: "not ready",
       problems: ["fake: polling stalled"],
     });
+    expect(await (await fetch(`${url}/metrics`)).text()).toMatch(/^chatbot_bridge_ready 0$/m);
+    // Alive all the same: a restart would not bring the platform back.
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    channel.down = undefined;
 
     expect((await fetch(`${url}/fake/webhook`, { method: "POST" })).status).toBe(200);
     expect((await fetch(`${url}/fake/webhook`)).status).toBe(405);
@@ -122,7 +129,7 @@ describe("a route handler that throws", () => {
           },
         },
       ],
-      health: async () => ({ problems: [] }),
+      readiness: async () => ({ problems: [] }),
       metrics: new Metrics(),
       log: createLogger({ level: "silent", secrets: [] }),
     });

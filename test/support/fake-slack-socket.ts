@@ -11,6 +11,7 @@ export class FakeSocketServer {
   readonly #sockets = new Set<Duplex>();
   readonly #acks = new Map<string, (payload: unknown) => void>();
   readonly #connected: (() => void)[] = [];
+  #refusing = false;
   /** Envelopes sent, with when they were acknowledged (performance.now()). */
   readonly sent: { envelopeId: string; type: string; at: number; ackedAt?: number }[] = [];
 
@@ -26,7 +27,7 @@ export class FakeSocketServer {
 
   handleUpgrade(request: IncomingMessage, socket: Duplex): void {
     const key = request.headers["sec-websocket-key"];
-    if (typeof key !== "string") {
+    if (typeof key !== "string" || this.#refusing) {
       socket.destroy();
       return;
     }
@@ -94,6 +95,19 @@ export class FakeSocketServer {
       retry_reason: options.retryAttempt ? "timeout" : "",
     });
     return acked;
+  }
+
+  /**
+   * Drops every connection and refuses new ones until `accept()`: a Socket Mode link lost on
+   * Slack's side, the client's reconnects failing meanwhile.
+   */
+  drop(): void {
+    this.#refusing = true;
+    this.close();
+  }
+
+  accept(): void {
+    this.#refusing = false;
   }
 
   close(): void {

@@ -221,7 +221,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     port: 0,
     host: "127.0.0.1",
     routes: channel.routes,
-    health: async () => ({ problems: [] }),
+    readiness: async () => ({ problems: [] }),
     metrics,
     log,
   });

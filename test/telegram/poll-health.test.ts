@@ -15,7 +15,7 @@ afterEach(async () => {
   stopService = undefined;
 });
 
-/** The channel behind the process's real HTTP server; resolves with its /healthz URL. */
+/** The channel behind the process's real HTTP server; resolves with its /readyz URL. */
 async function serve(r: Rig): Promise<string> {
   const lines: Record<string, unknown>[] = [];
   const log = createLogger({
@@ -48,7 +48,7 @@ async function serve(r: Rig): Promise<string> {
   };
   await until(() => lines.some((l) => l.msg === "channel started"), 5_000, "the channel");
   const listening = lines.find((l) => typeof l.port === "number");
-  return `http://127.0.0.1:${listening?.port}/healthz`;
+  return `http://127.0.0.1:${listening?.port}/readyz`;
 }
 
 async function health(url: string): Promise<{ status: number; body: string }> {
@@ -56,20 +56,20 @@ async function health(url: string): Promise<{ status: number; body: string }> {
   return { status: response.status, body: await response.text() };
 }
 
-/** Asks /healthz every 100 ms until it answers `status`; fails after `timeoutMs`. */
+/** Asks /readyz every 100 ms until it answers `status`; fails after `timeoutMs`. */
 async function healthBecomes(url: string, status: number, timeoutMs: number): Promise<string> {
   const end = performance.now() + timeoutMs;
   for (;;) {
     const answer = await health(url);
     if (answer.status === status) return answer.body;
     if (performance.now() > end) {
-      throw new Error(`/healthz still ${answer.status} after ${timeoutMs} ms: ${answer.body}`);
+      throw new Error(`/readyz still ${answer.status} after ${timeoutMs} ms: ${answer.body}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-describe("Telegram long polling and /healthz", () => {
+describe("Telegram long polling and /readyz", () => {
   it("turns 503 a few seconds after a getUpdates overruns its timeout, stays so while polls hang, and recovers when they answer", async () => {
     // A 1-second long poll; the stall grace and the client's own timeout are the defaults.
     const r = await startRig({
@@ -87,7 +87,7 @@ describe("Telegram long polling and /healthz", () => {
     const hungSince = performance.now();
     const body = await healthBecomes(url, 503, 15_000);
     expect(JSON.parse(body)).toEqual({
-      status: "unavailable",
+      status: "not ready",
       problems: [expect.stringMatching(/^telegram: Telegram polling stalled/)],
     });
     expect(performance.now() - hungSince).toBeLessThan(10_000);
@@ -101,7 +101,7 @@ describe("Telegram long polling and /healthz", () => {
 
     // Telegram answers again.
     r.fake.holdPolls = false;
-    expect(JSON.parse(await healthBecomes(url, 200, 3_000))).toEqual({ status: "ok" });
+    expect(JSON.parse(await healthBecomes(url, 200, 3_000))).toEqual({ status: "ready" });
     r.fake.write({ chat: r.dm.id, from: r.alice, text: "/help" });
     await until(() => r.fake.botMessages(r.dm.id).length === 1, 3_000, "the help");
   });

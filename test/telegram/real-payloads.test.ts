@@ -39,7 +39,7 @@ beforeAll(async () => {
     port: 0,
     host: "127.0.0.1",
     routes: rig.channel.routes,
-    health: async () => ({ problems: [] }),
+    readiness: async () => ({ problems: [] }),
     metrics: new Metrics(),
     log: createLogger({ level: "silent", secrets: [] }),
   });

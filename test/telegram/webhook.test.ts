@@ -43,7 +43,7 @@ async function startWebhookRig(
     port: 0,
     host: "127.0.0.1",
     routes: rig.channel.routes,
-    health: async () => ({ problems: [] }),
+    readiness: async () => ({ problems: [] }),
     metrics: new Metrics(),
     log: createLogger({ level: "silent", secrets: [] }),
   });
