@@ -127,7 +127,7 @@ export interface Clocks {
 }
 
 /** Remote epoch times on this process's clock (each offset: remote minus local). */
-export function onOurClock(clock: Clocks): {
+function onOurClock(clock: Clocks): {
   atPlatform(ms: number): number;
   atBackend(ms: number): number;
 } {

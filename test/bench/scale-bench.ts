@@ -16,7 +16,7 @@ import type { BenchChat } from "./bot-bench-chats.ts";
 import { BotDeliveries, type Delivered } from "./bot-deliveries.ts";
 import { runBotLoad } from "./bot-load.ts";
 import { type BotProcess, startBotProcess } from "./bot-process.ts";
-import { addedLatency, type Clocks, onOurClock, pairUp } from "./bot-summary.ts";
+import { addedLatency, type Clocks, pairUp } from "./bot-summary.ts";
 import { type FakePlatforms, startFakePlatformsProcess } from "./fake-platforms-process.ts";
 import { QUICK, STAMP_ANSWER_MS } from "./stamp-backend.ts";
 import { measureClockOffset, startStampBackendProcess } from "./stamp-backend-process.ts";
@@ -37,7 +37,7 @@ export interface ScaleBenchOptions {
 export interface ScaleStep {
   offeredPerSecond: number;
   questions: number;
-  /** Answers closed per second in the step's steady window (see answersPerSecond). */
+  /** Answers closed per second (see answersPerSecondOf). */
   answersPerSecond: number;
   /** Refused, never closed, or never showed the backend's first chunk. */
   unanswered: number;
@@ -241,10 +241,7 @@ async function runStep(context: StepContext): Promise<ScaleStep> {
     ),
     1,
   );
-  const answersPerSecond = round(
-    steadyAnswersPerSecond(timed, context.clock, options.stepSeconds),
-    1,
-  );
+  const answersPerSecond = round(answersPerSecondOf(timed, rate), 1);
   const why = [
     ...(unanswered > 0 ? [`${unanswered} unanswered`] : []),
     ...(addedP99Ms >= options.addedP99GoalMs ? [`p99 added ≥ ${options.addedP99GoalMs} ms`] : []),
@@ -265,24 +262,16 @@ async function runStep(context: StepContext): Promise<ScaleStep> {
 }
 
 /**
- * Answers closed a second once the load is steady: those whose final call came within one
- * step's length from an answer's time after the first question. Below capacity that is the
- * offered rate; above it, what the processes could answer (the rest waited in the queue).
+ * Answers closed a second: those closed, over the time from the first close to the last (and
+ * one question's interval). Below capacity that is the offered rate; above it, what the
+ * processes could answer (the rest waited in the queue and closed later, spreading the
+ * closes out).
  */
-function steadyAnswersPerSecond(
-  timed: ReturnType<typeof pairUp>,
-  clock: Clocks,
-  stepSeconds: number,
-): number {
-  const { atPlatform } = onOurClock(clock);
-  const from = Math.min(...timed.map((t) => t.question.sentAt)) + STAMP_ANSWER_MS;
-  const until = from + stepSeconds * 1000;
-  const closed = timed.filter((t) => {
-    if (t.seen?.finalAt === undefined) return false;
-    const at = atPlatform(t.seen.finalAt);
-    return at >= from && at < until;
-  });
-  return closed.length / stepSeconds;
+function answersPerSecondOf(timed: ReturnType<typeof pairUp>, rate: number): number {
+  const closes = timed.flatMap((t) => (t.seen?.finalAt === undefined ? [] : [t.seen.finalAt]));
+  if (closes.length === 0) return 0;
+  const spanMs = Math.max(...closes) - Math.min(...closes) + 1000 / rate;
+  return (1000 * closes.length) / spanMs;
 }
 
 /** Deliveries spread over the bot processes in turn, as a load balancer in front of them. */
