@@ -1,3 +1,4 @@
+import { en } from "../../src/i18n/catalog/en.ts";
 import { END_STAMP, STAMP } from "./stamp-backend.ts";
 import { epochMs } from "./stats.ts";
 
@@ -15,6 +16,17 @@ export interface SeenAnswer {
   finalAt?: number;
   /** Calls that showed text: posts, edits, drafts, stream appends. */
   textCalls: number;
+}
+
+const PLACE_IN_LINE = en.numberInLine.slice(0, en.numberInLine.indexOf("{"));
+
+/**
+ * Whether `text` is the bot's notice of a question's place in the queue (English): the
+ * answer comes later in the same message, so the notice, unlike an error note, closes nothing.
+ */
+export function isPlaceInLine(text: string): boolean {
+  // Telegram's rich messages carry it as HTML (`<p>⏳ …</p>`).
+  return text.includes(PLACE_IN_LINE);
 }
 
 /** What the fake platforms saw during a run. */

@@ -1,6 +1,6 @@
 import { type Bucket, FloodLimits, type Window } from "../support/flood-limits.ts";
 import { slackTiers } from "../support/slack-tiers.ts";
-import type { AnswerLog } from "./answer-log.ts";
+import { type AnswerLog, isPlaceInLine } from "./answer-log.ts";
 import { slackKey, slackTeamOf } from "./bot-bench-chats.ts";
 import { STAMP } from "./stamp-backend.ts";
 
@@ -78,13 +78,16 @@ export class BenchSlackApi {
    * A stream may be stopped early, to go on by chat.update: the answer closes with whichever
    * of them comes once the last chunk has been shown. An ephemeral note, or a placeholder
    * that turns into text with no stamp before the answer showed any, is an error note: that
-   * closes it too.
+   * closes it too; the queue's place notice does not (the answer replaces it).
    */
   #closing(key: string, method: string, text: string): "no" | "complete" | "now" {
     if (method === "chat.startStream" || method === "chat.appendStream") return "no";
     if (method === "chat.postEphemeral") return "now";
     const errorNote =
-      method === "chat.update" && !this.#log.shownFirstText(key) && !STAMP.test(text);
+      method === "chat.update" &&
+      !this.#log.shownFirstText(key) &&
+      !STAMP.test(text) &&
+      !isPlaceInLine(text);
     return errorNote ? "now" : "complete";
   }
 

@@ -1,5 +1,5 @@
 import { type Bucket, FloodLimits } from "../support/flood-limits.ts";
-import type { AnswerLog } from "./answer-log.ts";
+import { type AnswerLog, isPlaceInLine } from "./answer-log.ts";
 import type { FakeReply } from "./bench-slack-api.ts";
 import { telegramKey } from "./bot-bench-chats.ts";
 import { STAMP } from "./stamp-backend.ts";
@@ -65,11 +65,13 @@ export class BenchTelegramApi {
   /**
    * A draft is a preview; a sent or edited message is what stays, and closes the answer once
    * the last chunk shows. A message with no stamp before the answer showed any is an error
-   * note (private chats get no placeholder): that closes it too.
+   * note (private chats get no placeholder): that closes it too; the queue's place notice
+   * does not (the answer replaces it).
    */
   #closing(key: string, method: string, text: string): "no" | "complete" | "now" {
     if (DRAFTS.has(method)) return "no";
-    return !this.#log.shownFirstText(key) && !STAMP.test(text) ? "now" : "complete";
+    const errorNote = !this.#log.shownFirstText(key) && !STAMP.test(text) && !isPlaceInLine(text);
+    return errorNote ? "now" : "complete";
   }
 
   #result(method: string, params: Record<string, unknown>, chatId: number): unknown {

@@ -5,7 +5,8 @@ import { rampSlots } from "./ramp.ts";
 import { epochMs } from "./stats.ts";
 
 export interface BotLoadOptions {
-  deliveries: BotDeliveries;
+  /** Where the questions go: one bot's deliveries, or several behind a balancer. */
+  deliveries: Pick<BotDeliveries, "question">;
   platforms: FakePlatforms;
   /** Answers streaming at once: one conversation ("slot") per concurrent answer. */
   concurrency: number;

@@ -75,7 +75,7 @@ export interface BotRow {
   /** Most Telegram messages the bot sent for good in one second (Telegram's bulk guide: ~30). */
   peakTelegramSendsPerSecond: number;
   botLog: { lines: number; first: string[] };
-  clock: { backend: ClockOffset; platforms: ClockOffset };
+  clock: Clocks;
   wallMs: number;
 }
 
@@ -110,13 +110,43 @@ export interface BotObservations {
   benchCpuMs: number;
   machineBusyPercent: number;
   botLog: { lines: number; first: string[] };
-  clock: { backend: ClockOffset; platforms: ClockOffset };
+  clock: Clocks;
   wallMs: number;
 }
 
-interface Timed {
+/** A question and the answer the platform saw for it (none: it never showed). */
+export interface Timed {
   question: AskedQuestion;
   seen: SeenAnswer | undefined;
+}
+
+/** The other processes' clocks, as measured from this one. */
+export interface Clocks {
+  backend: ClockOffset;
+  platforms: ClockOffset;
+}
+
+/** Remote epoch times on this process's clock (each offset: remote minus local). */
+function onOurClock(clock: Clocks): {
+  atPlatform(ms: number): number;
+  atBackend(ms: number): number;
+} {
+  return {
+    atPlatform: (ms) => ms - clock.platforms.offsetMs,
+    atBackend: (ms) => ms - clock.backend.offsetMs,
+  };
+}
+
+/**
+ * The added latency of an answer: the backend writes the first chunk (stamped) → the fake
+ * platform receives the call showing it; NaN when it never showed.
+ */
+export function addedLatency(clock: Clocks): (t: Timed) => number {
+  const { atPlatform, atBackend } = onOurClock(clock);
+  return (t) =>
+    t.seen?.firstTextAt !== undefined && t.seen.startStamp !== undefined
+      ? atPlatform(t.seen.firstTextAt) - atBackend(t.seen.startStamp)
+      : Number.NaN;
 }
 
 export function summarizeBot(o: BotObservations): BotRow {
@@ -124,13 +154,8 @@ export function summarizeBot(o: BotObservations): BotRow {
   const timed = pairUp(questions, o.platforms.answers);
   const lastRound = Math.max(...questions.map((q) => q.round));
   const measured = timed.filter((t) => t.question.round > 0 && t.question.round < lastRound);
-  // Remote epoch times on this process's clock (each offset: remote minus local).
-  const atPlatform = (ms: number) => ms - o.clock.platforms.offsetMs;
-  const atBackend = (ms: number) => ms - o.clock.backend.offsetMs;
-  const added = (t: Timed) =>
-    t.seen?.firstTextAt !== undefined && t.seen.startStamp !== undefined
-      ? atPlatform(t.seen.firstTextAt) - atBackend(t.seen.startStamp)
-      : Number.NaN;
+  const { atPlatform, atBackend } = onOurClock(o.clock);
+  const added = addedLatency(o.clock);
   const firstText = (t: Timed) =>
     t.seen?.firstTextAt === undefined
       ? Number.NaN
@@ -210,7 +235,7 @@ export function summarizeBot(o: BotObservations): BotRow {
  * Each question with the answer the platform saw for it: a conversation's answers arrive
  * one after the other, so its n-th answer is its n-th question's.
  */
-function pairUp(questions: readonly AskedQuestion[], seen: readonly SeenAnswer[]): Timed[] {
+export function pairUp(questions: readonly AskedQuestion[], seen: readonly SeenAnswer[]): Timed[] {
   const byKey = new Map<string, SeenAnswer[]>();
   for (const answer of seen) {
     const list = byKey.get(answer.key) ?? [];

@@ -11,6 +11,7 @@ import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
 import { benchQueue, type QueueBenchOptions } from "./queue-bench.ts";
+import { benchScale, type ScaleBenchOptions } from "./scale-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
 import { benchStreamFloor, type StreamFloorOptions } from "./stream-floor.ts";
 
@@ -26,6 +27,7 @@ export const TASKS = {
   pace: (options: PaceBenchOptions) => benchPace(options),
   cap: (options: CapBenchOptions) => benchCap(options),
   queue: (options: QueueBenchOptions) => benchQueue(options),
+  scale: (options: ScaleBenchOptions) => benchScale(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -1,21 +1,19 @@
 import { createClient } from "@keyv/redis";
 import { afterAll, describe, expect, it } from "vitest";
 import { ANSWER_QUEUE_KEY } from "../../src/coordination/shared-queue.ts";
-import { STREAM_GROUP } from "../../src/coordination/work-stream.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
+import { readQueueLag } from "../support/queue-lag.ts";
 import { startTestRedis } from "../support/redis.ts";
 
 const redis = await startTestRedis("queue lag");
 afterAll(() => redis?.close());
 
-/** The consumer group's lag as KEDA's redis-streams scaler reads it (XINFO GROUPS, Redis 7+). */
+/** The consumer group's lag as KEDA's redis-streams scaler reads it. */
 async function lagOf(url: string, stream: string): Promise<unknown> {
   const client = createClient({ url });
   await client.connect();
   try {
-    const groups = (await client.sendCommand(["XINFO", "GROUPS", stream])) as unknown[][];
-    const group = groups.find((fields) => fields[fields.indexOf("name") + 1] === STREAM_GROUP);
-    return group?.[group.indexOf("lag") + 1];
+    return await readQueueLag(client, stream);
   } finally {
     client.destroy();
   }
