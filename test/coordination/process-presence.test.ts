@@ -43,14 +43,15 @@ describe.runIf(redis)("a process's presence on a store processes share", () => {
     await a.presence.join();
     await b.presence.join();
     await sleep(3 * LEASE_MS);
-    // One read answers for many processes.
+    // One read answers for many processes (b's own renewals may run meanwhile: not counted).
     b.store.reset();
     expect(await b.presence.alive([a.presence.id, "never-ran", b.presence.id])).toEqual([
       true,
       false,
       true,
     ]);
-    expect(Object.fromEntries(b.store.counts)).toEqual({ getMany: 1 });
+    const { renew: _renewals, ...reads } = Object.fromEntries(b.store.counts);
+    expect(reads).toEqual({ getMany: 1 });
   });
 
   it("lapses a lease after its process died, and frees at once when it closes", async () => {
