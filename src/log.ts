@@ -26,7 +26,7 @@ const SECRET_FIELDS = ["apiKey", "token", "authorization", "password", "secret",
 export function createLogger(options: LoggerOptions): Logger {
   const { secrets } = options;
   const destination = options.destination ?? process.stderr;
-  const usePretty = options.pretty ?? (destination === process.stderr && process.stderr.isTTY);
+  const usePretty = options.pretty ?? Boolean((destination as { isTTY?: boolean }).isTTY);
   const stream = usePretty
     ? pretty({ destination, colorize: true, sync: true, ignore: "pid,hostname" })
     : destination;

@@ -26,6 +26,8 @@ export interface ServiceOptions {
   background?: readonly BackgroundJob[];
   /** Resolves when the process should stop (a signal arrived). */
   stopRequested: Promise<unknown>;
+  /** Called once every channel has started, with the HTTP server's port. */
+  onStarted?: (port: number) => void;
 }
 
 /**
@@ -80,6 +82,7 @@ export async function runService(options: ServiceOptions): Promise<void> {
     }
     for (const job of options.background ?? []) job.start();
     started = true;
+    options.onStarted?.(server.port);
     await options.stopRequested;
   } finally {
     draining = true;
