@@ -3,9 +3,10 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { startHeldBackend } from "../support/held-backend.ts";
+import { type InProcessBot, startBotInProcess } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv, telegramBotEnv } from "../support/process-test.ts";
 import { freePort, hasRedisServerBinary, spawnRedisServer } from "../support/redis.ts";
-import { botWorkDir, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -44,7 +45,7 @@ function probes(port: unknown) {
   };
 }
 
-async function listening(bot: RunningBot) {
+async function listening(bot: InProcessBot) {
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
   return probes(port);
 }
@@ -55,14 +56,13 @@ describe("/readyz says whether to send a process work; /healthz only that it wor
     // Nothing listens here yet: the process keeps trying Slack, serving its probes meanwhile.
     const slackPort = await freePort();
     const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
+      startBotInProcess({
         env: slackBotEnv(
           { apiUrl: `http://127.0.0.1:${slackPort}/api/`, botToken: "xoxb-fake-bot-token" },
           simulator,
         ),
       }),
-      (b) => b.stop("SIGKILL"),
+      (b) => b.stop(),
     );
     const probe = await listening(bot);
     await bot.logLine("Slack auth.test failed; retrying");
@@ -81,23 +81,22 @@ describe("/readyz says whether to send a process work; /healthz only that it wor
     const fake = track(await startFakeTelegram(), (f) => f.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const bot = track(
-      startBot({ cwd: await botWorkDir(), env: { ...telegramBotEnv(fake, backend) } }),
-      (b) => b.stop("SIGKILL"),
+    const bot = track(startBotInProcess({ env: { ...telegramBotEnv(fake, backend) } }), (b) =>
+      b.stop(),
     );
     const probe = await listening(bot);
     await probe.readyzBecomes(200);
     fake.write({ chat: dm.id, from: alice, text: "a long one" });
     await until("the answer under way", () => (backend.open === 1 ? true : undefined));
 
-    bot.child.kill("SIGTERM");
+    const exited = bot.stop();
     const draining = await probe.readyzBecomes(503);
     expect(draining.body.problems).toContain("shutting down");
     // Alive: a liveness probe must not kill the process that finishes the answer.
     expect(await probe.healthz()).toEqual({ status: 200, body: { status: "ok" } });
 
     backend.releaseAll();
-    expect(await bot.exited).toBe(0);
+    expect(await exited).toBe(0);
     expect(fake.botMessages(dm.id).at(-1)?.text).toContain("Answer to a long one.");
   });
 
@@ -108,11 +107,10 @@ describe("/readyz says whether to send a process work; /healthz only that it wor
       const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
       const fake = track(await startFakeTelegram(), (f) => f.close());
       const bot = track(
-        startBot({
-          cwd: await botWorkDir(),
+        startBotInProcess({
           env: { ...telegramBotEnv(fake, simulator), STORE_URL: redis.url, TAKEOVER_MS: "1500" },
         }),
-        (b) => b.stop("SIGKILL"),
+        (b) => b.stop(),
       );
       const probe = await listening(bot);
       await probe.readyzBecomes(200);
@@ -124,7 +122,6 @@ describe("/readyz says whether to send a process work; /healthz only that it wor
 
       await redis.start();
       expect(await probe.readyzBecomes(200)).toEqual({ status: 200, body: { status: "ready" } });
-      expect(bot.child.exitCode).toBeNull();
     },
   );
 
@@ -132,15 +129,14 @@ describe("/readyz says whether to send a process work; /healthz only that it wor
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const fake = track(await FakeSlack.start(), (f) => f.close());
     const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
+      startBotInProcess({
         env: {
           ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
           SLACK_SIGNING_SECRET: "",
           SLACK_APP_TOKEN: fake.options.appToken,
         },
       }),
-      (b) => b.stop("SIGKILL"),
+      (b) => b.stop(),
     );
     const probe = await listening(bot);
     await bot.logLine({ msg: "channel started", mode: "socket" });

@@ -1,0 +1,141 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Writable } from "node:stream";
+import { type Bot, createBot } from "../../src/bot.ts";
+import { loadConfig, secretsOf } from "../../src/config.ts";
+import { ConfigError, StartupError } from "../../src/errors.ts";
+import { maskSecrets } from "../../src/log.ts";
+import { type LogEntry, logEntries } from "./run-bot.ts";
+
+/** A whole bot started in the test's own process (src/bot.ts), as `npm start` would start it. */
+export interface InProcessBot {
+  /** The console channel's output so far. */
+  readonly stdout: string;
+  /** Log lines so far, and a start's one-line refusal, as the process would write them. */
+  readonly stderr: string;
+  /** The JSON log lines so far. */
+  readonly logs: readonly LogEntry[];
+  /** Resolves with the bot once it takes questions; rejects when it could not start. */
+  readonly started: Promise<Bot>;
+  /** Resolves with the exit code the process would have (0 orderly, 1 a failure). */
+  readonly exited: Promise<number>;
+  /**
+   * Resolves with the first log line whose `msg` is `match`, or, given fields, whose fields
+   * equal all of them, as soon as it is written.
+   */
+  logLine(match: string | Record<string, unknown>, timeoutMs?: number): Promise<LogEntry>;
+  /** The orderly stop (SIGTERM's); resolves with the exit code. */
+  stop(): Promise<number>;
+}
+
+/** A fresh DATA_DIR for a bot. */
+export async function freshDataDir(): Promise<string> {
+  return join(await mkdtemp(join(tmpdir(), "bot-in-process-")), "data");
+}
+
+/**
+ * Starts the bot with only `env` as its environment (no `.env`, nothing of the machine's),
+ * on port 0 and in a DATA_DIR of its own unless `env` names them; `input` is the console
+ * channel's stdin (then ended). Close it with stop().
+ */
+export function startBotInProcess(options: {
+  env: Record<string, string>;
+  input?: string;
+}): InProcessBot {
+  let stdout = "";
+  let stderr = "";
+  const lines: LogEntry[] = [];
+  const waiters = new Set<(entry: LogEntry) => void>();
+  const errorStream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      const text = String(chunk);
+      stderr += text;
+      for (const entry of logEntries(text)) {
+        lines.push(entry);
+        for (const waiter of [...waiters]) waiter(entry);
+      }
+      done();
+    },
+  });
+  const outStream = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      stdout += String(chunk);
+      done();
+    },
+  });
+  const stopping = new AbortController();
+  const stdin = new PassThrough();
+  if (options.input !== undefined) stdin.end(options.input);
+  const started = (async () => {
+    const env = {
+      PORT: "0",
+      LOG_LEVEL: "info",
+      DATA_DIR: options.env.DATA_DIR ?? (await freshDataDir()),
+      ...options.env,
+    };
+    const config = loadConfig(env);
+    try {
+      return await createBot(
+        config,
+        { stdin, stdout: outStream, stderr: errorStream },
+        { signal: stopping.signal },
+      );
+    } catch (error) {
+      // As src/main.ts says it: one line naming the setting.
+      if (error instanceof StartupError) {
+        errorStream.write(
+          `chatbot-bridge cannot start: ${maskSecrets(error.message, secretsOf(config))}\n`,
+        );
+      }
+      throw error;
+    }
+  })();
+  const exited = started.then(
+    (bot) => bot.stopped,
+    (error: unknown) => {
+      if (error instanceof ConfigError) {
+        errorStream.write(`chatbot-bridge cannot start: ${error.message}\n`);
+      }
+      return 1;
+    },
+  );
+  const matches = (fields: Record<string, unknown>) => (entry: LogEntry) =>
+    Object.entries(fields).every(([key, value]) => entry[key] === value);
+  return {
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    logs: lines,
+    started,
+    exited,
+    logLine(match, timeoutMs = 10_000) {
+      const fields = typeof match === "string" ? { msg: match } : match;
+      const found = lines.find(matches(fields));
+      if (found) return Promise.resolve(found);
+      return new Promise<LogEntry>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(
+            new Error(`no log line ${JSON.stringify(fields)} within ${timeoutMs} ms:\n${stderr}`),
+          );
+        }, timeoutMs);
+        const waiter = (entry: LogEntry) => {
+          if (!matches(fields)(entry)) return;
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(entry);
+        };
+        waiters.add(waiter);
+      });
+    },
+    stop() {
+      // A start still under way (a channel retrying) ends too, as a signal ends it.
+      stopping.abort();
+      return exited;
+    },
+  };
+}
