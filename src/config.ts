@@ -53,6 +53,12 @@ export const DEFAULTS = {
    * drafts, whose last frame stays drawn over the answer on some clients (README, "Drafts").
    */
   telegramDrafts: false,
+  /**
+   * TELEGRAM_RICH_MESSAGES: answers as HTML messages, not Bot API 10.1 rich messages, which
+   * Telegram accepts but Telegram Web, the macOS app and some other clients cannot show
+   * (README, "Rich messages").
+   */
+  telegramRichMessages: false,
   /** CONTEXT_MAX_MESSAGES: earlier messages a first question carries at most. */
   contextMaxMessages: 20,
   /** CONTEXT_MAX_CHARS: characters those messages take at most, names included. */
@@ -123,6 +129,16 @@ function integer(
           .max(max, { error: `must be at most ${say(max)}` }),
       )
       .default(defaultValue),
+  );
+}
+
+/** A setting that is `on` or `off`, `defaultValue` when unset. */
+function onOff(defaultValue: boolean) {
+  return optionalText.pipe(
+    z
+      .enum(["on", "off"], { error: "must be on or off" })
+      .optional()
+      .transform((v) => (v === undefined ? defaultValue : v === "on")),
   );
 }
 
@@ -254,12 +270,8 @@ const envSchema = z
         .optional()
         .transform((v) => (v === undefined ? DEFAULTS.slackNativeStreaming : v === "true")),
     ),
-    TELEGRAM_DRAFTS: optionalText.pipe(
-      z
-        .enum(["on", "off"], { error: "must be on or off" })
-        .optional()
-        .transform((v) => (v === undefined ? DEFAULTS.telegramDrafts : v === "on")),
-    ),
+    TELEGRAM_DRAFTS: onOff(DEFAULTS.telegramDrafts),
+    TELEGRAM_RICH_MESSAGES: onOff(DEFAULTS.telegramRichMessages),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
     TELEGRAM_WEBHOOK_URL: optionalText.pipe(
@@ -432,6 +444,8 @@ export interface Config {
         groupEditIntervalMs: number;
         groupMessagesPerMinute: number;
         drafts: boolean;
+        /** Answers as rich messages (where the Bot API server has them), not HTML messages. */
+        richMessages: boolean;
       }
     | undefined;
   leads: {
@@ -535,6 +549,7 @@ export function loadConfig(env: Env): Config {
           groupEditIntervalMs: e.TELEGRAM_GROUP_EDIT_INTERVAL_MS,
           groupMessagesPerMinute: e.TELEGRAM_GROUP_MESSAGES_PER_MINUTE,
           drafts: e.TELEGRAM_DRAFTS,
+          richMessages: e.TELEGRAM_RICH_MESSAGES,
         }
       : undefined,
     leads: {

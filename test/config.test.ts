@@ -42,15 +42,24 @@ describe("loadConfig", () => {
     expect(config.telegram?.groupMessagesPerMinute).toBe(GROUP_MESSAGES_PER_MINUTE);
   });
 
-  it("streams Telegram's private answers by edits unless TELEGRAM_DRAFTS=on", () => {
-    const telegram = { TELEGRAM_BOT_TOKEN: "1:token" };
-    expect(loadConfig(telegram).telegram?.drafts).toBe(false);
-    expect(loadConfig({ ...telegram, TELEGRAM_DRAFTS: "on" }).telegram?.drafts).toBe(true);
-    expect(loadConfig({ ...telegram, TELEGRAM_DRAFTS: "off" }).telegram?.drafts).toBe(false);
-    expect(problemsOf({ ...telegram, TELEGRAM_DRAFTS: "yes" })).toEqual([
-      "TELEGRAM_DRAFTS must be on or off",
-    ]);
-  });
+  for (const { variable, setting, what } of [
+    { variable: "TELEGRAM_DRAFTS", setting: "drafts", what: "streams private answers by edits" },
+    {
+      variable: "TELEGRAM_RICH_MESSAGES",
+      setting: "richMessages",
+      what: "answers as HTML messages, not rich ones,",
+    },
+  ] as const) {
+    it(`${what} unless ${variable}=on`, () => {
+      const telegram = { TELEGRAM_BOT_TOKEN: "1:token" };
+      expect(loadConfig(telegram).telegram?.[setting]).toBe(false);
+      expect(loadConfig({ ...telegram, [variable]: "on" }).telegram?.[setting]).toBe(true);
+      expect(loadConfig({ ...telegram, [variable]: "off" }).telegram?.[setting]).toBe(false);
+      expect(problemsOf({ ...telegram, [variable]: "yes" })).toEqual([
+        `${variable} must be on or off`,
+      ]);
+    });
+  }
 
   it("cuts answers after CHATBOT_ANSWER_TIMEOUT_MS, said in minutes or seconds", () => {
     const cut = (ms: number) => new TimeoutError("/chat", "answer", ms).userMessage;

@@ -47,7 +47,7 @@ import {
   WEBHOOK_SECRET_PATTERN,
   WINDOW_MARGIN_MS,
 } from "./limits.ts";
-import { detectMessageFormat, type MessageFormat, richFormat } from "./message-format.ts";
+import { detectMessageFormat, htmlFormat, type MessageFormat } from "./message-format.ts";
 import { Poller } from "./polling.ts";
 import { repliedDiscussion } from "./reply-context.ts";
 import { readSavedMessage, TelegramSurface } from "./surface.ts";
@@ -134,6 +134,11 @@ export interface TelegramChannelOptions {
    * edited as it grows, with its buttons.
    */
   drafts?: boolean;
+  /**
+   * TELEGRAM_RICH_MESSAGES: answers, notes and drafts as Bot API 10.1 rich messages where the
+   * server has them; off (the default), as HTML messages, which every client shows.
+   */
+  richMessages?: boolean;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
@@ -215,8 +220,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     private: options.privateEditIntervalMs ?? DEFAULTS.telegramEditIntervalMs,
     group: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
   };
-  // Rich messages unless the Bot API server turns out to have none (asked at start).
-  let format: MessageFormat = richFormat;
+  // Telegram accepts rich messages that some clients cannot show, and no bot can learn a
+  // person's client: HTML messages unless rich ones are asked for (README, "Rich messages"),
+  // and then only if the Bot API server has them (asked at start).
+  const richMessages = options.richMessages ?? DEFAULTS.telegramRichMessages;
+  let format: MessageFormat = htmlFormat;
 
   let me: BotIdentity | undefined;
   let state: "new" | "running" | "stopped" = "new";
@@ -439,7 +447,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     async start(signal) {
       starting = signal;
       me = await identify();
-      format = await detectMessageFormat(bot.api, me.id, log);
+      if (richMessages) format = await detectMessageFormat(bot.api, me.id, log);
       if (webhookMode && options.webhookUrl) {
         const url = options.webhookUrl;
         await atStart("setWebhook", () =>

@@ -14,9 +14,10 @@ export type MessageBody =
   | { rich_message: InputRichMessageWithoutUpload };
 
 /**
- * How a channel's texts go to Telegram: rich messages (Bot API 10.1: tables, headings and
- * lists drawn by the client, 32,768 characters a message), or, where the Bot API server has
- * none, HTML messages of 4,096 characters.
+ * How a channel's texts go to Telegram: HTML messages of 4,096 characters (tables as a
+ * monospaced grid), or, with TELEGRAM_RICH_MESSAGES on and a Bot API server that has them,
+ * rich messages (Bot API 10.1: tables, headings and lists drawn by the client, 32,768
+ * characters a message).
  */
 export interface MessageFormat {
   readonly renderer: Renderer;
@@ -83,7 +84,7 @@ function plainRichHtml(html: string): string {
  * Which format the Bot API server offers. A server that predates rich messages (a
  * self-hosted telegram-bot-api not yet upgraded) answers any call of a method it does not
  * know with 404 Not Found; one that knows sendRichMessageDraft refuses this one for its chat
- * (the bot itself), having sent nothing. Asked once, at start.
+ * (the bot itself), having sent nothing. Asked once, at start, when rich messages are on.
  */
 export async function detectMessageFormat(
   api: Api,

@@ -29,7 +29,7 @@ export interface SurfaceDeps {
   api: Api;
   log: Logger;
   place: Place;
-  /** Rich or HTML messages, as the Bot API server offers them. */
+  /** HTML messages, or rich ones (TELEGRAM_RICH_MESSAGES on and the server has them). */
   format: MessageFormat;
   limits: SurfaceLimits;
   /** The chat's budget (one per private chat, one per group shared by all its answers). */
@@ -78,13 +78,13 @@ const PLACEHOLDER = escapeText("…");
 
 /**
  * One answer's place in Telegram as a reply surface: a private chat, a group's reply chain or
- * a forum topic. An answer is sent, then edited as it grows, as a rich message where the Bot
- * API server has them (else an HTML message); with TELEGRAM_DRAFTS on, private chats stream
- * as a native draft that the final text persists with one message. A draft lapses after 30 s
- * unchanged: the reply engine shows it again in time (refreshMs). Telegram's answers map to
- * what the reply engine expects: 429 → RateLimitedError, "message to edit not found" →
- * MessageGoneError, "message is not modified" → success, a markup Telegram cannot parse → the
- * same text once more without markup.
+ * a forum topic. An answer is sent, then edited as it grows, as an HTML message (a rich one
+ * with TELEGRAM_RICH_MESSAGES on, where the Bot API server has them); with TELEGRAM_DRAFTS on,
+ * private chats stream as a native draft of the same kind that the final text persists with
+ * one message. A draft lapses after 30 s unchanged: the reply engine shows it again in time
+ * (refreshMs). Telegram's answers map to what the reply engine expects: 429 →
+ * RateLimitedError, "message to edit not found" → MessageGoneError, "message is not modified"
+ * → success, a markup Telegram cannot parse → the same text once more without markup.
  */
 export class TelegramSurface implements ReplySurface {
   readonly renderer: Renderer;

@@ -41,7 +41,8 @@ export class BenchTelegramApi {
   handle(method: string, params: Record<string, unknown>, token: string): FakeReply {
     if (token !== BENCH_TELEGRAM_TOKEN) return failure(401, "Unauthorized");
     const chatId = Number(params.chat_id);
-    // The bot asks once at start whether rich messages exist, by a draft to itself.
+    // With TELEGRAM_RICH_MESSAGES=on the bot asks once at start whether rich messages exist,
+    // by a draft to itself.
     if (DRAFTS.has(method) && chatId === BOT_ID) {
       return failure(400, "Bad Request: TEXTDRAFT_PEER_INVALID");
     }

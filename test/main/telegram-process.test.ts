@@ -46,6 +46,9 @@ describe("npm start with a Telegram token", () => {
       fake.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
     );
     expect(answer.text).toContain("You asked: “hello from Telegram”");
+    // TELEGRAM_RICH_MESSAGES unset: an HTML message, and no rich call at all.
+    expect(answer.parseMode).toBe("HTML");
+    expect(fake.calls.filter((c) => c.method.startsWith("sendRich"))).toEqual([]);
 
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
@@ -66,6 +69,22 @@ describe("npm start with a Telegram token", () => {
     expect(bot.stderr).not.toContain("Process Lead");
     expect(bot.stderr).not.toContain(fake.token);
 
+    expect(await bot.stop("SIGTERM")).toBe(0);
+  });
+
+  it("answers as rich messages with TELEGRAM_RICH_MESSAGES=on", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const env = { ...telegramBotEnv(fake, simulator), TELEGRAM_RICH_MESSAGES: "on" };
+    const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
+    fake.write({ chat: dm.id, from: alice, text: "hello in rich" });
+    const answer = await until("the answer", () =>
+      fake.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
+    );
+    expect(answer.rich).toBeDefined();
+    expect(fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
     expect(await bot.stop("SIGTERM")).toBe(0);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
-import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
+import { renderMarkdown } from "../../adapters/telegram/render.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
@@ -112,10 +112,8 @@ export async function groupBurst(options: GroupBurstOptions): Promise<GroupBurst
       }),
     );
     const done = () =>
-      fake
-        .botMessages(group.id)
-        .filter((m) => answers.some((a) => m.raw === telegramRichRenderer.render(a))).length ===
-      count;
+      fake.botMessages(group.id).filter((m) => answers.some((a) => m.raw === renderMarkdown(a)))
+        .length === count;
     const deadline = askedAt + (3 * MINUTE) / scale + 10_000;
     while (!done() && performance.now() < deadline) await sleep(10);
     await channel.stop();
@@ -134,14 +132,14 @@ export async function groupBurst(options: GroupBurstOptions): Promise<GroupBurst
       const own = calls.filter(
         (c) =>
           c.ok &&
-          ((c.method === "sendRichMessage" &&
+          ((c.method === "sendMessage" &&
             (c.params.reply_parameters as { message_id?: number } | undefined)?.message_id ===
               questionId) ||
             (c.method === "editMessageText" && c.params.message_id === message.message_id)),
       );
       const first = own[0];
       if (first) firstTextMs.push((first.at - askedAt) * scale);
-      const expected = telegramRichRenderer.render(answers[i] ?? "");
+      const expected = renderMarkdown(answers[i] ?? "");
       if (message.raw !== expected) continue;
       exact++;
       const complete = own.findLast((c) => markupOf(c) === expected);

@@ -58,24 +58,21 @@ describe("Telegram edit errors", () => {
     const messages = fake.botMessages(group.id);
     expect(messages).toHaveLength(1);
     expect(messages[0]?.message_id).not.toBe(first?.message_id);
-    expect(messages[0]?.raw).toBe(
-      telegramRichRenderer.render(firstAnswer("wait for it #pause=400")),
-    );
+    expect(messages[0]?.raw).toBe(renderMarkdown(firstAnswer("wait for it #pause=400")));
     expect(messages[0]?.replyTo).toBe(update.message.message_id);
   });
 
-  for (const { form, richAvailable, refusal, render, parseMode } of [
+  for (const { form, richMessages, refusal, render, parseMode } of [
     {
       form: "an HTML message",
-      // A Bot API server without rich messages.
-      richAvailable: false,
+      richMessages: false,
       refusal: `can't parse entities: Unsupported start tag "x" at byte offset 0`,
       render: renderMarkdown,
       parseMode: "HTML",
     },
     {
       form: "a rich message",
-      richAvailable: true,
+      richMessages: true,
       refusal: `can't parse rich message: Unsupported start tag "x" at byte offset 0`,
       render: telegramRichRenderer.render,
       parseMode: undefined,
@@ -83,8 +80,8 @@ describe("Telegram edit errors", () => {
   ]) {
     it(`re-sends ${form} Telegram cannot parse as its plain text once, then formatted again`, async () => {
       rig = await startRig({
-        fake: { richAvailable },
         simulator: { chunkDelayMs: 5, chunkChars: [3, 6] },
+        channel: { richMessages },
       });
       const { fake, alice, group } = rig;
       fake.failNext({
@@ -115,15 +112,14 @@ describe("Telegram edit errors", () => {
     });
   }
 
-  for (const { form, richAvailable, draft, send } of [
-    { form: "a rich", richAvailable: true, draft: "sendRichMessageDraft", send: "sendRichMessage" },
-    { form: "an HTML", richAvailable: false, draft: "sendMessageDraft", send: "sendMessage" },
+  for (const { form, richMessages, draft, send } of [
+    { form: "a rich", richMessages: true, draft: "sendRichMessageDraft", send: "sendRichMessage" },
+    { form: "an HTML", richMessages: false, draft: "sendMessageDraft", send: "sendMessage" },
   ]) {
     it(`honours a 429 on ${form} draft too, and still persists the final text once`, async () => {
       rig = await startRig({
-        fake: { richAvailable },
         simulator: { chunkDelayMs: 3, chunkChars: [10, 20] },
-        channel: { drafts: true },
+        channel: { drafts: true, richMessages },
       });
       const { fake, alice, dm } = rig;
       fake.failNext({

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
+import { renderMarkdown } from "../../adapters/telegram/render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { answered, firstAnswer, type Rig, refusedCalls, startRig } from "./rig.ts";
 
@@ -20,7 +20,7 @@ describe("Telegram groups without topics: reply chains", () => {
     await answered(rig, mention);
     const [answer] = fake.botMessages(group.id);
     expect(answer?.replyTo).toBe(mention.message.message_id);
-    expect(answer?.raw).toBe(telegramRichRenderer.render(firstAnswer("what is up?")));
+    expect(answer?.raw).toBe(renderMarkdown(firstAnswer("what is up?")));
 
     // Not addressed to the bot: a plain message, and a reply to another person.
     const chatter = fake.write({ chat: group.id, from: bob, text: "lunch?" });
@@ -58,10 +58,10 @@ describe("Telegram groups without topics: reply chains", () => {
     expect(third?.text).toContain("You asked: “hey , new topic”");
     expect(third?.text).toContain("This is the first question in our conversation.");
     // Replies in a supergroup carry a reply-thread id; the bot never sent it back as a topic.
-    const sends = fake.callsTo("sendRichMessage", group.id);
+    const sends = fake.callsTo("sendMessage", group.id);
     expect(sends).toHaveLength(3);
     expect(sends.every((c) => c.params.message_thread_id === undefined)).toBe(true);
-    expect(fake.callsTo("sendMessage")).toEqual([]);
+    expect(fake.callsTo("sendRichMessage")).toEqual([]);
     expect(refusedCalls(fake)).toEqual([]);
   });
 
@@ -109,13 +109,13 @@ describe("Telegram groups without topics: reply chains", () => {
     expect(messages).toHaveLength(3);
     for (const [i, update] of updates.entries()) {
       const answer = messages.find((m) => m.replyTo === update.message.message_id);
-      expect(answer?.raw).toBe(telegramRichRenderer.render(firstAnswer(`question ${i + 1}`)));
+      expect(answer?.raw).toBe(renderMarkdown(firstAnswer(`question ${i + 1}`)));
       // Each grew in place: at least one edit before its final text.
       expect(answer?.history.length).toBeGreaterThan(1);
     }
     expect(fake.floodErrors).toBe(0);
     // All three streamed side by side: each began before any ended.
-    const posts = fake.callsTo("sendRichMessage", group.id).map((c) => c.at);
+    const posts = fake.callsTo("sendMessage", group.id).map((c) => c.at);
     expect(posts).toHaveLength(3);
     const lastEdits = messages.map((m) =>
       Math.max(
@@ -192,7 +192,7 @@ describe("Telegram forum topics", () => {
     const inGeneral = fake.botMessages(forum.id).filter((m) => m.threadId === undefined);
     expect(inGeneral).toHaveLength(1);
     expect(inGeneral[0]?.text).toContain("This is the first question in our conversation.");
-    const sends = fake.callsTo("sendRichMessage", forum.id);
+    const sends = fake.callsTo("sendMessage", forum.id);
     expect(sends.filter((c) => c.params.message_thread_id === topic)).toHaveLength(2);
     expect(sends.filter((c) => c.params.message_thread_id === undefined)).toHaveLength(1);
     expect(chatRequests(rig)).toHaveLength(3);

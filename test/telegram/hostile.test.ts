@@ -23,24 +23,23 @@ const LONG_ANSWERS = [
   {
     kind: "an HTML message",
     limit: MAX_MESSAGE_LENGTH,
-    // A Bot API server without rich messages.
-    richAvailable: false,
+    richMessages: false,
     answer: `${HOSTILE_HEAD}\n\n${"😀".repeat(2_100)}`,
     read: (answer: string) => parseTelegramHtml(renderMarkdown(answer)).text,
   },
   {
     kind: "a rich message",
     limit: MAX_RICH_TEXT_LENGTH,
-    richAvailable: true,
+    richMessages: true,
     answer: `${HOSTILE_HEAD}\n\n${"😀".repeat(16_500)}`,
     read: (answer: string) => parseRichHtml(telegramRichRenderer.render(answer)).text,
   },
 ];
 
 describe("Telegram with hostile text", () => {
-  for (const { kind, limit, richAvailable, answer, read } of LONG_ANSWERS) {
+  for (const { kind, limit, richMessages, answer, read } of LONG_ANSWERS) {
     it(`splits a long answer below ${kind}'s ${limit} characters without cutting an emoji in half`, async () => {
-      rig = await startRig({ answer, fake: { richAvailable } });
+      rig = await startRig({ answer, channel: { richMessages } });
       const { fake, alice, group } = rig;
       await answered(
         rig,
@@ -52,9 +51,9 @@ describe("Telegram with hostile text", () => {
       for (const message of messages) {
         expect(message.text.length).toBeLessThanOrEqual(limit);
         expect(hasLoneSurrogate(message.text)).toBe(false);
-        // Sent in the form the server offers: HTML, or rich (no parse_mode).
-        expect(message.parseMode).toBe(richAvailable ? undefined : "HTML");
-        expect(message.rich !== undefined).toBe(richAvailable);
+        // Sent in the form TELEGRAM_RICH_MESSAGES asks for: HTML, or rich (no parse_mode).
+        expect(message.parseMode).toBe(richMessages ? undefined : "HTML");
+        expect(message.rich !== undefined).toBe(richMessages);
       }
       expect(messages[0]?.text.length).toBeGreaterThan(limit - 100);
       const first = messages[0]?.text ?? "";

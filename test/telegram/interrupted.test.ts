@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
-import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
+import { telegramRenderer } from "../../adapters/telegram/render.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
@@ -87,7 +87,7 @@ describe("Telegram answers cut by a kill", () => {
       return entry?.messages[0]?.markdown ?? "";
     };
     const cutRaw = (markdown: string) =>
-      `${telegramRichRenderer.render(markdown)}\n\n${telegramRichRenderer.note(CUT)}`;
+      `${telegramRenderer.render(markdown)}\n\n${telegramRenderer.note(CUT)}`;
     expect(markdownFor(dm.id)).not.toBe("");
     expect(markdownFor(group.id)).not.toBe("");
     // The private message is edited in place, once, with the note.

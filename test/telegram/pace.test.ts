@@ -22,7 +22,7 @@ function answerCalls(r: Rig) {
     (c) =>
       c.ok &&
       c.params.chat_id === r.dm.id &&
-      ["sendRichMessage", "editMessageText", "sendRichMessageDraft"].includes(c.method),
+      ["sendMessage", "editMessageText", "sendMessageDraft"].includes(c.method),
   );
 }
 
@@ -135,7 +135,7 @@ describe("Telegram at Telegram's pace", () => {
       retryAfter: 0.1,
     };
 
-    fake.failNext({ method: "sendRichMessage", ...tooMany });
+    fake.failNext({ method: "sendMessage", ...tooMany });
     const writer = new AnswerWriter(surface, { maxAnswerChars: 10_000 });
     writer.start();
     writer.append("hello");
@@ -143,7 +143,7 @@ describe("Telegram at Telegram's pace", () => {
     expect(fake.botMessages(group.id).map((m) => m.text)).toEqual(["hello"]);
     expect(budget.pauses).toEqual([100]);
 
-    fake.failNext({ method: "sendRichMessage", ...tooMany });
+    fake.failNext({ method: "sendMessage", ...tooMany });
     await surface.notice("a notice");
     expect(fake.botMessages(group.id).map((m) => m.text)).toEqual(["hello", "a notice"]);
     expect(budget.pauses).toEqual([100, 100]);

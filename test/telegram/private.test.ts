@@ -11,10 +11,10 @@ afterEach(async () => {
 });
 
 describe("Telegram private chats", () => {
-  it("with TELEGRAM_DRAFTS=on, streams an answer as a rich draft and persists the exact final text with one sendRichMessage", async () => {
+  it("with TELEGRAM_DRAFTS=on and TELEGRAM_RICH_MESSAGES=on, streams an answer as a rich draft and persists the exact final text with one sendRichMessage", async () => {
     rig = await startRig({
       simulator: { chunkDelayMs: 4, chunkChars: [4, 12] },
-      channel: { drafts: true },
+      channel: { drafts: true, richMessages: true },
     });
     const { fake, alice, dm } = rig;
     const question = "What can you do?";
@@ -55,8 +55,8 @@ describe("Telegram private chats", () => {
     const update = fake.write({ chat: dm.id, from: alice, text: "think hard #pause=1000" });
     await answered(rig, update);
 
-    const drafts = fake.callsTo("sendRichMessageDraft", dm.id);
-    const sent = fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok);
+    const drafts = fake.callsTo("sendMessageDraft", dm.id);
+    const sent = fake.callsTo("sendMessage", dm.id).filter((c) => c.ok);
     expect(sent).toHaveLength(1);
     // During the pause the same half-answer was shown again, at least every refresh interval.
     const gaps = drafts.slice(1).map((call, i) => call.at - (drafts[i]?.at ?? 0));
@@ -72,7 +72,7 @@ describe("Telegram private chats", () => {
     const [message] = fake.botMessages(dm.id);
     expect(message?.text).toContain("think hard");
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(fake.callsTo("sendRichMessageDraft", dm.id)).toHaveLength(drafts.length);
+    expect(fake.callsTo("sendMessageDraft", dm.id)).toHaveLength(drafts.length);
   });
 
   it("falls back to send + edit when sendMessageDraft is not there", async () => {
@@ -110,7 +110,7 @@ describe("Telegram private chats", () => {
     expect(messages).toHaveLength(1);
     expect(messages[0]?.text).toMatch(/^Hello! This is the simulated chatbot\./);
     expect(messages[0]?.text).toMatch(/\n\n⚠️ answer cut off: connection lost$/);
-    expect(fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
+    expect(fake.callsTo("sendMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
   });
 
   it("tells a person who sends a sticker that it reads text, once per message", async () => {

@@ -2,14 +2,20 @@ import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../adapters/telegram/render.ts";
 import { telegramRichRenderer } from "../../adapters/telegram/rich-render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
+import type { FakeTelegram } from "../support/fake-telegram.ts";
 import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
-import { answered, type Rig, type RigOptions, startRig, until } from "./rig.ts";
+import { answered, firstAnswer, type Rig, type RigOptions, startRig, until } from "./rig.ts";
 
 const track = cleanupAfterEach();
 
 async function start(options: RigOptions = {}): Promise<Rig> {
   return track(await startRig(options), (rig) => rig.close());
+}
+
+/** A rig with TELEGRAM_RICH_MESSAGES=on. */
+function startRich(options: RigOptions = {}): Promise<Rig> {
+  return start({ ...options, channel: { richMessages: true, ...options.channel } });
 }
 
 const TABLE_ANSWER = [
@@ -35,9 +41,110 @@ const PLANS = {
 /** Without the word joiner that keeps an `@name` from pinging. */
 const unjoined = (text: string | undefined) => text?.replace(/\u2060/g, "");
 
-describe("Telegram rich messages", () => {
-  it("shows a table answer as a table, in a private chat and in a group, exactly as rendered", async () => {
+/** The calls that carried a rich message, or asked whether the server has rich messages. */
+const richCalls = (fake: FakeTelegram) =>
+  fake.calls.filter((c) => c.method.startsWith("sendRich") || c.params.rich_message !== undefined);
+
+describe("Telegram answers by default (TELEGRAM_RICH_MESSAGES off)", () => {
+  it("sends answers, command replies and notes as HTML messages on a server that has rich messages, a table as a monospaced grid", async () => {
     const rig = await start({ answer: TABLE_ANSWER });
+    const { fake, alice, dm, group } = rig;
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "plans?" }));
+    await answered(rig, fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot plans?" }));
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "/help" }));
+    await answered(rig, fake.write({ chat: dm.id, from: alice, sticker: true }));
+
+    for (const chat of [dm.id, group.id]) {
+      const [answer] = fake.botMessages(chat);
+      expect(answer?.parseMode).toBe("HTML");
+      expect(answer?.rich).toBeUndefined();
+      expect(answer?.raw).toBe(renderMarkdown(TABLE_ANSWER));
+      expect(answer?.text).toContain("Plan  | Price | Seats\n------|-------|------\nBasic | $5 ");
+      expect(answer?.entities.map((e) => e.type)).toContain("pre");
+    }
+    const [, help, note] = fake.botMessages(dm.id);
+    expect(help?.text).toMatch(/^Ask me anything, or use a command:/);
+    expect(note?.text).toMatch(/^I can only read text/);
+    expect(fake.botMessages(dm.id).map((m) => m.parseMode)).toEqual(["HTML", "HTML", "HTML"]);
+    expect(fake.callsTo("sendMessage").filter((c) => c.ok)).toHaveLength(4);
+    // Not even the question at start whether the server has them.
+    expect(richCalls(fake)).toEqual([]);
+  });
+
+  it("with TELEGRAM_DRAFTS=on, streams plain drafts with Telegram's stop button and sends the final text as an HTML message", async () => {
+    const rig = await start({
+      simulator: { chunkDelayMs: 4, chunkChars: [4, 12] },
+      channel: { drafts: true },
+    });
+    const { fake, alice, dm } = rig;
+    const question = "What can you do?";
+    await answered(rig, fake.write({ chat: dm.id, from: alice, text: question }));
+
+    const [frames] = [...fake.draftFrames(dm.id).values()];
+    expect(frames?.length).toBeGreaterThan(2);
+    expect(frames?.every((frame) => frame.rich === undefined && frame.canStop)).toBe(true);
+    expect(fake.callsTo("sendMessageDraft", dm.id).every((c) => c.ok)).toBe(true);
+    const [message] = fake.botMessages(dm.id);
+    expect(message?.parseMode).toBe("HTML");
+    expect(message?.raw).toBe(renderMarkdown(firstAnswer(question)));
+    expect(fake.botMessages(dm.id)).toHaveLength(1);
+    expect(richCalls(fake)).toEqual([]);
+  });
+});
+
+describe("a 10,000-character answer in Telegram", () => {
+  const rich = { channel: { richMessages: true } };
+  for (const { how, when, options, count, limit } of [
+    {
+      how: "splits it at 4,096 characters",
+      when: "by default, on a Bot API server that has rich messages",
+      options: {},
+      count: 3,
+      limit: 4_096,
+    },
+    {
+      how: "holds it in one rich message",
+      when: "with TELEGRAM_RICH_MESSAGES=on",
+      options: rich,
+      count: 1,
+      limit: 32_768,
+    },
+    {
+      how: "splits it at 4,096 characters",
+      when: "with TELEGRAM_RICH_MESSAGES=on on a Bot API server without rich messages",
+      options: { ...rich, fake: { richAvailable: false } },
+      count: 3,
+      limit: 4_096,
+    },
+  ] satisfies { options: RigOptions; [key: string]: unknown }[]) {
+    it(`${how} ${when}, each message grown by edits`, async () => {
+      const rig = await start({
+        ...options,
+        simulator: { chunkDelayMs: 1, chunkChars: [200, 400] },
+      });
+      const { fake, alice, dm } = rig;
+      await answered(rig, fake.write({ chat: dm.id, from: alice, text: "everything #huge=10000" }));
+
+      const messages = fake.botMessages(dm.id);
+      expect(messages).toHaveLength(count);
+      const isRich = limit > 4_096;
+      for (const message of messages) {
+        expect(message.text.length).toBeLessThanOrEqual(limit);
+        expect(message.rich !== undefined).toBe(isRich);
+        expect(message.parseMode).toBe(isRich ? undefined : "HTML");
+      }
+      expect(messages.map((m) => m.text).join("\n\n")).toBe(hugeAnswer(10_000).trimEnd());
+      const edits = fake.callsTo("editMessageText", dm.id);
+      expect(edits.length).toBeGreaterThan(0);
+      expect(edits.every((c) => (c.params.rich_message !== undefined) === isRich)).toBe(true);
+      expect(fake.floodErrors).toBe(0);
+    });
+  }
+});
+
+describe("Telegram rich messages (TELEGRAM_RICH_MESSAGES=on)", () => {
+  it("shows a table answer as a table, in a private chat and in a group, exactly as rendered", async () => {
+    const rig = await startRich({ answer: TABLE_ANSWER });
     const { fake, alice, dm, group } = rig;
     await answered(rig, fake.write({ chat: dm.id, from: alice, text: "plans?" }));
     await answered(rig, fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot plans?" }));
@@ -62,20 +169,8 @@ describe("Telegram rich messages", () => {
     ).toBe(true);
   });
 
-  it("holds a 10,000-character answer in one message, grown by edits", async () => {
-    const rig = await start({ simulator: { chunkDelayMs: 1, chunkChars: [200, 400] } });
-    const { fake, alice, dm } = rig;
-    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "everything #huge=10000" }));
-
-    const messages = fake.botMessages(dm.id);
-    expect(messages).toHaveLength(1);
-    expect(messages[0]?.text).toBe(hugeAnswer(10_000).trimEnd());
-    expect(fake.callsTo("editMessageText", dm.id).length).toBeGreaterThan(0);
-    expect(fake.floodErrors).toBe(0);
-  });
-
   it("answers as before on a Bot API server without rich messages, saying why once", async () => {
-    const rig = await start({ fake: { richAvailable: false }, answer: TABLE_ANSWER });
+    const rig = await startRich({ fake: { richAvailable: false }, answer: TABLE_ANSWER });
     const { fake, alice, dm } = rig;
     await answered(rig, fake.write({ chat: dm.id, from: alice, text: "plans?" }));
     await answered(rig, fake.write({ chat: dm.id, from: alice, text: "again?" }));
@@ -95,28 +190,15 @@ describe("Telegram rich messages", () => {
     expect(said).toHaveLength(1);
   });
 
-  it("splits a long answer at 4,096 characters on a Bot API server without rich messages", async () => {
-    const rig = await start({
-      fake: { richAvailable: false },
-      simulator: { chunkDelayMs: 1, chunkChars: [200, 400] },
-    });
-    const { fake, alice, dm } = rig;
-    await answered(rig, fake.write({ chat: dm.id, from: alice, text: "everything #huge=10000" }));
-    const messages = fake.botMessages(dm.id);
-    expect(messages).toHaveLength(3);
-    for (const message of messages) expect(message.text.length).toBeLessThanOrEqual(4_096);
-    expect(messages.map((m) => m.text).join("\n\n")).toBe(hugeAnswer(10_000).trimEnd());
-  });
-
   it("lays out an Arabic answer right to left, an English one left to right", async () => {
     const arabic = "**الخطط**\n\n| الخطة | السعر |\n| --- | --- |\n| أساسية | 5 $ |";
-    const rig = await start({ answer: arabic });
+    const rig = await startRich({ answer: arabic });
     const { fake, alice, dm } = rig;
     await answered(rig, fake.write({ chat: dm.id, from: alice, text: "الخطط؟" }));
     expect(fake.botMessages(dm.id)[0]?.richMessage?.is_rtl).toBe(true);
     expect(fake.botMessages(dm.id)[0]?.rich?.tables[0]?.header).toEqual(["الخطة", "السعر"]);
 
-    const english = await start({ answer: TABLE_ANSWER });
+    const english = await startRich({ answer: TABLE_ANSWER });
     await answered(
       english,
       english.fake.write({
@@ -138,7 +220,7 @@ describe("Telegram rich messages", () => {
       "| --- | ---- |",
       "| @bob_example | [site](javascript:alert(1)) |",
     ].join("\n");
-    const rig = await start({ answer });
+    const rig = await startRich({ answer });
     const { fake, alice, group } = rig;
     await answered(rig, fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot hi" }));
     const [message] = fake.botMessages(group.id);
@@ -159,7 +241,7 @@ describe("Telegram rich messages", () => {
   });
 });
 
-describe("Telegram drafts (TELEGRAM_DRAFTS=on)", () => {
+describe("Telegram rich drafts (TELEGRAM_RICH_MESSAGES=on, TELEGRAM_DRAFTS=on)", () => {
   let held: HeldBackend | undefined;
 
   it("streams a rich draft with Telegram's stop button, whose press stops the answer", async () => {
@@ -167,7 +249,7 @@ describe("Telegram drafts (TELEGRAM_DRAFTS=on)", () => {
       backend.releaseAll();
       return backend.close();
     });
-    const rig = await start({ backend: held, channel: { drafts: true } });
+    const rig = await startRich({ backend: held, channel: { drafts: true } });
     const { fake, alice, dm } = rig;
     fake.write({ chat: dm.id, from: alice, text: "weather" });
     const stoppable = () =>

@@ -8,7 +8,7 @@ import {
   type TelegramChannel,
   type TelegramChannelOptions,
 } from "../../adapters/telegram/index.ts";
-import { type MessageFormat, richFormat } from "../../adapters/telegram/message-format.ts";
+import { htmlFormat, type MessageFormat } from "../../adapters/telegram/message-format.ts";
 import { TelegramSurface } from "../../adapters/telegram/surface.ts";
 import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
@@ -264,8 +264,8 @@ function scriptedBackend(answer: string, after?: Promise<unknown>): Promise<RawB
 
 /**
  * The calls the fake refused, but for the one with which the channel asks at start whether the
- * Bot API server has rich messages (detectMessageFormat): a draft to the bot itself, refused
- * by design.
+ * Bot API server has rich messages (detectMessageFormat, with TELEGRAM_RICH_MESSAGES on): a
+ * draft to the bot itself, refused by design.
  */
 export function refusedCalls(fake: FakeTelegram): RecordedCall[] {
   return fake.calls.filter(
@@ -277,7 +277,7 @@ export function refusedCalls(fake: FakeTelegram): RecordedCall[] {
 
 /**
  * A surface for one answer in a group over the fake, as the channel makes it (no reply chain),
- * with rich messages unless `format` says otherwise.
+ * with HTML messages unless `format` says otherwise.
  */
 export function groupSurface(
   fake: FakeTelegram,
@@ -289,7 +289,7 @@ export function groupSurface(
     format?: MessageFormat;
   },
 ): TelegramSurface {
-  const format = options.format ?? richFormat;
+  const format = options.format ?? htmlFormat;
   const api = new Api(fake.token, { apiRoot: fake.url });
   installErrorBoundary(api);
   return new TelegramSurface({

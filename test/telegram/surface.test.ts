@@ -25,7 +25,7 @@ const TEXT_METHODS = new Set([
 
 /** A Telegram group answered in `format`, with its fakes; `close` stops them. */
 async function open(format: MessageFormat): Promise<SurfaceUnderTest> {
-  const fake = await startFakeTelegram({ richAvailable: format === richFormat });
+  const fake = await startFakeTelegram();
   const group = fake.addChat({ id: -1002, type: "supergroup", title: "Team" });
   const dataDir = await mkdtemp(join(tmpdir(), "telegram-surface-"));
   const store = await openStore({ dataDir });
@@ -49,7 +49,7 @@ async function open(format: MessageFormat): Promise<SurfaceUnderTest> {
 }
 
 replySurfaceContract(
-  "a Telegram group",
+  "a Telegram group with rich messages (TELEGRAM_RICH_MESSAGES=on)",
   () => open(richFormat),
   // Rich HTML a second rendering would escape, and Markdown it would turn into tags.
   [
@@ -60,7 +60,7 @@ replySurfaceContract(
 );
 
 replySurfaceContract(
-  "a Telegram group on a Bot API server without rich messages",
+  "a Telegram group with HTML messages",
   () => open(htmlFormat),
   // HTML a second rendering would escape, and Markdown it would turn into tags.
   [
@@ -76,12 +76,31 @@ afterEach(async () => {
   rig = undefined;
 });
 
-for (const { server, richAvailable, longest } of [
-  { server: "with rich messages", richAvailable: true, longest: MAX_RICH_TEXT_LENGTH },
-  { server: "without rich messages", richAvailable: false, longest: MAX_MESSAGE_LENGTH },
+for (const { setting, server, richMessages, richAvailable, longest } of [
+  {
+    setting: "by default",
+    server: "with rich messages",
+    richMessages: false,
+    richAvailable: true,
+    longest: MAX_MESSAGE_LENGTH,
+  },
+  {
+    setting: "with TELEGRAM_RICH_MESSAGES=on",
+    server: "with rich messages",
+    richMessages: true,
+    richAvailable: true,
+    longest: MAX_RICH_TEXT_LENGTH,
+  },
+  {
+    setting: "with TELEGRAM_RICH_MESSAGES=on",
+    server: "without rich messages",
+    richMessages: true,
+    richAvailable: false,
+    longest: MAX_MESSAGE_LENGTH,
+  },
 ]) {
-  it(`tells the engine the longest message of a Bot API server ${server}, so answers split where the platform would`, async () => {
-    rig = await startRig({ fake: { richAvailable } });
+  it(`tells the engine the longest message ${setting} on a Bot API server ${server}, so answers split where the platform would`, async () => {
+    rig = await startRig({ fake: { richAvailable }, channel: { richMessages } });
     const place = {
       chatId: rig.group.id,
       isPrivate: false,

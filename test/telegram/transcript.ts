@@ -6,8 +6,8 @@
  *   npx tsx test/telegram/transcript.ts                     (a group: send, then edits)
  *   npx tsx test/telegram/transcript.ts --private           (a private chat: the same)
  *   npx tsx test/telegram/transcript.ts --private --drafts  (drafts, then one send)
- *   npx tsx test/telegram/transcript.ts --html              (a Bot API server without rich
- *                                                            messages: HTML messages)
+ *   npx tsx test/telegram/transcript.ts --rich              (TELEGRAM_RICH_MESSAGES=on:
+ *                                                            rich messages)
  */
 import { Writable } from "node:stream";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
@@ -15,7 +15,7 @@ import { createLogger } from "../../src/log.ts";
 import { startHarness } from "../support/bridge-harness.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 
-const fake = await startFakeTelegram({ richAvailable: !process.argv.includes("--html") });
+const fake = await startFakeTelegram();
 const harness = await startHarness({ simulator: { chunkDelayMs: [10, 60], chunkChars: [2, 16] } });
 const channel = createTelegramChannel({
   botToken: fake.token,
@@ -29,6 +29,7 @@ const channel = createTelegramChannel({
   }),
   polling: { timeoutSeconds: 1 },
   drafts: process.argv.includes("--drafts"),
+  richMessages: process.argv.includes("--rich"),
 });
 const alice = fake.user(1001, "Alice", "alice_example");
 const inPrivate = process.argv.includes("--private");
