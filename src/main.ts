@@ -78,6 +78,7 @@ async function main(): Promise<number> {
       },
       backendConfig.chatbots,
       backendConfig.chatbotsVariable,
+      log,
     );
     cleanup.unshift(() => chatbots.close());
     const store = instrumentStore(rawStore, metrics);
