@@ -99,6 +99,7 @@ export async function createBot(
       },
       backendConfig.chatbots,
       backendConfig.chatbotsVariable,
+      log,
     );
     cleanup.unshift(() => chatbots.close());
     const store = instrumentStore(rawStore, metrics);

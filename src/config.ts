@@ -203,9 +203,20 @@ const chatbotName = (name: string): string | undefined =>
 /** CHATBOTS: `support:<bot_uid>,sales:<bot_uid>`. A bot_uid is not secret (it is in every path). */
 const chatbotList = namedList<ChatbotSpec>((part) => {
   const colon = part.indexOf(":");
+  // `support bot-x`: a space typed where the colon goes.
+  if (colon < 0 && /\s/.test(part)) {
+    const words = part.split(/\s+/);
+    const meant = words.length === 2 ? words.join(":") : "name:<bot_uid>";
+    return `has "${part}", with a space where the colon goes: an entry is name:bot_uid (write ${meant})`;
+  }
   const name = colon < 0 ? part : part.slice(0, colon).trim();
   const botUid = colon < 0 ? "" : part.slice(colon + 1).trim();
   if (botUid === "") return `has "${name}" without its bot_uid: write ${name}:<bot_uid>`;
+  // `support:uid-1 sales:uid-2`: a space typed where the comma goes (a bot_uid names the
+  // chatbot in a URL path: a space in one is a slip).
+  if (/\s/.test(botUid)) {
+    return `has the bot_uid "${botUid}" for ${name}, with a space in it: an entry is name:bot_uid, and a comma goes between entries (name:<bot_uid>,name:<bot_uid>)`;
+  }
   return chatbotName(name) ?? { name, botUid };
 }, "name:<bot_uid>,name:<bot_uid>").refine(
   (list) => {

@@ -39,14 +39,25 @@ export interface ChatbotSetting {
   variable: string;
 }
 
+/** The chatbot when a list named it (CHATBOTS); CHATBOT_BOT_UID names one, which needs no name. */
+export function listedChatbot(chatbot?: ChatbotSetting): ChatbotSetting | undefined {
+  return chatbot && chatbot.variable !== "CHATBOT_BOT_UID" ? chatbot : undefined;
+}
+
+/** How a line for the operator names a chatbot: "the chatbot sales", or "the chatbot" alone. */
+export function chatbotInLog(chatbot?: ChatbotSetting): string {
+  const listed = listedChatbot(chatbot);
+  return listed ? `the chatbot ${listed.name}` : "the chatbot";
+}
+
 /**
  * What the operator must fix when the backend refuses the bot's own key or address, as a log
  * line: no person in a chat can fix that. Undefined for every other failure. `chatbot` names
- * the chatbot refused when a list named it (CHATBOT_BOT_UID names one, which needs no name).
+ * the chatbot refused when a list named it.
  */
 export function settingProblem(error: unknown, chatbot?: ChatbotSetting): string | undefined {
-  const listed = chatbot && chatbot.variable !== "CHATBOT_BOT_UID" ? chatbot : undefined;
-  const which = listed ? `the chatbot ${listed.name}` : "the chatbot";
+  const listed = listedChatbot(chatbot);
+  const which = chatbotInLog(chatbot);
   if (error instanceof AuthenticationError) {
     return `${which} rejected the API key (HTTP 401): check CHATBOT_API_KEY`;
   }

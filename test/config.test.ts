@@ -328,6 +328,15 @@ describe("loadConfig", () => {
       ]);
     });
 
+    it("says where a space was typed for the colon, or for the comma between entries", () => {
+      expect(problemsOf({ ...account, CHATBOTS: "support bot-x" })).toEqual([
+        'CHATBOTS has "support bot-x", with a space where the colon goes: an entry is name:bot_uid (write support:bot-x)',
+      ]);
+      expect(problemsOf({ ...account, CHATBOTS: "support:uid-1 sales:uid-2" })).toEqual([
+        'CHATBOTS has the bot_uid "uid-1 sales:uid-2" for support, with a space in it: an entry is name:bot_uid, and a comma goes between entries (name:<bot_uid>,name:<bot_uid>)',
+      ]);
+    });
+
     it("reads the simulated backend's chatbots from SIMULATOR_BOTS, one named default when unset", () => {
       expect(loadConfig({}).simulatorBots).toEqual(["default"]);
       expect(loadConfig({ SIMULATOR_BOTS: "support, sales" }).simulatorBots).toEqual([

@@ -117,6 +117,21 @@ export function telegramPress(
 }
 
 /**
+ * What a press of a draft's stop button is read for: the private chat it is in, and the
+ * draft. Unchecked by grammY, as a press is.
+ * https://core.telegram.org/bots/api#messagegenerationstopped
+ */
+const draftStopInChat = z.looseObject({
+  chat: z.looseObject({ id: z.number() }),
+  draft_id: z.number(),
+});
+
+/** Whether a draft's stop has the parts Telegram always sends: else it is dropped unread. */
+export function isWholeDraftStop(stopped: MessageGenerationStopped): boolean {
+  return draftStopInChat.safeParse(stopped).success;
+}
+
+/**
  * A press of Telegram's own stop button on a draft (TELEGRAM_DRAFTS), as a press of the Stop
  * button the draft stands for: the person is the private chat's own, and a reply to them is a
  * message in that chat (the update has no query to answer).

@@ -22,7 +22,7 @@ import type {
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
-import { telegramDraftStop, telegramPress } from "./buttons.ts";
+import { isWholeDraftStop, telegramDraftStop, telegramPress } from "./buttons.ts";
 import { installCallMetrics } from "./call-metrics.ts";
 import { ChatOrder } from "./chat-order.ts";
 import { syncCommandMenu } from "./commands-menu.ts";
@@ -348,6 +348,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   /** Telegram's own stop button on a draft: the Stop button of the answer it shows, pressed. */
   const onDraftStopped = async (stopped: MessageGenerationStopped): Promise<void> => {
+    if (!isWholeDraftStop(stopped)) {
+      log.debug("a draft's stop button press without its chat dropped");
+      return;
+    }
     const stop = drafts.stopFor(stopped.chat.id, stopped.draft_id);
     if (!stop) {
       log.debug("a draft's stop button pressed after its answer ended");

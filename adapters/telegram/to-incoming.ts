@@ -1,4 +1,5 @@
 import type { Message, MessageEntity, User } from "grammy/types";
+import { z } from "zod";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
@@ -73,12 +74,26 @@ const UNREADABLE = [
 ] as const;
 
 /**
+ * The parts of a message read without asking whether they are there: its id, its chat, and
+ * its author when it has one. grammY passes an update on as it came (from Telegram, or from
+ * whatever reached the webhook), unchecked; a message lacking them is dropped like any other
+ * message the bot leaves alone, before anything reads them.
+ * https://core.telegram.org/bots/api#message
+ */
+const readableMessage = z.looseObject({
+  message_id: z.number(),
+  chat: z.looseObject({ id: z.number(), type: z.string() }),
+  from: z.looseObject({ id: z.number() }).nullish(),
+});
+
+/**
  * Decides whether a message is for the bot (README, "What the bot answers"): every message in a private
  * chat; in groups and forum topics only mentions of the bot, replies to the bot and commands
  * (a `/cmd@OtherBot` is another bot's). Returns the question with the mention removed and
  * `/cmd@ThisBot` written as `/cmd`; undefined for messages to leave alone.
  */
 export function readMessage(message: Message, me: BotIdentity): Reading {
+  if (!readableMessage.safeParse(message).success) return undefined;
   if (!message.from || !writtenByPerson(message)) return undefined;
   const authorId = String(isAnonymousAdmin(message) ? message.chat.id : message.from.id);
   const raw = message.text ?? message.caption;

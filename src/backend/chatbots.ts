@@ -1,8 +1,13 @@
 import { type BackendConfig, type ChatbotSpec, DEFAULT_CHATBOT_NAME } from "../config.ts";
+import type { Logger } from "../log.ts";
 import { type BackendAccountOptions, createBackendAccount } from "./client.ts";
+import { ChatbotRefusal } from "./refusal.ts";
 import type { BackendClient } from "./types.ts";
 
-/** One chatbot of the account: its name in CHATBOTS, its bot_uid, and its client. */
+/**
+ * One chatbot of the account: its name in CHATBOTS, its bot_uid, and its client, whose every
+ * call tells the chatbot's refusal (ChatbotRefusal) how it went.
+ */
 export interface Chatbot {
   readonly name: string;
   /**
@@ -21,36 +26,36 @@ export interface Chatbot {
  */
 export class Chatbots {
   readonly all: readonly Chatbot[];
-  /** The variable that named them: the operator's hint when the backend refuses one. */
-  readonly variable: BackendConfig["chatbotsVariable"];
   readonly #close: () => Promise<void>;
 
-  constructor(
-    all: readonly Chatbot[],
-    variable: BackendConfig["chatbotsVariable"],
-    close: () => Promise<void>,
-  ) {
+  constructor(all: readonly Chatbot[], close: () => Promise<void>) {
     if (all.length === 0) throw new TypeError("a deployment has at least one chatbot");
     this.all = all;
-    this.variable = variable;
     this.#close = close;
   }
 
-  /** One chatbot whose client was made elsewhere (tests, the bench): named "default". */
-  static single(client: BackendClient, botUid?: string): Chatbots {
-    const chatbot = { name: DEFAULT_CHATBOT_NAME, botUid, client };
-    return new Chatbots([chatbot], "CHATBOT_BOT_UID", () => client.close());
+  /**
+   * One chatbot whose client was made elsewhere (tests, the bench): named "default". Its
+   * refusals are logged to `log` (none: not at all).
+   */
+  static single(client: BackendClient, botUid?: string, log?: Logger): Chatbots {
+    const chatbot = watched({ name: DEFAULT_CHATBOT_NAME, botUid }, client, "CHATBOT_BOT_UID", log);
+    return new Chatbots([chatbot], () => client.close());
   }
 
-  /** The account's chatbots, each with its client on the account's one pool. */
+  /**
+   * The account's chatbots, each with its client on the account's one pool; `variable` named
+   * them, the operator's hint when the backend refuses one, and `log` gets those lines.
+   */
   static open(
     account: BackendAccountOptions,
     specs: readonly ChatbotSpec[],
     variable: BackendConfig["chatbotsVariable"],
+    log: Logger,
   ): Chatbots {
     const pool = createBackendAccount(account);
-    const all = specs.map(({ name, botUid }) => ({ name, botUid, client: pool.chatbot(botUid) }));
-    return new Chatbots(all, variable, () => pool.close());
+    const all = specs.map((spec) => watched(spec, pool.chatbot(spec.botUid), variable, log));
+    return new Chatbots(all, () => pool.close());
   }
 
   /** The chatbot of every channel that chose none. */
@@ -87,4 +92,15 @@ export class Chatbots {
   close(): Promise<void> {
     return this.#close();
   }
+}
+
+/** A chatbot whose client's calls go through its refusal, the one owner of what the operator is told of it. */
+function watched(
+  spec: { name: string; botUid: string | undefined },
+  client: BackendClient,
+  variable: BackendConfig["chatbotsVariable"],
+  log: Logger | undefined,
+): Chatbot {
+  const refusal = new ChatbotRefusal({ name: spec.name, variable }, log);
+  return { name: spec.name, botUid: spec.botUid, client: refusal.watch(client) };
 }

@@ -2,14 +2,7 @@ import type { Chatbot, Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { StreamHeader } from "../backend/types.ts";
 import type { AnswerStops } from "../coordination/answer-stops.ts";
-import {
-  AnswerCutError,
-  AnswerStoppedError,
-  BridgeError,
-  type ChatbotSetting,
-  settingProblem,
-  userTextOf,
-} from "../errors.ts";
+import { AnswerCutError, AnswerStoppedError, BridgeError, userTextOf } from "../errors.ts";
 import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
 import type { UserText } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
@@ -149,15 +142,7 @@ export async function answerQuestion(
       };
     } else {
       const named = deps.chatbots.several ? chatbot.name : undefined;
-      const setting = { name: chatbot.name, variable: deps.chatbots.variable };
-      ({ end, errorCode } = failed(
-        error,
-        writer.text.length > 0,
-        deps.log,
-        options.t,
-        named,
-        setting,
-      ));
+      ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t, named));
     }
   }
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
@@ -222,8 +207,9 @@ function chatbotFor(
 }
 
 /**
- * How a failed answer ends, and its failure's code; logs what the operator must know. With
- * several chatbots, `named` says whose answer failed, to the person and in the log.
+ * How a failed answer ends, and its failure's code; logs what no one else does (a chatbot the
+ * backend refuses is told to the operator by its client: src/backend/refusal.ts). With
+ * several chatbots, `named` says whose answer failed, to the person.
  */
 function failed(
   error: unknown,
@@ -231,14 +217,10 @@ function failed(
   log: Logger,
   t: Translator,
   named: string | undefined,
-  setting: ChatbotSetting,
 ): { end: AnswerEnd; errorCode: string } {
   const cause = error instanceof AnswerCutError ? error.reason : error;
   const errorCode = cause instanceof BridgeError ? cause.code : "UNEXPECTED";
   if (!(error instanceof BridgeError)) log.error({ err: error }, "answer failed");
-  const problem = settingProblem(cause, setting);
-  // The person sees the userMessage; the operator, who can fix it, needs more than info.
-  if (problem) log.error({ kind: errorCode, chatbot: named }, problem);
   return { end: endFor(error, hadText, t, named), errorCode };
 }
 

@@ -4,7 +4,7 @@ import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import type { Coordination } from "../coordination/port.ts";
 import { ProcessClaim } from "../coordination/process-claim.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
-import { BridgeError, type ChatbotSetting, settingProblem, storeFailureLevel } from "../errors.ts";
+import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -21,7 +21,9 @@ import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The chatbot whose leads a poller announces (one poller per chatbot of the deployment). */
-export interface PolledChatbot extends ChatbotSetting {
+export interface PolledChatbot {
+  /** Its name in CHATBOTS: the lead channels subscribed to it, and the poll's log lines. */
+  name: string;
   /**
    * The chatbot's bot_uid: its leads are known by it, and its poll keeps its state under it.
    * None: the keys of a version with one chatbot.
@@ -38,7 +40,6 @@ export interface PolledChatbot extends ChatbotSetting {
 /** The one chatbot of a deployment that has one (as tests build a poller). */
 const ONLY_CHATBOT: PolledChatbot = {
   name: DEFAULT_CHATBOT_NAME,
-  variable: "CHATBOT_BOT_UID",
   botUid: undefined,
   isDefault: true,
 };
@@ -122,7 +123,6 @@ export function leadPollers(
           name: chatbot.name,
           botUid: chatbot.botUid,
           isDefault: chatbot === chatbots.default,
-          variable: chatbots.variable,
         },
         chatbotLabel: (botUid) => chatbots.labelOf(botUid),
       }),
@@ -356,15 +356,14 @@ export class LeadPoller {
           this.#failures++;
           this.#options.metrics?.leadPolls.inc({ outcome: "failed" });
           // One line, the failure's kind only: lead data never reaches the log. A store
-          // outage is logged by the store, once; a setting to fix is an error.
+          // outage is logged by the store, once; a chatbot the backend refuses by the
+          // chatbot's client, once (src/backend/refusal.ts), for its answers and polls alike.
           const fields = {
             kind: error instanceof BridgeError ? error.code : "UNEXPECTED",
             failures: this.#failures,
           };
-          const problem = settingProblem(error, this.#options.chatbot);
-          if (problem) this.#options.log.error(fields, `lead poll failed: ${problem}`);
-          else
-            this.#options.log[storeFailureLevel(error)](fields, "lead poll failed; retrying later");
+          const level = settingProblem(error) ? "debug" : storeFailureLevel(error);
+          this.#options.log[level](fields, "lead poll failed; retrying later");
         },
       );
       this.#running = poll;

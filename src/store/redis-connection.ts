@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { createClient } from "@keyv/redis";
 import { messageOf, StoreUnavailableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
@@ -24,9 +25,10 @@ const PING_INTERVAL_MS = 5_000;
 
 /**
  * Creates the client and waits up to `connectTimeoutMs` for a first connection that
- * answers. Rejects with StoreUnavailableError for a malformed URL or when Redis refuses the
- * credentials or the database number; an unreachable Redis is not an error here, since the
- * client keeps reconnecting in the background.
+ * answers. Rejects with StoreUnavailableError for a malformed URL, when Redis refuses the
+ * credentials or the database number, or for a rediss:// URL to a Redis without TLS; an
+ * unreachable Redis is not an error here, since the client keeps reconnecting in the
+ * background.
  */
 export async function connectRedis(options: RedisConnectOptions): Promise<{
   client: RedisClient;
@@ -50,14 +52,22 @@ export async function connectRedis(options: RedisConnectOptions): Promise<{
     outage?.ended();
   });
 
-  const refusal = await firstConnection(client, options.connectTimeoutMs, () => state.lastError);
-  if (refusal) {
+  const giveUp = (reason: Error): never => {
     state.closed = true;
     if (client.isOpen) client.destroy();
-    throw new StoreUnavailableError(
-      "open",
-      new Error(`${target} refused the connection: ${refusal.message}`, { cause: refusal }),
-    );
+    throw new StoreUnavailableError("open", reason);
+  };
+  const refusal = await firstConnection(client, options.connectTimeoutMs, () => state.lastError);
+  if (refusal) {
+    giveUp(new Error(`${target} refused the connection: ${refusal.message}`, { cause: refusal }));
+  }
+  const url = new URL(options.url);
+  if (
+    !client.isReady &&
+    url.protocol === "rediss:" &&
+    (await answersPlainRedis(url, options.connectTimeoutMs))
+  ) {
+    giveUp(new Error(`${target} does not speak TLS: use redis:// in STORE_URL`));
   }
   started = true;
   if (!client.isReady) outage?.began(messageOf(state.lastError ?? "not connected yet"));
@@ -146,6 +156,32 @@ async function firstConnection(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Whether a Redis without TLS answers at the URL's host and port. A rediss:// URL to one never
+ * finishes its handshake (the server takes the TLS hello for an inline command still being
+ * typed, and waits for its end), so the first connection only times out, as for a server that
+ * is down. One PING in plain text tells them apart: a plain Redis replies `+PONG` (or
+ * `-NOAUTH …`), a TLS server with an alert or by closing.
+ * https://redis.io/docs/latest/develop/reference/protocol-spec/#inline-commands
+ */
+function answersPlainRedis(url: URL, timeoutMs: number): Promise<boolean> {
+  // An IPv6 host is written in brackets in a URL, without them in a connect.
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  const socket = connect({ host, port: Number(url.port || 6379) });
+  return new Promise<boolean>((resolve) => {
+    const done = (plain: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(plain);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (data: Buffer) => done(/^[+-]/.test(data.toString("latin1"))));
+    socket.once("error", () => done(false));
+    socket.once("close", () => done(false));
+  });
 }
 
 // Redis error replies start with an upper-case code (WRONGPASS, NOAUTH, ERR …); the

@@ -3,7 +3,7 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
-import { botWorkDir, logEntries, runBot, startBot } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, runBot, startBot, until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -36,9 +36,9 @@ describe("a backend that refuses the bot's settings", () => {
       { url: simulator.url, apiKey: "not-the-right-key", botUid: simulator.botUid },
       "hello\nagain\n",
     );
-    expect(run.stdout).toContain("the chatbot rejected the API key (HTTP 401)");
+    // Each question is told why; the operator once, while the key stays rejected.
+    expect(run.stdout.match(/the chatbot rejected the API key \(HTTP 401\)/g)).toHaveLength(2);
     expect(run.errors).toEqual([
-      "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
       "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
     ]);
     expect(run.stderr).not.toContain("not-the-right-key");
@@ -81,9 +81,62 @@ describe("a backend that refuses the bot's settings", () => {
       }),
       (b) => b.stop("SIGKILL"),
     );
-    const line = await bot.logLine(
-      "lead poll failed: the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
-    );
+    const line = await bot.logLine({
+      msg: "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
+      call: "leads",
+    });
     expect(line.level).toBe(50);
+  });
+
+  it("a chatbot refused for a while: one error line, however many questions and polls, until a call succeeds", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
+    const bot = track(
+      startBot({
+        cwd: await botWorkDir(),
+        env: { ...telegramBotEnv(fake, simulator), LEADS_POLL_INTERVAL: "1" },
+      }),
+      (b) => b.stop("SIGKILL"),
+    );
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    const key = simulator.apiKey;
+    const refusal = "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY";
+    const errors = () => logEntries(bot.stderr).filter((entry) => entry.level >= 50);
+    const replies = () => fake.botMessages(dm.id).map((m) => m.text);
+    /** Alice asks; resolves with the bot's reply (its message once it no longer grows). */
+    const ask = async (text: string, ending: RegExp) => {
+      const before = replies().length;
+      fake.write({ chat: dm.id, from: alice, text });
+      return until(`the reply to “${text}”`, () =>
+        replies()
+          .slice(before)
+          .find((r) => ending.test(r)),
+      );
+    };
+
+    // The key is revoked: every question is told why, and the lead poll fails.
+    simulator.setApiKey("another-key");
+    for (const question of ["one", "two", "three"]) {
+      expect(await ask(question, /HTTP 401/)).toBe("⚠️ the chatbot rejected the API key (HTTP 401)");
+    }
+    const refusedPolls = () =>
+      simulator.requests.filter((r) => r.path.endsWith("/leads") && r.status === 401).length;
+    await until("two refused lead polls", () => (refusedPolls() >= 2 ? true : undefined));
+    expect(errors().map((e) => e.msg)).toEqual([refusal]);
+
+    // The key works again: the next call that succeeds says so, once.
+    simulator.setApiKey(key);
+    expect(await ask("four", /Put #docs/)).toContain("You asked: “four”");
+    const back = await bot.logLine("the chatbot accepts the bot's calls again");
+    expect(back.level).toBe(30);
+
+    // Refused anew: said anew.
+    simulator.setApiKey("another-key");
+    expect(await ask("five", /HTTP 401/)).toBe("⚠️ the chatbot rejected the API key (HTTP 401)");
+    await until("the second error line", () => (errors().length === 2 ? true : undefined));
+    expect(errors().map((e) => e.msg)).toEqual([refusal, refusal]);
+    expect(bot.stderr).not.toContain("another-key");
   });
 });

@@ -186,4 +186,17 @@ describe("a start-up that a setting stops", () => {
       expect(line).not.toContain("the-wrong-one");
     },
   );
+
+  it.runIf(hasRedisServerBinary())(
+    "rediss:// to a Redis that does not speak TLS: one line naming STORE_URL, saying to use redis://",
+    async () => {
+      const redis = track(await spawnRedisServer(), (r) => r.close());
+      const line = await failsWithOneLine(
+        { ...(await backend()), STORE_URL: `rediss://127.0.0.1:${redis.port}` },
+        "STORE_URL",
+      );
+      expect(line).toContain(`redis 127.0.0.1:${redis.port} (TLS)`);
+      expect(line).toContain("does not speak TLS: use redis://");
+    },
+  );
 });

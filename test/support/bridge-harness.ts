@@ -71,8 +71,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     options.simulatorInstance ??
     (await startSimulator({ chunkDelayMs: 0, ...(bots && { bots }), ...options.simulator }));
   const account = { baseUrl: simulator.url, apiKey: simulator.apiKey };
+  const log = createLogger({ level: "silent", secrets: [] });
   const chatbots = options.chatbots
-    ? Chatbots.open(account, options.chatbots, "CHATBOTS")
+    ? Chatbots.open(account, options.chatbots, "CHATBOTS", log)
     : Chatbots.single(createBackendClient({ ...account, botUid: simulator.botUid }));
   const backend = chatbots.default.client;
   const dataDir = options.store ? undefined : await mkdtemp(join(tmpdir(), "bridge-test-"));
@@ -80,7 +81,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const bridge = new Bridge({
     backend: chatbots,
     store,
-    log: createLogger({ level: "silent", secrets: [] }),
+    log,
     ...OPEN_BRIDGE,
     ...options.bridge,
     leads: options.bridge?.leads?.(chatbots, store),

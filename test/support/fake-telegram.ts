@@ -172,7 +172,12 @@ export interface FakeTelegram {
   write(input: WriteInput): Update;
   /** An update as it would be queued, without queueing it (for webhook deliveries). */
   compose(input: WriteInput): Update;
-  enqueue(update: Update): void;
+  /**
+   * An update of `kind` with this body as given, however malformed (what a client or a proxy
+   * in front of a webhook might send), numbered as the fake numbers updates, not queued.
+   */
+  updateOf(kind: string, body: unknown): AnyUpdate;
+  enqueue(update: Update | AnyUpdate): void;
   /**
    * An update that reaches the bot without the fake composing it (a recorded one): its chat
    * and its message now exist, as they would on Telegram, so the bot can reply to it.
@@ -261,6 +266,9 @@ export interface WriteInput {
 
 export type Update = { update_id: number; message: Record<string, unknown> };
 
+/** An update of any kind, its body unchecked. */
+export type AnyUpdate = { update_id: number; [kind: string]: unknown };
+
 /** A press of an inline keyboard button, as Telegram delivers it. */
 export type PressUpdate = { update_id: number; callback_query: Record<string, unknown> };
 
@@ -346,7 +354,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const lastSent = new Map<number, number>();
   let sequence = 0;
   const calls: RecordedCall[] = [];
-  const queue: (Update | PressUpdate | StopUpdate)[] = [];
+  const queue: (Update | PressUpdate | StopUpdate | AnyUpdate)[] = [];
   const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
   /** Callback queries sent and not answered yet: each is answerable once. */
   const openQueries = new Set<string>();
@@ -1106,6 +1114,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return update;
     },
     compose,
+    updateOf: (kind, body) => ({ update_id: nextUpdateId++, [kind]: body }),
     enqueue(update) {
       queue.push(update);
       wakePolls();

@@ -151,10 +151,6 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     botUid: simulator.botUid,
   };
   const account = { baseUrl: target.url, apiKey: target.apiKey };
-  const chatbots = options.chatbots
-    ? Chatbots.open(account, options.chatbots, "CHATBOTS")
-    : Chatbots.single(createBackendClient({ ...account, botUid: target.botUid }));
-  const backend = chatbots.default.client;
   const dataDir = await mkdtemp(join(tmpdir(), "slack-test-"));
   const store = await openStore({ dataDir });
   const logs: LogLines = [];
@@ -170,6 +166,10 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
       },
     }),
   });
+  const chatbots = options.chatbots
+    ? Chatbots.open(account, options.chatbots, "CHATBOTS", log)
+    : Chatbots.single(createBackendClient({ ...account, botUid: target.botUid }), undefined, log);
+  const backend = chatbots.default.client;
   // One registry for the bridge and /metrics, as in the process.
   const metrics = new Metrics();
   const answerQueue: LocalAnswerQueue | undefined =

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
-import { createLogger } from "../../src/log.ts";
-import { Metrics } from "../../src/metrics.ts";
 import { type CountingBackend, startCountingBackend } from "../support/counting-backend.ts";
 import { type Expectation, loadTelegramPayloads } from "../support/real-payloads.ts";
-import { type Rig, startRig } from "./rig.ts";
+import { openWebhook, type Rig, startRig, type WebhookEndpoint } from "./rig.ts";
 
 // Read when the file is collected; skipped with one line where ../shared is not there.
 const recorded = loadTelegramPayloads();
@@ -22,8 +19,7 @@ const VISIBLE = new Set([
 
 let rig: Rig;
 let backend: CountingBackend;
-let server: RunningHttpServer;
-let webhookUrl: string;
+let webhook: WebhookEndpoint;
 /** The conversation each payload's question went into, by payload id. */
 const conversationOf = new Map<string, string>();
 
@@ -35,19 +31,11 @@ beforeAll(async () => {
     backend,
     channel: { webhookUrl: "https://bot.example.com/telegram/webhook", webhookSecret: SECRET },
   });
-  server = await startHttpServer({
-    port: 0,
-    host: "127.0.0.1",
-    routes: rig.channel.routes,
-    readiness: async () => ({ problems: [] }),
-    metrics: new Metrics(),
-    log: createLogger({ level: "silent", secrets: [] }),
-  });
-  webhookUrl = `http://127.0.0.1:${server.port}/telegram/webhook`;
+  webhook = await openWebhook(rig);
 });
 
 afterAll(async () => {
-  await server?.close();
+  await webhook?.close();
   await rig?.close();
   await backend?.close();
 });
@@ -63,7 +51,7 @@ describe.runIf(recorded)("real Telegram payloads", () => {
       const { expect: want, update } = payload;
       rig.fake.receive(update);
       const before = snapshot(want);
-      const status = await post(update);
+      const status = await webhook.post(update, SECRET);
       await rig.channel.settled();
       const seen = since(before, want);
 
@@ -131,16 +119,6 @@ function checkKind(want: Expectation, seen: Seen): void {
     default:
       throw new Error(`telegram.json uses an expect kind this test does not know: ${want.kind}`);
   }
-}
-
-async function post(update: unknown): Promise<number> {
-  const response = await fetch(webhookUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRET },
-    body: JSON.stringify(update),
-  });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 interface Snapshot {

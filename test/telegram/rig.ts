@@ -16,7 +16,9 @@ import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { Budget } from "../../src/coordination/call-budget.ts";
+import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/log.ts";
+import { Metrics } from "../../src/metrics.ts";
 import { composeAnswer } from "../../src/simulator/answers.ts";
 import type { SimulatorOptions } from "../../src/simulator/index.ts";
 import { resolveLanguage } from "../../src/simulator/languages.ts";
@@ -199,6 +201,45 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
       await raw?.close();
       if (!options.harness) await harness.close();
     },
+  };
+}
+
+/** A webhook rig's channel routes served over real HTTP, as Telegram reaches them. */
+export interface WebhookEndpoint {
+  /**
+   * Delivers an update as Telegram would, with `secret` in its secret-token header (none: no
+   * header); resolves with the HTTP status.
+   */
+  post(update: unknown, secret?: string): Promise<number>;
+  /** The HTTP server only: the rig closes itself. */
+  close(): Promise<void>;
+}
+
+/** Serves the routes of a rig started in webhook mode on a free port of 127.0.0.1. */
+export async function openWebhook(rig: Rig): Promise<WebhookEndpoint> {
+  const server: RunningHttpServer = await startHttpServer({
+    port: 0,
+    host: "127.0.0.1",
+    routes: rig.channel.routes,
+    readiness: async () => ({ problems: [] }),
+    metrics: new Metrics(),
+    log: createLogger({ level: "silent", secrets: [] }),
+  });
+  const url = `http://127.0.0.1:${server.port}/telegram/webhook`;
+  return {
+    async post(update, secret) {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
+        },
+        body: JSON.stringify(update),
+      });
+      await response.arrayBuffer();
+      return response.status;
+    },
+    close: () => server.close(),
   };
 }
 

@@ -4,63 +4,43 @@ import {
   type TelegramChannelOptions,
 } from "../../adapters/telegram/index.ts";
 import { ConfigError } from "../../src/errors.ts";
-import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import { createLogger } from "../../src/log.ts";
-import { Metrics } from "../../src/metrics.ts";
-import type { Update } from "../support/fake-telegram.ts";
-import { type Rig, type RigOptions, startRig, until } from "./rig.ts";
+import {
+  openWebhook,
+  type Rig,
+  type RigOptions,
+  startRig,
+  until,
+  type WebhookEndpoint,
+} from "./rig.ts";
 
 const SECRET = "webhook-Secret_42";
 const WEBHOOK_URL = "https://bot.example.com/telegram/webhook";
 
 let rig: Rig | undefined;
-let server: RunningHttpServer | undefined;
+let webhook: WebhookEndpoint | undefined;
 let releaseAnswers: (() => void) | undefined;
 afterEach(async () => {
   releaseAnswers?.();
   releaseAnswers = undefined;
-  await server?.close();
+  await webhook?.close();
   // Whatever still streams is cut when the backend goes: nobody waits out a 10 s answer.
   await rig?.harness.simulator.close();
   await rig?.close();
   rig = undefined;
-  server = undefined;
+  webhook = undefined;
 });
 
 async function startWebhookRig(
   channel: Partial<TelegramChannelOptions> = {},
   options: Omit<RigOptions, "channel"> = {},
-): Promise<{
-  rig: Rig;
-  /** Delivers an update as Telegram would; resolves with the HTTP status. */
-  post: (update: Update, secret?: string) => Promise<number>;
-}> {
+): Promise<{ rig: Rig; post: WebhookEndpoint["post"] }> {
   rig = await startRig({
     ...options,
     channel: { webhookUrl: WEBHOOK_URL, webhookSecret: SECRET, ...channel },
   });
-  server = await startHttpServer({
-    port: 0,
-    host: "127.0.0.1",
-    routes: rig.channel.routes,
-    readiness: async () => ({ problems: [] }),
-    metrics: new Metrics(),
-    log: createLogger({ level: "silent", secrets: [] }),
-  });
-  const url = `http://127.0.0.1:${server.port}/telegram/webhook`;
-  const post = async (update: Update, secret?: string) => {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(secret === undefined ? {} : { "x-telegram-bot-api-secret-token": secret }),
-      },
-      body: JSON.stringify(update),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  };
-  return { rig, post };
+  webhook = await openWebhook(rig);
+  return { rig, post: webhook.post };
 }
 
 describe("Telegram webhook mode", () => {
@@ -124,7 +104,7 @@ describe("Telegram webhook mode", () => {
       { update_id: "7" },
     ];
     const statuses = [];
-    for (const body of notUpdates) statuses.push(await post(body as unknown as Update, SECRET));
+    for (const body of notUpdates) statuses.push(await post(body, SECRET));
     expect(statuses).toEqual(notUpdates.map(() => 400));
     expect(await post(fake.compose({ chat: dm.id, from: alice, text: "hello" }), SECRET)).toBe(200);
     await until(() => fake.botMessages(dm.id).length > 0);
