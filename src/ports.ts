@@ -247,8 +247,9 @@ export interface ReplySurface {
    */
   showTyping?(text: string): Promise<void>;
   /**
-   * The answer whose silence showTyping covered is over: a sign that would outlast it (one no
-   * reply took down, when nothing could be posted) goes now.
+   * The answer is over (called once at its end, whether or not showTyping was): a sign of work
+   * that would outlast it goes now (a status no reply took down, when nothing could be posted;
+   * a platform's "working" state kept while the answer was written, as Slack's agent session).
    */
   stopTyping?(): Promise<void>;
   /**

@@ -124,17 +124,26 @@ export function slackPress(payload: BlockActions, context: SlackPressContext): P
     channelId: channel,
     channelKey: slackChannelKey(context.teamId ?? payload.team?.id ?? context.botTeamId, channel),
     message: slackMessageAt(channel, ts),
-    async replyPrivately(text) {
-      try {
-        await client.chat.postEphemeral({
-          channel,
-          user: user.id,
-          text: slackRenderer.note(text),
-          ...(threadTs ? { thread_ts: threadTs } : {}),
-        });
-      } catch (error) {
-        throw toBridgeError("chat.postEphemeral", channel, error);
-      }
-    },
+    replyPrivately: privateReply(client, { channel, user: user.id, threadTs }),
+  };
+}
+
+/** A note to `user` alone (ephemeral) in `channel`, in the thread at `threadTs` if given. */
+export function privateReply(
+  client: webApi.WebClient,
+  to: { channel: string; user: string; threadTs: string | undefined },
+): (text: string) => Promise<void> {
+  const { channel, user, threadTs } = to;
+  return async (text) => {
+    try {
+      await client.chat.postEphemeral({
+        channel,
+        user,
+        text: slackRenderer.note(text),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
+      });
+    } catch (error) {
+      throw toBridgeError("chat.postEphemeral", channel, error);
+    }
   };
 }

@@ -24,6 +24,7 @@ import {
   RATE_WINDOW_MS,
   STREAM_MAX_AGE_MS,
 } from "./limits.ts";
+import { onNativeStop } from "./native-stop.ts";
 import { createReceiver, type SlackReceiver } from "./receiver.ts";
 import { slackRenderer } from "./render.ts";
 import { slackStartCall } from "./start-calls.ts";
@@ -57,7 +58,8 @@ export interface SlackChannelOptions {
   apiUrl?: string | undefined;
   /** SLACK_ADMIN_USERS: user ids that administer the bot besides workspace admins and owners. */
   adminUsers?: readonly string[];
-  bridge: Pick<Bridge, "handle">;
+  /** Where questions go, and a press of Slack's own Stop (agent_session_stopped). */
+  bridge: Pick<Bridge, "handle" | "stopInThread">;
   /** Where presses of the bot's buttons go (block_actions); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   /** Remembers the threads the bot answers in, and the DMs and assistant threads it greeted. */
@@ -261,6 +263,21 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     });
     bolt.event("app_mention", async ({ event, context }) => onMessage(event, context.teamId));
     bolt.event("message", async ({ event, context }) => onMessage(event, context.teamId));
+    // Slack's own Stop on an answer whose agent session is processing.
+    // https://docs.slack.dev/reference/events/agent_session_stopped
+    bolt.event("agent_session_stopped", async ({ event, context }) => {
+      const teamId = context.teamId ?? identity?.teamId;
+      if (!teamId) return;
+      later(() =>
+        onNativeStop(event, teamId, {
+          bridge: options.bridge,
+          client,
+          admins,
+          languages,
+          workspaces,
+        }).catch((error: unknown) => log.error({ err: error }, "Slack's Stop press failed")),
+      );
+    });
     // Slack's agent view: a person opened the bot's DM. https://docs.slack.dev/reference/events/app_home_opened
     bolt.event("app_home_opened", async ({ event, context }) => {
       later(() => greeter.greetDm(event, context.teamId));

@@ -6,7 +6,7 @@ import { slackErrorOf, toBridgeError } from "./api.ts";
  * feature (an install from an older manifest, an Enterprise policy).
  * https://docs.slack.dev/reference/methods/assistant.threads.setStatus#errors
  */
-const REFUSED_FOR_GOOD = new Set([
+export const REFUSED_FOR_GOOD: ReadonlySet<string> = new Set([
   "missing_scope",
   "no_permission",
   "not_allowed_token_type",
@@ -18,17 +18,26 @@ const REFUSED_FOR_GOOD = new Set([
 ]);
 
 /**
- * Whether the loading status may be asked for in one workspace. It is a courtesy that draws
- * on no answer's budget, so it must cost nothing once Slack said no: a refusal for good turns
- * it off for the workspace (said once), and a 429 holds it for the wait Slack gave.
+ * Whether a status call (the loading status, the agent session's) may be made in one
+ * workspace. It is a courtesy that draws on no answer's budget, so it must cost nothing once
+ * Slack said no: a refusal for good turns it off for the workspace (said once), and a 429
+ * holds it for the wait Slack gave.
  */
 export class StatusGate {
   #off: string | undefined;
   #pausedUntil = 0;
+  readonly #method: string;
+  readonly #refusedForGood: ReadonlySet<string>;
   readonly #onOff: (reason: string) => void;
 
-  constructor(onOff: (reason: string) => void) {
+  constructor(
+    method: string,
+    onOff: (reason: string) => void,
+    refusedForGood: ReadonlySet<string> = REFUSED_FOR_GOOD,
+  ) {
+    this.#method = method;
     this.#onOff = onOff;
+    this.#refusedForGood = refusedForGood;
   }
 
   get open(): boolean {
@@ -37,13 +46,13 @@ export class StatusGate {
 
   /** Slack refused a status call with `error`. */
   refused(channel: string, error: unknown): void {
-    const mapped = toBridgeError("assistant.threads.setStatus", channel, error);
+    const mapped = toBridgeError(this.#method, channel, error);
     if (mapped instanceof RateLimitedError) {
       this.#pausedUntil = performance.now() + mapped.retryAfterMs;
       return;
     }
     const reason = slackErrorOf(error);
-    if (!REFUSED_FOR_GOOD.has(reason) || this.#off !== undefined) return;
+    if (!this.#refusedForGood.has(reason) || this.#off !== undefined) return;
     this.#off = reason;
     this.#onOff(reason);
   }

@@ -12,6 +12,7 @@ import type {
   SendRequest,
   SurfaceLimits,
 } from "../../src/ports.ts";
+import { AnswerSession } from "./agent-session.ts";
 import { messageBlocks, streamEndBlocks } from "./answer-blocks.ts";
 import { MAX_MESSAGE_CHARS, MAX_STREAM_MARKDOWN_CHARS, STATUS_REFRESH_MS } from "./limits.ts";
 import {
@@ -105,10 +106,13 @@ export class SlackSurface implements ReplySurface {
   #streamingOff: string | undefined;
   /** When the loading status was set, and how many replies the thread had then. */
   #status: { at: number; replies: number } | undefined;
+  readonly #session: AnswerSession;
 
   constructor(options: SlackSurfaceOptions) {
     this.#options = options;
-    this.#calls = new ThreadCalls(options.client, options.thread, options.workspace.status);
+    const calls = new ThreadCalls(options.client, options.thread, options.workspace);
+    this.#calls = calls;
+    this.#session = new AnswerSession((status) => calls.setSession(status));
     this.limits = {
       maxMessageLength: MAX_MESSAGE_CHARS,
       minEditIntervalMs: options.minEditIntervalMs,
@@ -134,6 +138,7 @@ export class SlackSurface implements ReplySurface {
 
   async send(request: SendRequest): Promise<MessageRef> {
     this.#calls.assertUsable();
+    if (writesAnswer(request)) this.#session.begin();
     switch (request.call) {
       case "post": {
         const { mrkdwn, markdown } = readMessageText(request.text);
@@ -154,11 +159,19 @@ export class SlackSurface implements ReplySurface {
       case "append":
         await this.#streaming(() => this.#calls.appendStream(tsOf(request.ref), request.text));
         return request.ref;
-      case "end":
+      case "end": {
+        const session = this.#session.atStreamStop;
         await this.#streaming(() =>
-          this.#calls.stopStream(tsOf(request.ref), request.text, streamEndBlocks(request.buttons)),
+          this.#calls.stopStream(
+            tsOf(request.ref),
+            request.text,
+            streamEndBlocks(request.buttons),
+            session,
+          ),
         );
+        if (session) this.#session.streamStopped(session);
         return request.ref;
+      }
       case "stop":
         // Slack may have ended it already; whatever it says, the message goes on by edits.
         await this.#calls.stopQuietly(tsOf(request.ref));
@@ -186,6 +199,7 @@ export class SlackSurface implements ReplySurface {
    * and it is set again only after a reply (a system notice) or a long silence.
    */
   async showTyping(text: string): Promise<void> {
+    this.#session.begin();
     const status = this.#status;
     const replies = this.#calls.replies;
     const now = performance.now();
@@ -195,11 +209,15 @@ export class SlackSurface implements ReplySurface {
     }
   }
 
-  /** The answer is over: a status no reply took down (nothing could be posted) goes now. */
+  /**
+   * The answer is over: a status no reply took down (nothing could be posted) goes now, and
+   * the agent session is active.
+   */
   async stopTyping(): Promise<void> {
     const status = this.#status;
     this.#status = undefined;
     if (status && status.replies === this.#calls.replies) await this.#calls.setStatus("");
+    await this.#session.end();
   }
 
   async #startStream(markdown: string): Promise<string | undefined> {
@@ -233,6 +251,16 @@ export class SlackSurface implements ReplySurface {
       throw error;
     }
   }
+}
+
+/**
+ * A call of the answer being written: a stream's start, or a message that shows its Stop (not
+ * a queued notice, nor an answer's last text).
+ */
+function writesAnswer(request: SendRequest): boolean {
+  if (request.call === "stream") return true;
+  if (request.call !== "post" && request.call !== "edit") return false;
+  return request.buttons?.some((button) => button.stops) === true;
 }
 
 function tsOf(ref: MessageRef): string {

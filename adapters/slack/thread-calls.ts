@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { webApi } from "@slack/bolt";
 import { RateLimitedError, StreamUnavailableError } from "../../src/errors.ts";
+import { type SessionStatus, setSessionStatus } from "./agent-session.ts";
 import { SlackChannelUnavailableError, streamFailureScope, toBridgeError } from "./api.ts";
 import { STATUS_WAIT_MS } from "./limits.ts";
-import type { StatusGate } from "./status-gate.ts";
+import type { Workspace } from "./workspace.ts";
 
 /** The conversation one answer goes to. */
 export interface SlackThread {
@@ -46,12 +47,17 @@ export class ThreadCalls {
   #replies = 0;
   #settingStatus: Promise<boolean> | undefined;
 
-  readonly #statusGate: StatusGate;
+  /** Whether the workspace takes the loading status and agent sessions. */
+  readonly #gates: Pick<Workspace, "status" | "sessions">;
 
-  constructor(client: webApi.WebClient, thread: SlackThread, statusGate: StatusGate) {
+  constructor(
+    client: webApi.WebClient,
+    thread: SlackThread,
+    gates: Pick<Workspace, "status" | "sessions">,
+  ) {
     this.#client = client;
     this.#thread = thread;
-    this.#statusGate = statusGate;
+    this.#gates = gates;
   }
 
   /** Messages these calls put in the thread so far. */
@@ -111,7 +117,7 @@ export class ThreadCalls {
    * workspace that refused it for good, or while Slack's 429 wait runs.
    */
   async setStatus(status: string): Promise<boolean> {
-    if (this.#unusable || !this.#statusGate.open) return false;
+    if (this.#unusable || !this.#gates.status.open) return false;
     const { channel, threadTs } = this.#thread;
     const repliesBefore = this.#replies;
     const setting = this.#client.assistant.threads
@@ -124,12 +130,18 @@ export class ThreadCalls {
           return true;
         },
         (error: unknown) => {
-          this.#statusGate.refused(channel, error);
+          this.#gates.status.refused(channel, error);
           return false;
         },
       );
     if (status !== "") this.#settingStatus = setting;
     return setting;
+  }
+
+  /** The thread's agent session status: best effort, as setStatus. */
+  async setSession(status: SessionStatus): Promise<boolean> {
+    if (this.#unusable) return false;
+    return setSessionStatus(this.#client, this.#gates.sessions, this.#thread, status);
   }
 
   async startStream(markdown: string): Promise<string | undefined> {
@@ -163,8 +175,16 @@ export class ThreadCalls {
     );
   }
 
-  /** `blocks` go under the streamed text (https://docs.slack.dev/reference/methods/chat.stopStream). */
-  async stopStream(ts: string, markdown: string, blocks?: object[]): Promise<void> {
+  /**
+   * `blocks` go under the streamed text; `sessionStatus`, the thread's agent session takes it
+   * (https://docs.slack.dev/reference/methods/chat.stopStream).
+   */
+  async stopStream(
+    ts: string,
+    markdown: string,
+    blocks?: object[],
+    sessionStatus?: SessionStatus,
+  ): Promise<void> {
     await this.#call(
       "chat.stopStream",
       () =>
@@ -173,6 +193,7 @@ export class ThreadCalls {
           ts,
           ...(markdown ? { markdown_text: markdown } : {}),
           ...(blocks ? { blocks: blocks as never } : {}),
+          ...(sessionStatus ? { session_status: sessionStatus } : {}),
         }),
       true,
     );

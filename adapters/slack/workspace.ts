@@ -3,6 +3,7 @@ import { PerKey } from "../../src/coordination/per-key.ts";
 import type { Coordination } from "../../src/coordination/port.ts";
 import { createRateBudget, type SharedAt } from "../../src/coordination/shared-budget.ts";
 import type { Logger } from "../../src/log.ts";
+import { SESSIONS_REFUSED_FOR_GOOD } from "./agent-session.ts";
 import { StatusGate } from "./status-gate.ts";
 
 /** One of Slack's tiers as a workspace budget keeps it. */
@@ -26,8 +27,9 @@ export interface WorkspaceLimits {
  * What every answer in one workspace shares: Slack counts a method's calls per workspace,
  * so all answers streaming there draw on one chat.update budget and one chat.appendStream
  * budget (urgent first and final texts go ahead of routine edits), and a workspace where
- * native streaming failed for good stops trying it. On Redis the budgets are shared by every
- * process serving the workspace.
+ * native streaming failed for good stops trying it, as one where the loading status or agent
+ * sessions were refused for good stops asking for them. On Redis the budgets are shared by
+ * every process serving the workspace.
  */
 export class Workspace {
   readonly updates: Budget;
@@ -36,13 +38,24 @@ export class Workspace {
   streamingOff: string | undefined;
   /** Whether the loading status may be asked for here. */
   readonly status: StatusGate;
+  /** Whether answers' agent sessions may be set here (the app is an agent). */
+  readonly sessions: StatusGate;
 
   constructor(teamId: string, limits: WorkspaceLimits, store: Coordination, log?: Logger) {
-    this.status = new StatusGate((reason) =>
+    this.status = new StatusGate("assistant.threads.setStatus", (reason) =>
       log?.warn(
         { reason },
         "Slack refused the loading status in this workspace: answers show no 'is thinking…' (add the assistant:write scope, or reinstall from the current manifest)",
       ),
+    );
+    this.sessions = new StatusGate(
+      "agents.sessions.setStatus",
+      (reason) =>
+        log?.info(
+          { reason },
+          "Slack refused agent sessions in this workspace: answers show no Stop of Slack's own; ⏹ Stop and `@bot stop` work as before (reinstall from the current manifest, whose agent_view declares the app an agent)",
+        ),
+      SESSIONS_REFUSED_FOR_GOOD,
     );
     this.updates = budget(limits.updates, limits.windowMs, {
       store,

@@ -1,4 +1,4 @@
-import type { AnswerStops } from "../coordination/answer-stops.ts";
+import type { AnswerStops, StopOutcome } from "../coordination/answer-stops.ts";
 import type { FeedbackVotes, Rating } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
@@ -12,6 +12,14 @@ const VOTE = "answer.vote";
 /** The Stop button under an answer that is being written. */
 export function stopButton(answerId: string, t: Translator): Button {
   return { action: STOP, id: answerId, label: t.t("stopButton"), style: "danger", stops: true };
+}
+
+/**
+ * What the presser of a Stop (this button, or a platform's own stop control) is told privately
+ * when the answer did not stop: a stop that went through says so in the answer itself.
+ */
+export function stopReply(outcome: Exclude<StopOutcome, "stopped">, t: Translator): string {
+  return t.t(outcome === "refused" ? "stopRefused" : "nothingToStop");
 }
 
 /** 👍 and 👎 under a finished answer. */
@@ -48,11 +56,9 @@ export function registerAnswerButtons(
         name: person.name,
         isAdmin: () => person.isAdmin(),
       });
-      // A stop that went through says so in the answer itself; a refusal, or nothing to stop, is
-      // told to the presser alone.
       if (outcome === "stopped") return;
       const t = await presserLanguage(pressed, deps.languages);
-      await pressed.replyPrivately(t.t(outcome === "refused" ? "stopRefused" : "nothingToStop"));
+      await pressed.replyPrivately(stopReply(outcome, t));
     }),
   );
   handlers.on(

@@ -3,7 +3,7 @@ import { Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
 import type { GuardConfig } from "../config.ts";
-import { AnswerStops, type Stopper } from "../coordination/answer-stops.ts";
+import { AnswerStops, type StopOutcome, type Stopper } from "../coordination/answer-stops.ts";
 import type { Coordination } from "../coordination/port.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
 import type { SharedQueue } from "../coordination/shared-queue.ts";
@@ -214,6 +214,17 @@ export class Bridge {
       languages: this.#languages,
       metrics: this.#options.metrics,
     });
+  }
+
+  /**
+   * Stops the answer being written in `threadKey`, on whichever process streams it, if `by`
+   * may (its asker, or an admin of the channel): what a platform's own stop control on a
+   * streaming answer asks (Slack's agent session Stop). "stopped": the answer ends with its
+   * stopped note; "refused", "none": nothing changed, the caller tells the presser. Questions
+   * waiting in the thread stay.
+   */
+  stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
+    return this.#stops.stopInThread(threadKey, by);
   }
 
   /** Handles one delivery; resolves when its reply is complete on the surface. */

@@ -238,7 +238,9 @@ export class AnswerWriter {
     } finally {
       this.#reserved?.(0);
       this.#stopTyping?.();
-      if (this.#stopTyping) await this.#surface.stopTyping?.().catch(() => undefined);
+      // Also after an answer that showed no typing (it replaced its queued notice): a sign of
+      // work the surface shows apart from it (Slack's agent session) ends with the answer.
+      await this.#surface.stopTyping?.().catch(() => undefined);
     }
   }
 

@@ -48,37 +48,60 @@ async function annStops(events: string, ts: string, answer: { text: string }): P
   return performance.now() - asked;
 }
 
+/**
+ * Two bot processes on the test's Redis, and Ann's question to A, in the thread of `ts`: half
+ * an answer, then the chatbot goes silent, so only a stop ends it. `aEnv`: more of A's
+ * environment.
+ */
+async function twoBotsOneAnswer(ts: string, aEnv: Record<string, string> = {}) {
+  const fake = track(
+    await FakeSlack.start({ team: "T0FAKE", users: { U1: { name: "Ann" } } }),
+    (f) => f.close(),
+  );
+  const simulator = track(await startSimulator({ chunkDelayMs: 1 }), (s) => s.close());
+  const a = await startSlackBot(fake, simulator, aEnv);
+  const b = await startSlackBot(fake, simulator);
+  expect(await deliver(a.events, mention("tell me more #stall", { ts }))).toBe(200);
+  const answer = await until("the answer streaming", () =>
+    fake.thread("C1", ts).find((m) => m.text.length > 20),
+  );
+  return { fake, simulator, a, b, answer };
+}
+
+/** The answer ends with Ann's stopped note, its chatbot request closed, nobody told otherwise. */
+function stoppedByAnn({ fake, simulator, answer }: Awaited<ReturnType<typeof twoBotsOneAnswer>>) {
+  expect(answer.text).toMatch(/⏹ stopped by Ann$/);
+  expect(answer.text.startsWith("Hello!")).toBe(true);
+  const chats = simulator.requests.filter((r) => r.route === "chat");
+  expect(chats.map((r) => r.outcome)).toEqual(["aborted"]);
+  expect(fake.ephemerals).toEqual([]);
+}
+
 describe.skipIf(!ownRedis)("stopping an answer across two bot processes on one Redis", () => {
   it("stops the answer one process streams when the other gets `@bot stop`", async () => {
-    const fake = track(await FakeSlack.start({ team: "T0FAKE" }), (f) => f.close());
-    const simulator = track(await startSimulator({ chunkDelayMs: 1 }), (s) => s.close());
-    const a = await startSlackBot(fake, simulator);
-    const b = await startSlackBot(fake, simulator);
-
-    // Half an answer, then the chatbot goes silent: only a stop ends it.
     const ts = "1700000100.000100";
-    expect(await deliver(a.events, mention("tell me more #stall", { ts }))).toBe(200);
-    const answer = await until("the answer streaming", () =>
-      fake.thread("C1", ts).find((m) => m.text.length > 20),
+    const run = await twoBotsOneAnswer(ts);
+    expect(await annStops(run.b.events, ts, run.answer)).toBeLessThan(10_000);
+    stoppedByAnn(run);
+  });
+
+  it("stops the answer one process streams when the other gets Slack's own Stop (agent_session_stopped)", async () => {
+    const ts = "1700000300.000100";
+    const run = await twoBotsOneAnswer(ts);
+    const { fake, answer } = run;
+    await until(
+      "the session processing",
+      () => fake.sessionOf("C1", ts) === "processing" || undefined,
     );
-    expect(await annStops(b.events, ts, answer)).toBeLessThan(10_000);
-    expect(answer.text).toMatch(/⏹ stopped by Ann$/);
-    const chats = simulator.requests.filter((r) => r.route === "chat");
-    expect(chats.map((r) => r.outcome)).toEqual(["aborted"]);
-    expect(fake.ephemerals).toEqual([]);
+    expect(await deliver(run.b.events, fake.pressStop("C1", ts, "U1"))).toBe(200);
+    await until("the stopped note", () => answer.text.includes("stopped by Ann") || undefined);
+    stoppedByAnn(run);
+    await until("the session active", () => fake.sessionOf("C1", ts) === "active" || undefined);
   });
 
   it("ends, as stopped, the answer of a process killed a moment ago when the other gets `@bot stop`", async () => {
-    const fake = track(await FakeSlack.start({ team: "T0FAKE" }), (f) => f.close());
-    const simulator = track(await startSimulator({ chunkDelayMs: 1 }), (s) => s.close());
-    const a = await startSlackBot(fake, simulator, { LOG_LEVEL: "debug" });
-    const b = await startSlackBot(fake, simulator);
-
     const ts = "1700000200.000100";
-    expect(await deliver(a.events, mention("tell me more #stall", { ts }))).toBe(200);
-    const answer = await until("the answer streaming", () =>
-      fake.thread("C1", ts).find((m) => m.text.length > 20),
-    );
+    const { a, b, answer, fake } = await twoBotsOneAnswer(ts, { LOG_LEVEL: "debug" });
     await a.bot.logLine("answer journaled");
     // A dies; its presence holds for TAKEOVER_MS yet.
     expect(await a.bot.stop("SIGKILL")).toBeNull();

@@ -98,7 +98,7 @@ function reopeningChannel(fake: FakeSlack, store: Store) {
     botToken: fake.options.botToken,
     signingSecret: SIGNING_SECRET,
     apiUrl: fake.apiUrl,
-    bridge: { handle: async () => undefined },
+    bridge: { handle: async () => undefined, stopInThread: async () => "none" },
     store,
     log: silent,
   });

@@ -75,6 +75,14 @@ describe("the Slack setup a newcomer follows", () => {
     expect(listUnder("bot")).toEqual(expect.arrayContaining(["assistant:write", "im:history"]));
   });
 
+  it("subscribes to Slack's own Stop on a streaming answer: agent_session_stopped", () => {
+    // Unsubscribed, Slack shows a Stop that does nothing, or none at all.
+    // https://docs.slack.dev/reference/events/agent_session_stopped
+    expect(listUnder("bot_events")).toContain("agent_session_stopped");
+    // Sessions in threads need chat:write; an agent app has assistant:write.
+    expect(listUnder("bot")).toEqual(expect.arrayContaining(["chat:write", "assistant:write"]));
+  });
+
   it("orders Slack over HTTP as Slack allows: create, install, start the bot, then verify the URL", () => {
     const http = section("Over HTTP");
     const steps = ["**Create**", "Install to Workspace", "npm start", "**Retry**"].map((step) => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { type HeldBackend, heldBackendPerTest } from "../support/held-backend.ts";
 import {
   blockActions,
   mention,
@@ -7,40 +6,19 @@ import {
   type SendOptions,
   type SlackHarness,
   type SlackHarnessOptions,
-  startSlackHarness,
 } from "../support/slack-harness.ts";
+import { answerBeingWritten, expectStopped, slackOnHeldBackend } from "../support/slack-held.ts";
 import { waitFor } from "./wait.ts";
 
-const onHeldBackend = heldBackendPerTest();
-/** The backend of the test running now. */
-let backend: HeldBackend | undefined;
-
-async function start(options: SlackHarnessOptions = {}): Promise<SlackHarness> {
-  const started = await onHeldBackend((held) =>
-    startSlackHarness({
-      backend: held,
-      fake: {
-        users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
-        channels: { C1: { type: "channel" }, C2: { type: "channel" } },
-      },
-      ...options,
-      slack: { nativeStreaming: false, adminUsers: ["ULISTED"], ...options.slack },
-    }),
-  );
-  backend = started.backend;
-  return started.bot;
-}
-
-/** A question by U1 whose answer is on screen and still streaming. */
-async function streaming(harness: SlackHarness): Promise<string> {
-  const ts = harness.nextTs();
-  void harness.sendEvent(mention("weather", { ts, user: "U1" }));
-  await waitFor(
-    () => harness.fake.thread("C1", ts)[0]?.text.startsWith("Answer to weather"),
-    "the answer streaming",
-  );
-  return ts;
-}
+const rig = slackOnHeldBackend({
+  fake: {
+    users: { U1: {}, U2: {}, UADMIN: { isAdmin: true } },
+    channels: { C1: { type: "channel" }, C2: { type: "channel" } },
+  },
+  slack: { nativeStreaming: false, adminUsers: ["ULISTED"] },
+});
+const start = (options?: SlackHarnessOptions) => rig.start(options);
+const streaming = answerBeingWritten;
 
 /** `@bot stop` typed in the thread by `user`, whose profile carries `name`. */
 function stopBy(user: string, threadTs: string, ts: string, name: string) {
@@ -50,17 +28,12 @@ function stopBy(user: string, threadTs: string, ts: string, name: string) {
 describe("stopping an answer", () => {
   it("stops at the asker's word: the request closed, the text kept, the note shown, the conversation goes on", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     await harness.sendEvent(stopBy("U1", ts, harness.nextTs(), "Ann <@here> & co"));
     await harness.settle();
 
-    expect(held.dropped).toEqual(["weather"]);
-    expect(held.open).toBe(0);
-    expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
-      "Answer to weather\n\n⏹ stopped by Ann &lt;@here&gt; &amp; co",
-    ]);
-    expect(harness.fake.ephemerals).toEqual([]);
+    expectStopped(harness, held, ts, "⏹ stopped by Ann &lt;@here&gt; &amp; co");
 
     held.releaseAll();
     await harness.sendEvent(message("and tomorrow?", { ts: harness.nextTs(), threadTs: ts }));
@@ -70,7 +43,7 @@ describe("stopping an answer", () => {
 
   it("refuses another member privately and lets the answer go on", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     await harness.sendEvent(stopBy("U2", ts, harness.nextTs(), "Bob"));
     await waitFor(() => harness.fake.ephemerals.length > 0, "the refusal");
@@ -91,7 +64,7 @@ describe("stopping an answer", () => {
 
   it("lets a workspace admin stop someone else's answer", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     await harness.sendEvent(stopBy("UADMIN", ts, harness.nextTs(), "Admin"));
     await harness.settle();
@@ -145,7 +118,7 @@ describe("the Stop button and the votes under answers", () => {
 
   it("shows Stop while the answer grows; the asker's press stops it, another member's is refused privately", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     expect(labels(harness, ts)).toEqual(["⏹ Stop"]);
 
@@ -169,7 +142,7 @@ describe("the Stop button and the votes under answers", () => {
 
   it("refuses a press dated in the future (+6 min, +1 h) as Slack's signature rules say: 401, the answer goes on", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     const now = Math.floor(Date.now() / 1000);
     const future = [];
@@ -191,7 +164,7 @@ describe("the Stop button and the votes under answers", () => {
 
   it("tells the presser privately when Slack cannot say whether they are an admin, and stops nothing", async () => {
     const harness = await start();
-    const held = backend as HeldBackend;
+    const held = rig.backend;
     const ts = await streaming(harness);
     // However many lookups the press makes (the admin check; the presser's language).
     harness.fake.failNext("users.info", "fatal_error", 3);
@@ -225,7 +198,7 @@ describe("the Stop button and the votes under answers", () => {
     const ts = await streaming(harness);
     await press(harness, ts, "⏹ Stop", "UADMIN");
     await harness.settle();
-    expect(backend?.dropped).toEqual(["weather"]);
+    expect(rig.backend.dropped).toEqual(["weather"]);
     expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
       "Answer to weather\n\n⏹ stopped by @uadmin",
     ]);
@@ -245,7 +218,7 @@ describe("the Stop button and the votes under answers", () => {
     });
     await harness.sendAction({ ...payload, team: null });
     await harness.settle();
-    expect(backend?.dropped).toEqual(["weather"]);
+    expect(rig.backend.dropped).toEqual(["weather"]);
     expect(harness.fake.thread("C1", ts).map((m) => m.text)).toEqual([
       "Answer to weather\n\n⏹ stopped by @u1",
     ]);
@@ -269,12 +242,12 @@ describe("the Stop button and the votes under answers", () => {
     expect(harness.fake.ephemerals.map((e) => e.text)).toEqual([
       "Nothing to stop: no answer is being written in this thread.",
     ]);
-    expect(backend?.open).toBe(1);
+    expect(rig.backend.open).toBe(1);
   });
 
   it("records one vote per person and answer, changeable, and /feedback counts them for admins", async () => {
     const harness = await start();
-    (backend as HeldBackend).releaseAll();
+    rig.backend.releaseAll();
     const ts = harness.nextTs();
     await harness.sendEvent(mention("weather", { ts, user: "U1" }));
     await harness.settle();
@@ -333,7 +306,7 @@ describe("the Stop button and the votes under answers", () => {
 
   it("ends a native stream with Slack's feedback buttons", async () => {
     const harness = await start({ slack: { nativeStreaming: true } });
-    (backend as HeldBackend).releaseAll();
+    rig.backend.releaseAll();
     const ts = harness.nextTs();
     await harness.sendEvent(mention("weather", { ts, user: "U1" }));
     await harness.settle();

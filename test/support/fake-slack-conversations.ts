@@ -132,7 +132,7 @@ export class FakeConversations {
    * https://docs.slack.dev/changelog/2026/03/05/set-status-scope-update
    */
   setStatus(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel_id);
+    const error = this.channelError(args.channel_id);
     if (error) return { ok: false, error };
     if (args.thread_ts === undefined || args.status === undefined) {
       return { ok: false, error: "invalid_arguments" };
@@ -151,7 +151,7 @@ export class FakeConversations {
     args: Record<string, unknown>,
     view: "agent" | "assistant",
   ): { ok: true; shownUnder: string | undefined } | { ok: false; error: string } {
-    const error = this.#channelError(args.channel_id);
+    const error = this.channelError(args.channel_id);
     if (error) return { ok: false, error };
     if (!Array.isArray(args.prompts)) return { ok: false, error: "invalid_arguments" };
     if (args.thread_ts === undefined) {
@@ -183,7 +183,8 @@ export class FakeConversations {
     );
   }
 
-  #channelError(channel: unknown): string | undefined {
+  /** What Slack answers a call in `channel` the bot cannot use; undefined for one it can. */
+  channelError(channel: unknown): string | undefined {
     const known = this.#options.channels[String(channel)];
     if (!known) return "channel_not_found";
     if (known.member === false) return "not_in_channel";
@@ -205,7 +206,7 @@ export class FakeConversations {
    * (Slack's default 100). https://docs.slack.dev/reference/methods/conversations.history
    */
   #history(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel);
+    const error = this.channelError(args.channel);
     if (error) return { ok: false, error };
     const limit = args.limit === undefined ? 100 : Number(args.limit);
     const found = this.#topLevel(String(args.channel));
@@ -223,7 +224,7 @@ export class FakeConversations {
    * https://docs.slack.dev/reference/methods/conversations.replies
    */
   #replies(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel);
+    const error = this.channelError(args.channel);
     if (error) return { ok: false, error };
     const channel = String(args.channel);
     const ts = String(args.ts ?? "");
@@ -281,7 +282,7 @@ export class FakeConversations {
   }
 
   #post(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel) ?? contentError(args);
+    const error = this.channelError(args.channel) ?? contentError(args);
     if (error) return { ok: false, error };
     const text = String(args.text ?? "");
     const message = this.#add(args, "mrkdwn", text);
@@ -330,7 +331,7 @@ export class FakeConversations {
   }
 
   #postEphemeral(args: Record<string, unknown>): Record<string, unknown> {
-    const error = this.#channelError(args.channel);
+    const error = this.channelError(args.channel);
     if (error) return { ok: false, error };
     this.ephemerals.push({
       channel: String(args.channel),
@@ -343,7 +344,7 @@ export class FakeConversations {
 
   #startStream(args: Record<string, unknown>): Record<string, unknown> {
     if (!this.#options.streaming) return { ok: false, error: "feature_not_enabled" };
-    const error = this.#channelError(args.channel);
+    const error = this.channelError(args.channel);
     if (error) return { ok: false, error };
     if (args.thread_ts === undefined) return { ok: false, error: "invalid_arguments" };
     const im = this.#options.channels[String(args.channel)]?.type === "im";
@@ -400,6 +401,16 @@ export class FakeConversations {
 
   #expired(message: FakeMessage): boolean {
     return performance.now() - message.streamStartedAt > this.#options.streamLifetimeMs;
+  }
+
+  /**
+   * Slack's own Stop pressed in a thread: the bot's live streams there stop, as Slack stops
+   * them (https://docs.slack.dev/reference/events/agent_session_stopped); returns their ts.
+   */
+  stopStreams(channel: string, threadTs: string): string[] {
+    const live = this.thread(channel, threadTs).filter((m) => m.stream === "streaming");
+    for (const message of live) message.stream = "stopped";
+    return live.map((m) => m.ts);
   }
 
   /** A forced message_not_in_streaming_state: the stream is over from now on. */

@@ -8,12 +8,14 @@ import {
   type FakeMessage,
   type WrittenMessage,
 } from "./fake-slack-conversations.ts";
+import { type AgentSessions, FakeSessions } from "./fake-slack-sessions.ts";
 import { FakeSocketServer } from "./fake-slack-socket.ts";
 import { FloodLimits, type Limit } from "./flood-limits.ts";
 
 export type { Ephemeral, FakeMessage } from "./fake-slack-conversations.ts";
 
 import { type View, viewMarkdown, viewMarkdownBlock, viewMrkdwn } from "./fake-slack-view.ts";
+import { agentSessionStopped } from "./slack-events.ts";
 import { slackTiers } from "./slack-tiers.ts";
 
 /**
@@ -55,6 +57,12 @@ export interface FakeSlackOptions {
    * has it; the default) or "assistant" (`assistant_view`, an app made from an older manifest).
    */
   view?: "agent" | "assistant";
+  /**
+   * Whether the app is declared an agent, so it has agent sessions: "agent" (the default, as
+   * the manifest's agent_view makes it), or what agents.sessions.setStatus answers in a
+   * workspace where it is not: "not_authorized", or "missing_scope" (no assistant:write).
+   */
+  agentSessions?: AgentSessions;
 }
 
 /** One Web API call as the fake received it. */
@@ -74,9 +82,10 @@ type Fault = { error: string } | { retryAfter: number };
  * thread replies, chat.update on the bot's own messages only, the streaming methods'
  * recipient rules, states and lifetime, the loading status under a thread (cleared by the
  * app's next reply), suggested prompts as the app's view (agent or assistant) shows them,
- * conversations.history, per-workspace rate tiers answered with 429 and Retry-After, and Socket
- * Mode (`apps.connections.open` plus a WebSocket). It records every call and keeps each
- * conversation as a person would see it.
+ * conversations.history, agent sessions (agents.sessions.setStatus, opened by streams too, and
+ * Slack's own Stop on a processing one), per-workspace rate tiers answered with 429 and
+ * Retry-After, and Socket Mode (`apps.connections.open` plus a WebSocket). It records every
+ * call and keeps each conversation as a person would see it.
  */
 export class FakeSlack {
   readonly calls: SlackCall[] = [];
@@ -101,6 +110,7 @@ export class FakeSlack {
   #server!: Server;
   readonly #sockets = new Set<Socket>();
   readonly conversations: FakeConversations;
+  readonly #sessions: FakeSessions;
   #port = 0;
   readonly #floodLimits = new FloodLimits();
   readonly #delays = new Map<string, number>();
@@ -121,8 +131,13 @@ export class FakeSlack {
       port: options.port ?? 0,
       view: options.view ?? "agent",
       repliesPageMax: options.repliesPageMax ?? 1_000,
+      agentSessions: options.agentSessions ?? "agent",
     };
     this.conversations = new FakeConversations(this.options);
+    this.#sessions = new FakeSessions(
+      () => this.options.agentSessions,
+      (channel) => this.conversations.channelError(channel),
+    );
   }
 
   /** Every message the bot posted or streamed, by ts. */
@@ -194,6 +209,37 @@ export class FakeSlack {
   /** The loading status a thread shows now ("" for none): set by setStatus, cleared by a reply. */
   statusOf(channel: string, threadTs: string): string {
     return this.conversations.status(channel, threadTs);
+  }
+
+  /** The thread's agent session status now (processing, active…); undefined without one. */
+  sessionOf(channel: string, threadTs: string): string | undefined {
+    return this.#sessions.status(channel, threadTs);
+  }
+
+  /** Every status the thread's agent session had, oldest first. */
+  sessionHistory(channel: string, threadTs: string): string[] {
+    return this.#sessions.history(channel, threadTs);
+  }
+
+  /** Puts the thread's session in `status`, as a process killed mid-answer leaves it. */
+  setSession(channel: string, threadTs: string, status: string): void {
+    this.#sessions.set(channel, threadTs, status);
+  }
+
+  /**
+   * `user` presses Slack's own Stop in the thread, shown while its session is processing:
+   * Slack stops the bot's live streams there, leaves the session processing (the app moves
+   * it), and sends the `agent_session_stopped` event returned here, for the test to deliver.
+   * https://docs.slack.dev/reference/events/agent_session_stopped
+   */
+  pressStop(channel: string, threadTs: string, user: string): Record<string, unknown> {
+    if (this.sessionOf(channel, threadTs) !== "processing") {
+      throw new Error(
+        `Slack shows no Stop in ${channel} ${threadTs}: its session is not processing`,
+      );
+    }
+    const streamingMessageTs = this.conversations.stopStreams(channel, threadTs);
+    return agentSessionStopped({ channel, threadTs, user, streamingMessageTs });
   }
 
   /** What a person sees of a message: its markdown blocks where it has any, else its text. */
@@ -365,8 +411,24 @@ export class FakeSlack {
         }
         return { ok: true };
       }
-      default:
-        return this.conversations.handle(method, args) ?? { ok: false, error: "unknown_method" };
+      case "agents.sessions.setStatus":
+        return this.#sessions.setStatus(args);
+      default: {
+        const result = this.conversations.handle(method, args);
+        if (result?.ok) this.#streamSession(method, args);
+        return result ?? { ok: false, error: "unknown_method" };
+      }
+    }
+  }
+
+  /** A stream that started or stopped moves its thread's session, as Slack's bridge does. */
+  #streamSession(method: string, args: Record<string, unknown>): void {
+    const channel = String(args.channel);
+    if (method === "chat.startStream")
+      this.#sessions.streamStarted(channel, String(args.thread_ts));
+    const threadTs = this.messages.get(String(args.ts))?.threadTs;
+    if (method === "chat.stopStream" && threadTs !== undefined) {
+      this.#sessions.streamStopped(channel, threadTs, args.session_status);
     }
   }
 

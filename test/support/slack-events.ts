@@ -100,6 +100,27 @@ export function blockActions(press: {
   };
 }
 
+/**
+ * A press of Slack's own Stop on an agent session: the `agent_session_stopped` event, naming
+ * the streams Slack stopped (none when no stream was live). Its team is on the envelope.
+ * https://docs.slack.dev/reference/events/agent_session_stopped
+ */
+export function agentSessionStopped(press: {
+  channel: string;
+  threadTs: string;
+  user: string;
+  streamingMessageTs: readonly string[];
+}): Record<string, unknown> {
+  return {
+    type: "agent_session_stopped",
+    channel: press.channel,
+    thread_ts: press.threadTs,
+    streaming_message_ts: [...press.streamingMessageTs],
+    user: press.user,
+    event_ts: String(Date.now() / 1000),
+  };
+}
+
 /** POSTs a form (a slash command, a press) Slack signed now; resolves with its status. */
 export async function postSignedForm(url: string, form: Record<string, string>): Promise<number> {
   const body = new URLSearchParams(form).toString();
