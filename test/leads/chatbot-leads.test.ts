@@ -61,7 +61,7 @@ function chatbotsOn(simulator: Simulator, specs: ChatbotSpec[]): Chatbots {
 
 /** The deployment's lead poll as main.ts runs it, on `store`. */
 function pollersOf(chatbots: Chatbots, store: Store, announcer: LeadAnnouncer, log = silent) {
-  const channels = new LeadChannels(store, [], log, chatbots.names);
+  const channels = new LeadChannels(store, [], { log, chatbots: chatbots.all });
   const pollers = leadPollers(chatbots, {
     store,
     channels,
