@@ -4,8 +4,7 @@ import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, runBot, startBot, until } from "../support/run-bot.ts";
-import { postSignedForm } from "../support/slack-events.ts";
-import { eventEnvelope, mention, signedJsonHeaders } from "../support/slack-harness.ts";
+import { adminCommand, deliverEvent, mention } from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("several chatbots across two processes");
 afterAll(() => redis?.close());
@@ -42,30 +41,6 @@ async function startSlackBot(
   return { bot, events: `http://127.0.0.1:${port}/slack/events` };
 }
 
-let trigger = 0;
-/** An admin's slash command in `channel`, through one process. */
-function command(events: string, fake: FakeSlack, name: string, text: string, channel: string) {
-  trigger++;
-  return postSignedForm(events, {
-    command: name,
-    text,
-    team_id: "T0FAKE",
-    channel_id: channel,
-    user_id: "UADMIN",
-    user_name: "admin",
-    api_app_id: "A0FAKE",
-    trigger_id: `trigger-${trigger}`,
-    response_url: fake.responseUrl(String(trigger)),
-  });
-}
-
-async function deliver(events: string, event: Record<string, unknown>): Promise<number> {
-  const body = JSON.stringify(eventEnvelope(event));
-  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
-  await response.arrayBuffer();
-  return response.status;
-}
-
 /** The names on the lead cards in a channel, in order. */
 const cardsIn = (fake: FakeSlack, channel: string) =>
   [...fake.messages.values()]
@@ -99,10 +74,10 @@ describe.skipIf(!ownRedis)(
       );
 
       // C1 gets support's leads (the default), C2 sales's; each asked of a different process.
-      expect(await command(a.events, fake, "/leads", "subscribe", "C1")).toBe(200);
-      expect(await command(b.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
+      expect(await adminCommand(a.events, fake, "/leads", "subscribe", "C1")).toBe(200);
+      expect(await adminCommand(b.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
       // C2's questions go to sales, chosen through one process, asked through the other.
-      expect(await command(a.events, fake, "/chatbot-use", "sales", "C2")).toBe(200);
+      expect(await adminCommand(a.events, fake, "/chatbot-use", "sales", "C2")).toBe(200);
       await until("the three replies", () => (fake.responses.length >= 3 ? true : undefined));
       expect(fake.responses.map((r) => r.text).sort()).toEqual([
         "New conversations here now go to sales. A conversation under way stays with its chatbot; `@chatbot new` starts a new one.",
@@ -110,9 +85,9 @@ describe.skipIf(!ownRedis)(
         "This channel now gets the new leads of support.",
       ]);
       const ts = "1700000100.000100";
-      expect(await deliver(b.events, mention("what do you sell?", { ts, channel: "C2" }))).toBe(
-        200,
-      );
+      expect(
+        await deliverEvent(b.events, mention("what do you sell?", { ts, channel: "C2" })),
+      ).toBe(200);
       const answer = await until("the answer in C2", () =>
         fake.thread("C2", ts).find((m) => m.text.includes("to see more.")),
       );
@@ -171,8 +146,8 @@ describe("a lead channel subscribed to a chatbot by name", SLOW, () => {
         : undefined,
     );
     // C1 is the support team's chat, C2 the sales team's; support is the default.
-    expect(await command(before.events, fake, "/leads", "subscribe support", "C1")).toBe(200);
-    expect(await command(before.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
+    expect(await adminCommand(before.events, fake, "/leads", "subscribe support", "C1")).toBe(200);
+    expect(await adminCommand(before.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
     await until("both replies", () => (fake.responses.length >= 2 ? true : undefined));
     expect(fake.responses.map((r) => r.text)).toEqual([
       "This channel now gets the new leads of support.",
@@ -198,7 +173,7 @@ describe("a lead channel subscribed to a chatbot by name", SLOW, () => {
     expect(cardsIn(fake, "C2")).toEqual(["Sally Sales"]);
 
     // `/leads` in the support team's chat lists support's leads, none of sales's.
-    expect(await command(after.events, fake, "/leads", "", "C1")).toBe(200);
+    expect(await adminCommand(after.events, fake, "/leads", "", "C1")).toBe(200);
     const listing = await until("the listing", () => fake.responses[2]?.text);
     expect(listing).toContain("Sam Support");
     expect(listing).not.toContain("Sally");

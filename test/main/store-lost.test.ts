@@ -4,8 +4,7 @@ import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
-import { postSignedForm } from "../support/slack-events.ts";
-import { eventEnvelope, mention, message, signedJsonHeaders } from "../support/slack-harness.ts";
+import { adminCommand, deliverEvent, mention, message } from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("a bot on a Redis that lost its data");
 afterAll(() => redis?.close());
@@ -18,28 +17,12 @@ const START_MS = 30_000;
 const STORE_LOST =
   "the store lost its data (Redis restarted empty, or a failover to an empty replica): languages, chatbot choices, lead claims and what no running process held are gone; this process wrote back the lead channels, lead polls, conversations and threads it held";
 
-let trigger = 0;
-/** An admin's slash command in `channel`. */
-function command(events: string, fake: FakeSlack, text: string, channel: string) {
-  trigger++;
-  return postSignedForm(events, {
-    command: "/leads",
-    text,
-    team_id: "T0FAKE",
-    channel_id: channel,
-    user_id: "UADMIN",
-    user_name: "admin",
-    api_app_id: "A0FAKE",
-    trigger_id: `trigger-${trigger}`,
-    response_url: fake.responseUrl(String(trigger)),
-  });
-}
+/** An admin's `/leads …` in `channel`. */
+const command = (events: string, fake: FakeSlack, text: string, channel: string) =>
+  adminCommand(events, fake, "/leads", text, channel);
 
 async function deliver(events: string, event: Record<string, unknown>): Promise<void> {
-  const body = JSON.stringify(eventEnvelope(event));
-  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
-  await response.arrayBuffer();
-  expect(response.status).toBe(200);
+  expect(await deliverEvent(events, event)).toBe(200);
 }
 
 /** The names on the lead cards in a channel, in order. */
