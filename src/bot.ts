@@ -7,6 +7,7 @@ import { type BackendConfig, type Config, secretsOf } from "./config.ts";
 import type { Coordination } from "./coordination/port.ts";
 import { ProcessPresence } from "./coordination/process-presence.ts";
 import { ANSWER_QUEUE_KEY, SharedQueue } from "./coordination/shared-queue.ts";
+import { StoreMark } from "./coordination/store-mark.ts";
 import { messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
@@ -110,15 +111,18 @@ export async function createBot(
     const presence = new ProcessPresence({ store, log, leaseMs: config.takeoverMs });
     cleanup.unshift(() => presence.close());
     await presence.join().catch(() => undefined);
+    // Notices a store that lost its data under the running process; the parts that hold
+    // records register them with it, to be written back then (src/coordination/store-mark.ts).
+    const writeBacks = new StoreMark({ store, presence, log, lost: metrics.storeDataLost });
+    await writeBacks.start();
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
     const journal = new AnswerJournal({ store, log, presence });
     cleanup.unshift(() => journal.close());
-    const leadChannels = new LeadChannels(
-      store,
-      configuredLeadChannels(config),
+    const leadChannels = new LeadChannels(store, configuredLeadChannels(config), {
       log,
-      chatbots.names,
-    );
+      chatbots: chatbots.all,
+      writeBacks,
+    });
     const leadClaims = new LeadClaimBook(store);
     // One queue for the deployment: what this process has no room for, any process with room
     // takes (in memory on the embedded store, where this process is the only one).
@@ -148,6 +152,7 @@ export async function createBot(
       }),
       journal,
       presence,
+      writeBacks,
       answerQueue,
       sharedQueue,
     });
@@ -159,6 +164,7 @@ export async function createBot(
       bridge,
       buttons,
       presence,
+      writeBacks,
       store,
       languages,
       log,
@@ -207,6 +213,7 @@ export async function createBot(
             metrics,
             intervalMs: config.leads.pollIntervalSeconds * 1000,
             presence,
+            writeBacks,
           })
         : [];
     bridge.serveQueue(channels);
@@ -279,6 +286,7 @@ interface ChannelDeps {
   bridge: Bridge;
   buttons: ButtonHandlers;
   presence: ProcessPresence;
+  writeBacks: StoreMark;
   store: KeyValueStore & Coordination;
   languages: ChannelLanguages;
   log: Logger;

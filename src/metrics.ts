@@ -144,6 +144,11 @@ export class Metrics {
     help: "Store operations that failed",
     registers: [this.registry],
   });
+  readonly storeDataLost = new Counter({
+    name: `${PREFIX}store_data_lost_total`,
+    help: "Times this process found the store had lost its data (Redis restarted empty, a failover to an empty replica) and wrote back what it held",
+    registers: [this.registry],
+  });
   readonly storeSeconds = new Histogram({
     name: `${PREFIX}store_seconds`,
     help: "Store operation latency, by operation",

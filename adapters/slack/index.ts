@@ -2,12 +2,14 @@ import { App } from "@slack/bolt";
 import type { Bridge } from "../../src/bridge/bridge.ts";
 import { DEFAULTS } from "../../src/config.ts";
 import type { Coordination } from "../../src/coordination/port.ts";
+import type { WriteBacks } from "../../src/coordination/store-mark.ts";
 import { StartupError } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
 import type { Metrics } from "../../src/metrics.ts";
 import type { ButtonPresses, Channel, HttpRoute, LeadAnnouncer } from "../../src/ports.ts";
 import { START_ATTEMPTS } from "../../src/start-retry.ts";
+import { KeptRecords } from "../../src/store/kept-records.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { SlackAdmins } from "./admins.ts";
 import { createWebClient } from "./api.ts";
@@ -65,6 +67,11 @@ export interface SlackChannelOptions {
   /** Remembers the threads the bot answers in, and the DMs and assistant threads it greeted. */
   store: KeyValueStore & Coordination;
   /**
+   * Where the threads this process answers in lately are written back from should the store
+   * lose its data (src/coordination/store-mark.ts). None: no copy is kept.
+   */
+  writeBacks?: WriteBacks | undefined;
+  /**
    * The language each conversation speaks, for the texts the channel writes itself (the
    * greeting and prompts of a DM or the assistant pane). None: as with DEFAULT_LANGUAGE=auto.
    */
@@ -115,6 +122,8 @@ export interface SlackChannel extends Channel {
 
 const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const activeKey = (threadKey: string) => `slack:answering:${threadKey}`;
+/** The threads answered in whose marks this process keeps a copy of, to write them back. */
+const KEPT_THREADS = 10_000;
 
 /**
  * Slack through Bolt: the Events API and slash commands over HTTP at POST /slack/events on
@@ -172,6 +181,13 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     teamId: () => identity?.teamId,
     options: options.assistant,
   });
+  // Kept records: memory pressure on Redis never makes the bot forget a thread it answers.
+  const threads = new KeptRecords(options.store, {
+    what: "Slack threads answered",
+    max: KEPT_THREADS,
+    kept: true,
+    writeBacks: options.writeBacks,
+  });
   const running = new Set<Promise<void>>();
   let app: App | undefined;
   let identity: SlackIdentity | undefined;
@@ -214,12 +230,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     const discussion = history.discussionOf(asked, identity);
     later(async () => {
       const key = activeKey(message.threadKey);
-      if (kind === "thread" && (await options.store.get(key)) === undefined) return;
+      if (kind === "thread") {
+        if ((await options.store.get(key)) === undefined) return;
+        threads.note(key, true, THREAD_TTL_MS);
+      }
       if (kind === "mention") {
         // From a mention on, the bot answers every message of the thread. Without the store
         // the mention is still answered (the bridge says if it cannot keep the conversation).
         await options.store
-          .set(key, true, THREAD_TTL_MS)
+          .set(key, true, { keptMs: THREAD_TTL_MS })
+          .then(() => threads.note(key, true, THREAD_TTL_MS))
           .catch((error: unknown) => log.warn({ err: error }, "could not remember the thread"));
       }
       // The thread as persistRef saves it, with no message yet: reopen's reader reads it.

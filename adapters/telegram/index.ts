@@ -7,6 +7,7 @@ import { RateBudgets } from "../../src/coordination/per-key.ts";
 import type { Coordination } from "../../src/coordination/port.ts";
 import type { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import { createWindowBudget } from "../../src/coordination/shared-budget.ts";
+import type { WriteBacks } from "../../src/coordination/store-mark.ts";
 import { ConfigError, StartupError, storeFailureLevel } from "../../src/errors.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import type { Logger } from "../../src/log.ts";
@@ -96,6 +97,11 @@ export interface TelegramChannelOptions {
   /** Where presses of the bot's buttons go (callback queries); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   store: KeyValueStore & Coordination;
+  /**
+   * Where the reply chains this process answers in lately are written back from should the
+   * store lose its data (src/coordination/store-mark.ts). None: no copy is kept.
+   */
+  writeBacks?: WriteBacks | undefined;
   /**
    * The language each chat speaks, for the texts the channel writes itself (the note on a
    * sticker). None: as with DEFAULT_LANGUAGE=auto.
@@ -190,7 +196,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   installErrorBoundary(bot.api);
   const store = options.store;
   const languages = options.languages ?? new ChannelLanguages(store, "auto");
-  const chains = new ReplyChains(store);
+  const chains = new ReplyChains(store, options.writeBacks);
   const drafts = new DraftSlots({
     enabled: options.drafts ?? DEFAULTS.telegramDrafts,
     refreshMs: options.draftRefreshMs,

@@ -1,5 +1,7 @@
 import type { Message, MessageEntity, User } from "grammy/types";
 import { z } from "zod";
+import type { WriteBacks } from "../../src/coordination/store-mark.ts";
+import { KeptRecords } from "../../src/store/kept-records.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
@@ -220,6 +222,8 @@ export function withoutMentions(
 }
 
 const CHAIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** The chain messages whose record this process keeps a copy of, to write them back. */
+const KEPT_CHAIN_MESSAGES = 10_000;
 const chainKey = (chatId: number, messageId: number) => `telegram:chain:${chatId}:${messageId}`;
 
 /**
@@ -228,15 +232,36 @@ const chainKey = (chatId: number, messageId: number) => `telegram:chain:${chatId
  * continues that conversation; a mention that replies to nothing known starts a new chain.
  */
 export class ReplyChains {
-  constructor(readonly store: KeyValueStore) {}
+  readonly #kept: KeptRecords;
 
-  async threadOf(chatId: number, messageId: number): Promise<string | undefined> {
-    const value = await this.store.get<unknown>(chainKey(chatId, messageId));
-    return typeof value === "string" ? value : undefined;
+  /**
+   * Kept records: memory pressure on Redis never breaks a chain. With `writeBacks`, the chain
+   * messages this process read or wrote lately are written back should the store lose its data.
+   */
+  constructor(
+    readonly store: KeyValueStore,
+    writeBacks?: WriteBacks,
+  ) {
+    this.#kept = new KeptRecords(store, {
+      what: "Telegram reply chains",
+      max: KEPT_CHAIN_MESSAGES,
+      kept: true,
+      writeBacks,
+    });
   }
 
-  remember(chatId: number, messageId: number, threadKey: string): Promise<void> {
-    return this.store.set(chainKey(chatId, messageId), threadKey, CHAIN_TTL_MS);
+  async threadOf(chatId: number, messageId: number): Promise<string | undefined> {
+    const key = chainKey(chatId, messageId);
+    const value = await this.store.get<unknown>(key);
+    if (typeof value !== "string") return undefined;
+    this.#kept.note(key, value, CHAIN_TTL_MS);
+    return value;
+  }
+
+  async remember(chatId: number, messageId: number, threadKey: string): Promise<void> {
+    const key = chainKey(chatId, messageId);
+    await this.store.set(key, threadKey, { keptMs: CHAIN_TTL_MS });
+    this.#kept.note(key, threadKey, CHAIN_TTL_MS);
   }
 }
 

@@ -117,7 +117,7 @@ export async function answerQuestion(
                 .catch((error: unknown) =>
                   deps.log.error({ err: error }, "could not store the thread's conversation"),
                 );
-            }
+            } else deps.conversations.inUse(message.threadKey, context);
           }
           const systemMessage = stripInvisible(received.systemMessage).trim();
           if (!systemMessage) return;

@@ -7,6 +7,7 @@ import { AnswerStops, type StopOutcome, type Stopper } from "../coordination/ans
 import type { Coordination } from "../coordination/port.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
 import type { SharedQueue } from "../coordination/shared-queue.ts";
+import type { WriteBacks } from "../coordination/store-mark.ts";
 import {
   AbortedError,
   BridgeError,
@@ -71,6 +72,11 @@ export interface BridgeOptions {
    * holds while it lives. Default: a presence of the bridge's own, closed by drain().
    */
   presence?: ProcessPresence;
+  /**
+   * Where the threads' conversations this process holds are written back from should the
+   * store lose its data (src/coordination/store-mark.ts). None: no copy is kept.
+   */
+  writeBacks?: WriteBacks;
   /** How often a question waiting for its thread's turn on another process looks again. */
   threadPollMs?: number;
   /** How often an answer streaming here looks for a stop asked in another process. */
@@ -121,7 +127,7 @@ export class Bridge {
       options.presence ?? new ProcessPresence({ store: options.store, log: options.log });
     this.#presence = presence;
     this.#deliveries = new Deliveries(options.store, presence.id);
-    this.#conversations = new Conversations(options.store);
+    this.#conversations = new Conversations(options.store, options.writeBacks);
     this.#languages = new ChannelLanguages(options.store, options.defaultLanguage);
     const stops = new AnswerStops({
       store: options.store,

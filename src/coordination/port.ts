@@ -4,6 +4,15 @@ import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 
 /**
+ * How long a record lasts (KeyValueStore.set, Coordination.claim, …): a number of
+ * milliseconds, or `{ keptMs }` for a record that memory pressure must not take earlier. A
+ * Redis out of memory evicts keys with a TTL of their own (the `volatile-lru` policy: README,
+ * "Redis memory"); a kept record carries none in Redis, and the store deletes it itself once its
+ * time is up (within a minute). The embedded store evicts nothing: both are a TTL there.
+ */
+export type Ttl = number | { readonly keptMs: number };
+
+/**
  * The coordination port: who holds what (claims and leases), who goes next (ticket lines, the
  * work stream), and how fast calls may go (token buckets, call windows), across every process
  * sharing the store. Both stores implement it beside the key-value port (src/store/types.ts):
@@ -33,7 +42,7 @@ export interface Coordination {
    * sharing the Redis for Redis (SET NX PX). Without `ttlMs` the claim holds until released.
    * The key-value port's `get(key)` returns the owner while the claim holds.
    */
-  claim(key: string, owner: string, ttlMs?: number): Promise<boolean>;
+  claim(key: string, owner: string, ttlMs?: Ttl): Promise<boolean>;
 
   /** Extends the claim to `ttlMs` from now, only while `key` still holds `owner`. */
   renew(key: string, owner: string, ttlMs: number): Promise<boolean>;

@@ -128,16 +128,32 @@ export class MemoryStreams {
 }
 
 // The same steps on Redis, each one atomic script. KEYS[1] is the stream; its consumer group
-// is STREAM_GROUP, created with the stream by the first add. Entries carry their value in field "v".
-// A done entry is acknowledged and deleted, so the stream holds only entries not yet done:
-// its length minus the group's pending count is the number waiting to be taken (the group's
-// lag, which an autoscaler reads: deploy/kubernetes/components/keda).
+// is STREAM_GROUP. Entries carry their value in field "v". A done entry is acknowledged and
+// deleted, so the stream holds only entries not yet done: its length minus the group's pending
+// count is the number waiting to be taken (the group's lag, which an autoscaler reads:
+// deploy/kubernetes/components/keda).
+//
+// The stream and its group come back by themselves: a store that lost its data (README, "What
+// to back up"), or a group deleted by hand, answers a group command with NOGROUP, and the
+// script then makes the group (and the stream, MKSTREAM) from the start of the stream, so
+// entries still in it are taken, and goes on. That costs a command only then: the way it
+// always goes is one command fewer than an EXISTS first. Every process's rounds take over from
+// the queue every third of TAKEOVER_MS, so the stream and group are back within one, and an
+// autoscaler reading the lag finds them, before any question is added.
 export const STREAM_GROUP = "answers";
 const PRELUDE = `
 local stream = KEYS[1]
+local function group(...)
+  local reply = redis.pcall(...)
+  if type(reply) == "table" and reply.err then
+    if string.sub(reply.err, 1, 7) ~= "NOGROUP" then error(reply) end
+    redis.call("XGROUP", "CREATE", stream, "${STREAM_GROUP}", "0", "MKSTREAM")
+    reply = redis.call(...)
+  end
+  return reply
+end
 local function waiting()
-  if redis.call("EXISTS", stream) == 0 then return 0 end
-  return redis.call("XLEN", stream) - redis.call("XPENDING", stream, "${STREAM_GROUP}")[1]
+  return redis.call("XLEN", stream) - group("XPENDING", stream, "${STREAM_GROUP}")[1]
 end
 local function flatten(entries)
   local out = {}
@@ -158,9 +174,6 @@ end
 export const REDIS_STREAM_ADD_SCRIPT = `${PRELUDE}
 local ahead = waiting()
 if ahead >= tonumber(ARGV[2]) then return false end
-if redis.call("EXISTS", stream) == 0 then
-  redis.call("XGROUP", "CREATE", stream, "${STREAM_GROUP}", "0", "MKSTREAM")
-end
 local id = redis.call("XADD", stream, "*", "v", ARGV[1])
 redis.call("PUBLISH", stream .. ":added", id)
 return {id, ahead + 1}
@@ -173,8 +186,7 @@ export function streamAddedChannel(streamKey: string): string {
 
 /** ARGV consumer, count. Returns id, value, id, value… of the entries taken. */
 export const REDIS_STREAM_TAKE_SCRIPT = `${PRELUDE}
-if redis.call("EXISTS", stream) == 0 then return {} end
-local reply = redis.call("XREADGROUP", "GROUP", "${STREAM_GROUP}", ARGV[1], "COUNT", ARGV[2], "STREAMS", stream, ">")
+local reply = group("XREADGROUP", "GROUP", "${STREAM_GROUP}", ARGV[1], "COUNT", ARGV[2], "STREAMS", stream, ">")
 if not reply then return {} end
 return flatten(reply[1][2])
 `;
@@ -184,8 +196,7 @@ return flatten(reply[1][2])
  * entries never taken, up to count in all.
  */
 export const REDIS_STREAM_TAKE_OVER_SCRIPT = `${PRELUDE}
-if redis.call("EXISTS", stream) == 0 then return {} end
-local reply = redis.call("XAUTOCLAIM", stream, "${STREAM_GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
+local reply = group("XAUTOCLAIM", stream, "${STREAM_GROUP}", ARGV[1], ARGV[2], "0-0", "COUNT", ARGV[3])
 local taken = flatten(reply[2])
 local left = tonumber(ARGV[3]) - #taken / 2
 if left > 0 then
@@ -200,9 +211,8 @@ return taken
 /** ARGV consumer, ids…: renews the hold of those the consumer still holds; returns them. */
 export const REDIS_STREAM_HOLD_SCRIPT = `${PRELUDE}
 local held = {}
-if redis.call("EXISTS", stream) == 0 then return held end
 for i = 2, #ARGV do
-  local pending = redis.call("XPENDING", stream, "${STREAM_GROUP}", ARGV[i], ARGV[i], 1)
+  local pending = group("XPENDING", stream, "${STREAM_GROUP}", ARGV[i], ARGV[i], 1)
   if pending[1] and pending[1][2] == ARGV[1] then
     redis.call("XCLAIM", stream, "${STREAM_GROUP}", ARGV[1], 0, ARGV[i], "JUSTID")
     table.insert(held, ARGV[i])
@@ -213,8 +223,7 @@ return held
 
 /** ARGV consumer, id: done, if the consumer still holds it. Returns 1 done, 0 not its own. */
 export const REDIS_STREAM_FINISH_SCRIPT = `${PRELUDE}
-if redis.call("EXISTS", stream) == 0 then return 0 end
-local pending = redis.call("XPENDING", stream, "${STREAM_GROUP}", ARGV[2], ARGV[2], 1)
+local pending = group("XPENDING", stream, "${STREAM_GROUP}", ARGV[2], ARGV[2], 1)
 if not (pending[1] and pending[1][2] == ARGV[1]) then return 0 end
 redis.call("XACK", stream, "${STREAM_GROUP}", ARGV[2])
 redis.call("XDEL", stream, ARGV[2])
@@ -232,9 +241,8 @@ return waiting()
  * process holds at most its room).
  */
 export const REDIS_STREAM_PLACES_SCRIPT = `${PRELUDE}
-if redis.call("EXISTS", stream) == 0 then return {} end
 local held = {}
-for _, entry in ipairs(redis.call("XPENDING", stream, "${STREAM_GROUP}", "-", "+", redis.call("XLEN", stream))) do
+for _, entry in ipairs(group("XPENDING", stream, "${STREAM_GROUP}", "-", "+", redis.call("XLEN", stream))) do
   held[entry[1]] = true
 end
 local ids = {}

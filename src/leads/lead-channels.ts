@@ -1,4 +1,5 @@
 import { DEFAULT_CHATBOT_NAME } from "../config.ts";
+import type { WriteBacks } from "../coordination/store-mark.ts";
 import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
@@ -12,25 +13,49 @@ export function channelKeyOf(channel: LeadChannel): string {
   return `${channel.platform}:${channel.id}`;
 }
 
+/** A chatbot whose leads go to lead channels: its name in CHATBOTS and its bot_uid. */
+export interface LeadChatbot {
+  readonly name: string;
+  /** None: a lone client given without it (tests): its set is the one of a version with one chatbot. */
+  readonly botUid: string | undefined;
+}
+
+const ONE_CHATBOT: readonly LeadChatbot[] = [{ name: DEFAULT_CHATBOT_NAME, botUid: undefined }];
+
 /**
  * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so
  * admins subscribing at the same moment (on one process or several) never lose each other's
- * change. Only the bot's admins subscribe (README, "Leads: who may do what"). This set is
- * the default chatbot's, as it was when a deployment had one; each other chatbot's is this
- * key and its name (`leads:channels:sales`).
+ * change. Only the bot's admins subscribe (README, "Leads: who may do what"). Each chatbot's
+ * set is kept under its bot_uid: a subscription stays with the chatbot it was made for,
+ * whatever the order of CHATBOTS.
  */
-const SUBSCRIBED_KEY = "leads:channels";
+const channelsKey = (botUid: string) => `leads:${botUid}:channels`;
 /**
- * Where earlier versions kept their subscriptions: a set, and before it the whole list as one
- * value. Then any Telegram chat's own admin could subscribe, and so anyone, in a private chat
- * or a group he created: those are not carried over. Slack's were a workspace admin's.
+ * Where earlier versions kept their subscriptions: the set of a version with one chatbot (and,
+ * in a version that kept them by name, the default chatbot's, whichever it was then), that
+ * version's other chatbots' sets by name; before them a set, and the whole list as one value.
+ * Then any Telegram chat's own admin could subscribe, and so anyone, in a private chat or a
+ * group he created: those are not carried over. Slack's were a workspace admin's.
  */
+const UNNAMED_KEY = "leads:channels";
+const namedKey = (name: string) => `${UNNAMED_KEY}:${name}`;
 const EARLIER_SET_KEY = "leads:subscribed";
 const EARLIER_LIST_KEY = "leads:subscriptions";
 /** The platform whose earlier subscriptions no bot admin vouched for. */
 const UNVETTED_PLATFORM = "telegram";
+/** Lead channels of one chatbot this process keeps a copy of at most, to write them back. */
+const KEPT_CHANNELS = 1_000;
 
 export type SubscriptionChange = "changed" | "unchanged" | "configured";
+
+export interface LeadChannelsOptions {
+  /** Tells the operator of the earlier subscriptions the upgrade does not keep. */
+  log?: Logger | undefined;
+  /** The deployment's chatbots, the default first. Default: one, as tests build it. */
+  chatbots?: readonly LeadChatbot[];
+  /** Where the subscriptions this process read or made are written back from should the store lose its data. */
+  writeBacks?: WriteBacks | undefined;
+}
 
 /**
  * Where leads go: the channels named in the configuration, which get every chatbot's, plus
@@ -41,26 +66,26 @@ export class LeadChannels {
   readonly #store: KeyValueStore;
   readonly #configured: readonly LeadChannel[];
   readonly #log: Logger | undefined;
-  /** The deployment's chatbots' names, the default first. */
-  readonly #chatbots: readonly string[];
+  readonly #chatbots: readonly LeadChatbot[];
+  /** Each set as this process last read or changed it (set key → members). */
+  readonly #copies = new Map<string, Set<string>>();
   #upgraded: Promise<void> | undefined;
 
-  /** `log` tells the operator of the earlier subscriptions the upgrade does not keep. */
   constructor(
     store: KeyValueStore,
     configured: readonly LeadChannel[],
-    log?: Logger,
-    chatbots: readonly string[] = [DEFAULT_CHATBOT_NAME],
+    options: LeadChannelsOptions = {},
   ) {
     this.#store = store;
     this.#configured = configured;
-    this.#log = log;
-    this.#chatbots = chatbots;
+    this.#log = options.log;
+    this.#chatbots = options.chatbots ?? ONE_CHATBOT;
+    options.writeBacks?.hold({ what: "lead channels", writeBack: () => this.#writeBack() });
   }
 
   /** Every lead channel, of any chatbot. */
   async all(): Promise<LeadChannel[]> {
-    const sets = await Promise.all(this.#chatbots.map((chatbot) => this.#subscribed(chatbot)));
+    const sets = await Promise.all(this.#chatbots.map(({ name }) => this.#subscribed(name)));
     return unique([...this.#configured, ...sets.flat()]);
   }
 
@@ -76,17 +101,21 @@ export class LeadChannels {
 
   /** The names of the chatbots whose leads `channel` gets, in the deployment's order. */
   async following(channel: LeadChannel): Promise<string[]> {
-    if (this.#isConfigured(channel)) return [...this.#chatbots];
+    const names = this.#chatbots.map(({ name }) => name);
+    if (this.#isConfigured(channel)) return names;
     const key = channelKeyOf(channel);
-    const sets = await Promise.all(this.#chatbots.map((chatbot) => this.#subscribed(chatbot)));
-    return this.#chatbots.filter((_, index) => sets[index]?.some((c) => channelKeyOf(c) === key));
+    const sets = await Promise.all(names.map((name) => this.#subscribed(name)));
+    return names.filter((_, index) => sets[index]?.some((c) => channelKeyOf(c) === key));
   }
 
   /** `chatbot`: a name of the deployment's (none: the default chatbot). */
   async subscribe(channel: LeadChannel, chatbot?: string): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
     await this.#upgrade();
-    const added = await this.#store.addToSet(this.#setKey(chatbot), channelKeyOf(channel));
+    const key = this.#setKey(chatbot);
+    const member = channelKeyOf(channel);
+    const added = await this.#store.addToSet(key, member);
+    this.#copyOf(key).add(member);
     return added ? "changed" : "unchanged";
   }
 
@@ -94,20 +123,21 @@ export class LeadChannels {
   async unsubscribe(channel: LeadChannel, chatbot?: string): Promise<SubscriptionChange> {
     if (this.#isConfigured(channel)) return "configured";
     await this.#upgrade();
-    const names = chatbot === undefined ? this.#chatbots : [chatbot];
+    const names = chatbot === undefined ? this.#chatbots.map(({ name }) => name) : [chatbot];
+    const member = channelKeyOf(channel);
     let removed = false;
     for (const name of names) {
-      if (await this.#store.removeFromSet(this.#setKey(name), channelKeyOf(channel))) {
-        removed = true;
-      }
+      const key = this.#setKey(name);
+      this.#copies.get(key)?.delete(member);
+      if (await this.#store.removeFromSet(key, member)) removed = true;
     }
     return removed ? "changed" : "unchanged";
   }
 
-  /** The set of `chatbot`'s subscribed channels; the default's is the one of a version with one. */
+  /** The set of `chatbot`'s subscribed channels (none: the default chatbot's). */
   #setKey(chatbot: string | undefined): string {
-    const name = chatbot ?? this.#chatbots[0];
-    return name === this.#chatbots[0] ? SUBSCRIBED_KEY : `${SUBSCRIBED_KEY}:${name}`;
+    const named = this.#chatbots.find(({ name }) => name === chatbot) ?? this.#chatbots[0];
+    return named?.botUid === undefined ? UNNAMED_KEY : channelsKey(named.botUid);
   }
 
   #isConfigured(channel: LeadChannel): boolean {
@@ -117,45 +147,83 @@ export class LeadChannels {
 
   async #subscribed(chatbot: string): Promise<LeadChannel[]> {
     await this.#upgrade();
-    const members = await this.#store.setMembers(this.#setKey(chatbot));
+    const key = this.#setKey(chatbot);
+    const members = await this.#store.setMembers(key);
+    this.#copies.set(key, new Set(members.slice(0, KEPT_CHANNELS)));
     return members.flatMap((member) => {
       const channel = channelOfKey(member);
       return channel ? [channel] : [];
     });
   }
 
+  #copyOf(key: string): Set<string> {
+    let copy = this.#copies.get(key);
+    if (!copy) {
+      copy = new Set();
+      this.#copies.set(key, copy);
+    }
+    return copy;
+  }
+
+  /** The store lost its data: every subscription this process knows goes back in. */
+  async #writeBack(): Promise<number> {
+    let written = 0;
+    for (const [key, members] of this.#copies) {
+      for (const member of members) {
+        await this.#store.addToSet(key, member);
+        written += 1;
+      }
+    }
+    return written;
+  }
+
   /**
-   * Moves the subscriptions an earlier version stored into the set, once per process (tried
-   * again after a failure), but those no bot admin vouched for, which the operator is told
-   * of. Adding is idempotent and the old keys go last, so processes upgrading at once, or one
-   * killed half-way, lose nothing that is kept.
+   * Moves the subscriptions an earlier version stored into each chatbot's set, once per
+   * process (tried again after a failure), but those no bot admin vouched for, which the
+   * operator is told of: those of a version with one chatbot go to the default chatbot's, and
+   * a chatbot's by name to that chatbot's. Adding is idempotent and the old keys go last, so
+   * processes upgrading at once, or one killed half-way, lose nothing that is kept.
    */
   #upgrade(): Promise<void> {
     this.#upgraded ??= (async () => {
-      const [list, set] = await Promise.all([
-        this.#store.get<unknown>(EARLIER_LIST_KEY),
-        this.#store.setMembers(EARLIER_SET_KEY),
-      ]);
-      const earlier = [...legacyChannels(list), ...set.flatMap((m) => channelOfKey(m) ?? [])];
-      if (list === undefined && earlier.length === 0) return;
-      const dropped = earlier.filter((c) => c.platform === UNVETTED_PLATFORM).map((c) => c.id);
-      for (const channel of earlier) {
-        if (channel.platform === UNVETTED_PLATFORM) continue;
-        await this.#store.addToSet(SUBSCRIBED_KEY, channelKeyOf(channel));
-      }
-      await this.#store.delete(EARLIER_SET_KEY);
-      await this.#store.delete(EARLIER_LIST_KEY);
-      if (dropped.length > 0) {
-        this.#log?.warn(
-          { chats: dropped },
-          "lead channels subscribed before only the bot's admins could are no longer lead channels: a bot admin sends /leads subscribe in each that should be, or lists it in LEADS_TELEGRAM_CHATS",
-        );
+      await this.#upgradeUnvetted();
+      for (const [index, chatbot] of this.#chatbots.entries()) {
+        if (chatbot.botUid === undefined) continue;
+        const from = index === 0 ? [namedKey(chatbot.name), UNNAMED_KEY] : [namedKey(chatbot.name)];
+        const sets = await Promise.all(from.map((key) => this.#store.setMembers(key)));
+        for (const member of new Set(sets.flat())) {
+          await this.#store.addToSet(channelsKey(chatbot.botUid), member);
+        }
+        for (const [i, key] of from.entries()) if (sets[i]?.length) await this.#store.delete(key);
       }
     })().catch((error: unknown) => {
       this.#upgraded = undefined;
       throw error;
     });
     return this.#upgraded;
+  }
+
+  /** The first versions' subscriptions into the set of a version with one chatbot. */
+  async #upgradeUnvetted(): Promise<void> {
+    const [list, set] = await Promise.all([
+      this.#store.get<unknown>(EARLIER_LIST_KEY),
+      this.#store.setMembers(EARLIER_SET_KEY),
+    ]);
+    const earlier = [...legacyChannels(list), ...set.flatMap((m) => channelOfKey(m) ?? [])];
+    if (list === undefined && earlier.length === 0) return;
+    const dropped = earlier.filter((c) => c.platform === UNVETTED_PLATFORM).map((c) => c.id);
+    for (const channel of earlier) {
+      if (channel.platform === UNVETTED_PLATFORM) continue;
+      await this.#store.addToSet(UNNAMED_KEY, channelKeyOf(channel));
+    }
+    await this.#store.delete(EARLIER_SET_KEY);
+    await this.#store.delete(EARLIER_LIST_KEY);
+    if (dropped.length > 0) {
+      this.#log?.warn(
+        { chats: dropped },
+        "lead channels subscribed before only the bot's admins could are no longer lead channels: a bot admin sends /leads subscribe in each that should be, or lists it in LEADS_TELEGRAM_CHATS",
+      );
+    }
   }
 }
 

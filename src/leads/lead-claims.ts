@@ -13,8 +13,9 @@ export const RELEASE_ACTION = "lead.release";
 /** What leadId gives: a press naming anything else names no lead. */
 const LEAD_ID = /^[0-9a-f]{32}$/;
 
-// As long as the poller remembers a lead it announced: an older card cannot be claimed.
-const REMEMBER_MS = 60 * 24 * 60 * 60 * 1000;
+// As long as the poller remembers a lead it announced: an older card cannot be claimed. Kept
+// records (see Ttl): memory pressure on Redis never takes a lead's card, posts or claim.
+const REMEMBERED = { keptMs: 60 * 24 * 60 * 60 * 1000 };
 
 // Longer than any post of a card takes: a process that died posting leaves the mark this long.
 const APPEARING_MS = 5 * 60 * 1000;
@@ -103,14 +104,14 @@ export class LeadClaimBook {
    * no card.
    */
   async announcing(id: string, lead: Lead, at: PostPlace): Promise<void> {
-    await this.#store.set(KEYS.card(id), lead, REMEMBER_MS);
+    await this.#store.set(KEYS.card(id), lead, REMEMBERED);
     await this.#store.set(KEYS.appearing(id, at), true, APPEARING_MS);
   }
 
   /** Records where the poller posted the card `announcing` stored. */
   async posted(id: string, post: LeadPost): Promise<void> {
     if (post.message !== undefined) {
-      await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post), REMEMBER_MS);
+      await this.#store.addToSet(KEYS.posts(id), JSON.stringify(post), REMEMBERED);
     }
     // After the post is in: a press that saw the mark gone finds the post (see `appearing`).
     await this.#store.delete(KEYS.appearing(id, post));
@@ -142,7 +143,7 @@ export class LeadClaimBook {
    * once, in any process. False while someone holds it.
    */
   claim(id: string, claim: LeadClaim): Promise<boolean> {
-    return this.#store.claim(KEYS.claim(id), JSON.stringify(claim), REMEMBER_MS);
+    return this.#store.claim(KEYS.claim(id), JSON.stringify(claim), REMEMBERED);
   }
 
   /** Who holds the lead now, and the record's exact form (what `release` compares). */

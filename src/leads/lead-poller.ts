@@ -4,6 +4,7 @@ import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import type { Coordination } from "../coordination/port.ts";
 import { ProcessClaim } from "../coordination/process-claim.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
+import type { WriteBacks } from "../coordination/store-mark.ts";
 import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
@@ -77,8 +78,16 @@ export interface LeadPollerOptions {
   presence?: ProcessPresence | undefined;
   /** The lease of the poller's own presence, when it is given none. */
   leaseMs?: number;
+  /**
+   * Where the poll's state is written back from should the store lose its data, and what says
+   * so: with it, a poll that finds its state gone after a loss is never taken for a first one.
+   */
+  writeBacks?: WriteBacks | undefined;
   now?: () => Date;
 }
+
+/** The options that have no default. */
+type Optional = "metrics" | "languages" | "claims" | "chatbotLabel" | "presence" | "writeBacks";
 
 export interface PollReport {
   outcome: "announced" | "first-poll" | "not-leader";
@@ -103,8 +112,18 @@ function pollKeys(botUid: string | undefined) {
   };
 }
 const EARLIER_POLL_KEYS = pollKeys(undefined);
-// A lead stays known well past the widest window a poll looks at.
+// A lead stays known well past the widest window a poll looks at: a kept record (see Ttl), so
+// memory pressure on Redis never makes an announced lead new again.
 const REMEMBER_MS = 60 * DAY_MS;
+const REMEMBERED = { keptMs: REMEMBER_MS };
+
+/** What this process's last poll left in the store, to write back should the store lose it. */
+interface PollState {
+  initialized: string;
+  lastSuccess: string;
+  /** The ids of the leads of the last poll's window that are announced or recorded as seen. */
+  seen: Set<string>;
+}
 
 /**
  * The lead poll of a deployment: one poller per chatbot, each with its own lease and pace, so
@@ -138,10 +157,8 @@ export function leadPollers(
  * duplicate when a crash lands between the post and its mark).
  */
 export class LeadPoller {
-  readonly #options: Required<
-    Omit<LeadPollerOptions, "metrics" | "languages" | "claims" | "chatbotLabel" | "presence">
-  > &
-    Pick<LeadPollerOptions, "metrics" | "languages" | "claims" | "chatbotLabel" | "presence">;
+  readonly #options: Required<Omit<LeadPollerOptions, Optional>> &
+    Pick<LeadPollerOptions, Optional>;
   readonly #keys: ReturnType<typeof pollKeys>;
   /** This process: it names the poller and the claims to post a lead. */
   readonly #presence: ProcessPresence;
@@ -153,6 +170,15 @@ export class LeadPoller {
   #failures = 0;
   #stopped = false;
   #running: Promise<unknown> | undefined;
+  /**
+   * The poll's state as this process's last poll left it, while this process polls (bounded
+   * by the leads of one window: pageSize × maxPages).
+   */
+  #state: PollState | undefined;
+  /** The store's losses this poller has dealt with (WriteBacks.losses). */
+  #losses = 0;
+  /** A poll found its state gone after a loss, with no copy here: the holder's is waited for once. */
+  #waitedForHolder = false;
 
   constructor(options: LeadPollerOptions) {
     const chatbot = options.chatbot ?? ONLY_CHATBOT;
@@ -179,6 +205,12 @@ export class LeadPoller {
     // lives: when it dies, another takes polling over within its presence's lease, not an
     // interval.
     this.#poller = new ProcessClaim({ store, presence: this.#presence, key: this.#keys.poller });
+    const { writeBacks } = this.#options;
+    this.#losses = writeBacks?.losses ?? 0;
+    writeBacks?.hold({
+      what: `lead poll of ${chatbot.name}`,
+      writeBack: () => this.#writeBack(),
+    });
   }
 
   start(): void {
@@ -198,13 +230,34 @@ export class LeadPoller {
   async pollOnce(): Promise<PollReport> {
     const { store, log } = this.#options;
     if (!(await this.#poller.acquire())) {
+      // Another process polls: what this one knew of the poll is no longer the latest.
+      this.#state = undefined;
       this.#options.metrics?.leadPolls.inc({ outcome: "not-leader" });
       return { outcome: "not-leader", requests: 0, announced: 0 };
     }
     const now = this.#options.now();
+    let [initialized, lastSuccess] = await Promise.all([
+      this.#mark("initialized"),
+      this.#mark("lastSuccess"),
+    ]);
+    // Without its state, a poll is a first one, unless the store lost its data (below).
+    let announceSince: Date | undefined;
+    if (!initialized) {
+      const after = await this.#afterLoss(now);
+      if (after === "wait") {
+        await this.#poller.release();
+        this.#options.metrics?.leadPolls.inc({ outcome: "not-leader" });
+        return { outcome: "not-leader", requests: 0, announced: 0 };
+      }
+      if (after instanceof Date) announceSince = after;
+      else if (after) {
+        initialized = { value: after.initialized, own: true };
+        lastSuccess = { value: after.lastSuccess, own: true };
+      }
+    }
     const fetched = await fetchLeads({
       backend: this.#options.backend,
-      from: await this.#windowStart(now),
+      from: this.#windowStart(now, lastSuccess?.value),
       to: new Date(now.getTime() + DAY_MS),
       pageSize: this.#options.pageSize,
       maxPages: this.#options.maxPages,
@@ -216,27 +269,105 @@ export class LeadPoller {
     }
     if (fetched.incomplete)
       log.warn({ pages: fetched.requests }, "lead poll stopped at its page limit");
-    const initialized = await this.#mark("initialized");
+    const seen = new Set<string>();
     if (!initialized) {
-      await Promise.all(
-        fetched.leads.map((lead) => store.set(KEYS.seen(leadId(lead)), true, REMEMBER_MS)),
-      );
-      await store.set(this.#keys.initialized, now.toISOString());
-      await store.set(this.#keys.lastSuccess, now.toISOString());
-      log.info(
-        { leads: fetched.leads.length },
-        "first lead poll: existing leads recorded as seen, not announced",
-      );
-      return { outcome: "first-poll", requests: fetched.requests, announced: 0 };
+      const announced = await this.#firstPoll(fetched.leads, seen, announceSince);
+      await store.setMany([
+        { key: this.#keys.initialized, value: now.toISOString() },
+        { key: this.#keys.lastSuccess, value: now.toISOString() },
+      ]);
+      this.#kept(now.toISOString(), now, seen);
+      return { outcome: "first-poll", requests: fetched.requests, announced };
     }
-    const announced = await this.#announceNew(fetched.leads);
+    const announced = await this.#announceNew(fetched.leads, seen);
     // Taken over from a version with one chatbot: from now on the chatbot has its own.
     if (!initialized.own) await store.set(this.#keys.initialized, initialized.value);
     await store.set(this.#keys.lastSuccess, now.toISOString());
+    this.#kept(initialized.value, now, seen);
     return { outcome: "announced", requests: fetched.requests, announced };
   }
 
-  async #announceNew(leads: Lead[]): Promise<number> {
+  /**
+   * A poll without its state: existing leads are recorded as seen, not announced, but those
+   * created since `announceSince` (a poll after the store lost the poll's state: see afterLoss).
+   */
+  async #firstPoll(leads: Lead[], seen: Set<string>, announceSince?: Date): Promise<number> {
+    const since = announceSince?.getTime() ?? Number.POSITIVE_INFINITY;
+    const isRecent = (lead: Lead) => Date.parse(lead.createdAt) >= since;
+    const history = leads.filter((lead) => !isRecent(lead));
+    await this.#options.store.setMany(
+      history.map((lead) => ({ key: KEYS.seen(leadId(lead)), value: true, ttlMs: REMEMBERED })),
+    );
+    for (const lead of history) seen.add(leadId(lead));
+    const announced = await this.#announceNew(leads.filter(isRecent), seen);
+    if (announceSince) {
+      this.#options.log.warn(
+        { leads: history.length, announced, since: announceSince.toISOString() },
+        "lead poll after the store lost its data, with no process holding the poll's state: leads created since a poll interval before the loss are announced (one announced just before it may come again), older ones recorded as seen",
+      );
+    } else {
+      this.#options.log.info(
+        { leads: history.length },
+        "first lead poll: existing leads recorded as seen, not announced",
+      );
+    }
+    return announced;
+  }
+
+  /**
+   * The poll's state is gone. A first poll, unless the store lost its data since this poller
+   * last looked (StoreMark), which is never taken for one: this process's copy of the state
+   * is written back and the poll goes on from it; without a copy here, the role is given back
+   * once ("wait"), for the process that polled to write its copy back; if none did, the poll
+   * announces the leads created since a poll interval (and a presence lease) before the loss.
+   */
+  async #afterLoss(now: Date): Promise<PollState | Date | "wait" | undefined> {
+    const { writeBacks } = this.#options;
+    if (!writeBacks) return undefined;
+    // A loss noticed now has had every holder write back, this poller included.
+    const noticedNow = await writeBacks.check();
+    if (!noticedNow && writeBacks.losses === this.#losses) return undefined;
+    const state = this.#state;
+    if (state) {
+      if (!noticedNow) await this.#writeBack();
+      this.#losses = writeBacks.losses;
+      return state;
+    }
+    if (!this.#waitedForHolder) {
+      this.#waitedForHolder = true;
+      return "wait";
+    }
+    this.#waitedForHolder = false;
+    this.#losses = writeBacks.losses;
+    const lostAt = writeBacks.lostAt ?? now.getTime();
+    return new Date(lostAt - this.#options.intervalMs - this.#presence.leaseMs);
+  }
+
+  /** This process polled: what the poll left in the store is kept, to write back. */
+  #kept(initialized: string, at: Date, seen: Set<string>): void {
+    this.#state = { initialized, lastSuccess: at.toISOString(), seen };
+    this.#waitedForHolder = false;
+  }
+
+  /** Writes the poll's state back, as this process's last poll left it. */
+  async #writeBack(): Promise<number> {
+    const state = this.#state;
+    if (!state) return 0;
+    const seen = [...state.seen].map((id) => ({
+      key: KEYS.seen(id),
+      value: true,
+      ttlMs: REMEMBERED,
+    }));
+    await this.#options.store.setMany([
+      { key: this.#keys.initialized, value: state.initialized },
+      { key: this.#keys.lastSuccess, value: state.lastSuccess },
+      ...seen,
+    ]);
+    return 2 + seen.length;
+  }
+
+  /** Announces the leads not seen yet; `seen` gets every lead that is seen once done. */
+  async #announceNew(leads: Lead[], seenNow: Set<string>): Promise<number> {
     const { store } = this.#options;
     // Servers list newest first (the spec is silent): reversed, leads of the same second
     // keep their order of arrival; the sort then fixes the order of any other listing.
@@ -250,7 +381,10 @@ export class LeadPoller {
     let failed: unknown;
     for (const [index, lead] of oldestFirst.entries()) {
       const id = ids[index] ?? leadId(lead);
-      if (seen[index]) continue;
+      if (seen[index]) {
+        seenNow.add(id);
+        continue;
+      }
       let complete = true;
       for (const channel of channels) {
         const result = await this.#announceOnce(channel, id, lead).catch((error: unknown) => {
@@ -260,7 +394,9 @@ export class LeadPoller {
         if (result === "posted") announced++;
         if (result !== "done" && result !== "posted") complete = false;
       }
-      if (complete) await store.set(KEYS.seen(id), true, REMEMBER_MS);
+      if (!complete) continue;
+      await store.set(KEYS.seen(id), true, REMEMBERED);
+      seenNow.add(id);
     }
     // Announced leads stay announced; the poll still counts as failed, so it is retried.
     if (failed) throw failed;
@@ -311,7 +447,7 @@ export class LeadPoller {
           "lead announced, but its claim button could not be recorded",
         ),
       );
-    await store.set(key, "done", REMEMBER_MS);
+    await store.set(key, "done", REMEMBERED);
     this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
     return "posted";
   }
@@ -333,8 +469,7 @@ export class LeadPoller {
   }
 
   /** From the day before the last good poll, but never further back than the lookback. */
-  async #windowStart(now: Date): Promise<Date> {
-    const last = (await this.#mark("lastSuccess"))?.value;
+  #windowStart(now: Date, last: string | undefined): Date {
     const lastTime = last ? new Date(last) : now;
     const earliest = daysBefore(now, this.#options.maxLookbackDays);
     const start = daysBefore(Number.isNaN(lastTime.getTime()) ? now : lastTime, 1);

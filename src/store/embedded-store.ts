@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
+import type { Ttl } from "../coordination/port.ts";
 import {
   MemoryLines,
   type TakenTicket,
@@ -72,7 +73,10 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   return new EmbeddedStore(db, options);
 }
 
-/** The default store: a LevelDB under DATA_DIR, owned by this one process. */
+/**
+ * The default store: a LevelDB under DATA_DIR, owned by this one process. It evicts nothing, so
+ * a kept TTL (see Ttl) is a TTL like any other here.
+ */
 export class EmbeddedStore implements Store {
   readonly sharedAcrossProcesses = false;
   readonly #db: ClassicLevel<string, string>;
@@ -113,7 +117,7 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("getMany", () => this.#keyv.getMany<T>([...keys]));
   }
 
-  async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
+  async set<T>(key: string, value: T, ttlMs?: Ttl): Promise<void> {
     const ttl = checkTtl(ttlMs);
     await this.#guard.run("set", () => this.#keyv.set(key, value, ttl));
   }
@@ -128,7 +132,7 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("delete", () => this.#keyv.delete(key));
   }
 
-  async claim(key: string, owner: string, ttlMs?: number): Promise<boolean> {
+  async claim(key: string, owner: string, ttlMs?: Ttl): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("claim", () =>
       this.#atomic.run(key, async () => {
@@ -159,7 +163,7 @@ export class EmbeddedStore implements Store {
     );
   }
 
-  async addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+  async addToSet(key: string, member: string, ttlMs?: Ttl): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("addToSet", () =>
       this.#atomic.run(key, async () => {

@@ -1,3 +1,4 @@
+import type { Ttl } from "../coordination/port.ts";
 import type { TicketHold } from "../coordination/ticket-line.ts";
 import { StoreUnavailableError } from "../errors.ts";
 
@@ -109,14 +110,23 @@ function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-/** Rejects with RangeError for a TTL that is not a positive finite number: a caller bug, not an outage. */
-export function checkTtl(ttlMs: number | undefined): number | undefined {
-  if (ttlMs === undefined) return undefined;
+/**
+ * A TTL's milliseconds, kept or not. Rejects with RangeError for a TTL that is not a positive
+ * finite number: a caller bug, not an outage.
+ */
+export function checkTtl(ttl: Ttl | undefined): number | undefined {
+  if (ttl === undefined) return undefined;
+  const ttlMs = typeof ttl === "number" ? ttl : ttl.keptMs;
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
     throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${ttlMs}`);
   }
   // Redis PX takes whole milliseconds; rounding up never shortens a lease.
   return Math.ceil(ttlMs);
+}
+
+/** Whether the record must outlive memory pressure (see Ttl). */
+export function isKept(ttl: Ttl | undefined): boolean {
+  return typeof ttl === "object";
 }
 
 /** A ticket's hold, checked as checkTtl checks a TTL: a time in whole ms, or a named process. */

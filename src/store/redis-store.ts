@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
+import type { Ttl } from "../coordination/port.ts";
 import { PRESENCE_KEY_PREFIX } from "../coordination/process-presence.ts";
 import {
   REDIS_CHECK_TICKET_SCRIPT,
@@ -35,7 +36,7 @@ import {
 } from "../coordination/work-stream.ts";
 import { messageOf } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { checkHold, checkTtl, DeadlineError, OperationGuard } from "./operation-guard.ts";
+import { checkHold, checkTtl, DeadlineError, isKept, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
 import type { Store, StoreEntry } from "./types.ts";
@@ -51,9 +52,19 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** Where an outage is logged, once when it starts and once when it ends. */
   log?: Logger | undefined;
+  /** How often kept records whose time is up are deleted (default one minute). */
+  sweepIntervalMs?: number;
 }
 
 export const DEFAULT_NAMESPACE = "chatbot-bridge";
+
+/**
+ * The kept records (see Ttl) by the time each is up (a sorted set: score, the epoch ms; member,
+ * the record's full key). Without a TTL itself, so no eviction takes it.
+ */
+export const KEPT_INDEX_KEY = "store:kept";
+/** Kept records deleted by one sweep call at most: a long backlog goes in several. */
+const SWEEP_BATCH = 500;
 
 // Compare-and-act in one server-side step, so a lease that expired and was taken by
 // another process is never extended or deleted by its previous owner.
@@ -65,6 +76,20 @@ const PUT_IN_MAP_SCRIPT = `local before = redis.call("HGET", KEYS[1], ARGV[1])
 redis.call("HSET", KEYS[1], ARGV[1], ARGV[2])
 if tonumber(ARGV[3]) > 0 then redis.call("PEXPIRE", KEYS[1], ARGV[3]) end
 return before`;
+
+/** SET NX of a kept claim: recorded in the kept index (KEYS[2]) only when it was taken. */
+const CLAIM_KEPT_SCRIPT = `if redis.call("SET", KEYS[1], ARGV[1], "NX") then
+  redis.call("ZADD", KEYS[2], ARGV[2], KEYS[1])
+  return 1
+end
+return 0`;
+
+/** Deletes the kept records whose time (ARGV[1], epoch ms) is up, at most ARGV[2]; returns how many. */
+const SWEEP_KEPT_SCRIPT = `local due = redis.call("ZRANGEBYSCORE", KEYS[1], "-inf", ARGV[1], "LIMIT", 0, ARGV[2])
+if #due == 0 then return 0 end
+redis.call("DEL", unpack(due))
+redis.call("ZREM", KEYS[1], unpack(due))
+return #due`;
 
 /** Lua reads numbers as doubles: an unbounded limit goes as the largest exact one. */
 function limitOf(limit: number): number {
@@ -102,6 +127,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
     timeoutMs,
     outage,
+    sweepIntervalMs: options.sweepIntervalMs,
   });
 }
 
@@ -117,6 +143,7 @@ export class RedisStore implements Store {
   /** The connection for streamWatch (a subscribed connection can send nothing else). */
   #subscriber: RedisClient | undefined;
   readonly #watchers = new Map<string, Set<() => void>>();
+  readonly #sweepTimer: NodeJS.Timeout;
 
   constructor(
     client: RedisClient,
@@ -126,6 +153,7 @@ export class RedisStore implements Store {
       namespace: string;
       timeoutMs: number;
       outage?: OutageLog | undefined;
+      sweepIntervalMs?: number | undefined;
     },
   ) {
     this.#client = client;
@@ -149,6 +177,11 @@ export class RedisStore implements Store {
       describe: (error) => this.#describe(options.target, options.timeoutMs, error),
       duringOutage: () => this.#outage?.active ?? false,
     });
+    // Housekeeping, as the embedded store's sweep: a failed one is made up by the next.
+    this.#sweepTimer = setInterval(
+      () => void this.sweep().catch(() => undefined),
+      options.sweepIntervalMs ?? 60_000,
+    ).unref();
   }
 
   get<T>(key: string): Promise<T | undefined> {
@@ -161,22 +194,32 @@ export class RedisStore implements Store {
     return this.#run("getMany", () => this.#keyv.getMany<T>([...keys]));
   }
 
-  async set<T>(key: string, value: T, ttlMs?: number): Promise<void> {
+  async set<T>(key: string, value: T, ttlMs?: Ttl): Promise<void> {
+    if (isKept(ttlMs)) return this.setMany([{ key, value, ttlMs }]);
     const ttl = checkTtl(ttlMs);
     await this.#run("set", () => this.#keyv.set(key, value, ttl));
   }
 
   async setMany(entries: readonly StoreEntry[]): Promise<void> {
-    const checked = entries.map(({ key, value, ttlMs }) => ({ key, value, ttl: checkTtl(ttlMs) }));
+    const checked = entries.map(({ key, value, ttlMs }) => ({
+      key,
+      value,
+      ttl: checkTtl(ttlMs),
+      kept: isKept(ttlMs),
+    }));
     if (checked.length === 0) return;
     await this.#run("setMany", async () => {
       // A pipeline, not KeyvRedis.setMany's MULTI: the same SETs in one round trip, without
       // the two commands a transaction adds (nothing reads these records mid-write).
       const pipeline = this.#client.multi();
-      for (const { key, value, ttl } of checked) {
+      const now = Date.now();
+      for (const { key, value, ttl, kept } of checked) {
         const encoded = await this.#encode(value);
-        if (ttl === undefined) pipeline.set(this.#key(key), encoded);
+        if (ttl === undefined || kept) pipeline.set(this.#key(key), encoded);
         else pipeline.set(this.#key(key), encoded, { expiration: { type: "PX", value: ttl } });
+        if (ttl !== undefined && kept) {
+          pipeline.zAdd(this.#key(KEPT_INDEX_KEY), { score: now + ttl, value: this.#key(key) });
+        }
       }
       await pipeline.exec(true);
     });
@@ -186,8 +229,15 @@ export class RedisStore implements Store {
     return this.#run("delete", () => this.#keyv.delete(key));
   }
 
-  async claim(key: string, owner: string, ttlMs?: number): Promise<boolean> {
+  async claim(key: string, owner: string, ttlMs?: Ttl): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
+    if (ttl !== undefined && isKept(ttlMs)) {
+      return this.#run("claim", async () => {
+        const keys = [this.#key(key), this.#key(KEPT_INDEX_KEY)];
+        const args = [await this.#encode(owner), String(Date.now() + ttl)];
+        return (await this.#script(CLAIM_KEPT_SCRIPT, keys, args)) === 1;
+      });
+    }
     return this.#run("claim", async () => {
       const reply = await this.#client.set(this.#key(key), await this.#encode(owner), {
         condition: "NX",
@@ -220,10 +270,18 @@ export class RedisStore implements Store {
     });
   }
 
-  async addToSet(key: string, member: string, ttlMs?: number): Promise<boolean> {
+  async addToSet(key: string, member: string, ttlMs?: Ttl): Promise<boolean> {
     const ttl = checkTtl(ttlMs);
     return this.#run("addToSet", async () => {
       if (ttl === undefined) return (await this.#client.sAdd(this.#key(key), member)) === 1;
+      if (isKept(ttlMs)) {
+        const [added] = await this.#client
+          .multi()
+          .sAdd(this.#key(key), member)
+          .zAdd(this.#key(KEPT_INDEX_KEY), { score: Date.now() + ttl, value: this.#key(key) })
+          .exec(true);
+        return Number(added) === 1;
+      }
       const [added] = await this.#client
         .multi()
         .sAdd(this.#key(key), member)
@@ -440,7 +498,25 @@ export class RedisStore implements Store {
     });
   }
 
+  /**
+   * Deletes the kept records whose time is up now (the timer does it every `sweepIntervalMs`);
+   * returns how many.
+   */
+  async sweep(): Promise<number> {
+    const keys = [this.#key(KEPT_INDEX_KEY)];
+    let deleted = 0;
+    for (;;) {
+      const args = [String(Date.now()), String(SWEEP_BATCH)];
+      const swept = Number(
+        await this.#run("sweep", () => this.#script(SWEEP_KEPT_SCRIPT, keys, args)),
+      );
+      deleted += swept;
+      if (swept < SWEEP_BATCH) return deleted;
+    }
+  }
+
   close(): Promise<void> {
+    clearInterval(this.#sweepTimer);
     return this.#guard.close(async () => {
       this.#state.closed = true;
       // Nothing of ours is in flight any more; destroy also stops the reconnect loop.

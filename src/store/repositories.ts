@@ -1,5 +1,7 @@
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
 import type { Coordination } from "../coordination/port.ts";
+import type { WriteBacks } from "../coordination/store-mark.ts";
+import { KeptRecords } from "./kept-records.ts";
 import type { KeyValueStore } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -11,20 +13,50 @@ const CONVERSATION_TTL_MS = 30 * DAY_MS;
 const CONVERSATION_RENEW_MS = DAY_MS;
 // Slack re-sends an event for up to ~1 hour and Telegram an update for about a day.
 const DELIVERY_TTL_MS = 2 * DAY_MS;
+// The threads' conversations this process keeps a copy of, to write back should the store lose
+// its data (a few hundred bytes each).
+const KEPT_CONVERSATIONS = 10_000;
 
 const conversationKey = (threadKey: string) => `conv:${threadKey}`;
 const languageKey = (channelKey: string) => `lang:${channelKey}`;
 const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
 
-/** Which chatbot conversation each thread continues (thread key → conversation_uid). */
+/**
+ * Which chatbot conversation each thread continues (thread key → conversation_uid). Kept
+ * records (see Ttl): memory pressure on Redis never takes a thread's conversation; and with
+ * `writeBacks`, the conversations this process saved or answered in lately are written back
+ * should the store lose its data.
+ */
 export class Conversations {
-  constructor(readonly store: KeyValueStore) {}
+  readonly #kept: KeptRecords;
+
+  constructor(
+    readonly store: KeyValueStore,
+    writeBacks?: WriteBacks,
+  ) {
+    this.#kept = new KeptRecords(store, {
+      what: "conversations",
+      max: KEPT_CONVERSATIONS,
+      kept: true,
+      writeBacks,
+    });
+  }
 
   /** `botUid`: the chatbot the conversation belongs to (none: the default chatbot). */
-  save(threadKey: string, conversationUid: string, botUid?: string): Promise<void> {
+  async save(threadKey: string, conversationUid: string, botUid?: string): Promise<void> {
     const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
     if (botUid !== undefined) saved.bot = botUid;
-    return this.store.set(conversationKey(threadKey), saved, CONVERSATION_TTL_MS);
+    const key = conversationKey(threadKey);
+    await this.store.set(key, saved, { keptMs: CONVERSATION_TTL_MS });
+    this.#kept.note(key, saved, CONVERSATION_TTL_MS, saved.savedAt);
+  }
+
+  /** The thread's conversation, as `context` read it, goes on without a save: a copy is kept. */
+  inUse(threadKey: string, context: ThreadContext): void {
+    const { conversationUid: uid, savedAt, conversationBot: bot } = context;
+    if (uid === undefined || savedAt === undefined) return;
+    const saved: SavedConversation = bot === undefined ? { uid, savedAt } : { uid, savedAt, bot };
+    this.#kept.note(conversationKey(threadKey), saved, CONVERSATION_TTL_MS, savedAt);
   }
 
   /**
@@ -41,6 +73,7 @@ export class Conversations {
   }
 
   async forget(threadKey: string): Promise<void> {
+    this.#kept.forget(conversationKey(threadKey));
     await this.store.delete(conversationKey(threadKey));
   }
 }

@@ -1,4 +1,4 @@
-import type { Coordination } from "../coordination/port.ts";
+import type { Coordination, Ttl } from "../coordination/port.ts";
 
 /**
  * The key-value port: what the bridge remembers (conversations, settings, votes, lead records,
@@ -17,8 +17,11 @@ export interface KeyValueStore {
   /** Values in the order of `keys`; missing or expired keys give undefined. One round trip on Redis. */
   getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]>;
 
-  /** `ttlMs` (a positive number of milliseconds) makes the entry expire; without it the entry stays. */
-  set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
+  /**
+   * `ttlMs` (a positive number of milliseconds, or `{ keptMs }`: see Ttl) makes the entry
+   * expire; without it the entry stays.
+   */
+  set<T>(key: string, value: T, ttlMs?: Ttl): Promise<void>;
 
   /**
    * Sets every entry, each with its own TTL as `set` would, in one round trip (a pipeline of
@@ -37,7 +40,7 @@ export interface KeyValueStore {
    * set or a value (`set`, or a coordination claim), never both. With `ttlMs` the whole set
    * lapses that long after its last change.
    */
-  addToSet(key: string, member: string, ttlMs?: number): Promise<boolean>;
+  addToSet(key: string, member: string, ttlMs?: Ttl): Promise<boolean>;
 
   /** Removes `member` from the set at `key`; true when it was there. */
   removeFromSet(key: string, member: string): Promise<boolean>;
@@ -62,7 +65,7 @@ export interface KeyValueStore {
 export interface StoreEntry {
   key: string;
   value: unknown;
-  ttlMs?: number | undefined;
+  ttlMs?: Ttl | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
 // `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
-// pipeline, leads, bot, pace, cap, queue, scale) and writes bench/results/latest-only-<names>.json instead.
+// pipeline, leads, bot, pace, cap, queue, scale, memory) and writes bench/results/latest-only-<names>.json instead.
 // `--profile <dir>` records each whole-bot process's CPU profile in <dir>/bot-<row>/, with the
 // measured window beside it: `tsx test/bench/cpu-profile.ts <dir>/bot-100/*.cpuprofile`.
 import { mkdir, writeFile } from "node:fs/promises";
@@ -22,6 +22,7 @@ import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
 import { capTable } from "./cap-report.ts";
 import type { IdleRow } from "./idle-bench.ts";
+import { memoryLines } from "./memory-bench.ts";
 import { paceTable, paceVerdict } from "./pace-bench.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
@@ -60,6 +61,8 @@ const IDLE = { questions: 20, idleSeconds: 10 };
  * queue is used, each offered rate held this long, p99 added latency under this.
  */
 const SCALE = { processes: [1, 2, 3], cap: 50, stepSeconds: 10, addedP99GoalMs: 10 } as const;
+/** Redis memory: answers in conversations of this many questions, and the load sized for. */
+const MEMORY = { conversations: 40, rounds: 3, answersPerDay: 10_000 } as const;
 
 const started = performance.now();
 const results: Record<string, unknown> = {
@@ -89,6 +92,7 @@ const SECTIONS = [
   "cap",
   "queue",
   "scale",
+  "memory",
 ] as const;
 const only = onlySections(process.argv.slice(2));
 const profileRoot = flagValue(process.argv.slice(2), "--profile");
@@ -412,6 +416,18 @@ await section(
       "they cannot add in proportion (3 on 2 cores cannot scale linearly); size replicas by cores (README).",
       verdict.line,
     ];
+  },
+);
+
+await section(
+  "memory",
+  "11. Redis memory: the keys an answered question leaves, their bytes (MEMORY USAGE) and how long each stays",
+  async () => {
+    if (!hasRedisServerBinary()) return ["skipped: no redis-server on PATH"];
+    const { conversations, rounds, answersPerDay } = MEMORY;
+    const report = await runWorker("memory", { conversations, rounds }, 3 * MINUTE);
+    results.memory = report;
+    return memoryLines(report, answersPerDay);
   },
 );
 

@@ -7,6 +7,7 @@ import { benchCap, type CapBenchOptions } from "./cap-bench.ts";
 import { benchClient, type ClientBenchOptions } from "./client-bench.ts";
 import { benchIdle, type IdleBenchOptions } from "./idle-bench.ts";
 import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
+import { benchMemory, type MemoryBenchOptions } from "./memory-bench.ts";
 import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
@@ -28,6 +29,7 @@ export const TASKS = {
   cap: (options: CapBenchOptions) => benchCap(options),
   queue: (options: QueueBenchOptions) => benchQueue(options),
   scale: (options: ScaleBenchOptions) => benchScale(options),
+  memory: (options: MemoryBenchOptions) => benchMemory(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;

@@ -375,14 +375,14 @@ const CONTRACT: Record<string, Part> = {
     },
   },
 
-  "compose: Redis keeps its data (appendonly yes, noeviction, a volume), reports health": {
+  "compose: Redis keeps its data (appendonly yes, volatile-lru, a volume), reports health": {
     check: (files) => {
       const { redis } = composeServices(files);
       const command = words(redis.command);
       expect(hasPair(command, "--appendonly", "yes"), command.join(" ")).toBe(true);
-      expect(hasPair(command, "--maxmemory-policy", "noeviction"), command.join(" ")).toBe(true);
-      // Without a bound Redis grows until the host kills it; with one, noeviction makes a
-      // full Redis refuse writes (the bot reports them) instead of dropping conversations.
+      expect(hasPair(command, "--maxmemory-policy", "volatile-lru"), command.join(" ")).toBe(true);
+      // Without a bound Redis grows until the host kills it; with one, volatile-lru makes a
+      // full Redis evict transient records only (the bot's kept records carry no TTL).
       const maxmemory = command[command.indexOf("--maxmemory") + 1] ?? "";
       expect(command.includes("--maxmemory") && /^[1-9]\d*(kb|mb|gb)$/i.test(maxmemory)).toBe(true);
       expect(words(redis.volumes).some((v) => v.split(":")[1] === "/data")).toBe(true);
@@ -391,7 +391,7 @@ const CONTRACT: Record<string, Part> = {
     },
     brokenBy: {
       "appendonly no": edit("compose", /"--appendonly", "yes"/, '"--appendonly", "no"'),
-      "allkeys-lru": edit("compose", /"noeviction"/, '"allkeys-lru"'),
+      "allkeys-lru": edit("compose", /"volatile-lru"/, '"allkeys-lru"'),
       "no maxmemory": edit("compose", /"--maxmemory", "\w+", /, ""),
       "maxmemory 0 (unbounded)": edit("compose", /"--maxmemory", "\w+"/, '"--maxmemory", "0"'),
       "no volume": edit("compose", /redis-data:\/data/, "redis-data:/elsewhere"),

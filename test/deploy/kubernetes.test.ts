@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ScaledObject } from "@kubernetes-models/keda/keda.sh/v1alpha1";
 import { parse as parseEnv } from "dotenv";
-import type { Deployment } from "kubernetes-models/apps/v1";
+import type { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import type { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import type { ConfigMap } from "kubernetes-models/v1";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,8 @@ import {
   KUBERNETES_DIR,
   type KubeObject,
   only,
+  redisArgs,
+  redisContainer,
   render,
   renderBaseWith,
   validate,
@@ -152,11 +154,43 @@ describe("deploy/kubernetes/overlays/with-redis", () => {
     const scaled = only<ScaledObject>(objects, "ScaledObject");
     expect(scaled.spec?.triggers[0]?.metadata).toMatchObject({ address: storeUrl.host });
     // Redis 7 or newer: XINFO GROUPS reports the lag KEDA's lagCount reads.
-    const image = only<Deployment>(objects, "Deployment", storeUrl.hostname).spec?.template.spec
-      ?.containers[0]?.image;
+    const image = redisContainer(objects).image;
     expect(Number(/^redis:(\d+)/.exec(image ?? "")?.[1])).toBeGreaterThanOrEqual(7);
   });
+
+  it("keeps Redis's data on a PersistentVolumeClaim, append-only, and bounds its memory by evicting only what has a TTL", () => {
+    const objects = rendered["overlays/with-redis"] ?? [];
+    const redis = only<StatefulSet>(objects, "StatefulSet", "chatbot-bridge-redis");
+    const spec = redis.spec;
+    // A claim of its own that outlives the pod, mounted where Redis writes; no emptyDir.
+    const claims = spec?.volumeClaimTemplates ?? [];
+    expect(claims.map((c) => c.spec?.accessModes)).toEqual([["ReadWriteOnce"]]);
+    const container = redisContainer(objects);
+    const data = container.volumeMounts?.find((m) => m.mountPath === "/data");
+    expect(claims.map((c) => c.metadata?.name)).toEqual([data?.name]);
+    expect(spec?.template.spec?.volumes ?? []).toEqual([]);
+    expect(spec?.serviceName).toBe("chatbot-bridge-redis");
+    const args = redisArgs(objects);
+    expect(args.get("--appendonly")).toBe("yes");
+    // Evictions take only keys with a TTL: the bot's kept records have none (README, "Redis memory").
+    expect(args.get("--maxmemory-policy")).toBe("volatile-lru");
+    const maxmemory = bytesOf(args.get("--maxmemory") ?? "");
+    expect(maxmemory).toBeGreaterThanOrEqual(512 * MB);
+    // The container holds Redis's memory and what a rewrite of the append-only file forks.
+    const limit = bytesOf(String(container.resources?.limits?.memory ?? ""));
+    expect(limit).toBeGreaterThan(1.5 * maxmemory);
+  });
 });
+
+const MB = 1024 * 1024;
+
+/** "512mb", "896Mi", "2Gi" in bytes (Redis's and Kubernetes's binary units). */
+function bytesOf(size: string): number {
+  const match = /^(\d+)\s*(mb|gb|Mi|Gi)$/.exec(size);
+  if (!match) throw new Error(`not a size: ${size}`);
+  const unit = match[2]?.toLowerCase().startsWith("g") ? 1024 * MB : MB;
+  return Number(match[1]) * unit;
+}
 
 describe("deploy/kubernetes/secret.example.env", () => {
   it("lists only variables the bot reads, and is the file git ignores once copied", () => {

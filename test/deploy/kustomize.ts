@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
-import { Deployment } from "kubernetes-models/apps/v1";
+import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
 import { ConfigMap, Service } from "kubernetes-models/v1";
@@ -26,6 +26,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "v1/ConfigMap": ConfigMap,
   "v1/Service": Service,
   "apps/v1/Deployment": Deployment,
+  "apps/v1/StatefulSet": StatefulSet,
   "policy/v1/PodDisruptionBudget": PodDisruptionBudget,
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "keda.sh/v1alpha1/ScaledObject": ScaledObject,
@@ -86,4 +87,20 @@ export function only<T = KubeObject>(objects: KubeObject[], kind: string, name?:
   const found = objects.filter((o) => o.kind === kind && (!name || o.metadata.name === name));
   if (found.length !== 1) throw new Error(`${found.length} ${kind} ${name ?? ""} objects`);
   return found[0] as T;
+}
+
+/** The with-redis overlay's Redis container. */
+export function redisContainer(objects: KubeObject[]) {
+  const found = only<StatefulSet>(objects, "StatefulSet", "chatbot-bridge-redis").spec?.template
+    .spec?.containers[0];
+  if (!found) throw new Error("the Redis StatefulSet has no container");
+  return found;
+}
+
+/** The with-redis overlay's redis-server arguments, by option. */
+export function redisArgs(objects: KubeObject[]): Map<string, string> {
+  const args = redisContainer(objects).args ?? [];
+  return new Map(
+    args.flatMap((arg, i) => (arg.startsWith("--") ? [[arg, args[i + 1] ?? ""]] : [])),
+  );
 }

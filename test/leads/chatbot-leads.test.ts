@@ -61,7 +61,7 @@ function chatbotsOn(simulator: Simulator, specs: ChatbotSpec[], log = silent): C
 
 /** The deployment's lead poll as main.ts runs it, on `store`. */
 function pollersOf(chatbots: Chatbots, store: Store, announcer: LeadAnnouncer, log = silent) {
-  const channels = new LeadChannels(store, [], log, chatbots.names);
+  const channels = new LeadChannels(store, [], { log, chatbots: chatbots.all });
   const pollers = leadPollers(chatbots, {
     store,
     channels,
@@ -126,6 +126,28 @@ describe("leads of several chatbots", () => {
       { channelId: "sales-team", name: "Sue New", chatbot: "support" },
       { channelId: "deals", name: "Sal New", chatbot: "sales" },
     ]);
+  });
+
+  it("moves the subscriptions a version that kept them by name stored to each chatbot's bot_uid, where a reorder of CHATBOTS leaves them", async () => {
+    const store = await embeddedStore();
+    // That version: the default chatbot's set had no name, the others' theirs.
+    await store.addToSet("leads:channels", "test:support-team");
+    await store.addToSet("leads:channels:sales", "test:sales-team");
+    const support = { name: "support", botUid: "sim-support" };
+    const sales = { name: "sales", botUid: "sim-sales" };
+    const upgraded = new LeadChannels(store, [], { chatbots: [support, sales] });
+    expect(await upgraded.of("support")).toEqual([{ platform: "test", id: "support-team" }]);
+    expect(await upgraded.of("sales")).toEqual([{ platform: "test", id: "sales-team" }]);
+    expect(await store.setMembers("leads:channels")).toEqual([]);
+    expect(await store.setMembers("leads:channels:sales")).toEqual([]);
+    // Sales first now: each channel keeps its chatbot.
+    const reordered = new LeadChannels(store, [], { chatbots: [sales, support] });
+    expect(await reordered.following({ platform: "test", id: "support-team" })).toEqual([
+      "support",
+    ]);
+    expect(await reordered.of("sales")).toEqual([{ platform: "test", id: "sales-team" }]);
+    await reordered.subscribe({ platform: "test", id: "new-team" });
+    expect(await upgraded.following({ platform: "test", id: "new-team" })).toEqual(["sales"]);
   });
 
   it("tells two chatbots' leads apart even when the listings are alike", async () => {

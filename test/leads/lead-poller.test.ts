@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
+import { StoreMark } from "../../src/coordination/store-mark.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadPoller, type LeadPollerOptions } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
@@ -13,7 +15,7 @@ import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
-import { startTestRedis } from "../support/redis.ts";
+import { deleteKeys, startTestRedis } from "../support/redis.ts";
 
 const silent = createLogger({ level: "silent", secrets: [] });
 const redis = await startTestRedis("lead poller on Redis");
@@ -260,4 +262,79 @@ describe("the lead poller", () => {
       expect((await other.pollOnce()).outcome).not.toBe("not-leader");
     },
   );
+
+  describe.skipIf(!redis)("on a store that lost its data", () => {
+    /** A process on its own connection: its presence, and its store mark, started. */
+    async function processOn(namespace: string, id: string) {
+      const store = await openRedisStore({ url: redis?.url ?? "", namespace });
+      const presence = new ProcessPresence({ store, log: silent, leaseMs: 30_000, id });
+      await presence.join();
+      const mark = new StoreMark({ store, presence, log: silent });
+      await mark.start();
+      cleanup.push(async () => {
+        await presence.close();
+        await store.close();
+      });
+      return { store, presence, mark };
+    }
+    const wipe = (namespace: string) => deleteKeys(redis?.url ?? "", `${namespace}*`);
+
+    it("the process that polled writes its state back and goes on: the lead of the loss is announced, nothing twice; a process without the state waits for it", async () => {
+      await setUp(3);
+      const namespace = `${redis?.namespace}-${randomUUID()}`;
+      const [a, b] = [await processOn(namespace, "a"), await processOn(namespace, "b")];
+      const announcer = new RecordingAnnouncer("test");
+      const [pollerA, pollerB] = [a, b].map(({ store, presence, mark }) =>
+        poller(store, announcer, { presence, writeBacks: mark }),
+      ) as [LeadPoller, LeadPoller];
+      expect(await pollerA.pollOnce()).toMatchObject({ outcome: "first-poll", announced: 0 });
+      simulator.addLead({ name: "Before" });
+      await pollerA.pollOnce();
+
+      await wipe(namespace);
+      simulator.addLead({ name: "At the loss" });
+      // The other process finds the poll's state gone first: it gives the poll back, once.
+      expect(await pollerB.pollOnce()).toMatchObject({ outcome: "not-leader" });
+      expect(b.mark.losses).toBe(1);
+      // The poller finds the mark another process wrote anew: it writes back and goes on.
+      expect(await pollerA.pollOnce()).toMatchObject({ outcome: "announced", announced: 2 });
+      expect(a.mark.losses).toBe(1);
+      await pollerB.pollOnce();
+      await pollerA.pollOnce();
+      expect(announcer.names("sales")).toEqual(["Before", "At the loss"]);
+      expect(announcer.names("managers")).toEqual(["Before", "At the loss"]);
+    });
+
+    it("with no process holding the poll's state, the poll after a loss waits once, then announces the leads since a poll interval before it and records older ones as seen", async () => {
+      await setUp(0);
+      const minutesAgo = (minutes: number) => new Date(Date.now() - minutes * 60_000);
+      simulator.addLead({ name: "Seen before", created_at: minutesAgo(5) });
+      const namespace = `${redis?.namespace}-${randomUUID()}`;
+      const [a, c] = [await processOn(namespace, "a"), await processOn(namespace, "c")];
+      const announcer = new RecordingAnnouncer("test");
+      // The process that polled is gone with the data; the one left never polled.
+      await poller(a.store, announcer, { presence: a.presence, writeBacks: a.mark }).pollOnce();
+      const left = poller(c.store, announcer, { presence: c.presence, writeBacks: c.mark });
+
+      await wipe(namespace);
+      simulator.addLead({ name: "Recent", created_at: minutesAgo(0.5) });
+      simulator.addLead({ name: "Backdated", created_at: minutesAgo(10) });
+      expect(await left.pollOnce()).toMatchObject({ outcome: "not-leader" });
+      // Leads since one interval (60 s) and a lease (30 s) before the loss.
+      expect(await left.pollOnce()).toMatchObject({ outcome: "first-poll", announced: 2 });
+      expect(await left.pollOnce()).toMatchObject({ outcome: "announced", announced: 0 });
+      expect(announcer.names("sales")).toEqual(["Recent"]);
+    });
+
+    it("a store new to the process is a first poll as ever: existing leads are not announced", async () => {
+      await setUp(3);
+      const namespace = `${redis?.namespace}-${randomUUID()}`;
+      const { store, presence, mark } = await processOn(namespace, "a");
+      const announcer = new RecordingAnnouncer("test");
+      const leads = poller(store, announcer, { presence, writeBacks: mark });
+      expect(await leads.pollOnce()).toMatchObject({ outcome: "first-poll", announced: 0 });
+      expect(mark.losses).toBe(0);
+      expect(announcer.posted).toEqual([]);
+    });
+  });
 });

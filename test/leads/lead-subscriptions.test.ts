@@ -137,7 +137,7 @@ for (const deployment of deployments) {
       await store.addToSet("leads:subscribed", "test:old-3");
       const warnings: unknown[] = [];
       const log = { warn: (fields: unknown) => warnings.push(fields) } as unknown as Logger;
-      expect(await new LeadChannels(store, [], log).all()).toEqual([
+      expect(await new LeadChannels(store, [], { log }).all()).toEqual([
         { platform: "test", id: "old-3" },
       ]);
       // A set has no order.

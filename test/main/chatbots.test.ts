@@ -4,8 +4,7 @@ import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, runBot, startBot, until } from "../support/run-bot.ts";
-import { postSignedForm } from "../support/slack-events.ts";
-import { eventEnvelope, mention, signedJsonHeaders } from "../support/slack-harness.ts";
+import { adminCommand, deliverEvent, mention } from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("several chatbots across two processes");
 afterAll(() => redis?.close());
@@ -19,43 +18,27 @@ const START_MS = 30_000;
 const SLOW = { timeout: 120_000 };
 const CHATBOTS = "support:sim-support,sales:sim-sales";
 
-/** A bot process on Slack over HTTP with two chatbots, on the test's Redis, polling every second. */
-async function startSlackBot(fake: FakeSlack, simulator: Simulator) {
+/**
+ * A bot process on Slack over HTTP with two chatbots, on the test's Redis (or, with `cwd`, the
+ * embedded store of that working directory), polling every second.
+ */
+async function startSlackBot(
+  fake: FakeSlack,
+  simulator: Simulator,
+  options: { cwd?: string; chatbots?: string } = {},
+) {
   const env = {
     ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
     CHATBOT_BOT_UID: "",
-    CHATBOTS,
-    STORE_URL: `${redis?.url}/3`,
+    CHATBOTS: options.chatbots ?? CHATBOTS,
+    ...(options.cwd ? {} : { STORE_URL: `${redis?.url}/3` }),
     LEADS_POLL_INTERVAL: "1",
   };
-  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
+  const cwd = options.cwd ?? (await botWorkDir());
+  const bot = track(startBot({ cwd, env }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
   await bot.logLine("channel started", START_MS);
   return { bot, events: `http://127.0.0.1:${port}/slack/events` };
-}
-
-let trigger = 0;
-/** An admin's slash command in `channel`, through one process. */
-function command(events: string, fake: FakeSlack, name: string, text: string, channel: string) {
-  trigger++;
-  return postSignedForm(events, {
-    command: name,
-    text,
-    team_id: "T0FAKE",
-    channel_id: channel,
-    user_id: "UADMIN",
-    user_name: "admin",
-    api_app_id: "A0FAKE",
-    trigger_id: `trigger-${trigger}`,
-    response_url: fake.responseUrl(String(trigger)),
-  });
-}
-
-async function deliver(events: string, event: Record<string, unknown>): Promise<number> {
-  const body = JSON.stringify(eventEnvelope(event));
-  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
-  await response.arrayBuffer();
-  return response.status;
 }
 
 /** The names on the lead cards in a channel, in order. */
@@ -91,10 +74,10 @@ describe.skipIf(!ownRedis)(
       );
 
       // C1 gets support's leads (the default), C2 sales's; each asked of a different process.
-      expect(await command(a.events, fake, "/leads", "subscribe", "C1")).toBe(200);
-      expect(await command(b.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
+      expect(await adminCommand(a.events, fake, "/leads", "subscribe", "C1")).toBe(200);
+      expect(await adminCommand(b.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
       // C2's questions go to sales, chosen through one process, asked through the other.
-      expect(await command(a.events, fake, "/chatbot-use", "sales", "C2")).toBe(200);
+      expect(await adminCommand(a.events, fake, "/chatbot-use", "sales", "C2")).toBe(200);
       await until("the three replies", () => (fake.responses.length >= 3 ? true : undefined));
       expect(fake.responses.map((r) => r.text).sort()).toEqual([
         "New conversations here now go to sales. A conversation under way stays with its chatbot; `@chatbot new` starts a new one.",
@@ -102,9 +85,9 @@ describe.skipIf(!ownRedis)(
         "This channel now gets the new leads of support.",
       ]);
       const ts = "1700000100.000100";
-      expect(await deliver(b.events, mention("what do you sell?", { ts, channel: "C2" }))).toBe(
-        200,
-      );
+      expect(
+        await deliverEvent(b.events, mention("what do you sell?", { ts, channel: "C2" })),
+      ).toBe(200);
       const answer = await until("the answer in C2", () =>
         fake.thread("C2", ts).find((m) => m.text.includes("to see more.")),
       );
@@ -138,6 +121,64 @@ describe.skipIf(!ownRedis)(
     });
   },
 );
+
+describe("a lead channel subscribed to a chatbot by name", SLOW, () => {
+  it("keeps that chatbot's leads after a restart with CHATBOTS reordered: each team's chat gets its own chatbot's leads only", async () => {
+    const fake = track(
+      await FakeSlack.start({
+        team: "T0FAKE",
+        users: { UADMIN: { isAdmin: true } },
+        channels: { C1: { type: "channel" }, C2: { type: "channel" } },
+      }),
+      (f) => f.close(),
+    );
+    const simulator = track(
+      await startSimulator({ chunkDelayMs: 0, leads: 0, bots: ["sim-support", "sim-sales"] }),
+      (s) => s.close(),
+    );
+    // One process on its embedded store: the restart finds what it stored under DATA_DIR.
+    const cwd = await botWorkDir();
+    const before = await startSlackBot(fake, simulator, { cwd });
+    await until("both chatbots' first polls", () =>
+      (before.bot.stderr.match(/first lead poll: existing leads recorded as seen/g)?.length ?? 0) >=
+      2
+        ? true
+        : undefined,
+    );
+    // C1 is the support team's chat, C2 the sales team's; support is the default.
+    expect(await adminCommand(before.events, fake, "/leads", "subscribe support", "C1")).toBe(200);
+    expect(await adminCommand(before.events, fake, "/leads", "subscribe sales", "C2")).toBe(200);
+    await until("both replies", () => (fake.responses.length >= 2 ? true : undefined));
+    expect(fake.responses.map((r) => r.text)).toEqual([
+      "This channel now gets the new leads of support.",
+      "This channel now gets the new leads of sales.",
+    ]);
+    await before.bot.stop();
+
+    // The operator lists sales first now: sales becomes the default chatbot.
+    const after = await startSlackBot(fake, simulator, {
+      cwd,
+      chatbots: "sales:sim-sales,support:sim-support",
+    });
+    simulator.addLead({ bot_uid: "sim-support", name: "Sam Support", email: "sam@example.com" });
+    simulator.addLead({ bot_uid: "sim-sales", name: "Sally Sales", email: "sally@example.com" });
+    await Promise.all(
+      ["support", "sales"].map((chatbot) =>
+        after.bot.logLine({ msg: "leads announced", chatbot }, START_MS),
+      ),
+    );
+    // Two more polls of each: nothing else arrives anywhere.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(cardsIn(fake, "C1")).toEqual(["Sam Support"]);
+    expect(cardsIn(fake, "C2")).toEqual(["Sally Sales"]);
+
+    // `/leads` in the support team's chat lists support's leads, none of sales's.
+    expect(await adminCommand(after.events, fake, "/leads", "", "C1")).toBe(200);
+    const listing = await until("the listing", () => fake.responses[2]?.text);
+    expect(listing).toContain("Sam Support");
+    expect(listing).not.toContain("Sally");
+  });
+});
 
 describe("several chatbots in the terminal", () => {
   it("npm start with SIMULATOR_BOTS lists them, and /chatbot use picks one", async () => {

@@ -1,4 +1,6 @@
+import { createClient } from "@keyv/redis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { STREAM_GROUP } from "../../src/coordination/work-stream.ts";
 import type { FakeTelegram, Update } from "../support/fake-telegram.ts";
 import { type HeldBackend, telegramWithHeldBackend } from "../support/held-backend.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
@@ -99,6 +101,33 @@ async function untilCount(what: string, count: () => Promise<number>, wanted: nu
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Empties the Redis under the running bots, as a restart without persistence would. */
+async function flushAll(): Promise<void> {
+  const client = createClient({ url: redis?.url });
+  await client.connect();
+  try {
+    await client.flushAll();
+  } finally {
+    client.destroy();
+  }
+}
+
+const STORE_LOST =
+  "the store lost its data (Redis restarted empty, or a failover to an empty replica): languages, chatbot choices, lead claims and what no running process held are gone; this process wrote back the lead channels, lead polls, conversations and threads it held";
+
+/** The consumer groups of the answer queue's stream, as an autoscaler reads them. */
+async function queueGroups(): Promise<string[]> {
+  const client = createClient({ url: `${redis?.url}/${database}` });
+  await client.connect();
+  try {
+    return (await client.xInfoGroups("chatbot-bridge:queue:answers")).map((g) => g.name);
+  } catch {
+    return [];
+  } finally {
+    client.destroy();
+  }
+}
 
 describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", () => {
   it("the elected poller's updates are answered by every process, each once, none past MAX_ACTIVE_ANSWERS", async () => {
@@ -289,5 +318,51 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
     );
     await sleep(500);
     expect([...backend.asked].sort()).toEqual(["q1", "q2", "q4"]);
+  });
+});
+
+describe.skipIf(!ownRedis)("the shared queue on a Redis that lost its data", () => {
+  it("a FLUSHALL: each process says so, the stream and its group come back by themselves, and a question handed to the shared queue is answered by the process with room", async () => {
+    const { fake, backend } = await telegramWithHeldBackend(track);
+    const env = { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1" };
+    const a = await startQueueBot(fake, backend, env);
+    const b = await startQueueBot(fake, backend, env);
+    await Promise.all([a, b].map((bot) => bot.bot.logLine("Telegram webhook registered")));
+    const [alice, bob, carol, dave] = privateChats(fake, 4) as [
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+      ReturnType<typeof privateChats>[0],
+    ];
+    const say = (bot: Bot, person: typeof alice, text: string) =>
+      deliver(bot.webhook, fake.compose({ chat: person.id, from: person, text }));
+    const answeredAs = (person: typeof alice, text: string) =>
+      until(`${text} answered`, () =>
+        fake.botMessages(person.id).at(-1)?.text === `Answer to ${text}.` ? true : undefined,
+      );
+    // Before the wipe: the queue in use, its stream and group made.
+    expect(await say(a, alice, "q1")).toBe(200);
+    await until("q1 answering", () => (backend.open === 1 ? true : undefined));
+    expect(await say(a, bob, "q2")).toBe(200);
+    await until("q2 answering on the other process", () => (backend.open === 2 ? true : undefined));
+    backend.release((question) => question === "q1" || question === "q2");
+    await answeredAs(alice, "q1");
+    await answeredAs(bob, "q2");
+
+    await flushAll();
+    // Each process notices at its next presence renewal (every third of TAKEOVER_MS), and the
+    // stream and its group are back by themselves, before any question is added.
+    await Promise.all([a, b].map((bot) => bot.bot.logLine({ msg: STORE_LOST }, 10_000)));
+    await untilCount("the queue's group back", async () => (await queueGroups()).length, 1);
+    expect(await queueGroups()).toEqual([STREAM_GROUP]);
+
+    // After it: a question past the receiver's cap goes to the shared queue and is answered.
+    expect(await say(a, carol, "q3")).toBe(200);
+    await until("q3 answering", () => (backend.open === 1 ? true : undefined));
+    expect(await say(a, dave, "q4")).toBe(200);
+    await until("q4 answering on the other process", () => (backend.open === 2 ? true : undefined));
+    backend.releaseAll();
+    await answeredAs(carol, "q3");
+    await answeredAs(dave, "q4");
   });
 });

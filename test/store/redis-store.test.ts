@@ -4,10 +4,11 @@ import { inspect } from "node:util";
 import { createClient } from "@keyv/redis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { presenceKey } from "../../src/coordination/process-presence.ts";
+import { STREAM_GROUP } from "../../src/coordination/work-stream.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { openRedisStore } from "../../src/store/redis-store.ts";
+import { KEPT_INDEX_KEY, openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import {
   hasRedisServerBinary,
@@ -25,10 +26,11 @@ afterAll(() => redis?.close());
 if (redis) {
   // A namespace per test: each starts empty, and nothing leaks into a shared Redis.
   storeContract("redis", () =>
-    openStore({
-      storeUrl: redis.url,
-      dataDir: "unused",
+    openRedisStore({
+      url: redis.url,
       namespace: `${redis.namespace}-${randomUUID()}`,
+      // Kept records go by this sweep: the contract waits for it, not for a minute.
+      sweepIntervalMs: 50,
     }),
   );
 }
@@ -140,6 +142,62 @@ describe.skipIf(!redis)("redis store", () => {
       expect(await store.claim("lease", "me", 5_000)).toBe(true);
       expect(await store.renew("lease", "me", 5_000)).toBe(true);
       expect(await store.release("lease", "me")).toBe(true);
+    } finally {
+      raw.destroy();
+      await store.close();
+    }
+  });
+
+  it("keeps a kept record without a TTL of Redis's (volatile-lru never evicts it), and its time in the kept index", async () => {
+    const store = await openRedisStore({ url, namespace });
+    const raw = createClient({ url });
+    await raw.connect();
+    try {
+      await store.set("kept-value", "v", { keptMs: 60_000 });
+      await store.claim("kept-claim", "owner", { keptMs: 60_000 });
+      await store.addToSet("kept-set", "member", { keptMs: 60_000 });
+      await store.set("plain-ttl", "v", 60_000);
+      for (const key of ["kept-value", "kept-claim", "kept-set"]) {
+        expect(await raw.pTTL(`${namespace}:${key}`)).toBe(-1);
+        const until = await raw.zScore(`${namespace}:${KEPT_INDEX_KEY}`, `${namespace}:${key}`);
+        expect(until).toBeGreaterThan(Date.now() + 50_000);
+      }
+      expect(await raw.pTTL(`${namespace}:plain-ttl`)).toBeGreaterThan(50_000);
+    } finally {
+      raw.destroy();
+      await store.close();
+    }
+  });
+
+  it("brings the work stream and its group back by themselves: a group gone (NOGROUP), a stream gone", async () => {
+    const store = await openRedisStore({ url, namespace });
+    const raw = createClient({ url });
+    await raw.connect();
+    const queue = `queue-${randomUUID()}`;
+    const full = `${namespace}:${queue}`;
+    try {
+      await store.streamAdd(queue, "first", 10);
+      await store.streamAdd(queue, "second", 10);
+      expect((await store.streamTake(queue, "a", 1)).map((e) => e.value)).toEqual(["first"]);
+      // The group deleted under the running processes: adds and takes go on, and what was
+      // still in the stream is taken again (the holder's hold went with the group).
+      await raw.xGroupDestroy(full, STREAM_GROUP);
+      expect(await store.streamAdd(queue, "third", 10)).toMatchObject({ place: 3 });
+      expect((await store.streamTake(queue, "b", 5)).map((e) => e.value)).toEqual([
+        "first",
+        "second",
+        "third",
+      ]);
+      // The stream gone (a store that lost its data): a process's round makes both again, so
+      // an autoscaler reading the group's lag finds it before anything is added.
+      await raw.del(full);
+      expect(await store.streamTakeOver(queue, "b", 1_000, 5)).toEqual([]);
+      const groups = await raw.xInfoGroups(full);
+      expect(groups.map((g) => g.name)).toEqual([STREAM_GROUP]);
+      expect(await store.streamWaiting(queue)).toBe(0);
+      expect(await store.streamPlaces(queue)).toEqual([]);
+      expect(await store.streamHold(queue, "b", ["1-0"])).toEqual([]);
+      expect(await store.streamFinish(queue, "b", "1-0")).toBe(false);
     } finally {
       raw.destroy();
       await store.close();

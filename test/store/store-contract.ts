@@ -81,6 +81,32 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.getMany(["short", "long", "forever"])).toEqual([undefined, "v", "v"]);
     });
 
+    it("a kept record (a value, a set, a claim) reads back like any, and goes once its time is up", async () => {
+      await store.set("kept", { v: 1 }, { keptMs: 300 });
+      await store.setMany([
+        { key: "kept-many", value: "many", ttlMs: { keptMs: 300 } },
+        { key: "kept-long", value: "long", ttlMs: { keptMs: 60_000 } },
+      ]);
+      expect(await store.addToSet("kept-set", "m", { keptMs: 300 })).toBe(true);
+      expect(await store.claim("kept-claim", "owner", { keptMs: 300 })).toBe(true);
+      expect(await store.claim("kept-claim", "other", { keptMs: 300 })).toBe(false);
+      expect(await store.getMany(["kept", "kept-many", "kept-claim"])).toEqual([
+        { v: 1 },
+        "many",
+        "owner",
+      ]);
+      expect(await store.setMembers("kept-set")).toEqual(["m"]);
+      // The store deletes them itself (on Redis, its sweep: a kept record has no TTL there).
+      const deadline = performance.now() + 5_000;
+      while ((await store.getMany(["kept", "kept-many", "kept-claim"])).some(Boolean)) {
+        if (performance.now() > deadline) throw new Error("the kept records outlived their time");
+        await sleep(50);
+      }
+      expect(await store.setMembers("kept-set")).toEqual([]);
+      expect(await store.get("kept-long")).toBe("long");
+      await expect(store.set("k", "v", { keptMs: 0 })).rejects.toThrow(RangeError);
+    });
+
     it("setMany writes every entry, each with its own TTL", async () => {
       await store.set("b", "old");
       await store.setMany([

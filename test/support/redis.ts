@@ -77,9 +77,12 @@ export async function startTestRedis(suite: string): Promise<TestRedis | undefin
   return undefined;
 }
 
-/** Starts `redis-server` on a free port (or `port`), without persistence, and waits for PING. */
+/**
+ * Starts `redis-server` on a free port (or `port`), without persistence, and waits for PING.
+ * `args`: more options for it (`--maxmemory 4mb`).
+ */
 export async function spawnRedisServer(
-  options: { port?: number; password?: string } = {},
+  options: { port?: number; password?: string; args?: readonly string[] } = {},
 ): Promise<RedisServer> {
   let port = options.port ?? (await freePort());
   let child: ChildProcess | undefined;
@@ -87,7 +90,7 @@ export async function spawnRedisServer(
   const launch = async () => {
     for (let attempt = 0; ; attempt++) {
       try {
-        child = await launchRedisServer(port, options.password);
+        child = await launchRedisServer(port, options.password, options.args);
         return;
       } catch (error) {
         // Another process took the free port between our probe and redis' bind: pick again.
@@ -117,7 +120,7 @@ export async function spawnRedisServer(
       if (child) throw new Error("redis-server is already running");
       // The same port, which the bot's STORE_URL names: freePort keeps it out of the range
       // the system gives connections meanwhile.
-      child = await launchRedisServer(port, options.password);
+      child = await launchRedisServer(port, options.password, options.args);
     },
     pause: () => child?.kill("SIGSTOP"),
     resume: () => child?.kill("SIGCONT"),
@@ -128,9 +131,11 @@ export async function spawnRedisServer(
 async function launchRedisServer(
   port: number,
   password: string | undefined,
+  extra: readonly string[] = [],
 ): Promise<ChildProcess> {
   const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
   if (password) args.push("--requirepass", password);
+  args.push(...extra);
   const child = spawn("redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   children.add(child);
   child.once("exit", () => children.delete(child));

@@ -33,7 +33,15 @@ import { OPEN_BRIDGE } from "./bridge-harness.ts";
 import { FakeSlack, type FakeSlackOptions } from "./fake-slack.ts";
 import { announceOneLead } from "./lead-cards.ts";
 import { cleanupAfterEach } from "./process-test.ts";
-import { BOT, eventEnvelope, SIGNING_SECRET, sign, TEAM } from "./slack-events.ts";
+import {
+  BOT,
+  eventEnvelope,
+  postSignedForm,
+  SIGNING_SECRET,
+  sign,
+  signedJsonHeaders,
+  TEAM,
+} from "./slack-events.ts";
 
 export {
   BOT,
@@ -415,4 +423,41 @@ export function dmOpened(at: {
     tab: at.tab ?? "messages",
     event_ts: at.eventTs,
   };
+}
+
+let trigger = 0;
+/**
+ * An admin's (UADMIN, of workspace T0FAKE) slash command in `channel`, posted to a bot
+ * process's `events` URL; the reply goes to `fake`'s response_url.
+ */
+export function adminCommand(
+  events: string,
+  fake: FakeSlack,
+  name: string,
+  text: string,
+  channel: string,
+): Promise<number> {
+  trigger++;
+  return postSignedForm(events, {
+    command: name,
+    text,
+    team_id: "T0FAKE",
+    channel_id: channel,
+    user_id: "UADMIN",
+    user_name: "admin",
+    api_app_id: "A0FAKE",
+    trigger_id: `trigger-${trigger}`,
+    response_url: fake.responseUrl(String(trigger)),
+  });
+}
+
+/** Posts an event to a bot process's `events` URL, signed; resolves with the HTTP status. */
+export async function deliverEvent(
+  events: string,
+  event: Record<string, unknown>,
+): Promise<number> {
+  const body = JSON.stringify(eventEnvelope(event));
+  const response = await fetch(events, { method: "POST", headers: signedJsonHeaders(body), body });
+  await response.arrayBuffer();
+  return response.status;
 }

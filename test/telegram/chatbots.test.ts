@@ -30,7 +30,7 @@ async function start(shared?: Harness): Promise<Rig> {
         leads: (chatbots, store) =>
           createLeadsCommands({
             backend: chatbots,
-            channels: new LeadChannels(store, [], silent, chatbots.names),
+            channels: new LeadChannels(store, [], { log: silent, chatbots: chatbots.all }),
             claims: new LeadClaimBook(store),
           }),
       },
@@ -45,7 +45,7 @@ function pollers(rig: Rig) {
   const { store, chatbots } = rig.harness;
   return leadPollers(chatbots, {
     store,
-    channels: new LeadChannels(store, [], silent, chatbots.names),
+    channels: new LeadChannels(store, [], { log: silent, chatbots: chatbots.all }),
     announcers: [rig.channel.leadAnnouncer],
     claims: new LeadClaimBook(store),
     log: silent,
