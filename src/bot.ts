@@ -1,12 +1,10 @@
 import { join } from "node:path";
 import { Chatbots } from "./backend/chatbots.ts";
-import { LocalAnswerQueue } from "./bridge/answer-queue.ts";
 import { Bridge } from "./bridge/bridge.ts";
 import { ButtonHandlers } from "./bridge/button-handlers.ts";
-import { type BackendConfig, type Config, secretsOf } from "./config.ts";
+import { type BackendConfig, type Config, DEFAULTS, secretsOf } from "./config.ts";
 import type { Coordination } from "./coordination/port.ts";
 import { ProcessPresence } from "./coordination/process-presence.ts";
-import { ANSWER_QUEUE_KEY, SharedQueue } from "./coordination/shared-queue.ts";
 import { StoreMark } from "./coordination/store-mark.ts";
 import { messageOf, StartupError } from "./errors.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
@@ -116,7 +114,12 @@ export async function createBot(
     const writeBacks = new StoreMark({ store, presence, log, lost: metrics.storeDataLost });
     await writeBacks.start();
     // Answers in flight, kept so that the next start finishes those a kill cut (src/journal/).
-    const journal = new AnswerJournal({ store, log, presence });
+    const journal = new AnswerJournal({
+      store,
+      log,
+      presence,
+      updateIntervalMs: editPace(config),
+    });
     cleanup.unshift(() => journal.close());
     const leadChannels = new LeadChannels(store, configuredLeadChannels(config), {
       log,
@@ -124,18 +127,6 @@ export async function createBot(
       writeBacks,
     });
     const leadClaims = new LeadClaimBook(store);
-    // One queue for the deployment: what this process has no room for, any process with room
-    // takes (in memory on the embedded store, where this process is the only one).
-    const answerQueue = new LocalAnswerQueue({ ...config.answerQueue, log, metrics });
-    const sharedQueue = new SharedQueue({
-      store,
-      key: ANSWER_QUEUE_KEY,
-      consumer: presence.id,
-      capacity: answerQueue,
-      maxQueued: config.answerQueue.maxQueued,
-      takeoverMs: config.takeoverMs,
-      log,
-    });
     const bridge = new Bridge({
       backend: chatbots,
       store,
@@ -153,8 +144,9 @@ export async function createBot(
       journal,
       presence,
       writeBacks,
-      answerQueue,
-      sharedQueue,
+      maxActive: config.answerQueue.maxActive,
+      maxQueued: config.answerQueue.maxQueued,
+      takeoverMs: config.takeoverMs,
     });
     const languages = new ChannelLanguages(store, config.defaultLanguage);
     // Every feature's button actions, registered before the channels take presses.
@@ -216,7 +208,7 @@ export async function createBot(
             writeBacks,
           })
         : [];
-    bridge.serveQueue(channels);
+    await bridge.start(channels);
     let requestStop = () => {};
     const stopRequested = new Promise<void>((resolve) => {
       requestStop = resolve;
@@ -272,6 +264,21 @@ export async function createBot(
     throw error;
   }
 }
+
+/**
+ * How often the journal brings answers' records up to date: the fastest pace at which an
+ * answer's messages are edited, so after a kill a message never shows less than it did one
+ * edit before (docs/architecture.md, "The journal").
+ */
+function editPace(config: Config): number {
+  const paces = [config.telegram?.privateEditIntervalMs, config.slack?.editIntervalMs].filter(
+    (ms): ms is number => ms !== undefined && ms > 0,
+  );
+  return Math.max(MIN_JOURNAL_ROUND_MS, Math.min(DEFAULTS.journalRoundMs, ...paces));
+}
+
+/** Below this, a round per edit would cost more store calls than edits. */
+const MIN_JOURNAL_ROUND_MS = 250;
 
 /** The bot's logger, writing to `io.stderr`. */
 export function botLogger(config: Config, io: Pick<BotIo, "stderr">): Logger {

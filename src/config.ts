@@ -24,6 +24,11 @@ export const DEFAULTS = {
   /** TAKEOVER_MS: how long a lease of a process that died keeps holding. */
   takeoverMs: 10_000,
   /**
+   * The answer journal's round with no platform on (the terminal): the platforms' default
+   * edit pace. With a platform, the round follows its edit interval (src/bot.ts, editPace).
+   */
+  journalRoundMs: 1_000,
+  /**
    * SLACK_EDIT_INTERVAL_MS. Slack names no per-message rate, but one change a second reads as
    * smooth growth and keeps a single answer near chat.postMessage's pace of about one message
    * a second per channel. https://docs.slack.dev/apis/web-api/rate-limits#posting-messages

@@ -1,7 +1,7 @@
 import type { Chatbot, Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { StreamHeader } from "../backend/types.ts";
-import type { AnswerStops } from "../coordination/answer-stops.ts";
+import type { RunningAnswer } from "../coordination/answer-stops.ts";
 import { AnswerCutError, AnswerStoppedError, BridgeError, userTextOf } from "../errors.ts";
 import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
 import type { UserText } from "../i18n/messages.ts";
@@ -21,8 +21,6 @@ export interface AnswerDeps {
   conversations: Conversations;
   log: Logger;
   defaultLanguage: LanguageCode;
-  /** Makes each answer stoppable by its asker or an admin (`/stop`, the Stop button). */
-  stops?: AnswerStops;
   /** Makes each answer ratable (👍/👎 under it). */
   votes?: FeedbackVotes;
 }
@@ -54,8 +52,8 @@ export async function answerQuestion(
     receivedAt?: number;
     /** The language of the bot's own notes (the cut note, an error). */
     t: Translator;
-    /** The answer's record in the journal, by which another process can end it when stopped. */
-    journal?: string | undefined;
+    /** The answer as its stops know it (`/stop`, the Stop button): its question's life holds it. */
+    running?: RunningAnswer | undefined;
     /** The thread's conversation and the channel's language, read once its turn came. */
     context: ThreadContext;
     /** What the chatbot receives, when not the message's text (a first question's discussion). */
@@ -65,12 +63,7 @@ export async function answerQuestion(
   const started = options.receivedAt ?? performance.now();
   let errorCode: string | undefined;
   const askedAt = new Date();
-  const running = deps.stops?.begin(
-    message.threadKey,
-    message.authorId,
-    message.channelKey,
-    options.journal,
-  );
+  const { running } = options;
   if (running) writer.setButtons({ live: [stopButton(running.id, options.t)], final: [] });
   writer.start();
   // One signal per answer: stopped by the person withdrawing the question, by `/stop` or by
@@ -160,7 +153,7 @@ export async function answerQuestion(
   // The final text first: the store's bookkeeping waits for no person. The thread's next
   // question still finds its conversation saved (this returns after `saving`).
   const summary = await writer.finish(end);
-  await Promise.all([saving, running?.end(), remembering]);
+  await Promise.all([saving, remembering]);
   return {
     end: summary.truncated ? "cut" : end.kind,
     errorCode,

@@ -2,11 +2,13 @@ import { setMaxListeners } from "node:events";
 import { Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { BackendClient } from "../backend/types.ts";
-import type { GuardConfig } from "../config.ts";
+import { DEFAULTS, type GuardConfig } from "../config.ts";
 import { AnswerStops, type StopOutcome, type Stopper } from "../coordination/answer-stops.ts";
+import { Renewal } from "../coordination/lease.ts";
 import type { Coordination } from "../coordination/port.ts";
-import { ProcessPresence } from "../coordination/process-presence.ts";
-import type { SharedQueue } from "../coordination/shared-queue.ts";
+import type { ProcessPresence } from "../coordination/process-presence.ts";
+import { ANSWER_QUEUE_KEY, SharedQueue } from "../coordination/shared-queue.ts";
+import { ProcessSignals } from "../coordination/signals.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
 import {
   AbortedError,
@@ -28,20 +30,22 @@ import { ChannelSettings, Conversations, Deliveries } from "../store/repositorie
 import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
 import type { AnswerReport } from "./answer-question.ts";
-import { type AnswerQueue, LocalAnswerQueue } from "./answer-queue.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
 import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
-import { type Command, type CommandProblem, isCommandProblem } from "./commands.ts";
+import type { Command, CommandProblem } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
 import { type QuestionContextOptions, QuestionContexts } from "./question-context.ts";
-import { type LifeDeps, type LocalWaiter, QuestionLife, type ShownTo } from "./question-life.ts";
+import { type LifeDeps, QuestionLife, type ShownTo } from "./question-life.ts";
 import { QueuedNotices } from "./queued-notices.ts";
-import { ThreadQueue, type ThreadTurn } from "./thread-queue.ts";
+import { Room } from "./room.ts";
+import { ThreadLines } from "./thread-lines.ts";
 
 export interface BridgeOptions {
   /** Who answers: the deployment's chatbots (CHATBOTS), or one chatbot's client. */
   backend: Chatbots | BackendClient;
   store: KeyValueStore & Coordination;
+  /** This process (process-presence.ts): what its questions hold in the store names it. */
+  presence: ProcessPresence;
   log: Logger;
   defaultLanguage: LanguageCode;
   guards: GuardConfig;
@@ -50,37 +54,25 @@ export interface BridgeOptions {
   metrics?: Metrics;
   /** Keeps a record of each answer in flight, so that one cut by a kill is finished on restart. */
   journal?: AnswerJournal;
+  /** MAX_ACTIVE_ANSWERS: answers this process streams at once. Default: no cap. */
+  maxActive?: number;
+  /** MAX_QUEUED_QUESTIONS: questions waiting in the deployment's queue. Default: no bound. */
+  maxQueued?: number;
   /**
-   * How many answers the process streams at once and how many questions wait for room
-   * (MAX_ACTIVE_ANSWERS, MAX_QUEUED_QUESTIONS). None: every question is answered at once.
+   * TAKEOVER_MS: a queued question a process took and did not begin is taken over after this
+   * long without a sign from it. Default: the presence's lease.
    */
-  answerQueue?: AnswerQueue;
-  /**
-   * The deployment's queue (src/coordination/shared-queue.ts): a question this process has no
-   * room for goes there, to be answered by whichever process has room first. Served from
-   * serveQueue(), once the channels that rebuild its surfaces exist. None: every question is
-   * answered by the process that received it.
-   */
-  sharedQueue?: SharedQueue;
+  takeoverMs?: number;
   /**
    * How long the backend may stay silent before the typing sign shows (Slack's status,
    * Telegram's typing action). Default: DEFAULTS.typingDelayMs; tests shorten it.
    */
   typingDelayMs?: number;
   /**
-   * This process (process-presence.ts): what its questions hold in the store names it and
-   * holds while it lives. Default: a presence of the bridge's own, closed by drain().
-   */
-  presence?: ProcessPresence;
-  /**
    * Where the threads' conversations this process holds are written back from should the
    * store lose its data (src/coordination/store-mark.ts). None: no copy is kept.
    */
   writeBacks?: WriteBacks;
-  /** How often a question waiting for its thread's turn on another process looks again. */
-  threadPollMs?: number;
-  /** How often an answer streaming here looks for a stop asked in another process. */
-  stopPollMs?: number;
   /**
    * What a first question carries of the discussion it was asked in (CONTEXT_MAX_MESSAGES,
    * CONTEXT_MAX_CHARS) and how long it waits for it; DEFAULTS for what is not given.
@@ -90,108 +82,109 @@ export interface BridgeOptions {
 
 /**
  * The one pipeline from "a person wrote something" to "the complete answer is on screen",
- * shared by every channel: it holds the parts every question uses, and each delivery lives
- * its life in question-life.ts. Each call to `handle` is one error boundary: whatever fails,
- * the person gets a readable reply and the process goes on.
+ * shared by every channel: it holds the parts every question uses (its thread's line, the
+ * room under the cap, the deployment's queue and its notices, the stops), and each delivery
+ * lives its life in question-life.ts. Each call to `handle` is one error boundary: whatever
+ * fails, the person gets a readable reply and the process goes on. The same on both stores.
  */
 export class Bridge {
   readonly #options: BridgeOptions;
-  readonly #presence: ProcessPresence;
   readonly #deliveries: Deliveries;
   readonly #conversations: Conversations;
   readonly #commands: CommandHandler;
   readonly #languages: ChannelLanguages;
-  readonly #answerQueue: AnswerQueue;
   /** The deployment's chatbots (one, named "default", when given a single client). */
   readonly chatbots: Chatbots;
   /** What every question's life uses. */
   readonly #life: LifeDeps;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
+  readonly #signals: ProcessSignals;
   readonly #stops: AnswerStops;
+  readonly #lines: ThreadLines;
+  readonly #queue: SharedQueue;
+  readonly #notices: QueuedNotices;
   readonly #votes: FeedbackVotes;
   /** Channels (channelKey) the bot was refused posting in, and has said so in the log. */
   readonly #unpostable = new Set<string>();
-  /** The notices of the questions waiting in the deployment's queue. */
-  readonly #notices: QueuedNotices | undefined;
-  /** Questions waiting in this process for room with a notice on screen, by thread. */
-  readonly #waiting = new Map<string, Set<LocalWaiter>>();
+  #draining = false;
+  #beat: Renewal | undefined;
 
   constructor(options: BridgeOptions) {
     this.#options = options;
+    const { store, log, presence, metrics } = options;
     this.chatbots =
       options.backend instanceof Chatbots ? options.backend : Chatbots.single(options.backend);
     // Every running answer listens for the shutdown: thousands at once are expected.
     setMaxListeners(0, this.#stopping.signal);
-    const presence =
-      options.presence ?? new ProcessPresence({ store: options.store, log: options.log });
-    this.#presence = presence;
-    this.#deliveries = new Deliveries(options.store, presence.id);
-    this.#conversations = new Conversations(options.store, options.writeBacks);
-    this.#languages = new ChannelLanguages(options.store, options.defaultLanguage);
-    const stops = new AnswerStops({
-      store: options.store,
-      log: options.log,
-      presence,
-      pollMs: options.stopPollMs,
+    this.#deliveries = new Deliveries(store, presence.id);
+    this.#conversations = new Conversations(store, options.writeBacks);
+    this.#languages = new ChannelLanguages(store, options.defaultLanguage);
+    this.#signals = new ProcessSignals({ store, processId: presence.id, log });
+    const journal = options.journal;
+    this.#stops = new AnswerStops({
+      signals: this.#signals,
+      log,
       // A stop for an answer whose process was killed ends it from its journal record.
-      takeOver: options.journal?.finishStopped.bind(options.journal),
+      ...(journal && {
+        takeOver: (target, by, answered) => journal.finishStopped(target, by, answered),
+      }),
     });
-    this.#stops = stops;
-    this.#votes = new FeedbackVotes(options.store);
-    const threads = new ThreadQueue({
-      store: options.store,
-      log: options.log,
-      presence,
-      pollMs: options.threadPollMs,
-      signal: this.#stopping.signal,
+    this.#votes = new FeedbackVotes(store);
+    this.#lines = new ThreadLines({ store, presence, signals: this.#signals, log });
+    const room = new Room(options.maxActive ?? Number.POSITIVE_INFINITY, metrics);
+    this.#queue = new SharedQueue({
+      store,
+      key: ANSWER_QUEUE_KEY,
+      consumer: presence.id,
+      room,
+      maxQueued: options.maxQueued ?? Number.POSITIVE_INFINITY,
+      takeoverMs: options.takeoverMs ?? presence.leaseMs,
+      log,
+      onDepth: (waiting) => metrics?.queuedQuestions.set(waiting),
     });
-    this.#notices =
-      options.sharedQueue &&
-      new QueuedNotices({
-        store: options.store,
-        log: options.log,
-        queueKey: options.sharedQueue.key,
-        owner: presence.id,
-        giveBack: (threadKey, ticket) => threads.giveBack(threadKey, ticket),
-      });
+    this.#notices = new QueuedNotices({
+      store,
+      signals: this.#signals,
+      processId: presence.id,
+      queueKey: ANSWER_QUEUE_KEY,
+      log,
+    });
     this.#commands = new CommandHandler({
       chatbots: this.chatbots,
-      withdraw: (threadKey, by, t) => this.#withdraw(threadKey, by, t),
-      stops,
+      stops: this.#stops,
       feedback: this.#votes,
       conversations: this.#conversations,
-      settings: new ChannelSettings(options.store),
+      settings: new ChannelSettings(store),
       defaultLanguage: options.defaultLanguage,
       languages: this.#languages,
       leads: options.leads,
     });
-    this.#answerQueue =
-      options.answerQueue ??
-      new LocalAnswerQueue({ maxActive: Infinity, maxQueued: Infinity, log: options.log });
-    const { store, log } = options;
     const guards = new QuestionGuards(options.guards, store);
     this.#life = {
       store,
       log,
-      metrics: options.metrics,
-      journal: options.journal,
+      metrics,
+      journal,
       maxAnswerChars: options.maxAnswerChars,
-      typingDelayMs: options.typingDelayMs,
+      typingDelayMs: options.typingDelayMs ?? DEFAULTS.typingDelayMs,
       answer: {
         chatbots: this.chatbots,
         conversations: this.#conversations,
         log,
         defaultLanguage: options.defaultLanguage,
-        stops,
         votes: this.#votes,
       },
       contexts: new QuestionContexts(options.context, log),
-      threads,
-      answerQueue: this.#answerQueue,
-      sharedQueue: options.sharedQueue,
+      lines: this.#lines,
+      room,
+      queue: this.#queue,
       notices: this.#notices,
+      stops: this.#stops,
+      processId: presence.id,
+      queuedHere: new Map(),
       signal: this.#stopping.signal,
+      draining: () => this.#draining,
       intake: {
         claim: (message) => this.#deliveries.claim(message.channel, message.deliveryId),
         translatorFor: (message, stored) => {
@@ -202,10 +195,9 @@ export class Bridge {
         },
         accessRefusal: (message) => guards.accessRefusal(message),
         questionRefusal: (message) => guards.questionRefusal(message),
-        runCommand: (command, message, surface, turn, t) =>
-          this.#command(command, message, surface, turn, t),
+        runCommand: (command, message, surface, t, turn) =>
+          this.#command(command, message, surface, t, turn),
       },
-      register: (threadKey, waiter) => this.#register(threadKey, waiter),
       reportFailure: (error, shown) => this.#reportFailure(error, shown),
       logFailure: (error, log) => this.#logFailure(error, log),
       record: (message, report) => this.#record(message, report),
@@ -223,14 +215,36 @@ export class Bridge {
   }
 
   /**
+   * Starts what the bridge shares with the other processes: their messages, the deployment's
+   * queue (the channels rebuild the surfaces of questions received elsewhere) and its
+   * notices, and the waiting tickets' look at their lines on the presence's beat.
+   */
+  async start(channels: readonly Channel[]): Promise<void> {
+    await this.#signals.start().catch((error: unknown) => {
+      this.#options.log[storeFailureLevel(error)](
+        { err: error },
+        "cannot hear the other processes: stops and turns from them wait for the store",
+      );
+    });
+    await this.#notices.start(channels);
+    await this.#queue.serve((job) =>
+      this.#track(
+        new QuestionLife(this.#life, { at: "taken", slot: job.slot }).take(job, channels),
+      ),
+    );
+    this.#beat = new Renewal(() => this.#lines.check(), this.#options.presence.leaseMs / 3, {
+      shared: true,
+    });
+  }
+
+  /**
    * Stops the answer being written in `threadKey`, on whichever process streams it, if `by`
    * may (its asker, or an admin of the channel): what a platform's own stop control on a
    * streaming answer asks (Slack's agent session Stop). "stopped": the answer ends with its
-   * stopped note; "refused", "none": nothing changed, the caller tells the presser. Questions
-   * waiting in the thread stay.
+   * stopped note; "refused", "none": nothing changed, the caller tells the presser.
    */
-  stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
-    return this.#stops.stopInThread(threadKey, by);
+  async stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
+    return (await this.#stops.stopInThread(threadKey, by)).answer;
   }
 
   /** Handles one delivery; resolves when its reply is complete on the surface. */
@@ -253,22 +267,26 @@ export class Bridge {
 
   /**
    * Lets running answers finish for up to `graceMs`, then cuts the rest: each ends with the
-   * text it had and a note that it was interrupted. Questions whose answer has not begun are
-   * not started any more: each is told to ask again (a restart must not wait behind a full
-   * queue, nor leave it unanswered without a word). Resolves when every reply is final.
+   * text it had and a note that it was interrupted. No answer begins any more: questions this
+   * process took from the deployment's queue and did not begin stay there for the others; a
+   * question whose turn comes now, and one queued here that no other process could take after
+   * this one, is told to ask again (a restart must not wait behind a full queue, nor leave it
+   * unanswered without a word). Resolves when every reply is final.
    */
   async drain(graceMs: number): Promise<void> {
-    const notStarted = this.#answerQueue.waiting;
-    // First: questions this process took from the shared queue and did not begin stay there
-    // for the other processes, instead of being refused with the local ones.
-    const sharedStopped = this.#options.sharedQueue?.stop();
-    this.#answerQueue.close();
-    if (notStarted > 0) {
+    this.#draining = true;
+    const abandoned = await this.#queue.stop();
+    if (abandoned.length > 0) {
       this.#options.log.info(
-        { questions: notStarted },
-        "shutting down: questions whose answer had not begun are told to ask again",
+        { questions: abandoned.length },
+        "shutting down: questions waiting in line are told to ask again",
       );
     }
+    await this.#notices.stop(
+      abandoned.map((entry) => entry.id),
+      (t) => t.t("failed", { reason: userTextOf(new NotStartedError()) }),
+    );
+    await this.#beat?.stop();
     const settled = () => Promise.allSettled([...this.#inFlight]).then(() => undefined);
     const graceOver = new Promise<"grace over">((resolve) =>
       setTimeout(resolve, graceMs, "grace over").unref(),
@@ -277,75 +295,21 @@ export class Bridge {
       this.#stopping.abort(new AbortedError("the bot is shutting down"));
       await settled();
     }
-    await sharedStopped;
-    // A presence of its own: nothing of this bridge's holds any more.
-    if (!this.#options.presence) await this.#presence.close();
-  }
-
-  /**
-   * A stop in `threadKey`: withdraws the questions waiting there that `by` may withdraw, in
-   * this process and in the deployment's queue.
-   */
-  async #withdraw(
-    threadKey: string,
-    by: Stopper,
-    t: Translator,
-  ): Promise<{ withdrawn: number; refused: number }> {
-    let withdrawn = 0;
-    let refused = 0;
-    for (const waiter of this.#waiting.get(threadKey) ?? []) {
-      if (waiter.askerId !== by.id && !(await by.isAdmin())) refused += 1;
-      else if (await waiter.withdraw(by.name)) withdrawn += 1;
-    }
-    const shared = await this.#notices?.withdrawInThread(threadKey, by, t);
-    return {
-      withdrawn: withdrawn + (shared?.withdrawn ?? 0),
-      refused: refused + (shared?.refused ?? 0),
-    };
-  }
-
-  /**
-   * Starts taking questions from the deployment's queue while this process has room; the
-   * channels rebuild their surfaces. No-op without a shared queue.
-   */
-  serveQueue(channels: readonly Channel[]): void {
-    this.#notices?.useChannels(channels);
-    this.#options.sharedQueue?.serve((job) =>
-      this.#track(new QuestionLife(this.#life).take(job, channels)),
-    );
+    await this.#signals.close();
   }
 
   async #command(
     command: Command | CommandProblem,
     message: IncomingMessage,
     surface: ReplySurface,
-    turn: ThreadTurn,
     t: Translator,
+    turn: (() => Promise<void>) | undefined,
   ): Promise<void> {
-    const run = () => this.#commands.run(command, message, t);
-    let reply: CommandReply;
-    if (!isCommandProblem(command) && command.name === "new") {
-      // `/new` waits for the answer running in its thread, or that answer would store its
-      // conversation again right after `/new` forgot it.
-      reply = await turn.run(run);
-    } else {
-      turn.leave();
-      reply = await run();
-    }
+    // `/new` waits for the answer running in its thread, or that answer would store its
+    // conversation again right after `/new` forgot it.
+    await turn?.();
+    const reply: CommandReply = await this.#commands.run(command, message, t);
     if (reply.text) await sendNotice(surface, reply.text, { private: reply.private });
-  }
-
-  /** Lists a question waiting in this process under its thread; returns the way to take it off. */
-  #register(threadKey: string, waiter: LocalWaiter): () => void {
-    const waiters = this.#waiting.get(threadKey) ?? new Set();
-    this.#waiting.set(threadKey, waiters);
-    waiters.add(waiter);
-    return () => {
-      waiters.delete(waiter);
-      if (waiters.size === 0 && this.#waiting.get(threadKey) === waiters) {
-        this.#waiting.delete(threadKey);
-      }
-    };
   }
 
   #record(message: IncomingMessage, report: AnswerReport): void {

@@ -1,7 +1,6 @@
 import type { Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { AnswerStops, Stopper } from "../coordination/answer-stops.ts";
-import { StoreUnavailableError } from "../errors.ts";
 import type { FeedbackVotes } from "../feedback/votes.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { UserText } from "../i18n/messages.ts";
@@ -44,12 +43,6 @@ export interface CommandHandlerOptions {
   languages: ChannelLanguages;
   leads?: LeadsCommands | undefined;
   stops: AnswerStops;
-  /** Withdraws the questions waiting in a thread that `by` may withdraw (a stop there). */
-  withdraw?: (
-    threadKey: string,
-    by: Stopper,
-    t: Translator,
-  ) => Promise<{ withdrawn: number; refused: number }>;
   feedback: FeedbackVotes;
 }
 
@@ -154,19 +147,13 @@ export class CommandHandler {
       name: message.authorName,
       isAdmin: () => message.isAdmin(),
     };
-    // The questions waiting first: stopping the running answer would let the next one begin.
-    // With the store away none can be withdrawn, but an answer streaming here still stops.
-    const waiting = await this.#options.withdraw?.(message.threadKey, by, t).catch((error) => {
-      if (error instanceof StoreUnavailableError) return undefined;
-      throw error;
-    });
-    const outcome = await this.#options.stops.stopInThread(message.threadKey, by);
-    if (waiting?.withdrawn) {
-      return { text: t.t("questionWithdrawn", { count: waiting.withdrawn }), private: true };
+    const stopped = await this.#options.stops.stopInThread(message.threadKey, by);
+    if (stopped.withdrawn > 0) {
+      return { text: t.t("questionWithdrawn", { count: stopped.withdrawn }), private: true };
     }
     // A stopped answer says who stopped it in its own last line.
-    if (outcome === "stopped") return { text: "", private: true };
-    const refused = outcome === "refused" || (waiting?.refused ?? 0) > 0;
+    if (stopped.answer === "stopped") return { text: "", private: true };
+    const refused = stopped.answer === "refused" || stopped.refused > 0;
     return { text: t.t(refused ? "stopRefused" : "nothingToStop"), private: true };
   }
 

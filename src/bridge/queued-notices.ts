@@ -1,189 +1,300 @@
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Stopper } from "../coordination/answer-stops.ts";
-import { Renewal } from "../coordination/lease.ts";
+import { z } from "zod";
 import type { Coordination } from "../coordination/port.ts";
+import { queueMovedTopic } from "../coordination/shared-queue.ts";
+import type { ProcessSignals } from "../coordination/signals.ts";
 import { storeFailureLevel } from "../errors.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { Channel, MessageRef, ReplySurface } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import {
-  decideFate,
-  fateOf,
-  firstOf,
-  QUEUED_TICKET_MS,
-  type ShownNotice,
-  showQueuedNotice,
-  waitForNoticeRef,
-} from "./queued-question.ts";
-import type { HandedTicket } from "./thread-queue.ts";
 
 export interface QueuedNoticesOptions {
   store: KeyValueStore & Coordination;
-  log: Logger;
+  signals: ProcessSignals;
+  /** This process (ProcessPresence.id): a question it received and took itself needs no message. */
+  processId: string;
   /** The deployment's queue (SharedQueue's key). */
   queueKey: string;
-  /** This process's id (process-presence.ts): the owner of the notice locks it takes. */
-  owner: string;
-  /** Gives back the thread ticket of a question withdrawn from the queue (ThreadQueue.giveBack). */
-  giveBack(threadKey: string, ticket: HandedTicket): Promise<void>;
-  /** How often the places shown are brought up to date (default 1 s: a platform's edit pace). */
+  log: Logger;
+  /** Shortest time between two updates of the places shown (a platform's edit pace). */
   updateMs?: number | undefined;
+  /** A question taken this soon is answered without a notice first. */
+  delayMs?: number | undefined;
 }
 
-/** A question waiting in the deployment's queue, as its thread's record names it. */
-interface WaitingMember {
-  id: string;
-  askerId: string;
-  ticket: HandedTicket | undefined;
-}
-
-/** A notice this process posted, kept showing its question's place. */
-interface Tracked {
+/** A notice on screen, as the answer that takes it over needs it. */
+export interface ShownNotice {
   surface: ReplySurface;
   ref: MessageRef;
-  place: number;
-  t: Translator;
+  /** The text it shows, for the answer to end it with should it fail before any text. */
+  note: string;
 }
 
+/** What became of a queued question, as the process that received it learns it. */
+export type QueuedEnd = "taken" | "withdrawn" | "let go" | "abandoned";
+
+/** A queued question's notice, held by the process that received the question. */
+export interface Notice {
+  /** Settles once the question was taken (by any process), withdrawn, or let go. */
+  readonly ended: Promise<QueuedEnd>;
+  /**
+   * Decides, for every process, that the question is withdrawn and never answered, and ends
+   * its notice with `note`; false when its answer began first (that answer is stopped instead).
+   */
+  withdraw(note: string): Promise<boolean>;
+  /** Lets go: no more updates (the process stops); `ended` settles "let go". */
+  release(): void;
+}
+
+/** How a process that took a question finds its fate and its notice. */
+export type Taken = { fate: "withdrawn" } | { fate: "answered"; shown: ShownNotice | undefined };
+
+interface Tracked {
+  id: string;
+  surface: ReplySurface;
+  t: Translator;
+  ref: MessageRef | undefined;
+  note: string;
+  place: number;
+  state: "pending" | "shown" | "released";
+  timer: NodeJS.Timeout | undefined;
+  /** The post or edit under way: whoever takes the notice over goes after it. */
+  busy: Promise<void>;
+  end: (how: QueuedEnd) => void;
+}
+
+const takeRequest = z.object({ id: z.string() });
+const savedNotice = z.object({ saved: z.unknown(), note: z.string() }).nullable();
+
+const NOTICE_TTL_MS = 60 * 60 * 1000;
+const noticeRefKey = (id: string) => `queue:notice-ref:${id}`;
+const fateKey = (id: string) => `queue:fate:${id}`;
+/** How long a taker waits for the receiving process to hand its notice over. */
+const HAND_OVER_WITHIN_MS = 2_000;
+
 /**
- * The "number N in line" notices of the questions waiting in the deployment's queue: each
- * shows its question's place among those still waiting, kept current by the process that
- * posted it (one read of the queue per round for all of them, so the places shown are those
- * of one moment: no two alike), until its answer takes it over or its asker withdraws it.
+ * The "number N in line" notices of the questions waiting in the deployment's queue, each by
+ * its entry's id there. The process that received a question shows its notice (unless a
+ * process takes the question within a moment) and keeps its place current whenever the queue
+ * moves (the processes say so through the store), until the question is taken or withdrawn.
+ * The process that takes it tells the receiving one, which stops updating the notice and
+ * hands it over once any edit under way has landed: the answer's first text goes into that
+ * message, and no place ever lands over an answer. Nobody polls: the hand-over and the
+ * queue's moves are messages (ProcessSignals).
  *
- * A question's fate is decided once (queued-question.ts decideFate): its answer begins, or its
- * asker's stop withdraws it, whichever comes first, from any process. An edit of a notice
- * holds the notice's lock, which the answer takes before its own first edit, so a place never
- * lands over an answer.
+ * A question's fate is decided once, for every process (a claim on `queue:fate:<id>`): its
+ * answer begins, or its asker's stop withdraws it, whichever comes first.
  */
 export class QueuedNotices {
   readonly #options: QueuedNoticesOptions;
   readonly #tracked = new Map<string, Tracked>();
-  #renewal: Renewal | undefined;
   #channels: readonly Channel[] = [];
+  #refresh: NodeJS.Timeout | undefined;
+  #lastRefresh = Number.NEGATIVE_INFINITY;
+  #unsubscribe: (() => void) | undefined;
 
   constructor(options: QueuedNoticesOptions) {
     this.#options = options;
-  }
-
-  /** The channels that reopen a notice another process posted (to withdraw its question). */
-  useChannels(channels: readonly Channel[]): void {
-    this.#channels = channels;
-  }
-
-  /**
-   * Records question `id` (in `threadKey`, asked by `askerId`) as waiting, so a stop in its
-   * thread finds it, and shows its asker its place unless a process took it at once.
-   */
-  async show(
-    id: string,
-    threadKey: string,
-    waiting: Omit<WaitingMember, "id">,
-    surface: ReplySurface,
-    t: Translator,
-  ): Promise<void> {
-    const { store, log } = this.#options;
-    await store
-      .addToSet(waitingKey(threadKey), memberOf({ id, ...waiting }), QUEUED_TICKET_MS)
-      .catch((error: unknown) =>
-        log[storeFailureLevel(error)]({ err: error }, "a queued question cannot be withdrawn"),
-      );
-    const shown = await showQueuedNotice({ store, log }, id, surface, async () => {
-      const place = await this.#placeOf(id);
-      // Taken or withdrawn meanwhile: no place to show.
-      if (place === 0) return undefined;
-      return { place, text: t.t("numberInLine", { place }) };
+    options.signals.onRequest("notice.take", async (body) => {
+      const request = takeRequest.safeParse(body);
+      if (!request.success) return null;
+      const shown = await this.#handOver(request.data.id);
+      const saved = shown?.surface.persistRef?.(shown.ref);
+      return saved === undefined || !shown ? null : { saved, note: shown.note };
     });
-    if (!shown) return;
-    this.#tracked.set(id, { surface, ref: shown.ref, place: shown.place, t });
-    this.#renewal ??= new Renewal(() => this.#update(), this.#options.updateMs ?? 1_000);
+  }
+
+  /** Hears the queue move, so the places shown follow; the channels reopen handed notices. */
+  async start(channels: readonly Channel[]): Promise<void> {
+    this.#channels = channels;
+    this.#unsubscribe ??= await this.#options.store
+      .subscribe(queueMovedTopic(this.#options.queueKey), () => this.#moved())
+      .catch((error: unknown) => {
+        this.#failed(error, "cannot hear the queue move: the places shown stay as they were");
+        return undefined;
+      });
   }
 
   /**
-   * Resolves once an edit of notice `id` under way, from any process, has landed (its lock
-   * is free): an answer taking the notice over goes after it.
+   * The process stops: every notice is let go (its question waits on in the queue for the
+   * other processes), but those of `abandoned` questions, which no process can take after this
+   * one: each ends with `note` in its asker's language (ask again).
    */
-  async landed(id: string): Promise<void> {
-    await withNoticeLock(this.#options, id, async () => undefined);
+  async stop(abandoned: readonly string[], note: (t: Translator) => string): Promise<void> {
+    this.#unsubscribe?.();
+    clearTimeout(this.#refresh);
+    const ending = new Set(abandoned);
+    await Promise.all(
+      [...this.#tracked.values()].map(async (tracked) => {
+        if (!ending.has(tracked.id)) return this.#release(tracked, "let go");
+        this.#release(tracked, "abandoned");
+        await tracked.busy;
+        if (tracked.ref !== undefined) await this.#edit(tracked, note(tracked.t), true);
+      }),
+    );
   }
 
-  /** The question left the queue for good (answered, refused, dropped): a stop no longer finds it. */
-  async forget(id: string, threadKey: string, waiting: Omit<WaitingMember, "id">): Promise<void> {
-    await this.#options.store
-      .removeFromSet(waitingKey(threadKey), memberOf({ id, ...waiting }))
+  /**
+   * Tells the asker of queued question `id` its place, unless a process takes it within a
+   * moment; keeps it current while it waits.
+   */
+  show(id: string, surface: ReplySurface, t: Translator): Notice {
+    let end: (how: QueuedEnd) => void = () => {};
+    const ended = new Promise<QueuedEnd>((resolve) => {
+      end = resolve;
+    });
+    const tracked: Tracked = {
+      end,
+      id,
+      surface,
+      t,
+      ref: undefined,
+      note: "",
+      place: 0,
+      state: "pending",
+      timer: undefined,
+      busy: Promise.resolve(),
+    };
+    this.#tracked.set(id, tracked);
+    if (surface.persistRef) {
+      tracked.timer = setTimeout(() => {
+        tracked.busy = this.#post(tracked);
+      }, this.#options.delayMs ?? NOTICE_DELAY_MS);
+    }
+    return {
+      ended,
+      withdraw: (note) => this.#withdraw(tracked, note),
+      release: () => this.#release(tracked, "let go"),
+    };
+  }
+
+  /**
+   * The process that took the queued question `id` (received by `receiver`) decides its fate
+   * and takes its notice over, if one is on screen.
+   */
+  async take(id: string, receiver: string): Promise<Taken> {
+    const { store, signals, processId } = this.#options;
+    if (!(await store.claim(fateKey(id), "answered", NOTICE_TTL_MS))) return { fate: "withdrawn" };
+    if (receiver === processId) return { fate: "answered", shown: await this.#handOver(id) };
+    const reply = await signals
+      .ask(receiver, "notice.take", { id }, HAND_OVER_WITHIN_MS)
       .catch(() => undefined);
+    const handed = savedNotice.safeParse(reply);
+    // No answer: the receiving process is gone, and the ref it kept when it posted says it all.
+    const saved =
+      reply !== undefined && handed.success
+        ? handed.data
+        : savedNotice.safeParse(await store.get(noticeRefKey(id)).catch(() => undefined)).data;
+    return { fate: "answered", shown: saved ? this.#reopen(saved) : undefined };
   }
 
-  /**
-   * Withdraws the questions waiting in the queue in `threadKey` that `by` may withdraw (their
-   * asker's, or every one for an admin): none is answered, each notice says so. Returns how
-   * many were withdrawn and how many `by` may not withdraw.
-   */
-  async withdrawInThread(
-    threadKey: string,
-    by: Stopper,
-    t: Translator,
-  ): Promise<{ withdrawn: number; refused: number }> {
-    const { store } = this.#options;
-    let withdrawn = 0;
-    let refused = 0;
-    for (const member of await store.setMembers(waitingKey(threadKey))) {
-      const waiting = readMember(member);
-      if (!waiting) continue;
-      if (waiting.askerId !== by.id && !(await by.isAdmin())) {
-        refused += 1;
-        continue;
+  /** A notice another process posted, rebuilt on the channel that posted it. */
+  #reopen(shown: { saved: unknown; note: string }): ShownNotice | undefined {
+    for (const channel of this.#channels) {
+      const reopened = channel.reopen?.(shown.saved);
+      if (reopened?.ref !== undefined) {
+        return { surface: reopened.surface, ref: reopened.ref, note: shown.note };
       }
-      // Its answer began first: the stop is for the running answer (AnswerStops).
-      if (!(await decideFate(store, waiting.id, "withdrawn"))) continue;
-      withdrawn += 1;
-      await store.removeFromSet(waitingKey(threadKey), member);
-      if (waiting.ticket) await this.#options.giveBack(threadKey, waiting.ticket);
-      await this.#endNotice(waiting.id, by.name, t);
     }
-    return { withdrawn, refused };
+    return undefined;
   }
 
-  /** Its notice ends saying it was withdrawn, whichever process posted it; none is posted later. */
-  async #endNotice(id: string, name: string | undefined, t: Translator): Promise<void> {
+  async #post(tracked: Tracked): Promise<void> {
     const { store } = this.#options;
-    const text = name ? t.t("withdrawnBy", { name }) : t.t("withdrawn");
-    const tracked = this.#tracked.get(id);
-    this.#tracked.delete(id);
-    let shown: { surface: ReplySurface; ref: MessageRef } | undefined = tracked;
-    if (!shown) {
-      const notice: ShownNotice | undefined = await waitForNoticeRef(store, id, "withdrawn");
-      const reopened = notice && firstOf(this.#channels, (c) => c.reopen?.(notice.saved));
-      shown = reopened?.ref ? { surface: reopened.surface, ref: reopened.ref } : undefined;
+    tracked.timer = undefined;
+    if (tracked.state !== "pending") return;
+    try {
+      const place = (await this.#places()).indexOf(tracked.id) + 1;
+      // Taken or withdrawn meanwhile.
+      if (place === 0 || tracked.state !== "pending") return;
+      const note = tracked.t.t("numberInLine", { place });
+      const { surface } = tracked;
+      await surface.budgetFor?.("post")?.acquire({ urgent: true });
+      tracked.ref = await surface.send({
+        call: "post",
+        text: surface.renderer.note(note),
+        final: false,
+      });
+      tracked.note = note;
+      tracked.place = place;
+      tracked.state = "shown";
+      // For a taker should this process be gone by then.
+      await store.set(
+        noticeRefKey(tracked.id),
+        { saved: surface.persistRef?.(tracked.ref), note },
+        NOTICE_TTL_MS,
+      );
+    } catch (error) {
+      // Only a courtesy: the question keeps its place and is answered all the same.
+      this.#options.log.warn({ err: error }, "could not show that a question is queued");
     }
-    if (shown) await this.#edit(id, shown, text, { final: true });
   }
 
-  /** This process's notices, each brought to its question's place now. */
+  async #handOver(id: string): Promise<ShownNotice | undefined> {
+    const tracked = this.#tracked.get(id);
+    if (!tracked) return undefined;
+    this.#release(tracked, "taken");
+    await tracked.busy;
+    return tracked.ref === undefined
+      ? undefined
+      : { surface: tracked.surface, ref: tracked.ref, note: tracked.note };
+  }
+
+  async #withdraw(tracked: Tracked, note: string): Promise<boolean> {
+    const { store } = this.#options;
+    if (!(await store.claim(fateKey(tracked.id), "withdrawn", NOTICE_TTL_MS))) return false;
+    this.#release(tracked, "withdrawn");
+    await tracked.busy;
+    void store.publish(queueMovedTopic(this.#options.queueKey), "").catch(() => undefined);
+    if (tracked.ref !== undefined) await this.#edit(tracked, note, true);
+    return true;
+  }
+
+  #release(tracked: Tracked, how: QueuedEnd): void {
+    clearTimeout(tracked.timer);
+    tracked.timer = undefined;
+    tracked.state = "released";
+    this.#tracked.delete(tracked.id);
+    tracked.end(how);
+  }
+
+  /** The queue moved: the places shown follow, at most once per update interval. */
+  #moved(): void {
+    if (this.#refresh || this.#tracked.size === 0) return;
+    const updateMs = this.#options.updateMs ?? UPDATE_MS;
+    const wait = Math.max(0, this.#lastRefresh + updateMs - performance.now());
+    this.#refresh = setTimeout(() => void this.#update(), wait);
+  }
+
   async #update(): Promise<void> {
-    if (this.#tracked.size === 0) {
-      const renewal = this.#renewal;
-      this.#renewal = undefined;
-      void renewal?.stop();
-      return;
-    }
+    this.#refresh = undefined;
+    this.#lastRefresh = performance.now();
     try {
       const places = new Map((await this.#places()).map((id, i) => [id, i + 1]));
-      for (const [id, tracked] of this.#tracked) {
-        const place = places.get(id) ?? 0;
-        // Taken (its answer takes the notice over) or withdrawn: no longer this process's.
-        if (place === 0) {
-          this.#tracked.delete(id);
-          continue;
-        }
-        if (place === tracked.place) continue;
+      for (const tracked of this.#tracked.values()) {
+        const place = places.get(tracked.id) ?? 0;
+        if (tracked.state !== "shown" || place === 0 || place === tracked.place) continue;
         tracked.place = place;
-        await this.#edit(id, tracked, tracked.t.t("numberInLine", { place }), { final: false });
+        const note = tracked.t.t("numberInLine", { place });
+        tracked.busy = tracked.busy.then(() => this.#edit(tracked, note, false));
       }
     } catch (error) {
-      const { log } = this.#options;
-      log[storeFailureLevel(error)]({ err: error }, "could not show the places in line");
+      this.#failed(error, "could not show the places in line");
+    }
+  }
+
+  /** Edits a notice; a place only while it is this process's to show. */
+  async #edit(tracked: Tracked, note: string, final: boolean): Promise<void> {
+    const { surface, ref } = tracked;
+    if (ref === undefined || (!final && tracked.state !== "shown")) return;
+    try {
+      await surface.budgetFor?.("edit")?.acquire({ urgent: final });
+      if (!final && tracked.state !== "shown") return;
+      await surface.send({ call: "edit", ref, text: surface.renderer.note(note), final });
+      tracked.note = note;
+    } catch (error) {
+      // Only a courtesy: the question keeps its place, or stays withdrawn, all the same.
+      this.#options.log.warn({ err: error }, "could not update a queued question's notice");
     }
   }
 
@@ -191,83 +302,14 @@ export class QueuedNotices {
   async #places(): Promise<string[]> {
     const { store, queueKey } = this.#options;
     const ids = await store.streamPlaces(queueKey);
-    const fates = await fateOf(store, ids);
+    const fates = ids.length > 0 ? await store.getMany<string>(ids.map(fateKey)) : [];
     return ids.filter((_, i) => fates[i] === undefined);
   }
 
-  async #placeOf(id: string): Promise<number> {
-    return (await this.#places()).indexOf(id) + 1;
-  }
-
-  /**
-   * Edits notice `id` under its lock: a place only while the question's fate is open (its
-   * answer may take the notice over any moment), the withdrawn note whatever it is.
-   */
-  async #edit(
-    id: string,
-    shown: { surface: ReplySurface; ref: MessageRef },
-    text: string,
-    { final }: { final: boolean },
-  ): Promise<void> {
-    const { store, log } = this.#options;
-    const { surface, ref } = shown;
-    try {
-      // The platform's pace first: the lock, which an answer waits for before its first
-      // text, is held only to look at the fate and send.
-      await surface.budgetFor?.("edit")?.acquire({ urgent: final });
-      await withNoticeLock(this.#options, id, async () => {
-        if (!final && (await fateOf(store, [id]))[0] !== undefined) return;
-        await surface.send({ call: "edit", ref, text: surface.renderer.note(text), final });
-      });
-    } catch (error) {
-      // Only a courtesy: the question keeps its place, or stays withdrawn, all the same.
-      log.warn({ err: error }, "could not update a queued question's notice");
-    }
+  #failed(error: unknown, what: string): void {
+    this.#options.log[storeFailureLevel(error)]({ err: error }, what);
   }
 }
 
-/**
- * Runs `task` holding notice `id`'s lock; waits for it a few seconds at most (an edit under a
- * platform's 429), and runs without it past that: a stale place is only a courtesy lost.
- */
-async function withNoticeLock<T>(
-  { store, owner }: { store: Coordination; owner: string },
-  id: string,
-  task: () => Promise<T>,
-): Promise<T> {
-  const deadline = performance.now() + LOCK_WAIT_MS;
-  let held = false;
-  while (!held && performance.now() < deadline) {
-    held = await store.claim(lockKey(id), owner, LOCK_MS);
-    if (!held) await sleep(LOCK_POLL_MS);
-  }
-  try {
-    return await task();
-  } finally {
-    if (held) await store.release(lockKey(id), owner).catch(() => undefined);
-  }
-}
-
-function memberOf(waiting: WaitingMember): string {
-  const { id, askerId, ticket } = waiting;
-  return JSON.stringify([id, askerId, ticket?.number ?? null, ticket?.owner ?? null]);
-}
-
-function readMember(member: string): WaitingMember | undefined {
-  try {
-    const [id, askerId, number, owner] = JSON.parse(member) as unknown[];
-    if (typeof id !== "string" || typeof askerId !== "string") return undefined;
-    const ticket =
-      typeof number === "number" && typeof owner === "string" ? { number, owner } : undefined;
-    return { id, askerId, ticket };
-  } catch {
-    return undefined;
-  }
-}
-
-const waitingKey = (threadKey: string) => `queue:waiting:${threadKey}`;
-const lockKey = (id: string) => `queue:notice-lock:${id}`;
-// Longer than an edit takes (its request times out first), so a held lock is never lost mid-edit.
-const LOCK_MS = 15_000;
-const LOCK_WAIT_MS = 5_000;
-const LOCK_POLL_MS = 25;
+const NOTICE_DELAY_MS = 250;
+const UPDATE_MS = 1_000;

@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { AnswerStoppedError, StoreUnavailableError } from "../errors.ts";
+import { AnswerStoppedError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import type { Coordination } from "./port.ts";
-import type { ProcessPresence } from "./process-presence.ts";
+import type { ProcessSignals } from "./signals.ts";
 
 /** Who asks to stop an answer, as the answer's check needs them. */
 export interface Stopper {
@@ -16,51 +14,42 @@ export interface Stopper {
 
 export type StopOutcome = "stopped" | "refused" | "none";
 
+/** What a stop in a thread did: to the answer streaming there, and to the questions waiting. */
+export interface ThreadStop {
+  answer: StopOutcome;
+  /** Questions waiting for room that were withdrawn, never to be asked. */
+  withdrawn: number;
+  /** Questions waiting for room that `by` may not withdraw (another's, and not an admin). */
+  refused: number;
+}
+
 /** An answer being written, as AnswerStops knows it until it ends. */
 export interface RunningAnswer {
-  /** Names the answer in a Stop button and in its store keys. */
+  /** Names the answer in a Stop button. */
   readonly id: string;
   /** Aborts, with an AnswerStoppedError, once someone allowed to stops the answer. */
   readonly signal: AbortSignal;
   /** The answer is over: it can no longer be stopped. */
-  end(): Promise<void>;
+  end(): void;
 }
 
-// `process`: who streams the answer (records of an earlier version have none); `journal`:
-// its record in the answer journal, by which another process ends it when its own is gone.
-const runningRecord = z.object({
-  id: z.string(),
-  askerId: z.string(),
-  process: z.string().optional(),
-  journal: z.string().optional(),
-});
-const runRecord = z.object({
-  askerId: z.string(),
-  channelKey: z.string(),
-  process: z.string().optional(),
-  journal: z.string().optional(),
-});
-const stopRecord = z.object({ name: z.string().optional() });
-
-/**
- * What the records of running answers need of a store: plain values, a part of the key-value
- * port (src/store/types.ts), declared here because src/store/ imports this folder, never the
- * other way round.
- */
-interface AnswerRecords {
-  get<T>(key: string): Promise<T | undefined>;
-  getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]>;
-  set<T>(key: string, value: T, ttlMs?: number): Promise<void>;
-  delete(key: string): Promise<boolean>;
+/** A question waiting for room with a notice on screen: a stop in its thread withdraws it. */
+export interface Withdrawable {
+  askerId: string;
+  /** Ends it, never to be asked, its notice saying so; false when its answer began meanwhile. */
+  withdraw(by: string | undefined): Promise<boolean>;
 }
 
 /**
- * Ends an answer whose process did not take a stop request in time (it was killed, or hangs):
- * `journal` names the answer's record in the answer journal, `by` who stopped it.
+ * Ends the answer of a process that is gone (killed a moment ago) from its journal record:
+ * the text it had, with the stopped note. True when there was one to end.
  */
-export type TakeOverStop = (journal: string, by: string | undefined) => Promise<unknown>;
+export type TakeOverStop = (
+  target: { threadKey: string } | { answerId: string; channelKey: string },
+  by: string | undefined,
+  answered: ReadonlySet<string>,
+) => Promise<boolean>;
 
-/** An answer streaming in this process. */
 interface LocalAnswer {
   stop: AbortController;
   threadKey: string;
@@ -68,232 +57,207 @@ interface LocalAnswer {
   channelKey: string;
 }
 
+const stopRequest = z.object({
+  threadKey: z.string().optional(),
+  answerId: z.string().optional(),
+  channelKey: z.string().optional(),
+  by: z.object({ id: z.string(), name: z.string().optional(), admin: z.boolean() }),
+});
+type StopRequest = z.infer<typeof stopRequest>;
+
+const stopReply = z.object({
+  answer: z.enum(["stopped", "refused", "none"]),
+  withdrawn: z.number(),
+  refused: z.number(),
+});
+type StopReply = z.infer<typeof stopReply>;
+/** The replies together, with the processes that answered when every one that heard did. */
+type Gathered = StopReply & { answered: ReadonlySet<string> | undefined };
+
+const STOP = "stop";
+/** How long a stop waits for the processes it reached (one that hangs says nothing). */
+const REPLY_WITHIN_MS = 2_000;
+
 /**
- * Which answers are being written, and the requests to stop them, across every process
- * sharing the store: the process that gets `/stop` (or a Stop press) is often not the one
- * streaming the answer. The request goes through the store (keys the streaming process reads
- * every `pollMs`, all of its answers' in one round trip), and straight to the answer when it
- * streams here. A store no other
- * process shares keeps no such records: they stay in this process's memory, which costs an
- * answer no store round trip (six of them otherwise).
+ * What can be stopped, and the stops: the answers streaming in this process and the questions
+ * waiting here for room, kept in memory, and a stop asked anywhere in the deployment. A stop
+ * is tried here first; if nothing here matches, it is sent to every other process
+ * (ProcessSignals.request), each of which stops what it has. So an answer costs no store call
+ * to be stoppable, and a stop costs one message per process.
  *
- * A process killed mid-answer leaves its records behind (they lapse only after an hour); each
- * record names its process, whose presence (process-presence.ts) is its sign of life, lapsing
- * by the store's own clock: a stop for an answer whose process shows none finds nothing to
- * stop. The records stay (a process that only lost the store for a while goes on with them),
- * and a stop for an answer streaming here never depends on them.
+ * An answer whose process was killed a moment ago is ended from its journal record (the
+ * takeOver callback) when every process that heard the stop said it had no such answer: a
+ * process that did not hear it is no longer connected. Its text stays, with the stopped note.
  */
 export class AnswerStops {
-  readonly #store: AnswerRecords;
+  readonly #signals: ProcessSignals;
   readonly #log: Logger;
-  readonly #pollMs: number;
   readonly #takeOver: TakeOverStop | undefined;
-  readonly #local = new Map<string, LocalAnswer>();
-  readonly #shared: boolean;
-  #poller: NodeJS.Timeout | undefined;
-  /** This process: its id names it in the answers' records, its lease is its sign of life. */
-  readonly #presence: ProcessPresence;
+  readonly #answers = new Map<string, LocalAnswer>();
+  readonly #waiting = new Map<string, Set<Withdrawable>>();
 
-  constructor(options: {
-    store: AnswerRecords & Coordination;
-    log: Logger;
-    presence: ProcessPresence;
-    pollMs?: number | undefined;
-    /** Ends an answer whose process does not take its stop within a few polls. */
-    takeOver?: TakeOverStop | undefined;
-  }) {
-    this.#store = options.store.sharedAcrossProcesses ? options.store : new MemoryRecords();
-    this.#shared = options.store.sharedAcrossProcesses;
+  constructor(options: { signals: ProcessSignals; log: Logger; takeOver?: TakeOverStop }) {
+    this.#signals = options.signals;
     this.#log = options.log;
-    this.#pollMs = options.pollMs ?? 500;
     this.#takeOver = options.takeOver;
-    this.#presence = options.presence;
+    options.signals.onRequest(STOP, (body) => this.#onRequest(body));
   }
 
-  /**
-   * Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable.
-   * The records are written while the answer starts, not before: the first text waits for no
-   * store round trip (a stop in this process needs none; another process finds them a
-   * moment later). `journal` names the answer's record in the answer journal, if it has one.
-   */
-  begin(threadKey: string, askerId: string, channelKey: string, journal?: string): RunningAnswer {
+  /** Registers an answer to `askerId`'s question in `threadKey` (of `channelKey`) as stoppable. */
+  begin(threadKey: string, askerId: string, channelKey: string): RunningAnswer {
     const id = randomBytes(12).toString("base64url");
     const stop = new AbortController();
-    this.#local.set(id, { stop, threadKey, askerId, channelKey });
-    // A thread writes one answer at a time (its queue), so its key names the one running.
-    const streamer = this.#presence.id;
-    // The sign of life first: records of a process that shows none read as left by a dead one.
-    const registered = this.#presence
-      .join()
-      .then(() =>
-        Promise.all([
-          this.#store.set(
-            threadRunKey(threadKey),
-            { id, askerId, process: streamer, journal },
-            RUNNING_TTL_MS,
-          ),
-          this.#store.set(
-            runKey(id),
-            { askerId, channelKey, process: streamer, journal },
-            RUNNING_TTL_MS,
-          ),
-        ]),
-      )
-      .catch((error: unknown) => {
-        // The answer goes on all the same; an outage the store logged once needs no line each.
-        if (!(error instanceof StoreUnavailableError && error.duringOutage)) {
-          this.#log.warn({ err: error }, "the answer could not be made stoppable");
-        }
-      });
-    if (this.#shared && !this.#poller) {
-      this.#poller = setInterval(() => void this.#poll(), this.#pollMs);
-      this.#poller.unref();
-    }
-    return {
-      id,
-      signal: stop.signal,
-      end: async () => {
-        this.#local.delete(id);
-        if (this.#local.size === 0) {
-          clearInterval(this.#poller);
-          this.#poller = undefined;
-        }
-        await registered;
-        await Promise.all([
-          this.#deleteIfOurs(threadKey, id),
-          this.#store.delete(runKey(id)),
-          this.#store.delete(stopKey(id)),
-        ]).catch(() => undefined);
-      },
+    this.#answers.set(id, { stop, threadKey, askerId, channelKey });
+    return { id, signal: stop.signal, end: () => this.#answers.delete(id) };
+  }
+
+  /** Lists a question waiting for room in `threadKey`; returns the way to take it off. */
+  waiting(threadKey: string, question: Withdrawable): () => void {
+    const waiting = this.#waiting.get(threadKey) ?? new Set();
+    this.#waiting.set(threadKey, waiting);
+    waiting.add(question);
+    return () => {
+      waiting.delete(question);
+      if (waiting.size === 0) this.#waiting.delete(threadKey);
     };
   }
 
-  /** `/stop` in a thread: stops the answer being written there, if `by` may. */
-  async stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
-    for (const [id, answer] of this.#local) {
-      if (answer.threadKey === threadKey) return this.#stop(id, answer.askerId, by);
+  /**
+   * `/stop` in a thread: withdraws the questions waiting there for room that `by` may
+   * withdraw, and stops the answer streaming there if `by` may, wherever each is.
+   */
+  async stopInThread(threadKey: string, by: Stopper): Promise<ThreadStop> {
+    const here = await this.#stopHere({ threadKey }, by);
+    // An answer streams in a thread, or its next question waits for room (it does only once
+    // its turn came): never both, so what was found here is all there is.
+    if (here.answer !== "none" || here.withdrawn > 0) return here;
+    const all = await this.#ask({ threadKey }, by, here);
+    const { withdrawn, refused } = all;
+    if (await this.#takeOverIfGone({ threadKey }, by, all)) {
+      return { answer: "stopped", withdrawn, refused };
     }
-    const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
-    if (!parsed.success || (await this.#abandoned(parsed.data.process))) return "none";
-    return this.#stop(parsed.data.id, parsed.data.askerId, by, parsed.data.journal);
+    return { answer: all.answer, withdrawn, refused };
   }
 
   /**
    * A Stop button pressed in `channelKey`: stops the answer `id`, if it still runs there and
    * `by` may. The id came back from a client: an answer of another channel is "none".
    */
-  async stopById(id: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
-    if (!ANSWER_ID.test(id)) return "none";
-    const local = this.#local.get(id);
-    if (local) return local.channelKey === channelKey ? this.#stop(id, local.askerId, by) : "none";
-    const parsed = runRecord.safeParse(await this.#store.get(runKey(id)));
-    if (!parsed.success || parsed.data.channelKey !== channelKey) return "none";
-    if (await this.#abandoned(parsed.data.process)) return "none";
-    return this.#stop(id, parsed.data.askerId, by, parsed.data.journal);
+  async stopById(answerId: string, channelKey: string, by: Stopper): Promise<StopOutcome> {
+    if (!ANSWER_ID.test(answerId)) return "none";
+    const target = { answerId, channelKey };
+    const here = await this.#stopHere(target, by);
+    if (here.answer !== "none") return here.answer;
+    const all = await this.#ask(target, by, here);
+    if (await this.#takeOverIfGone(target, by, all)) return "stopped";
+    return all.answer;
   }
 
-  /** The answer's process (another one) shows no sign of life: it was killed. */
-  async #abandoned(streamer: string | undefined): Promise<boolean> {
-    if (streamer === undefined || streamer === this.#presence.id) return false;
-    const [alive] = await this.#presence.alive([streamer]);
-    return !alive;
+  /** Sends the stop to the other processes, asking who `by` is only once one needs it. */
+  async #ask(target: Omit<StopRequest, "by">, by: Stopper, here: StopReply): Promise<Gathered> {
+    const first = await this.#gather(target, by, false);
+    if (first.answer !== "refused" && first.refused === 0) {
+      return { ...combine(here, first), answered: first.answered };
+    }
+    // Refused somewhere: only its asker or an admin may; ask again once it is known which.
+    if (!(await by.isAdmin())) return { ...combine(here, first), answered: undefined };
+    const again = await this.#gather(target, by, true);
+    return {
+      ...combine(here, { ...again, withdrawn: first.withdrawn + again.withdrawn }),
+      answered: undefined,
+    };
   }
 
-  async #stop(
-    id: string,
-    askerId: string,
+  /** A killed process's answer, ended from its journal when the stop found it nowhere. */
+  async #takeOverIfGone(
+    target: Parameters<TakeOverStop>[0],
     by: Stopper,
-    journal?: string | undefined,
-  ): Promise<StopOutcome> {
-    if (by.id !== askerId && !(await by.isAdmin())) return "refused";
-    const local = this.#local.get(id);
-    if (local) {
-      local.stop.abort(new AnswerStoppedError(by.name));
-    } else {
-      await this.#store.set(stopKey(id), { name: by.name }, RUNNING_TTL_MS);
-      if (journal !== undefined) void this.#takeOverUntaken(id, journal, by.name);
-    }
-    return "stopped";
-  }
-
-  /**
-   * The answer's process takes a stop request within a poll and removes it (so does the
-   * answer's end). One that lets it lie for a few polls is gone even if its sign of life has
-   * not lapsed yet (killed a moment ago): the answer is ended here, with the stopped note.
-   * The request stays, so a process that only hung stops the answer too when it wakes.
-   */
-  async #takeOverUntaken(id: string, journal: string, by: string | undefined): Promise<void> {
-    if (!this.#takeOver) return;
-    try {
-      const deadline = performance.now() + TAKE_WITHIN_POLLS * this.#pollMs;
-      while (performance.now() < deadline) {
-        await sleep(this.#pollMs / 5);
-        if ((await this.#store.get(stopKey(id))) === undefined) return;
-      }
-      await this.#takeOver(journal, by);
-    } catch (error) {
+    all: Gathered,
+  ): Promise<boolean> {
+    if (all.answer !== "none" || !all.answered || !this.#takeOver) return false;
+    return this.#takeOver(target, by.name, all.answered).catch((error: unknown) => {
       this.#log.warn({ err: error }, "a stopped answer whose process is gone could not be ended");
-    }
+      return false;
+    });
   }
 
-  /** Stop requests other processes left for the answers streaming here. */
-  async #poll(): Promise<void> {
-    const running = [...this.#local].filter(([, answer]) => !answer.stop.signal.aborted);
-    if (running.length === 0) return;
-    try {
-      const requests = await this.#store.getMany(running.map(([id]) => stopKey(id)));
-      requests.forEach((request, i) => {
-        const parsed = stopRecord.safeParse(request);
-        const stop = running[i]?.[1].stop;
-        const id = running[i]?.[0];
-        if (parsed.success && stop && id && !stop.signal.aborted) {
-          stop.abort(new AnswerStoppedError(parsed.data.name));
-          // Taken: the process that wrote the request sees this one is alive.
-          void this.#store.delete(stopKey(id)).catch(() => undefined);
-        }
+  async #gather(target: Omit<StopRequest, "by">, by: Stopper, admin: boolean): Promise<Gathered> {
+    const request: StopRequest = { ...target, by: { id: by.id, name: by.name, admin } };
+    const gathered = await this.#signals
+      .request(STOP, request, REPLY_WITHIN_MS)
+      .catch((error: unknown) => {
+        this.#log.warn({ err: error }, "could not ask the other processes to stop an answer");
+        return undefined;
       });
-    } catch {
-      // The store is down: the outage is logged by the store; a stop waits for it.
+    let result: Gathered = { answer: "none", withdrawn: 0, refused: 0, answered: undefined };
+    if (!gathered) return result;
+    for (const { body } of gathered.replies) {
+      const reply = stopReply.safeParse(body);
+      if (reply.success) result = { ...combine(result, reply.data), answered: undefined };
     }
+    // Every process that heard it said so: one that did not is not connected any more.
+    const complete = gathered.replies.length >= gathered.reached;
+    return {
+      ...result,
+      answered: complete ? new Set(gathered.replies.map(({ from }) => from)) : undefined,
+    };
   }
 
-  async #deleteIfOurs(threadKey: string, id: string): Promise<void> {
-    const parsed = runningRecord.safeParse(await this.#store.get(threadRunKey(threadKey)));
-    if (parsed.success && parsed.data.id === id) await this.#store.delete(threadRunKey(threadKey));
+  #onRequest(body: unknown): Promise<StopReply> | StopReply {
+    const request = stopRequest.safeParse(body);
+    if (!request.success) return { answer: "none", withdrawn: 0, refused: 0 };
+    const { by, ...target } = request.data;
+    return this.#stopHere(target, {
+      id: by.id,
+      name: by.name,
+      isAdmin: async () => by.admin,
+    });
+  }
+
+  /** Stops what matches `target` in this process. */
+  async #stopHere(target: Omit<StopRequest, "by">, by: Stopper): Promise<StopReply> {
+    let withdrawn = 0;
+    let refused = 0;
+    if (target.threadKey !== undefined) {
+      for (const question of [...(this.#waiting.get(target.threadKey) ?? [])]) {
+        if (question.askerId !== by.id && !(await by.isAdmin())) refused += 1;
+        else if (await question.withdraw(by.name)) withdrawn += 1;
+      }
+    }
+    const found = this.#find(target);
+    if (!found) return { answer: "none", withdrawn, refused };
+    const [, answer] = found;
+    if (answer.askerId !== by.id && !(await by.isAdmin())) {
+      return { answer: "refused", withdrawn, refused };
+    }
+    answer.stop.abort(new AnswerStoppedError(by.name));
+    return { answer: "stopped", withdrawn, refused };
+  }
+
+  #find(target: Omit<StopRequest, "by">): [string, LocalAnswer] | undefined {
+    if (target.answerId !== undefined) {
+      const answer = this.#answers.get(target.answerId);
+      return answer && answer.channelKey === target.channelKey
+        ? [target.answerId, answer]
+        : undefined;
+    }
+    for (const entry of this.#answers) {
+      if (entry[1].threadKey === target.threadKey && !entry[1].stop.signal.aborted) return entry;
+    }
+    return undefined;
   }
 }
 
-/** Records in this process's memory: they end with the answer, or with the process. */
-class MemoryRecords implements AnswerRecords {
-  readonly #values = new Map<string, unknown>();
-
-  async get<T>(key: string): Promise<T | undefined> {
-    return this.#values.get(key) as T | undefined;
-  }
-
-  async getMany<T>(keys: readonly string[]): Promise<(T | undefined)[]> {
-    return keys.map((key) => this.#values.get(key) as T | undefined);
-  }
-
-  async set(key: string, value: unknown): Promise<void> {
-    this.#values.set(key, value);
-  }
-
-  async delete(key: string): Promise<boolean> {
-    return this.#values.delete(key);
-  }
+/** Two processes' replies as one: what stopped wins, then what was refused. */
+function combine(a: StopReply, b: StopReply): StopReply {
+  const answer =
+    a.answer === "stopped" || b.answer === "stopped"
+      ? "stopped"
+      : a.answer === "refused" || b.answer === "refused"
+        ? "refused"
+        : "none";
+  return { answer, withdrawn: a.withdrawn + b.withdrawn, refused: a.refused + b.refused };
 }
 
 /** An answer's id as begin() makes it (12 random bytes, base64url): a press names no other. */
 const ANSWER_ID = /^[A-Za-z0-9_-]{16}$/;
-
-// Outlives the longest answer (CHATBOT_ANSWER_TIMEOUT_MS is a few minutes); a process killed
-// mid-answer leaves keys that lapse.
-const RUNNING_TTL_MS = 60 * 60 * 1000;
-
-const threadRunKey = (threadKey: string) => `answer:running:${threadKey}`;
-const runKey = (id: string) => `answer:run:${id}`;
-const stopKey = (id: string) => `answer:stop:${id}`;
-
-/** A stop request left this many polls (2 s at the default 500 ms) was not taken. */
-const TAKE_WITHIN_POLLS = 4;

@@ -37,8 +37,7 @@ export interface LeaderElectionOptions {
  * A leader whose presence is not renewed (the store is out of reach) keeps the work while the
  * presence presumably holds and steps down a sixth of the lease before it would lapse, so two
  * processes never lead at once (as long as their clocks run at the same speed: the lapse is
- * counted from before the last renewal was sent, never from its answer). The embedded store
- * belongs to one process: there the role simply runs.
+ * counted from before the last renewal was sent, never from its answer).
  */
 export class LeaderElection {
   readonly #options: LeaderElectionOptions;
@@ -68,10 +67,6 @@ export class LeaderElection {
   /** Resolves once the first try has decided: this process leads, or waits (or the store failed). */
   async start(): Promise<void> {
     const { presence } = this.#options;
-    if (presence.grantedInProcess) {
-      await this.#lead();
-      return;
-    }
     this.#first = this.#contend();
     await this.#first;
     if (!this.#leaving)

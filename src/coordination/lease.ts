@@ -81,16 +81,12 @@ export interface LeaseOptions {
 /**
  * A lease in the store: held by one owner at a time across every process sharing the store,
  * renewed every third of its length while kept, and freed at once when released (or by its
- * lapse when the holder died). A store that one process owns (the embedded store) grants it
- * in process without asking: there is nobody to share with, and a lease left on disk by a
- * killed process must not hold the next start back.
+ * lapse when the holder died).
  */
 export class Lease {
   readonly key: string;
   readonly owner: string;
   readonly leaseMs: number;
-  /** Granted in process (the store has one process): it never lapses and needs no renewal. */
-  readonly grantedInProcess: boolean;
   readonly #store: Coordination;
   #asked = false;
   #renewal: Renewal | undefined;
@@ -102,12 +98,10 @@ export class Lease {
     this.owner = options.owner;
     this.leaseMs = options.leaseMs;
     this.#store = options.store;
-    this.grantedInProcess = !options.store.sharedAcrossProcesses;
   }
 
   /** Takes the lease, or extends it while this owner holds it. True when it holds now. */
   async acquire(): Promise<boolean> {
-    if (this.grantedInProcess) return true;
     this.#asked = true;
     if (await this.renew()) return true;
     return this.#confirm(() => this.#store.claim(this.key, this.owner, this.leaseMs));
@@ -115,17 +109,15 @@ export class Lease {
 
   /** Extends the lease by its length from now; false when this owner does not hold it. */
   async renew(): Promise<boolean> {
-    if (this.grantedInProcess) return true;
     return this.#confirm(() => this.#store.renew(this.key, this.owner, this.leaseMs));
   }
 
   /**
    * How long the lease holds at least, as the last renewal or claim left it (counted from
    * when it was sent: the store started the lease's time no earlier); 0 or less once it may
-   * have lapsed, Infinity when granted in process.
+   * have lapsed.
    */
   remainingMs(): number {
-    if (this.grantedInProcess) return Number.POSITIVE_INFINITY;
     return this.#confirmedAt + this.leaseMs - performance.now();
   }
 
@@ -138,7 +130,6 @@ export class Lease {
 
   /** Renews the lease every third of its length until stopRenewing or release. */
   keepRenewed(events: LeaseEvents = {}): void {
-    if (this.grantedInProcess) return;
     this.#renewal ??= new Renewal(
       async () => {
         try {

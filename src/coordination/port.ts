@@ -1,5 +1,4 @@
 import type { CallWindow } from "./call-window.ts";
-import type { TakenTicket, TicketHold, TicketStatus } from "./ticket-line.ts";
 import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 
@@ -13,26 +12,19 @@ import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 export type Ttl = number | { readonly keptMs: number };
 
 /**
- * The coordination port: who holds what (claims and leases), who goes next (ticket lines, the
- * work stream), and how fast calls may go (token buckets, call windows), across every process
- * sharing the store. Both stores implement it beside the key-value port (src/store/types.ts):
- * the embedded store with the in-memory twins kept here (MemoryLines, MemoryBuckets,
- * MemoryWindows, MemoryStreams), Redis with the scripts kept beside them, so a step and its
- * two implementations are read in one file. test/store/store-contract.ts holds both stores to
- * the same contract.
+ * The coordination port: who holds what (claims and leases), who goes next (lines, the work
+ * stream), how fast calls may go (token buckets, call windows), who is there, and messages
+ * between processes, across every process sharing the store. Both stores implement it beside
+ * the key-value port (src/store/types.ts): the embedded store with the in-memory twins kept
+ * here (MemoryLines, MemoryBuckets, MemoryWindows, MemoryStreams, MemoryTopics), Redis with the
+ * commands and scripts kept beside them, so a step and its two implementations are read in one
+ * file. Callers never ask which store they have: test/store/store-contract.ts holds both to the
+ * same contract.
  *
  * Every failure (unreachable, timed out, closed) rejects with StoreUnavailableError within
  * about a second, as the key-value port's do.
  */
 export interface Coordination {
-  /**
-   * True when other processes may use this store at the same time (Redis): what coordinates
-   * processes (leases, shared budgets, each process's presence) must then go through it.
-   * False for the embedded store, which one process owns: there a lease is granted in process
-   * and a budget is this process's own.
-   */
-  readonly sharedAcrossProcesses: boolean;
-
   /**
    * claim, renew and release are the store's lease (and lock) operations: acquire one, extend
    * it, free it. lease.ts builds the leases processes keep alive on them.
@@ -51,23 +43,25 @@ export interface Coordination {
   release(key: string, owner: string): Promise<boolean>;
 
   /**
-   * Takes the next ticket in the line at `key` and returns its number, and whether it is
-   * served at once (nothing ahead): tickets are served in the order they were taken, across
-   * every process sharing the Redis (in memory for the embedded store, which belongs to one
-   * process). The ticket holds as `hold` says: while a process's presence holds, or for a
-   * time. A ticket given back, or whose holder is gone (its process's presence lapsed, its
-   * time ran out), is skipped. See ticket-line.ts.
+   * Joins the line at `key` with `ticket` (unique; named `<process>:<n>`, see line.ts) at its
+   * back, and resolves its place: 1 when it is at the head.
    */
-  takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket>;
+  lineJoin(key: string, ticket: string): Promise<number>;
 
   /**
-   * Says whether the ticket is served, waiting or lapsed; with `hold`, the ticket holds so
-   * from now (a time renewed, or bound to a process's presence).
+   * Takes `ticket` out of the line at `key` (done, or its process is dead). With `next`,
+   * resolves the ticket now at the head (undefined when the line is empty).
    */
-  checkTicket(key: string, ticket: number, owner: string, hold?: TicketHold): Promise<TicketStatus>;
+  lineLeave(key: string, ticket: string, next: boolean): Promise<string | undefined>;
 
-  /** Leaves the line (done, or never needed a turn): the next ticket may be served. */
-  giveBackTicket(key: string, ticket: number, owner: string): Promise<void>;
+  /** The ticket at the head of each line, in the order of `keys` (undefined: empty). */
+  lineHeads(keys: readonly string[]): Promise<(string | undefined)[]>;
+
+  /**
+   * Puts `by` in `ticket`'s place in its line (a queued question's ticket, now held by the
+   * process that took it); false when `ticket` is not in the line.
+   */
+  lineReplace(key: string, ticket: string, by: string): Promise<boolean>;
 
   /**
    * Draws one token from the bucket at `key`: resolves 0 when one was taken, else the ms
@@ -87,11 +81,16 @@ export interface Coordination {
 
   /**
    * The work queue at `key` (see work-stream.ts): one queue for every process sharing the
-   * Redis (a stream with a consumer group), in memory for the embedded store. Adds `value` at
-   * the back unless `maxWaiting` entries already wait to be taken (then undefined), in one
-   * atomic step.
+   * Redis (a stream with a consumer group), in memory for the embedded store. `consumer` (this
+   * process) adds `value` at the back unless `maxWaiting` entries already wait to be taken
+   * (then undefined), in one atomic step, and every process is told (streamAddedChannel).
    */
-  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined>;
+  streamAdd(
+    key: string,
+    value: unknown,
+    maxWaiting: number,
+    consumer: string,
+  ): Promise<StreamAdd | undefined>;
 
   /** Takes up to `count` waiting entries, oldest first; `consumer` holds them from now. */
   streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]>;
@@ -124,9 +123,32 @@ export interface Coordination {
   streamPlaces(key: string): Promise<string[]>;
 
   /**
-   * Calls `onAdd` soon after any process adds to the queue at `key` (Redis pub/sub), so a
-   * process with room need not poll to take it at once. A hint only: an announcement lost
-   * while the connection is down is made up for by polling. Returns the way to stop.
+   * The process is stopping: takes out of the queue at `key`, and returns, the entries
+   * `consumer` added that no process has taken and that no other process could take once this
+   * one is gone: on Redis none (they wait there for the others); in the embedded store's
+   * memory, all of them.
    */
-  streamWatch(key: string, onAdd: () => void): () => void;
+  streamAbandon(key: string, consumer: string): Promise<StreamEntry[]>;
+
+  /**
+   * Sends `message` to every subscriber of `topic`, in every process sharing the store (this
+   * one included), and resolves how many got it. A hint, not a record: a subscriber whose
+   * connection is down at the time misses it.
+   */
+  publish(topic: string, message: string): Promise<number>;
+
+  /**
+   * Calls `onMessage` with each message published on `topic` from now on; resolves once
+   * subscribed, with the way to stop.
+   */
+  subscribe(topic: string, onMessage: (message: string) => void): Promise<() => void>;
+
+  /**
+   * Whether each of the processes `ids` (ProcessPresence.id) is alive, in one step. On Redis: its
+   * presence (`process:<id>`) holds, or a connection it named is still open there, so a process
+   * only cut off from Redis is not taken for dead (docs/architecture.md, "One process, one
+   * presence"); where Redis refuses CLIENT LIST, the presence alone. The embedded store belongs
+   * to the one process that opened it (LevelDB's lock keeps every other out): only that one.
+   */
+  processesAlive(ids: readonly string[]): Promise<boolean[]>;
 }

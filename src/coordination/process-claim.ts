@@ -4,8 +4,7 @@ import type { PresenceStore, ProcessPresence } from "./process-presence.ts";
  * A key naming the one process that holds it, for work one process at a time does (the
  * Telegram poller, the lead poll). It holds while that process's presence does, so it needs
  * no lease of its own to renew: it is free to take when it names nobody, or a process whose
- * presence is gone (docs/architecture.md, "One process, one presence"). On the embedded store
- * it is granted in process, as the presence is.
+ * presence is gone (docs/architecture.md, "One process, one presence").
  */
 export class ProcessClaim {
   readonly key: string;
@@ -27,7 +26,6 @@ export class ProcessClaim {
    */
   async acquire(): Promise<boolean> {
     const presence = this.#presence;
-    if (presence.grantedInProcess) return true;
     await presence.join();
     const generation = presence.generation;
     if (this.#heldIn === generation && presence.remainingMs() > 0) return true;
@@ -39,7 +37,6 @@ export class ProcessClaim {
 
   /** Frees the key, if it names this process: another may take it at once. */
   async release(): Promise<void> {
-    if (this.#presence.grantedInProcess) return;
     this.#heldIn = undefined;
     await this.#store.release(this.key, this.#presence.id);
   }

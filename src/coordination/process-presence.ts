@@ -31,18 +31,15 @@ export const presenceKey = (id: string): string => `${PRESENCE_KEY_PREFIX}${id}`
  * A process's one identity and its one sign of life (docs/architecture.md, "One process, one
  * presence"): an id made once per process, and a lease `process:<id>` kept renewed for the
  * process's whole life (on the shared renewal beat) and released when it closes. Everything the
- * process holds in the store names this id and holds while this lease does: its places in
- * thread lines, its answers' stop records, its journal run, its leadership. So a dead process
- * is recognised from one fact, its lease gone, and whatever it held is free or taken over.
- *
- * A store that one process owns (the embedded store) grants the presence in process: no store
- * call, and every other process id is a dead one's (one left on disk by a killed process).
+ * process holds in the store names this id: its places in thread lines, its journal run, its
+ * leadership. A process is dead once its lease is gone and nothing of it is connected to the
+ * store any more (Coordination.processesAlive): one only cut off from the store keeps what it
+ * holds. The same on both stores; the embedded store knows that its one process is the only
+ * one alive.
  */
 export class ProcessPresence {
   readonly id: string;
   readonly leaseMs: number;
-  /** The store belongs to this process alone: the presence needs no lease. */
-  readonly grantedInProcess: boolean;
   readonly #store: PresenceStore;
   readonly #log: Logger;
   readonly #lease: Lease;
@@ -66,17 +63,15 @@ export class ProcessPresence {
       owner: this.id,
       leaseMs: this.leaseMs,
     });
-    this.grantedInProcess = this.#lease.grantedInProcess;
   }
 
   /**
-   * Takes the lease and keeps it renewed from now on; resolves at once once taken (and
-   * always on the embedded store). A failure (the store away) rejects, and the next call
-   * tries again: whoever needs the presence joins it first, so a start during an outage
-   * does not leave the process without one.
+   * Takes the lease and keeps it renewed from now on; resolves at once once taken. A failure
+   * (the store away) rejects, and the next call tries again: whoever needs the presence joins
+   * it first, so a start during an outage does not leave the process without one.
    */
   join(): Promise<void> {
-    if (this.grantedInProcess || this.#closed) return Promise.resolve();
+    if (this.#closed) return Promise.resolve();
     this.#joined ??= this.#take().catch((error: unknown) => {
       this.#joined = undefined;
       throw error;
@@ -92,7 +87,7 @@ export class ProcessPresence {
     return this.#generation;
   }
 
-  /** How long the presence holds at least, as its last renewal left it (Infinity in process). */
+  /** How long the presence holds at least, as its last renewal left it. */
   remainingMs(): number {
     return this.#lease.remainingMs();
   }
@@ -116,14 +111,14 @@ export class ProcessPresence {
   }
 
   /**
-   * Whether each of the processes `ids` is alive (its lease holds): one read for all of them.
-   * In process, only this process is.
+   * Whether each of the processes `ids` is alive (Coordination.processesAlive): this one always
+   * is; the others in one store step for all of them.
    */
   async alive(ids: readonly string[]): Promise<boolean[]> {
-    if (this.grantedInProcess) return ids.map((id) => id === this.id);
-    if (ids.length === 0) return [];
-    const leases = await this.#store.getMany(ids.map(presenceKey));
-    return leases.map((lease) => lease !== undefined);
+    const others = ids.filter((id) => id !== this.id);
+    const answers = others.length > 0 ? await this.#store.processesAlive(others) : [];
+    const alive = new Map(others.map((id, i) => [id, answers[i] ?? false]));
+    return ids.map((id) => id === this.id || (alive.get(id) ?? false));
   }
 
   /**

@@ -98,18 +98,18 @@ export interface SharedAt {
 }
 
 /**
- * The budget for one platform allowance: drawn from the store when processes share it
- * (Redis), so all of them keep to it together; else this process's own bucket.
+ * The budget for one platform allowance: drawn from the store where it is given, so every
+ * process sharing it keeps to it together; else this process's own bucket.
  */
 export function createRateBudget(options: RateBudgetOptions, shared?: SharedAt): Budget {
-  return shared?.store.sharedAcrossProcesses
+  return shared
     ? new RateBudget(new StoreBucket(shared.store, shared.key, bucketOf(options)))
     : new RateBudget(options);
 }
 
 /** The same for an allowance counted per window (a Telegram group's 20 calls a minute). */
 export function createWindowBudget(window: CallWindow, shared?: SharedAt): Budget {
-  return shared?.store.sharedAcrossProcesses
+  return shared
     ? new RateBudget(new StoreWindow(shared.store, shared.key, window))
     : new RateBudget(new WindowSource(window));
 }

@@ -1,8 +1,8 @@
-import { NotStartedError, storeFailureLevel } from "../errors.ts";
+import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { Renewal } from "./lease.ts";
 import type { Coordination } from "./port.ts";
-import type { StreamAdd } from "./work-stream.ts";
+import { type StreamAdd, type StreamEntry, streamAddedChannel } from "./work-stream.ts";
 
 export interface SharedQueueOptions {
   store: Coordination;
@@ -10,26 +10,33 @@ export interface SharedQueueOptions {
   key: string;
   /** This process's name among the consumers: unique per process. */
   consumer: string;
-  /** What this process can take on: its own answer queue (MAX_ACTIVE_ANSWERS). */
-  capacity: QueueCapacity;
+  /** What this process can take on: its answers' room (MAX_ACTIVE_ANSWERS). */
+  room: QueueRoom;
   /** MAX_QUEUED_QUESTIONS: entries waiting to be taken, for the whole queue. */
   maxQueued: number;
   /** TAKEOVER_MS: an entry whose holder renewed nothing for this long is taken over. */
   takeoverMs: number;
   log: Logger;
+  /** The number of entries waiting in the deployment's queue, whenever it is learnt. */
+  onDepth?: (waiting: number) => void;
 }
 
 /**
- * What a process can take on, as its shared queue asks it. The answer queue of the process
- * (src/bridge/answer-queue.ts) is one; the shared queue depends on it, never the other way.
+ * What a process can take on, as its shared queue asks it (src/bridge/room.ts implements it;
+ * the queue depends on it, never the other way).
  */
-export interface QueueCapacity {
-  /** How many more entries this process can take now (MAX_ACTIVE_ANSWERS less what it runs and has lined up). */
-  room(): number;
-  /** Calls `listener` whenever room frees here: the queue then looks for entries at once. */
-  onRoom(listener: () => void): void;
-  /** The number of entries waiting in the deployment's queue, whenever it is learnt. */
-  waitingElsewhere?(waiting: number): void;
+export interface QueueRoom {
+  /** Slots free now. */
+  readonly free: number;
+  /** A slot, if one is free now: the entry taken with it holds it until its handler frees it. */
+  take(): QueueSlot | undefined;
+  /** Calls `listener` whenever a slot frees: the queue then looks for entries at once. */
+  onFree(listener: () => void): void;
+}
+
+/** A slot of the room, as the queue hands it to a job. */
+export interface QueueSlot {
+  free(): void;
 }
 
 /** An entry this process took, from the moment it was taken until its handler ends. */
@@ -37,13 +44,15 @@ export interface QueueJob {
   /** The entry's id in the queue. */
   readonly id: string;
   readonly value: unknown;
+  /** The room it was taken with: the handler frees it when the work ends. */
+  readonly slot: QueueSlot;
   /**
    * The work begins for good: the entry leaves the queue, so no other process will take it
-   * over. Resolves false when another process took it over meanwhile (this one stalled past
-   * TAKEOVER_MS): the entry is theirs, and this process must drop it. Rejects with
-   * NotStartedError once the queue stopped: the entry stays for another process.
+   * over. "taken over" when another process took it over meanwhile (this one stalled past
+   * TAKEOVER_MS): the entry is theirs, and this process must drop it; "stopped" once the
+   * queue stopped: the entry stays for another process.
    */
-  begin(): Promise<boolean>;
+  begin(): Promise<"begun" | "taken over" | "stopped">;
 }
 
 /**
@@ -52,29 +61,30 @@ export interface QueueJob {
  */
 export const ANSWER_QUEUE_KEY = "queue:answers";
 
+/** Entries taken in one go at most: a process with room for thousands asks a few at a time. */
+const TAKE_AT_ONCE = 16;
+
+/** Where the queue says that entries were taken, so the places shown can move up. */
+export function queueMovedTopic(key: string): string {
+  return `${key}:moved`;
+}
+
 /**
  * Work shared by every process on one store queue (work-stream.ts): each process adds what
- * it cannot start at once, and takes the next entries only while it has room (`room()`),
- * so work goes by capacity, whichever process received it. A taken entry is held by
- * renewals every third of TAKEOVER_MS until the job begins it; an entry whose holder died
- * is taken over by another process after TAKEOVER_MS. Once begun, the entry is gone from the
- * queue: what happens to work cut by a kill after that is the job's own affair (the answer
+ * it cannot start at once, and takes the next entries only while it has room, each with a
+ * slot of its room, so work goes by capacity, whichever process received it. A taken entry is
+ * held by renewals every third of TAKEOVER_MS until the job begins it; an entry whose holder
+ * died is taken over by another process after TAKEOVER_MS. Once begun, the entry is gone from
+ * the queue: what happens to work cut by a kill after that is the job's own affair (the answer
  * journal finishes an answer cut mid-stream), so it is never done twice.
  *
- * A process looks for entries when it is told of one (an add anywhere: streamWatch; room
- * freed here: QueueCapacity.onRoom), never on a timer of its own while nothing is known to wait. Only the
- * rounds (every third of TAKEOVER_MS) run on their own, and only while there is something to
- * keep or learn: entries held, entries waiting, or, where other processes share the store,
- * a dead holder's entries to look for (and an announcement lost meanwhile).
- *
- * On the embedded store the queue is in memory and this process is its only consumer: the
- * same code path, one process, so no holder can die while it lives and an idle queue costs
- * nothing.
+ * A process looks for entries when it is told of one (an add anywhere, announced through the
+ * store; a slot freed here), never on a timer of its own while nothing is known to wait. The
+ * rounds, on the presence's beat, renew the holds, learn how many wait, and look for a dead
+ * holder's entries and any whose announcement was lost. The same on both stores.
  */
 export class SharedQueue {
   readonly #options: SharedQueueOptions;
-  /** Other processes share the store: one may die holding entries, or add unseen. */
-  readonly #shared: boolean;
   /** Taken entries whose job has not begun them: renewed until it does. */
   readonly #held = new Set<string>();
   #active = 0;
@@ -84,10 +94,8 @@ export class SharedQueue {
   #woken = false;
   #loop: Promise<void> | undefined;
   #rounds: Renewal | undefined;
-  /** Stopped, and every job ended: nothing is held any more. */
-  #roundsOver = false;
   /** A round asked for a look at entries held by a process that may be dead. */
-  #takeOverDue: boolean;
+  #takeOverDue = true;
   /**
    * Entries may wait: set by an add (here, or announced); cleared by a take (a round's
    * take-over takes waiting entries too) that found fewer than it asked for while no add was
@@ -103,9 +111,7 @@ export class SharedQueue {
 
   constructor(options: SharedQueueOptions) {
     this.#options = options;
-    this.#shared = options.store.sharedAcrossProcesses;
-    this.#takeOverDue = this.#shared;
-    options.capacity.onRoom(() => this.#wake());
+    options.room.onFree(() => this.#wake());
   }
 
   /** The queue's key in the store. */
@@ -120,81 +126,110 @@ export class SharedQueue {
 
   /** Adds an entry at the back of the queue; undefined when `maxQueued` already wait. */
   async push(value: unknown): Promise<StreamAdd | undefined> {
-    const { store, key, maxQueued } = this.#options;
-    const added = await store.streamAdd(key, value, maxQueued);
+    const { store, key, maxQueued, consumer } = this.#options;
+    const added = await store.streamAdd(key, value, maxQueued, consumer);
     if (added) this.#setDepth(added.place);
     this.#added();
     return added;
   }
 
   /** Starts taking entries while there is room; each goes to `handler`. */
-  serve(handler: (job: QueueJob) => Promise<void>): void {
+  async serve(handler: (job: QueueJob) => Promise<void>): Promise<void> {
     if (this.#handler) throw new Error("the queue is served once");
     this.#handler = handler;
+    const { store, key } = this.#options;
     // An add anywhere wakes this process at once; the rounds cover a missed announcement.
-    this.#unwatch = this.#options.store.streamWatch(this.#options.key, () => this.#added());
-    this.#keepRounds();
+    this.#unwatch = await store
+      .subscribe(streamAddedChannel(key), () => this.#added())
+      .catch((error: unknown) => {
+        this.#options.log[storeFailureLevel(error)](
+          { err: error },
+          "cannot hear of questions added to the shared queue: its rounds take them",
+        );
+        return undefined;
+      });
+    this.#rounds = new Renewal(() => this.#round(), this.#options.takeoverMs / 3, {
+      shared: true,
+    });
     this.#loop = this.#run();
   }
 
   /**
    * Takes nothing more. Entries taken and not begun stay held until their handler ends (their
-   * begin() rejects), then lapse and are taken over by another process.
+   * begin() says "stopped"), then lapse and are taken over by another process. Resolves with
+   * the entries this process added that nobody could take once it is gone (on the embedded
+   * store: every one still waiting), taken out of the queue.
    */
-  async stop(): Promise<void> {
+  async stop(): Promise<StreamEntry[]> {
     this.#stopped = true;
     this.#unwatch?.();
     this.#wake();
     await this.#loop;
     await Promise.allSettled([...this.#jobs]);
-    this.#roundsOver = true;
     await this.#rounds?.stop();
+    const { store, key, consumer } = this.#options;
+    return store.streamAbandon(key, consumer).catch(() => []);
   }
 
   async #run(): Promise<void> {
-    const { store, key, consumer, takeoverMs } = this.#options;
+    const { store, key, consumer, takeoverMs, room } = this.#options;
     while (!this.#stopped) {
-      const room = this.#options.capacity.room();
       let taken = 0;
-      if (room > 0 && (this.#mayWait || this.#takeOverDue)) {
+      if (room.free > 0 && (this.#mayWait || this.#takeOverDue)) {
+        // The room first: what is taken has its slots, whatever arrives here meanwhile.
+        const slots: QueueSlot[] = [];
+        for (let want = Math.min(room.free, TAKE_AT_ONCE); slots.length < want; ) {
+          const slot = room.take();
+          if (!slot) break;
+          slots.push(slot);
+        }
         try {
           const announced = this.#announced;
           // A dead holder's entries cost a scan: once a round, together with the waiting ones.
           const takeOver = this.#takeOverDue;
           this.#takeOverDue = false;
           const entries = takeOver
-            ? await store.streamTakeOver(key, consumer, takeoverMs, room)
-            : await store.streamTake(key, consumer, room);
-          if (entries.length < room && announced === this.#announced) this.#mayWait = false;
-          for (const entry of entries) this.#start(entry.id, entry.value);
+            ? await store.streamTakeOver(key, consumer, takeoverMs, slots.length)
+            : await store.streamTake(key, consumer, slots.length);
+          if (entries.length < slots.length && announced === this.#announced) this.#mayWait = false;
+          entries.forEach((entry, i) => {
+            const slot = slots[i];
+            if (slot) this.#start(entry.id, entry.value, slot);
+          });
           taken = entries.length;
+          if (taken > 0) void store.publish(queueMovedTopic(key), "").catch(() => undefined);
         } catch (error) {
           this.#options.log[storeFailureLevel(error)](
             { err: error },
             "could not take questions from the shared queue",
           );
+        } finally {
+          for (const slot of slots.slice(taken)) slot.free();
         }
       }
       if (taken === 0) await this.#idle();
     }
   }
 
-  #start(id: string, value: unknown): void {
+  #start(id: string, value: unknown, slot: QueueSlot): void {
     const handler = this.#handler;
-    if (!handler) return;
+    if (!handler) {
+      slot.free();
+      return;
+    }
     const { store, key, consumer } = this.#options;
     this.#active += 1;
     this.#held.add(id);
-    this.#keepRounds();
     let begun = false;
     const job: QueueJob = {
       id,
       value,
+      slot,
       begin: async () => {
-        if (this.#stopped) throw new NotStartedError();
+        if (this.#stopped) return "stopped";
         begun = true;
         this.#held.delete(id);
-        return store.streamFinish(key, consumer, id);
+        return (await store.streamFinish(key, consumer, id)) ? "begun" : "taken over";
       },
     };
     const running = (async () => {
@@ -203,6 +238,7 @@ export class SharedQueue {
       } catch (error) {
         this.#options.log.error({ err: error }, "a job of the shared queue failed");
       } finally {
+        slot.free();
         this.#held.delete(id);
         // A job that ended without beginning (a refusal, a duplicate) is done all the same;
         // one left at a stop stays for another process.
@@ -215,18 +251,6 @@ export class SharedQueue {
     })();
     this.#jobs.add(running);
     void running.finally(() => this.#jobs.delete(running));
-  }
-
-  /** Runs the rounds, every third of TAKEOVER_MS, while they have something to do. */
-  #keepRounds(): void {
-    if (this.#rounds || this.#roundsOver || !this.#roundsNeeded()) return;
-    this.#rounds = new Renewal(() => this.#round(), this.#options.takeoverMs / 3, {
-      shared: true,
-    });
-  }
-
-  #roundsNeeded(): boolean {
-    return this.#shared || this.#held.size > 0 || this.#depth > 0;
   }
 
   /**
@@ -248,19 +272,14 @@ export class SharedQueue {
           );
         }
       }
-      if (this.#depth > 0 || held.length > 0 || this.#options.capacity.room() <= 0) {
+      if (this.#depth > 0 || held.length > 0 || this.#options.room.free <= 0) {
         this.#setDepth(await store.streamWaiting(key));
       }
     } catch (error) {
       log[storeFailureLevel(error)]({ err: error }, "could not renew questions held in the queue");
     }
-    if (this.#shared) {
-      this.#takeOverDue = true;
-      this.#wake();
-    } else if (!this.#roundsNeeded()) {
-      void this.#rounds?.stop();
-      this.#rounds = undefined;
-    }
+    this.#takeOverDue = true;
+    this.#wake();
   }
 
   /** Waits for a poke: an entry added, a job ended, room freed, a round. */
@@ -285,8 +304,7 @@ export class SharedQueue {
 
   #setDepth(depth: number): void {
     this.#depth = depth;
-    this.#options.capacity.waitingElsewhere?.(depth);
-    this.#keepRounds();
+    this.#options.onDepth?.(depth);
   }
 
   /** Looks for entries now: one was added, a job ended, room freed, or a round asks. */

@@ -23,6 +23,8 @@ export interface StreamAdd {
 
 interface MemoryEntry {
   value: string;
+  /** The consumer (process) that added it. */
+  addedBy: string;
   /** Who holds it, and since when its hold was last renewed; none while it waits. */
   consumer?: string;
   heldAt?: number;
@@ -41,20 +43,14 @@ interface MemoryStream {
  */
 export class MemoryStreams {
   readonly #streams = new Map<string, MemoryStream>();
-  readonly #watchers = new Map<string, Set<() => void>>();
+  /** Announces each add on streamAddedChannel(key), as the Redis add script does. */
+  readonly #announce: (topic: string, id: string) => void;
 
-  /** Calls `onAdd` after each add to the queue at `key`; returns the way to stop. */
-  watch(key: string, onAdd: () => void): () => void {
-    const watchers = this.#watchers.get(key) ?? new Set();
-    this.#watchers.set(key, watchers);
-    watchers.add(onAdd);
-    return () => {
-      watchers.delete(onAdd);
-      if (watchers.size === 0) this.#watchers.delete(key);
-    };
+  constructor(announce: (topic: string, id: string) => void) {
+    this.#announce = announce;
   }
 
-  add(key: string, value: unknown, maxWaiting: number): StreamAdd | undefined {
+  add(key: string, value: unknown, maxWaiting: number, adder: string): StreamAdd | undefined {
     let stream = this.#streams.get(key);
     if (!stream) {
       stream = { seq: 0, entries: new Map() };
@@ -64,8 +60,8 @@ export class MemoryStreams {
     if (waiting >= maxWaiting) return undefined;
     stream.seq += 1;
     const id = `${stream.seq}-0`;
-    stream.entries.set(id, { value: JSON.stringify(value) });
-    for (const onAdd of this.#watchers.get(key) ?? []) queueMicrotask(onAdd);
+    stream.entries.set(id, { value: JSON.stringify(value), addedBy: adder });
+    this.#announce(streamAddedChannel(key), id);
     return { id, place: waiting + 1 };
   }
 
@@ -112,6 +108,22 @@ export class MemoryStreams {
     stream.entries.delete(id);
     if (stream.entries.size === 0) this.#streams.delete(key);
     return true;
+  }
+
+  /**
+   * The entries `consumer` added that nobody has taken: in memory, nobody can take them once
+   * this process is gone, so they go now (Coordination.streamAbandon).
+   */
+  abandon(key: string, consumer: string): StreamEntry[] {
+    const stream = this.#streams.get(key);
+    const abandoned: StreamEntry[] = [];
+    for (const [id, entry] of stream?.entries ?? []) {
+      if (entry.consumer !== undefined || entry.addedBy !== consumer) continue;
+      stream?.entries.delete(id);
+      abandoned.push({ id, value: JSON.parse(entry.value) });
+    }
+    if (stream?.entries.size === 0) this.#streams.delete(key);
+    return abandoned;
   }
 
   waiting(key: string): number {

@@ -6,6 +6,8 @@ import type { JournalEntry } from "./entry.ts";
 /** Where one answer's record goes (the process's AnswerJournal). */
 export interface JournalSink {
   readonly log: Logger;
+  /** The record's field in its run's map. */
+  readonly field: string;
   /** Writes the record now: a new message, or a ref that changed. */
   save(entry: JournalEntry): Promise<void>;
   /**
@@ -34,16 +36,16 @@ interface TrackedMessage {
  * message events (AnswerWriterOptions.onMessage). A new message (or a message whose ref
  * changed: a stream stopped, a draft sent) is written at once; text that only grew waits for
  * the journal's next round, which writes every such answer's record together (a restart
- * re-renders what was written last, a few seconds behind at most). At most one write is
+ * re-renders what was written last, one edit behind at most). At most one write is
  * under way at a time, always with the latest state, so a record is never overwritten with
  * an older one nor written again after `close` removed it.
  */
 export class JournaledAnswer {
-  /** The record's id in the journal: another process finishes a stopped answer by it. */
-  readonly id: string;
   readonly #channel: string;
   readonly #language: CatalogLanguage;
+  readonly #thread: string;
   readonly #sink: JournalSink;
+  #answer: { id: string; channelKey: string } | undefined;
   readonly #messages = new Map<number, TrackedMessage>();
   #dirty = false;
   #urgent = false;
@@ -53,11 +55,21 @@ export class JournaledAnswer {
   #writing: Promise<void> | undefined;
   #waitingIn: unknown;
 
-  constructor(id: string, channel: string, language: CatalogLanguage, sink: JournalSink) {
-    this.id = id;
+  constructor(channel: string, language: CatalogLanguage, thread: string, sink: JournalSink) {
     this.#channel = channel;
     this.#language = language;
+    this.#thread = thread;
     this.#sink = sink;
+  }
+
+  /** The record's field in its run's map. */
+  get field(): string {
+    return this.#sink.field;
+  }
+
+  /** The answer's Stop button names it `id` in `channelKey`: a press another process got finds it. */
+  named(id: string, channelKey: string): void {
+    this.#answer = { id, channelKey };
   }
 
   /**
@@ -152,6 +164,14 @@ export class JournaledAnswer {
       messages.push({ ref: message.saved, markdown: message.markdown });
     }
     const waitingIn = this.#waitingIn === undefined ? {} : { waitingIn: this.#waitingIn };
-    return { channel: this.#channel, messages, language: this.#language, ...waitingIn };
+    const answer = this.#answer && { answer: this.#answer.id, channelKey: this.#answer.channelKey };
+    return {
+      channel: this.#channel,
+      messages,
+      language: this.#language,
+      thread: this.#thread,
+      ...answer,
+      ...waitingIn,
+    };
   }
 }

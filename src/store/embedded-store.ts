@@ -4,24 +4,25 @@ import { ClassicLevel } from "classic-level";
 import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
 import type { Ttl } from "../coordination/port.ts";
-import {
-  MemoryLines,
-  type TakenTicket,
-  type TicketHold,
-  type TicketStatus,
-} from "../coordination/ticket-line.ts";
+import { MemoryLines } from "../coordination/line.ts";
 import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
+import { MemoryTopics } from "../coordination/topics.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { messageOf, StoreUnavailableError } from "../errors.ts";
 import { createFolder } from "./create-folder.ts";
 import { KeyedMutex } from "./keyed-mutex.ts";
 import { LevelKeyvAdapter } from "./level-keyv-adapter.ts";
-import { checkHold, checkTtl, OperationGuard } from "./operation-guard.ts";
+import { checkTtl, OperationGuard } from "./operation-guard.ts";
 import type { Store, StoreEntry } from "./types.ts";
 
 export interface EmbeddedStoreOptions {
   /** DATA_DIR; created when missing. The database lives in its `store/` folder. */
   dataDir: string;
+  /**
+   * The id of the process that opens it (ProcessPresence.id): the only process connected to
+   * it, since LevelDB's lock keeps every other out. None: a tool that only reads.
+   */
+  processId?: string;
   /**
    * Open only a store that is there already, creating nothing: for a tool that reads what
    * the bot wrote, where a mistyped DATA_DIR must not read as an empty store.
@@ -78,7 +79,6 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
  * a kept TTL (see Ttl) is a TTL like any other here.
  */
 export class EmbeddedStore implements Store {
-  readonly sharedAcrossProcesses = false;
   readonly #db: ClassicLevel<string, string>;
   readonly #adapter: LevelKeyvAdapter;
   readonly #keyv: Keyv;
@@ -86,20 +86,23 @@ export class EmbeddedStore implements Store {
   // Claims and set changes are read-then-write: this makes each atomic against the others.
   readonly #atomic = new KeyedMutex();
   readonly #sweepTimer: NodeJS.Timeout;
-  // Rate budgets and lines matter only while the process runs: they need no disk.
+  // Rate budgets, lines, the queue and messages matter only while the process runs: they
+  // need no disk.
   readonly #buckets = new MemoryBuckets();
   readonly #lines = new MemoryLines();
   readonly #windows = new MemoryWindows();
-  readonly #streams = new MemoryStreams();
+  readonly #topics = new MemoryTopics();
+  readonly #streams = new MemoryStreams((topic, id) => this.#topics.publish(topic, id));
+  readonly #processId: string | undefined;
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
+    this.#processId = options.processId;
     this.#adapter = new LevelKeyvAdapter(db, { sync: options.sync ?? false });
     this.#keyv = new Keyv(this.#adapter, { useKeyPrefix: false, throwOnErrors: true });
     this.#guard = new OperationGuard(options.timeoutMs ?? 2_000);
     this.#sweepTimer = setInterval(() => {
       this.#buckets.sweep();
-      this.#lines.sweep();
       this.#windows.sweep();
       // A failed sweep is retried at the next tick; expired entries are already invisible.
       this.sweep().catch(() => undefined);
@@ -211,25 +214,38 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("mapEntries", () => this.#entries<T>(key));
   }
 
-  async takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket> {
-    const checked = checkHold(hold);
-    return this.#guard.run("takeTicket", async () => this.#lines.take(key, owner, checked));
-  }
-
-  async checkTicket(
+  updateMap(
     key: string,
-    ticket: number,
-    owner: string,
-    hold?: TicketHold,
-  ): Promise<TicketStatus> {
-    const checked = hold === undefined ? undefined : checkHold(hold);
-    return this.#guard.run("checkTicket", async () =>
-      this.#lines.check(key, ticket, owner, checked),
+    put: Readonly<Record<string, unknown>>,
+    remove: readonly string[],
+  ): Promise<void> {
+    return this.#guard.run("updateMap", () =>
+      this.#atomic.run(key, async () => {
+        const entries: Record<string, unknown> = { ...(await this.#entries(key)), ...put };
+        for (const field of remove) delete entries[field];
+        if (Object.keys(entries).length === 0) await this.#keyv.delete(key);
+        else await this.#keyv.set(key, entries);
+      }),
     );
   }
 
-  giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
-    return this.#guard.run("giveBackTicket", async () => this.#lines.giveBack(key, ticket, owner));
+  lineJoin(key: string, ticket: string): Promise<number> {
+    return this.#guard.run("lineJoin", async () => this.#lines.join(key, ticket));
+  }
+
+  lineLeave(key: string, ticket: string, next: boolean): Promise<string | undefined> {
+    return this.#guard.run("lineLeave", async () => {
+      const head = this.#lines.leave(key, ticket);
+      return next ? head : undefined;
+    });
+  }
+
+  lineHeads(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return this.#guard.run("lineHeads", async () => keys.map((key) => this.#lines.head(key)));
+  }
+
+  lineReplace(key: string, ticket: string, by: string): Promise<boolean> {
+    return this.#guard.run("lineReplace", async () => this.#lines.replace(key, ticket, by));
   }
 
   drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
@@ -240,8 +256,15 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("drawWindow", async () => this.#windows.draw(key, window, options));
   }
 
-  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined> {
-    return this.#guard.run("streamAdd", async () => this.#streams.add(key, value, maxWaiting));
+  streamAdd(
+    key: string,
+    value: unknown,
+    maxWaiting: number,
+    consumer: string,
+  ): Promise<StreamAdd | undefined> {
+    return this.#guard.run("streamAdd", async () =>
+      this.#streams.add(key, value, maxWaiting, consumer),
+    );
   }
 
   streamTake(key: string, consumer: string, count: number): Promise<StreamEntry[]> {
@@ -267,8 +290,20 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("streamFinish", async () => this.#streams.finish(key, consumer, id));
   }
 
-  streamWatch(key: string, onAdd: () => void): () => void {
-    return this.#streams.watch(key, onAdd);
+  streamAbandon(key: string, consumer: string): Promise<StreamEntry[]> {
+    return this.#guard.run("streamAbandon", async () => this.#streams.abandon(key, consumer));
+  }
+
+  publish(topic: string, message: string): Promise<number> {
+    return this.#guard.run("publish", async () => this.#topics.publish(topic, message));
+  }
+
+  async subscribe(topic: string, onMessage: (message: string) => void): Promise<() => void> {
+    return this.#topics.subscribe(topic, onMessage);
+  }
+
+  async processesAlive(ids: readonly string[]): Promise<boolean[]> {
+    return ids.map((id) => id === this.#processId);
   }
 
   streamWaiting(key: string): Promise<number> {

@@ -1,10 +1,45 @@
 import type { Metrics } from "../metrics.ts";
 import type { Store } from "./types.ts";
 
+/** A store operation's name: a method of Store. */
+export type StoreOperation = {
+  [K in keyof Store]: Store[K] extends (...args: never[]) => unknown ? K : never;
+}[keyof Store];
+
+/**
+ * `store` with every operation run through `around` (its name, and the call to make), the same
+ * for every operation there is: a new one of the ports is intercepted without a change here.
+ * The connection's life (close) and a subscription's (subscribe) go straight through.
+ */
+export function interceptStore(
+  store: Store,
+  around: <T>(operation: StoreOperation, run: () => Promise<T>) => Promise<T>,
+): Store {
+  const wrapped = new Map<PropertyKey, unknown>();
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== "function" || property === "close" || property === "subscribe") {
+        return typeof value === "function" ? value.bind(target) : value;
+      }
+      let call = wrapped.get(property);
+      if (!call) {
+        const operation = property as StoreOperation;
+        call = (...args: unknown[]) =>
+          around(operation, () =>
+            (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+          );
+        wrapped.set(property, call);
+      }
+      return call;
+    },
+  });
+}
+
 /** The store with every operation timed and every failure counted in the process metrics. */
 export function instrumentStore(store: Store, metrics: Metrics): Store {
-  // No async frame: a store call is on every message's path, many times over.
-  const measure = <T>(operation: string, run: () => Promise<T>): Promise<T> => {
+  return interceptStore(store, <T>(operation: StoreOperation, run: () => Promise<T>) => {
+    // No async frame: a store call is on every message's path, many times over.
     const stop = metrics.storeSeconds.startTimer({ operation });
     let work: Promise<T>;
     try {
@@ -23,48 +58,5 @@ export function instrumentStore(store: Store, metrics: Metrics): Store {
         throw error;
       },
     );
-  };
-  return {
-    sharedAcrossProcesses: store.sharedAcrossProcesses,
-    get: (key) => measure("get", () => store.get(key)),
-    getMany: (keys) => measure("getMany", () => store.getMany(keys)),
-    set: (key, value, ttlMs) => measure("set", () => store.set(key, value, ttlMs)),
-    setMany: (entries) => measure("setMany", () => store.setMany(entries)),
-    delete: (key) => measure("delete", () => store.delete(key)),
-    claim: (key, owner, ttlMs) => measure("claim", () => store.claim(key, owner, ttlMs)),
-    renew: (key, owner, ttlMs) => measure("renew", () => store.renew(key, owner, ttlMs)),
-    release: (key, owner) => measure("release", () => store.release(key, owner)),
-    addToSet: (key, member, ttlMs) => measure("addToSet", () => store.addToSet(key, member, ttlMs)),
-    removeFromSet: (key, member) =>
-      measure("removeFromSet", () => store.removeFromSet(key, member)),
-    setMembers: (key) => measure("setMembers", () => store.setMembers(key)),
-    putInMap: (key, field, value, ttlMs) =>
-      measure("putInMap", () => store.putInMap(key, field, value, ttlMs)),
-    mapEntries: (key) => measure("mapEntries", () => store.mapEntries(key)),
-    takeTicket: (key, owner, hold) =>
-      measure("takeTicket", () => store.takeTicket(key, owner, hold)),
-    checkTicket: (key, ticket, owner, hold) =>
-      measure("checkTicket", () => store.checkTicket(key, ticket, owner, hold)),
-    giveBackTicket: (key, ticket, owner) =>
-      measure("giveBackTicket", () => store.giveBackTicket(key, ticket, owner)),
-    drawToken: (key, bucket, options) =>
-      measure("drawToken", () => store.drawToken(key, bucket, options)),
-    drawWindow: (key, window, options) =>
-      measure("drawWindow", () => store.drawWindow(key, window, options)),
-    streamAdd: (key, value, maxWaiting) =>
-      measure("streamAdd", () => store.streamAdd(key, value, maxWaiting)),
-    streamTake: (key, consumer, count) =>
-      measure("streamTake", () => store.streamTake(key, consumer, count)),
-    streamTakeOver: (key, consumer, minIdleMs, count) =>
-      measure("streamTakeOver", () => store.streamTakeOver(key, consumer, minIdleMs, count)),
-    streamHold: (key, consumer, ids) =>
-      measure("streamHold", () => store.streamHold(key, consumer, ids)),
-    streamFinish: (key, consumer, id) =>
-      measure("streamFinish", () => store.streamFinish(key, consumer, id)),
-    streamWaiting: (key) => measure("streamWaiting", () => store.streamWaiting(key)),
-    streamPlaces: (key) => measure("streamPlaces", () => store.streamPlaces(key)),
-    streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
-    ping: () => measure("ping", () => store.ping()),
-    close: () => store.close(),
-  };
+  });
 }

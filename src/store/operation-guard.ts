@@ -1,5 +1,4 @@
 import type { Ttl } from "../coordination/port.ts";
-import type { TicketHold } from "../coordination/ticket-line.ts";
 import { StoreUnavailableError } from "../errors.ts";
 
 /**
@@ -129,9 +128,3 @@ export function isKept(ttl: Ttl | undefined): boolean {
   return typeof ttl === "object";
 }
 
-/** A ticket's hold, checked as checkTtl checks a TTL: a time in whole ms, or a named process. */
-export function checkHold(hold: TicketHold): TicketHold {
-  if (typeof hold === "number") return checkTtl(hold) ?? 0;
-  if (hold.process === "") throw new RangeError("a ticket held by a process names it");
-  return hold;
-}

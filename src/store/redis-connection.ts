@@ -11,6 +11,8 @@ export interface RedisConnectOptions {
   connectTimeoutMs: number;
   /** Where an outage is logged, once when it starts and once when it ends; none without it. */
   log?: Logger | undefined;
+  /** The connection's name (CLIENT SETNAME), set again on every reconnect. */
+  name?: string | undefined;
 }
 
 /** What the store and the client's callbacks share about the connection. */
@@ -38,7 +40,7 @@ export async function connectRedis(options: RedisConnectOptions): Promise<{
 }> {
   const target = describeTarget(options.url);
   const state: ConnectionState = { closed: false, lastError: undefined };
-  const client = createRedisClient(options.url, state, options.timeoutMs, options.connectTimeoutMs);
+  const client = createRedisClient(options, state);
   const outage = options.log ? new OutageLog(options.log, target) : undefined;
   // Until the first connection is settled, a refusal is a start-up failure, not an outage.
   let started = false;
@@ -75,14 +77,13 @@ export async function connectRedis(options: RedisConnectOptions): Promise<{
 }
 
 function createRedisClient(
-  url: string,
+  { url, timeoutMs, connectTimeoutMs, name }: RedisConnectOptions,
   state: ConnectionState,
-  timeoutMs: number,
-  connectTimeoutMs: number,
 ) {
   try {
     return createClient({
       url,
+      ...(name && { name }),
       // Fail commands at once while disconnected instead of queueing them for later.
       disableOfflineQueue: true,
       // CommandOptions.timeout only bounds the wait *before* a command is written (the queue

@@ -3,18 +3,8 @@ import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
 import type { Ttl } from "../coordination/port.ts";
-import { PRESENCE_KEY_PREFIX } from "../coordination/process-presence.ts";
-import {
-  REDIS_CHECK_TICKET_SCRIPT,
-  REDIS_GIVE_BACK_TICKET_SCRIPT,
-  REDIS_TAKE_TICKET_SCRIPT,
-  scriptHold,
-  type TakenTicket,
-  type TicketHold,
-  type TicketStatus,
-  takenTicketOf,
-  ticketStatusOf,
-} from "../coordination/ticket-line.ts";
+import { REDIS_LINE_REPLACE_SCRIPT } from "../coordination/line.ts";
+import { presenceKey } from "../coordination/process-presence.ts";
 import {
   type DrawOptions,
   REDIS_DRAW_SCRIPT,
@@ -30,13 +20,12 @@ import {
   REDIS_STREAM_WAITING_SCRIPT,
   type StreamAdd,
   type StreamEntry,
-  streamAddedChannel,
   streamAddOf,
   streamEntriesOf,
 } from "../coordination/work-stream.ts";
 import { messageOf } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { checkHold, checkTtl, DeadlineError, isKept, OperationGuard } from "./operation-guard.ts";
+import { checkTtl, DeadlineError, isKept, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
 import type { Store, StoreEntry } from "./types.ts";
@@ -54,7 +43,15 @@ export interface RedisStoreOptions {
   log?: Logger | undefined;
   /** How often kept records whose time is up are deleted (default one minute). */
   sweepIntervalMs?: number;
+  /**
+   * The id of the process that opens it (ProcessPresence.id): its connections carry it as
+   * their name, so the others can tell it is still there (connectedProcesses).
+   */
+  processId?: string | undefined;
 }
+
+/** A connection's name (CLIENT SETNAME) for process `id`; connectedProcesses reads it back. */
+const CONNECTION_PREFIX = "chatbot-bridge:";
 
 export const DEFAULT_NAMESPACE = "chatbot-bridge";
 
@@ -121,6 +118,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     timeoutMs,
     connectTimeoutMs: options.connectTimeoutMs ?? 1_000,
     log: options.log,
+    name: options.processId && `${CONNECTION_PREFIX}${options.processId}`,
   });
   return new RedisStore(client, state, {
     target,
@@ -128,22 +126,24 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
     timeoutMs,
     outage,
     sweepIntervalMs: options.sweepIntervalMs,
+    log: options.log,
   });
 }
 
 /** The shared store for one or many processes, over keyv + @keyv/redis. */
 export class RedisStore implements Store {
-  readonly sharedAcrossProcesses = true;
   readonly #client: RedisClient;
   readonly #state: ConnectionState;
   readonly #adapter: KeyvRedis<unknown>;
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
   readonly #outage: OutageLog | undefined;
-  /** The connection for streamWatch (a subscribed connection can send nothing else). */
-  #subscriber: RedisClient | undefined;
-  readonly #watchers = new Map<string, Set<() => void>>();
+  /** The connection for subscribe (a subscribed connection can send nothing else). */
+  #subscriber: Promise<RedisClient> | undefined;
   readonly #sweepTimer: NodeJS.Timeout;
+  readonly #log: Logger | undefined;
+  /** CLIENT LIST was refused once (an ACL without it): said once, not asked again. */
+  #listRefused = false;
 
   constructor(
     client: RedisClient,
@@ -154,8 +154,10 @@ export class RedisStore implements Store {
       timeoutMs: number;
       outage?: OutageLog | undefined;
       sweepIntervalMs?: number | undefined;
+      log?: Logger | undefined;
     },
   ) {
+    this.#log = options.log;
     this.#client = client;
     this.#state = state;
     this.#outage = options.outage;
@@ -314,6 +316,21 @@ export class RedisStore implements Store {
     });
   }
 
+  updateMap(
+    key: string,
+    put: Readonly<Record<string, unknown>>,
+    remove: readonly string[],
+  ): Promise<void> {
+    const fields = Object.entries(put).map(([field, value]) => [field, JSON.stringify(value)]);
+    if (fields.length === 0 && remove.length === 0) return this.#run("updateMap", async () => {});
+    return this.#run("updateMap", async () => {
+      const pipeline = this.#client.multi();
+      if (fields.length > 0) pipeline.hSet(this.#key(key), Object.fromEntries(fields));
+      if (remove.length > 0) pipeline.hDel(this.#key(key), [...remove]);
+      await pipeline.execAsPipeline();
+    });
+  }
+
   mapEntries<T>(key: string): Promise<Record<string, T>> {
     return this.#run("mapEntries", async () => {
       const raw = await this.#client.hGetAll(this.#key(key));
@@ -323,36 +340,42 @@ export class RedisStore implements Store {
     });
   }
 
-  async takeTicket(key: string, owner: string, hold: TicketHold): Promise<TakenTicket> {
-    const [lease, process] = scriptHold(checkHold(hold));
-    return this.#run("takeTicket", async () =>
-      takenTicketOf(
-        await this.#script(REDIS_TAKE_TICKET_SCRIPT, [this.#key(key)], [owner, lease, process]),
-      ),
-    );
+  lineJoin(key: string, ticket: string): Promise<number> {
+    return this.#run("lineJoin", () => this.#client.rPush(this.#key(key), ticket));
   }
 
-  async checkTicket(
-    key: string,
-    ticket: number,
-    owner: string,
-    hold?: TicketHold,
-  ): Promise<TicketStatus> {
-    const [lease, process] = scriptHold(hold === undefined ? undefined : checkHold(hold));
-    return this.#run("checkTicket", async () =>
-      ticketStatusOf(
-        await this.#script(
-          REDIS_CHECK_TICKET_SCRIPT,
-          [this.#key(key)],
-          [this.#key(PRESENCE_KEY_PREFIX), String(ticket), owner, lease, process],
-        ),
-      ),
-    );
+  lineLeave(key: string, ticket: string, next: boolean): Promise<string | undefined> {
+    return this.#run("lineLeave", async () => {
+      if (!next) {
+        await this.#client.lRem(this.#key(key), 1, ticket);
+        return undefined;
+      }
+      // One round trip; no transaction: a head read a moment late only wakes a waiter that
+      // then finds its own turn.
+      const [, head] = await this.#client
+        .multi()
+        .lRem(this.#key(key), 1, ticket)
+        .lIndex(this.#key(key), 0)
+        .execAsPipeline();
+      return typeof head === "string" ? head : undefined;
+    });
   }
 
-  async giveBackTicket(key: string, ticket: number, owner: string): Promise<void> {
-    await this.#run("giveBackTicket", () =>
-      this.#script(REDIS_GIVE_BACK_TICKET_SCRIPT, [this.#key(key)], [String(ticket), owner]),
+  lineHeads(keys: readonly string[]): Promise<(string | undefined)[]> {
+    return this.#run("lineHeads", async () => {
+      if (keys.length === 0) return [];
+      const pipeline = this.#client.multi();
+      for (const key of keys) pipeline.lIndex(this.#key(key), 0);
+      const heads = await pipeline.execAsPipeline();
+      return heads.map((head) => (typeof head === "string" ? head : undefined));
+    });
+  }
+
+  lineReplace(key: string, ticket: string, by: string): Promise<boolean> {
+    return this.#run(
+      "lineReplace",
+      async () =>
+        (await this.#script(REDIS_LINE_REPLACE_SCRIPT, [this.#key(key)], [ticket, by])) === 1,
     );
   }
 
@@ -390,7 +413,13 @@ export class RedisStore implements Store {
     });
   }
 
-  streamAdd(key: string, value: unknown, maxWaiting: number): Promise<StreamAdd | undefined> {
+  streamAdd(
+    key: string,
+    value: unknown,
+    maxWaiting: number,
+    // Every process takes from the one stream: who added an entry does not matter here.
+    _consumer: string,
+  ): Promise<StreamAdd | undefined> {
     return this.#run("streamAdd", async () =>
       streamAddOf(
         await this.#script(
@@ -447,35 +476,68 @@ export class RedisStore implements Store {
     );
   }
 
-  streamWatch(key: string, onAdd: () => void): () => void {
-    const channel = streamAddedChannel(this.#key(key));
-    let watchers = this.#watchers.get(channel);
-    if (!watchers) {
-      const added = new Set<() => void>();
-      watchers = added;
-      this.#watchers.set(channel, added);
-      void this.#subscribe(channel, () => {
-        for (const watcher of added) watcher();
-      });
-    }
-    watchers.add(onAdd);
-    return () => {
-      watchers.delete(onAdd);
-    };
+  /** Entries wait in Redis for whichever process takes them next: none is abandoned. */
+  async streamAbandon(): Promise<StreamEntry[]> {
+    return [];
   }
 
-  async #subscribe(channel: string, listener: () => void): Promise<void> {
+  publish(topic: string, message: string): Promise<number> {
+    return this.#run("publish", () => this.#client.publish(this.#key(topic), message));
+  }
+
+  async subscribe(topic: string, onMessage: (message: string) => void): Promise<() => void> {
+    const channel = this.#key(topic);
+    const subscriber = await this.#subscriberConnection();
+    await subscriber.subscribe(channel, onMessage);
+    return () => void subscriber.unsubscribe(channel, onMessage).catch(() => undefined);
+  }
+
+  /**
+   * The connection that listens (a subscribed connection can send nothing else), opened with
+   * the first subscription. The client subscribes again by itself after a reconnect.
+   */
+  #subscriberConnection(): Promise<RedisClient> {
+    this.#subscriber ??= (async () => {
+      const subscriber = this.#client.duplicate();
+      // Its failures show as the main connection's: only kept from crashing the process.
+      subscriber.on("error", () => undefined);
+      await subscriber.connect();
+      return subscriber;
+    })().catch((error: unknown) => {
+      this.#subscriber = undefined;
+      throw error;
+    });
+    return this.#subscriber;
+  }
+
+  processesAlive(ids: readonly string[]): Promise<boolean[]> {
+    return this.#run("processesAlive", async () => {
+      if (ids.length === 0) return [];
+      const presences = await this.#client.mGet(ids.map((id) => this.#key(presenceKey(id))));
+      const alive = presences.map((presence) => presence !== null);
+      if (alive.every(Boolean)) return alive;
+      const connected = await this.#connectedProcesses();
+      return alive.map((held, i) => held || (connected?.has(ids[i] ?? "") ?? false));
+    });
+  }
+
+  /** The processes with a connection open now, by their names; undefined if Redis will not say. */
+  async #connectedProcesses(): Promise<ReadonlySet<string> | undefined> {
+    if (this.#listRefused) return undefined;
     try {
-      if (!this.#subscriber) {
-        const subscriber = this.#client.duplicate();
-        // Its failures show as the main connection's: only kept from crashing the process.
-        subscriber.on("error", () => undefined);
-        this.#subscriber = subscriber;
-        await subscriber.connect();
+      const ids = new Set<string>();
+      for (const { name } of await this.#client.clientList()) {
+        if (name?.startsWith(CONNECTION_PREFIX)) ids.add(name.slice(CONNECTION_PREFIX.length));
       }
-      await this.#subscriber.subscribe(channel, listener);
-    } catch {
-      // Polling takes what an announcement would have woken a process for.
+      return ids;
+    } catch (error) {
+      if (!/NOPERM|unknown command/i.test(messageOf(error))) throw error;
+      this.#listRefused = true;
+      this.#log?.warn(
+        { reason: messageOf(error) },
+        "Redis refuses CLIENT LIST: a process whose presence lapsed counts as dead, even one only cut off from Redis",
+      );
+      return undefined;
     }
   }
 
@@ -521,7 +583,8 @@ export class RedisStore implements Store {
       this.#state.closed = true;
       // Nothing of ours is in flight any more; destroy also stops the reconnect loop.
       if (this.#client.isOpen) this.#client.destroy();
-      if (this.#subscriber?.isOpen) this.#subscriber.destroy();
+      const subscriber = await this.#subscriber?.catch(() => undefined);
+      if (subscriber?.isOpen) subscriber.destroy();
     });
   }
 

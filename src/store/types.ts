@@ -59,6 +59,18 @@ export interface KeyValueStore {
 
   /** Every field of the map at `key` with its value; {} when there is none. */
   mapEntries<T>(key: string): Promise<Record<string, T>>;
+
+  /**
+   * Sets every field of `put` and deletes every field of `remove` in the map at `key`, in one
+   * round trip (HSET and HDEL on Redis; one batch on disk for the embedded store); the map has
+   * no TTL and goes when its last field does. For a writer that keeps many records of one
+   * owner up to date together, such as the answer journal's run.
+   */
+  updateMap(
+    key: string,
+    put: Readonly<Record<string, unknown>>,
+    remove: readonly string[],
+  ): Promise<void>;
 }
 
 /** One entry of setMany. */

@@ -6,10 +6,11 @@ import { Chatbots } from "../../src/backend/chatbots.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import type { LeadsCommands } from "../../src/bridge/command-handler.ts";
 import type { ChatbotSpec } from "../../src/config.ts";
 import { createLogger } from "../../src/log.ts";
-import type { IncomingMessage } from "../../src/ports.ts";
+import type { Channel, IncomingMessage } from "../../src/ports.ts";
 import {
   type Simulator,
   type SimulatorOptions,
@@ -17,6 +18,25 @@ import {
 } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import type { Store } from "../../src/store/types.ts";
+
+/** Bridge options as a test gives them: a presence of its own for the store when none is given. */
+export type TestBridgeOptions = Omit<BridgeOptions, "presence"> & { presence?: ProcessPresence };
+
+/**
+ * A bridge as src/bot.ts makes one, started (with `channels` to rebuild the surfaces of queued
+ * questions). Its presence is the test's own unless one is given.
+ */
+export async function startBridge(
+  options: TestBridgeOptions,
+  channels: readonly Channel[] = [],
+): Promise<Bridge> {
+  const presence =
+    options.presence ?? new ProcessPresence({ store: options.store, log: options.log });
+  await presence.join().catch(() => undefined);
+  const bridge = new Bridge({ ...options, presence });
+  await bridge.start(channels);
+  return bridge;
+}
 
 export interface Harness {
   bridge: Bridge;
@@ -33,7 +53,7 @@ export interface HarnessOptions {
   simulator?: SimulatorOptions;
   /** A store to share (two bridges on one Redis); default: an embedded store in a temp dir. */
   store?: Store;
-  bridge?: Partial<Omit<BridgeOptions, "backend" | "store" | "log" | "leads">> & {
+  bridge?: Partial<Omit<TestBridgeOptions, "backend" | "store" | "log" | "leads">> & {
     /** Builds the /leads commands on the harness's own chatbots and store. */
     leads?: (backend: Chatbots, store: Store) => LeadsCommands;
   };
@@ -78,7 +98,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const backend = chatbots.default.client;
   const dataDir = options.store ? undefined : await mkdtemp(join(tmpdir(), "bridge-test-"));
   const store = options.store ?? (await openStore({ dataDir: dataDir ?? "" }));
-  const bridge = new Bridge({
+  const bridge = await startBridge({
     backend: chatbots,
     store,
     log,
@@ -93,6 +113,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     chatbots,
     store,
     async close() {
+      await bridge.drain(0);
       await chatbots.close();
       if (!options.simulatorInstance) await simulator.close();
       if (!options.store) await store.close();

@@ -9,7 +9,7 @@ import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { OPEN_BRIDGE } from "./bridge-harness.ts";
+import { OPEN_BRIDGE, startBridge } from "./bridge-harness.ts";
 import { markupOf, startFakeTelegram } from "./fake-telegram.ts";
 import { busiestWindow } from "./flood-limits.ts";
 import { startRawBackend } from "./raw-backend.ts";
@@ -90,7 +90,7 @@ export async function groupBurst(options: GroupBurstOptions): Promise<GroupBurst
   const channel = createTelegramChannel({
     botToken: fake.token,
     apiRoot: fake.url,
-    bridge: new Bridge({ backend: client, store, log, ...OPEN_BRIDGE }),
+    bridge: await startBridge({ backend: client, store, log, ...OPEN_BRIDGE }),
     store,
     log,
     groupEditIntervalMs: 3_000 / scale,

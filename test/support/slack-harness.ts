@@ -12,11 +12,10 @@ import {
 import { Chatbots } from "../../src/backend/chatbots.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
-import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { ChatbotSpec } from "../../src/config.ts";
-import { SharedQueue } from "../../src/coordination/shared-queue.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
 import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
@@ -70,11 +69,9 @@ export interface SlackHarnessOptions {
   /** Socket Mode instead of HTTP. */
   socketMode?: boolean;
   /** A journal of answers in flight for the bridge, on the harness's store. */
-  journal?: (store: Store) => AnswerJournal;
+  journal?: (store: Store, presence: ProcessPresence) => AnswerJournal;
   /** MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS; default: no cap. */
   answerQueue?: { maxActive: number; maxQueued: number };
-  /** With answerQueue: questions past the cap go through the shared queue, as main.ts runs it. */
-  sharedQueue?: boolean;
   /** How long the backend may be silent before the status shows; default 0 (at once). */
   typingDelayMs?: number;
   /** Lowest level of the lines kept in `logs` (default warn). */
@@ -180,31 +177,21 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
   const backend = chatbots.default.client;
   // One registry for the bridge and /metrics, as in the process.
   const metrics = new Metrics();
-  const answerQueue: LocalAnswerQueue | undefined =
-    options.answerQueue && new LocalAnswerQueue({ ...options.answerQueue, log, metrics });
-  const sharedQueue: SharedQueue | undefined =
-    answerQueue && options.sharedQueue
-      ? new SharedQueue({
-          store,
-          key: "queue:answers",
-          consumer: "harness",
-          capacity: answerQueue,
-          maxQueued: options.answerQueue?.maxQueued ?? 0,
-          takeoverMs: 3_000,
-          log,
-        })
-      : undefined;
+  const presence = new ProcessPresence({ store, log });
   const bridge = new Bridge({
     backend: chatbots,
     store,
     log,
     metrics,
+    presence,
     ...OPEN_BRIDGE,
     ...(options.typingDelayMs !== undefined && { typingDelayMs: options.typingDelayMs }),
-    journal: options.journal?.(store),
+    journal: options.journal?.(store, presence),
     context: options.context,
-    ...(answerQueue && { answerQueue }),
-    ...(sharedQueue && { sharedQueue }),
+    ...(options.answerQueue && {
+      maxActive: options.answerQueue.maxActive,
+      maxQueued: options.answerQueue.maxQueued,
+    }),
   });
   // The answers' Stop and 👍/👎 buttons, as main.ts registers them.
   const buttons = new ButtonHandlers();
@@ -234,7 +221,7 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     log,
   });
   await channel.start();
-  bridge.serveQueue([channel]);
+  await bridge.start([channel]);
   if (options.socketMode) await fake.socket.connected();
   const eventsUrl = `http://127.0.0.1:${http.port}/slack/events`;
   let seq = 0;
@@ -315,8 +302,9 @@ export async function startSlackHarness(options: SlackHarnessOptions = {}): Prom
     },
     async close() {
       await channel.stop();
+      await bridge.drain(0);
+      await presence.close();
       await http.close();
-      await sharedQueue?.stop();
       await fake.close();
       await chatbots.close();
       await simulator.close();

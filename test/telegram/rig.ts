@@ -120,7 +120,7 @@ export async function startRig(options: RigOptions = {}): Promise<Rig> {
     target &&
     createBackendClient({ baseUrl: target.url, apiKey: target.apiKey, botUid: target.botUid });
   const bridge = backend
-    ? new Bridge({
+    ? await startBridge({
         backend,
         store: harness.store,
         log: createLogger({ level: "silent", secrets: [] }),
