@@ -156,6 +156,10 @@ export interface QueuedHere {
   message: IncomingMessage;
   surface: ReplySurface;
   receivedAt: number;
+  /** Settles once its answer ended, when this process took it itself. */
+  answered: Promise<void>;
+  /** Called by the life that took it here, at its end. */
+  end(): void;
 }
 
 /** The checks a delivery passes before it is a question: duplicates, access, commands. */
@@ -276,7 +280,7 @@ export class QuestionLife {
 
   /** A question taken from the deployment's queue, received here or by another process. */
   async take(job: QueueJob, channels: readonly Channel[]): Promise<void> {
-    const { notices, lines, metrics, queuedHere } = this.#deps;
+    const { queuedHere } = this.#deps;
     this.#life = { at: "taken", slot: job.slot };
     const queued = readQueuedQuestion(job.value);
     if (!queued) {
@@ -285,6 +289,21 @@ export class QuestionLife {
     }
     this.#id = queued.id;
     const here = queuedHere.get(job.id);
+    queuedHere.delete(job.id);
+    try {
+      await this.#takeAnswer(job, channels, queued, here);
+    } finally {
+      here?.end();
+    }
+  }
+
+  async #takeAnswer(
+    job: QueueJob,
+    channels: readonly Channel[],
+    queued: NonNullable<ReturnType<typeof readQueuedQuestion>>,
+    here: QueuedHere | undefined,
+  ): Promise<void> {
+    const { notices, lines, metrics } = this.#deps;
     const message = here?.message ?? queued.message;
     this.#begin(message, "taken from the shared queue");
     // Its entry is this process's for good first: a process that took it over meanwhile
@@ -391,20 +410,27 @@ export class QuestionLife {
       }),
     );
     if (!added) return this.#refuseBusy({ message, surface, log: this.#log, t });
-    queuedHere.set(added.id, { message, surface, receivedAt });
+    let end = () => {};
+    const answered = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    queuedHere.set(added.id, { message, surface, receivedAt, answered, end });
     const notice = notices.show(added.id, surface, t);
     const listed = stops.waiting(message.threadKey, {
       askerId: message.authorId,
       withdraw: (name) => notice.withdraw(name ? t.t("withdrawnBy", { name }) : t.t("withdrawn")),
     });
     this.#to({ at: "queued", ticket: ticket.handOn(), notice, listed }, { place: added.place });
-    const end: QueuedEnd = await notice.ended;
-    queuedHere.delete(added.id);
+    const how: QueuedEnd = await notice.ended;
+    // Taken here, the life that took it let go of it already.
+    if (how !== "taken here") queuedHere.delete(added.id);
     const handed = this.#life.at === "queued" ? this.#life.ticket : undefined;
-    if (end === "withdrawn") return this.#end("stopped", "withdrawn by its asker");
+    if (how === "withdrawn") return this.#end("stopped", "withdrawn by its asker");
     // Abandoned at a shutdown, with no process to take it after this one: told to ask again.
-    if (end === "abandoned") return this.#end("failed", "the process shut down");
-    this.#to({ at: "handed over", why: end, ticket: handed });
+    if (how === "abandoned") return this.#end("failed", "the process shut down");
+    this.#to({ at: "handed over", why: how, ticket: handed });
+    // Taken here: the delivery is handled once its answer is, as a caller awaits it.
+    if (how === "taken here") await answered;
   }
 
   /** From its first text to its last word: the same for every question, wherever it arrived. */
@@ -450,9 +476,12 @@ export class QuestionLife {
         },
       );
       this.#finished(message, report);
+      // The answer is final on screen: its record goes before the question counts as done.
+      await record?.close();
       this.#end(END_OF[report.end], report.end);
     } catch (error) {
       await this.#failed(error, question, writer);
+      await record?.close();
     }
   }
 
@@ -511,10 +540,10 @@ export class QuestionLife {
     if (!again) this.#log.debug(detail ?? {}, `question ${next.at}`);
   }
 
-  /** The end of the question's life in this process. */
-  #end(state: Exclude<EndState, "handed over"> | "handed over", why: string): void {
+  /** The end of the question's life in this process: what it held is let go. */
+  #end(state: EndState, why: string): void {
     if ((END_STATES as readonly string[]).includes(this.#life.at)) return;
-    this.#to(state === "handed over" ? { at: state, why } : { at: state, why }, { why });
+    this.#to({ at: state, why }, { why });
   }
 }
 

@@ -31,7 +31,7 @@ export interface ShownNotice {
 }
 
 /** What became of a queued question, as the process that received it learns it. */
-export type QueuedEnd = "taken" | "withdrawn" | "let go" | "abandoned";
+export type QueuedEnd = "taken" | "taken here" | "withdrawn" | "let go" | "abandoned";
 
 /** A queued question's notice, held by the process that received the question. */
 export interface Notice {
@@ -175,7 +175,9 @@ export class QueuedNotices {
   async take(id: string, receiver: string): Promise<Taken> {
     const { store, signals, processId } = this.#options;
     if (!(await store.claim(fateKey(id), "answered", NOTICE_TTL_MS))) return { fate: "withdrawn" };
-    if (receiver === processId) return { fate: "answered", shown: await this.#handOver(id) };
+    if (receiver === processId) {
+      return { fate: "answered", shown: await this.#handOver(id, "taken here") };
+    }
     const reply = await signals
       .ask(receiver, "notice.take", { id }, HAND_OVER_WITHIN_MS)
       .catch(() => undefined);
@@ -230,10 +232,13 @@ export class QueuedNotices {
     }
   }
 
-  async #handOver(id: string): Promise<ShownNotice | undefined> {
+  async #handOver(
+    id: string,
+    how: "taken" | "taken here" = "taken",
+  ): Promise<ShownNotice | undefined> {
     const tracked = this.#tracked.get(id);
     if (!tracked) return undefined;
-    this.#release(tracked, "taken");
+    this.#release(tracked, how);
     await tracked.busy;
     return tracked.ref === undefined
       ? undefined

@@ -108,6 +108,8 @@ export class SharedQueue {
   /** Entries waiting to be taken, as last learnt (an add, a round). */
   #depth = 0;
   readonly #jobs = new Set<Promise<void>>();
+  /** Questions refused since the queue last took one. */
+  #refused = 0;
 
   constructor(options: SharedQueueOptions) {
     this.#options = options;
@@ -130,7 +132,26 @@ export class SharedQueue {
     const added = await store.streamAdd(key, value, maxQueued, consumer);
     if (added) this.#setDepth(added.place);
     this.#added();
+    this.#refusals(added === undefined);
     return added;
+  }
+
+  /** One line when the queue starts refusing, one when it takes again: not one per question. */
+  #refusals(refused: boolean): void {
+    const { log } = this.#options;
+    if (refused) {
+      if (++this.#refused === 1) {
+        log.warn(
+          "the answer queue is full (MAX_QUEUED_QUESTIONS): new questions are told the bot is busy until it has room",
+        );
+      }
+    } else if (this.#refused > 0) {
+      log.info(
+        { refused: this.#refused },
+        "the answer queue takes questions again: `refused` were told the bot was busy meanwhile",
+      );
+      this.#refused = 0;
+    }
   }
 
   /** Starts taking entries while there is room; each goes to `handler`. */
@@ -192,6 +213,12 @@ export class SharedQueue {
             ? await store.streamTakeOver(key, consumer, takeoverMs, slots.length)
             : await store.streamTake(key, consumer, slots.length);
           if (entries.length < slots.length && announced === this.#announced) this.#mayWait = false;
+          // What waits now, as far as this take tells: none when it found fewer than it asked.
+          if (entries.length > 0 || this.#depth > 0) {
+            this.#setDepth(
+              entries.length < slots.length ? 0 : Math.max(0, this.#depth - entries.length),
+            );
+          }
           entries.forEach((entry, i) => {
             const slot = slots[i];
             if (slot) this.#start(entry.id, entry.value, slot);

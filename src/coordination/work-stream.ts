@@ -31,7 +31,6 @@ interface MemoryEntry {
 }
 
 interface MemoryStream {
-  seq: number;
   /** Every entry not yet done, by id, in the order they were added. */
   entries: Map<string, MemoryEntry>;
 }
@@ -43,6 +42,7 @@ interface MemoryStream {
  */
 export class MemoryStreams {
   readonly #streams = new Map<string, MemoryStream>();
+  #seq = 0;
   /** Announces each add on streamAddedChannel(key), as the Redis add script does. */
   readonly #announce: (topic: string, id: string) => void;
 
@@ -53,13 +53,14 @@ export class MemoryStreams {
   add(key: string, value: unknown, maxWaiting: number, adder: string): StreamAdd | undefined {
     let stream = this.#streams.get(key);
     if (!stream) {
-      stream = { seq: 0, entries: new Map() };
+      stream = { entries: new Map() };
       this.#streams.set(key, stream);
     }
     const waiting = this.waiting(key);
     if (waiting >= maxWaiting) return undefined;
-    stream.seq += 1;
-    const id = `${stream.seq}-0`;
+    // Never an id used before, as Redis's are: a stream emptied and begun again counts on.
+    this.#seq += 1;
+    const id = `${this.#seq}-0`;
     stream.entries.set(id, { value: JSON.stringify(value), addedBy: adder });
     this.#announce(streamAddedChannel(key), id);
     return { id, place: waiting + 1 };

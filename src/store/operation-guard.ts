@@ -127,4 +127,3 @@ export function checkTtl(ttl: Ttl | undefined): number | undefined {
 export function isKept(ttl: Ttl | undefined): boolean {
   return typeof ttl === "object";
 }
-

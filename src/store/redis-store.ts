@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
 import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
-import type { Ttl } from "../coordination/port.ts";
 import { REDIS_LINE_REPLACE_SCRIPT } from "../coordination/line.ts";
+import type { Ttl } from "../coordination/port.ts";
 import { presenceKey } from "../coordination/process-presence.ts";
 import {
   type DrawOptions,

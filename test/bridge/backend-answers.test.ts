@@ -5,12 +5,12 @@ import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
+import type { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { within } from "../backend/fixtures.ts";
-import { incoming, OPEN_BRIDGE } from "../support/bridge-harness.ts";
+import { incoming, OPEN_BRIDGE, startBridge } from "../support/bridge-harness.ts";
 import {
   HIDDEN_CHARACTER,
   INVISIBLE_ANSWER,
@@ -65,7 +65,7 @@ async function start(
       },
     }),
   });
-  const bridge = new Bridge({
+  const bridge = await startBridge({
     backend: client,
     store,
     log,

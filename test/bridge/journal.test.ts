@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
+import type { Bridge } from "../../src/bridge/bridge.ts";
+import { ProcessPresence, presenceKey } from "../../src/coordination/process-presence.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import type { RecoveryChannel } from "../../src/journal/finish-interrupted.ts";
 import { createLogger } from "../../src/log.ts";
@@ -9,7 +10,14 @@ import type { MessageRef } from "../../src/ports.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
-import { type Harness, incoming, OPEN_BRIDGE, startHarness } from "../support/bridge-harness.ts";
+import {
+  type Harness,
+  incoming,
+  OPEN_BRIDGE,
+  startBridge,
+  startHarness,
+  type TestBridgeOptions,
+} from "../support/bridge-harness.ts";
 import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 import { startTestRedis } from "../support/redis.ts";
@@ -43,19 +51,43 @@ function channelOver(...surfaces: PersistingSurface[]): RecoveryChannel {
   };
 }
 
-function bridgeWith(h: Harness, options: Partial<BridgeOptions>): Bridge {
-  const bridge = new Bridge({
+/** A journal as a process keeps it: its run is the process's presence. */
+function journalOf(
+  store: Store,
+  options: { updateIntervalMs?: number; leaseMs?: number; sweepIntervalMs?: number } = {},
+): AnswerJournal {
+  const presence = new ProcessPresence({ store, log: silent, leaseMs: options.leaseMs });
+  presences.push(presence);
+  const journal = new AnswerJournal({
+    store,
+    log: silent,
+    presence,
+    updateIntervalMs: options.updateIntervalMs ?? 1_000,
+    ...(options.sweepIntervalMs !== undefined && { sweepIntervalMs: options.sweepIntervalMs }),
+  });
+  presenceOf.set(journal, presence);
+  return journal;
+}
+
+const presenceOf = new WeakMap<AnswerJournal, ProcessPresence>();
+
+async function bridgeWith(
+  h: Harness,
+  options: Partial<TestBridgeOptions> & { journal: AnswerJournal },
+): Promise<Bridge> {
+  const bridge = await startBridge({
     backend: h.backend,
     store: h.store,
     log: silent,
     ...OPEN_BRIDGE,
     ...options,
+    presence: presenceOf.get(options.journal),
   });
   bridges.push(bridge);
   return bridge;
 }
 
-/** Counts the writes a store takes, by kind, for keys of the journal. */
+/** Counts the journal's writes a store takes: each map update (fields put, removed), and the runs. */
 function countWrites(store: Store): { store: Store; writes: string[] } {
   const writes: string[] = [];
   const counted = new Proxy(store, {
@@ -63,14 +95,12 @@ function countWrites(store: Store): { store: Store; writes: string[] } {
       const value = Reflect.get(target, name, receiver);
       if (typeof value !== "function") return value;
       return (...args: unknown[]) => {
-        if (name === "setMany") {
-          const keys = (args[0] as { key: string }[]).map((entry) => entry.key.split(":")[1]);
-          writes.push(`setMany ${keys.join(" ")}`);
-          return value.apply(target, args);
-        }
         const key = String(args[0]);
-        if (["set", "delete", "claim", "release", "renew"].includes(String(name))) {
-          if (key.startsWith("journal:")) writes.push(`${String(name)} ${key.split(":")[1]}`);
+        if (name === "updateMap" && key.startsWith("journal:")) {
+          const put = Object.keys(args[1] as object).length;
+          writes.push(`update ${put} ${(args[2] as string[]).length}`);
+        } else if (name === "addToSet" || name === "removeFromSet") {
+          if (key.startsWith("journal:")) writes.push(`${String(name)} runs`);
         }
         return value.apply(target, args);
       };
@@ -95,13 +125,16 @@ async function untilJournaled(store: Store, runId: string, withText: boolean) {
 
 let harnesses: Harness[] = [];
 let bridges: Bridge[] = [];
+let presences: ProcessPresence[] = [];
 afterEach(async () => {
   // Answers left hanging on purpose end now, before their store closes.
   for (const h of harnesses) await h.simulator.close();
   for (const bridge of bridges) await bridge.drain(0);
+  for (const presence of presences) await presence.close();
   for (const h of harnesses) await h.close();
   harnesses = [];
   bridges = [];
+  presences = [];
 });
 
 describe("the answer journal (embedded store)", () => {
@@ -109,8 +142,8 @@ describe("the answer journal (embedded store)", () => {
     const h = await startHarness({ simulator: { chunkDelayMs: 10, chunkChars: [4, 10] } });
     harnesses.push(h);
     const { store, writes } = countWrites(h.store);
-    const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 200 });
-    const bridge = bridgeWith(h, { store, journal });
+    const journal = journalOf(store, { updateIntervalMs: 200 });
+    const bridge = await bridgeWith(h, { store, journal });
     const surface = new PersistingSurface("s", { limits: { minEditIntervalMs: 20 } });
     const started = performance.now();
     await bridge.handle(incoming("hello there"), surface);
@@ -119,15 +152,13 @@ describe("the answer journal (embedded store)", () => {
     expect(surface.messages[0]).not.toContain("⚠️");
     expect(surface.edits).toBeGreaterThan(10);
     expect(await journalEntries(h.store, journal.runId)).toEqual([]);
-    const answerWrites = writes.filter((w) => w.endsWith(" answer"));
-    // One at the first message, at most one per interval as the text grows, one delete.
-    expect(answerWrites.filter((w) => w.startsWith("delete"))).toHaveLength(1);
-    expect(answerWrites.filter((w) => w.startsWith("set")).length).toBeLessThanOrEqual(
-      1 + Math.ceil(ms / 200),
-    );
-    // The run lists itself once (under a short lock) and indexes the answer once.
-    expect(writes.filter((w) => w === "set run")).toHaveLength(1);
-    expect(writes.filter((w) => w === "set runs")).toHaveLength(1);
+    // One at the first message, at most one per interval as the text grows, one removal.
+    expect(writes.filter((w) => w === "update 0 1")).toHaveLength(1);
+    const puts = writes.filter((w) => w.startsWith("update 1"));
+    expect(puts.length).toBeGreaterThan(1);
+    expect(puts.length).toBeLessThanOrEqual(1 + Math.ceil(ms / 200));
+    // The run lists itself once.
+    expect(writes.filter((w) => w === "addToSet runs")).toHaveLength(1);
     await journal.close();
     expect(await journalRuns(h.store)).toEqual([]);
   });
@@ -136,8 +167,8 @@ describe("the answer journal (embedded store)", () => {
     const h = await startHarness({ simulator: { chunkDelayMs: 10, chunkChars: [2, 4] } });
     harnesses.push(h);
     const { store, writes } = countWrites(h.store);
-    const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 150 });
-    const bridge = bridgeWith(h, { store, journal });
+    const journal = journalOf(store, { updateIntervalMs: 150 });
+    const bridge = await bridgeWith(h, { store, journal });
     const surfaces = Array.from({ length: 5 }, () => new PersistingSurface());
     const started = performance.now();
     await Promise.all(
@@ -152,46 +183,52 @@ describe("the answer journal (embedded store)", () => {
 
     for (const surface of surfaces) expect(surface.messages[0]).not.toContain("⚠️");
     expect(rounds).toBeGreaterThan(2);
-    // Each answer's first record is written at once; its growing text only in the rounds.
-    expect(writes.filter((w) => w === "set answer")).toHaveLength(5);
-    const batched = writes.filter((w) => w.startsWith("setMany"));
-    expect(batched.length).toBeGreaterThan(0);
-    expect(batched.length).toBeLessThanOrEqual(rounds);
+    // Each answer's first record is written at once, and its end; its growing text in rounds.
+    expect(writes.filter((w) => w === "update 0 1")).toHaveLength(5);
+    const rounded = writes.filter((w) => /^update [2-5] 0$/.test(w));
     // Answers that grew during the same round share its write.
-    expect(Math.max(...batched.map((w) => w.split(" ").length - 1))).toBeGreaterThan(1);
-    expect(writes.filter((w) => w === "delete answer")).toHaveLength(5);
+    expect(rounded.length).toBeGreaterThan(0);
+    const puts = writes.filter((w) => /^update [1-5] 0$/.test(w));
+    expect(puts.length).toBeLessThanOrEqual(5 + rounds);
     expect(await journalEntries(h.store, journal.runId)).toEqual([]);
+    expect(writes.filter((w) => w === "addToSet runs")).toHaveLength(1);
   });
 
-  it("writes a run's index only when more answers than ever are in flight, not per answer", async () => {
-    const h = await startHarness({ simulator: { chunkDelayMs: 2 } });
+  it("keeps a record never more than one edit behind what its message shows", async () => {
+    const h = await startHarness({ simulator: { chunkDelayMs: 15, chunkChars: [3, 6] } });
     harnesses.push(h);
-    const { store, writes } = countWrites(h.store);
-    const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
-    const bridge = bridgeWith(h, { store, journal });
-    for (let i = 0; i < 4; i++) {
-      await bridge.handle(
-        incoming(`question ${i}`, { threadKey: `t${i}` }),
-        new PersistingSurface(),
-      );
+    const EDIT_MS = 60;
+    const journal = journalOf(h.store, { updateIntervalMs: EDIT_MS });
+    const bridge = await bridgeWith(h, { journal });
+    const surface = new PersistingSurface("s", { limits: { minEditIntervalMs: EDIT_MS } });
+    const answering = bridge.handle(incoming("a long answer please, long long long"), surface);
+    let done = false;
+    void answering.then(() => {
+      done = true;
+    });
+    /** What the message showed, and when. */
+    const shown: { at: number; text: string }[] = [];
+    let checked = 0;
+    while (!done) {
+      shown.push({ at: performance.now(), text: surface.messages[0] ?? "" });
+      const [record] = await journalEntries(h.store, journal.runId);
+      const journaled = record?.messages[0]?.markdown;
+      // What it showed one edit interval (and a round's write) before now is in the record.
+      const before = shown.filter((s) => s.at <= performance.now() - 2 * EDIT_MS).at(-1);
+      if (journaled !== undefined && before && !done) {
+        expect(journaled.length).toBeGreaterThanOrEqual(before.text.length);
+        checked += 1;
+      }
+      await sleep(EDIT_MS / 3);
     }
-    await Promise.all(
-      [4, 5].map((i) =>
-        bridge.handle(incoming(`question ${i}`, { threadKey: `t${i}` }), new PersistingSurface()),
-      ),
-    );
-
-    expect(writes.filter((w) => w === "delete answer")).toHaveLength(6);
-    // One answer at a time, then two at once: the index grew twice.
-    expect(writes.filter((w) => w === "set run")).toHaveLength(2);
-    expect(await journalEntries(h.store, journal.runId)).toEqual([]);
+    expect(checked).toBeGreaterThan(3);
   });
 
   it("finishes a dead run's answers: the text it had plus the note, or the note alone", async () => {
     const h = await startHarness({ simulator: { chunkDelayMs: 2 } });
     harnesses.push(h);
-    const journal = new AnswerJournal({ store: h.store, log: silent, updateIntervalMs: 20 });
-    const bridge = bridgeWith(h, { journal });
+    const journal = journalOf(h.store, { updateIntervalMs: 20 });
+    const bridge = await bridgeWith(h, { journal });
     const cut = new PersistingSurface("cut");
     const waiting = new PersistingSurface("waiting");
     void bridge.handle(incoming("stop half-way #stall"), cut);
@@ -204,7 +241,7 @@ describe("the answer journal (embedded store)", () => {
 
     // The process "dies" here; the next one finds both answers.
     const reading = recordingReads(h.store);
-    const next = new AnswerJournal({ store: reading.store, log: silent });
+    const next = journalOf(reading.store);
     const recovered = await next.recover([channelOver(cut, waiting)]);
     const entries = reading.read.filter((e) => e.messages.some((m) => m.markdown !== ""));
     expect(recovered).toBe(2);
@@ -218,14 +255,14 @@ describe("the answer journal finishes an answer in its language", () => {
   it("after /language fr, a dead run's answer ends with the French note", async () => {
     const h = await startHarness({ simulator: { chunkDelayMs: 2 } });
     harnesses.push(h);
-    const journal = new AnswerJournal({ store: h.store, log: silent, updateIntervalMs: 20 });
-    const bridge = bridgeWith(h, { journal });
+    const journal = journalOf(h.store, { updateIntervalMs: 20 });
+    const bridge = await bridgeWith(h, { journal });
     const cut = new PersistingSurface("cut");
     await bridge.handle(incoming("/language fr"), cut);
     void bridge.handle(incoming("stop half-way #stall"), cut);
     await untilJournaled(h.store, journal.runId, true);
 
-    const next = new AnswerJournal({ store: h.store, log: silent });
+    const next = journalOf(h.store);
     expect(await next.recover([channelOver(cut)])).toBe(1);
     expect(cut.messages.at(-1)).toMatch(/\n\n⚠️ réponse coupée : interrompue$/);
   });
@@ -241,25 +278,15 @@ describe.skipIf(!redis)("the answer journal on Redis, several processes", () => 
     const simulator = await startSimulator({ chunkDelayMs: 2 });
     const storeA = await open();
     const storeB = await open();
-    const journalA = new AnswerJournal({
-      store: storeA,
-      log: silent,
-      updateIntervalMs: 20,
-      leaseMs: 300,
-    });
+    const journalA = journalOf(storeA, { updateIntervalMs: 20, leaseMs: 300 });
     const a = await startHarness({ store: storeA, simulatorInstance: simulator, bridge: {} });
-    const bridgeA = bridgeWith(a, { journal: journalA });
+    const bridgeA = await bridgeWith(a, { journal: journalA });
     const surface = new PersistingSurface();
     void bridgeA.handle(incoming("stop half-way #stall"), surface);
     await untilJournaled(storeB, journalA.runId, true);
 
     const reading = recordingReads(storeB);
-    const journalB = new AnswerJournal({
-      store: reading.store,
-      log: silent,
-      leaseMs: 300,
-      sweepIntervalMs: 50,
-    });
+    const journalB = journalOf(reading.store, { leaseMs: 300, sweepIntervalMs: 50 });
     // A is alive (its lease is renewed): B does not touch its answer.
     expect(await journalB.recover([channelOver(surface)])).toBe(0);
     const sweeps = journalB.recovery([channelOver(surface)]);
@@ -268,6 +295,8 @@ describe.skipIf(!redis)("the answer journal on Redis, several processes", () => 
     expect(surface.messages[0]).not.toContain("⚠️");
 
     // A dies: its connection to Redis is gone, its lease lapses, B's sweep finishes the answer.
+    await presenceOf.get(journalA)?.close();
+    await storeA.claim(presenceKey(journalA.runId), journalA.runId, 300);
     await storeA.close();
     const deadline = performance.now() + 3_000;
     while (!surface.messages[0]?.endsWith(CUT) && performance.now() < deadline) await sleep(20);

@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
-import { createLogger } from "../../src/log.ts";
 import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 
@@ -18,12 +16,7 @@ async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<
 describe("the bot's own texts in the channel's language", () => {
   it("after /language fr: the cut note, an error, the queued notice and /help are French", async () => {
     // One answer at a time: a question asked while another is answered waits for room.
-    const answerQueue = new LocalAnswerQueue({
-      maxActive: 1,
-      maxQueued: 10,
-      log: createLogger({ level: "silent", secrets: [] }),
-    });
-    const h = await start({ bridge: { answerQueue } });
+    const h = await start({ bridge: { maxActive: 1, maxQueued: 10 } });
     const surface = new MemorySurface();
     await h.bridge.handle(incoming("/language fr"), surface);
 
@@ -35,12 +28,17 @@ describe("the bot's own texts in the channel's language", () => {
       "⚠️ le service du chatbot a échoué (HTTP 500) ; réessayez plus tard",
     );
 
-    // Two threads: the question that waits for room is told its place.
+    // Two threads: the question that waits for room is told its place (on a surface another
+    // process could answer it on).
+    const waiting = Object.assign(new MemorySurface(), { persistRef: (ref: unknown) => ref });
     await Promise.all([
-      h.bridge.handle(incoming("first #delay=200"), surface),
-      h.bridge.handle(incoming("second", { threadKey: "test:channel-1:thread-2" }), surface),
+      h.bridge.handle(incoming("first #delay=1000"), surface),
+      h.bridge.handle(
+        incoming("second", { threadKey: "test:channel-1:thread-2", replyPlace: "thread-2" }),
+        waiting,
+      ),
     ]);
-    expect(surface.calls.map((c) => c.text)).toContain(
+    expect(waiting.calls.map((c) => c.text)).toContain(
       "⏳ beaucoup de questions en ce moment : la vôtre est la 1ᵉ dans la file",
     );
 

@@ -2,12 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { type Harness, incoming, startHarness } from "../support/bridge-harness.ts";
+import { type Harness, incoming, startBridge, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface, plainRenderer } from "../support/memory-surface.ts";
 import { until } from "../support/run-bot.ts";
 
@@ -24,6 +23,13 @@ async function start(options: Parameters<typeof startHarness>[0] = {}): Promise<
 
 /** The answer text without the conversation-specific lines the simulator adds. */
 const chatRequests = (h: Harness) => h.simulator.requests.filter((r) => r.route === "chat");
+
+/** A surface another process could find again: what a question waiting for room needs. */
+class SavedSurface extends MemorySurface {
+  persistRef(ref: unknown): unknown {
+    return ref;
+  }
+}
 
 describe("the pipeline, over HTTP against the simulated backend", () => {
   it("streams an answer in coalesced edits no faster than the surface allows", async () => {
@@ -251,16 +257,23 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
   });
 
   it("answers a question waiting for room even when its notice is refused", async () => {
-    const log = createLogger({ level: "silent", secrets: [] });
-    const answerQueue = new LocalAnswerQueue({ maxActive: 1, maxQueued: 10, log });
-    const h = await start({ simulator: { chunkDelayMs: 2 }, bridge: { answerQueue } });
+    const h = await start({
+      simulator: { chunkDelayMs: 2 },
+      bridge: { maxActive: 1, maxQueued: 10 },
+    });
     const first = new MemorySurface();
-    const second = new MemorySurface();
-    const running = h.bridge.handle(incoming("first", { threadKey: "t1" }), first);
-    await until("the first answering", () => (answerQueue.active === 1 ? true : undefined));
+    const second = new SavedSurface();
+    const running = h.bridge.handle(
+      incoming("first #delay=400", { threadKey: "t1", replyPlace: "t1" }),
+      first,
+    );
+    await until("the first answering", () => (first.messages.length > 0 ? true : undefined));
     // The second waits for room: its "number 1 in line" notice meets a 429.
     second.failNextWithRateLimit(50);
-    await Promise.all([running, h.bridge.handle(incoming("second", { threadKey: "t2" }), second)]);
+    await Promise.all([
+      running,
+      h.bridge.handle(incoming("second", { threadKey: "t2", replyPlace: "t2" }), second),
+    ]);
     // The notice met the 429 and was let go; the answer came all the same, in one message.
     expect(second.rateLimitsLeft).toBe(0);
     expect(second.calls.filter((c) => c.text.includes("in line"))).toEqual([]);
@@ -277,9 +290,7 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
           ? () => Promise.reject(new StoreUnavailableError("set", new Error("connection lost")))
           : (Reflect.get(store, name, store)?.bind?.(store) ?? Reflect.get(store, name, store)),
     });
-    const { Bridge } = await import("../../src/bridge/bridge.ts");
-    const { createLogger } = await import("../../src/log.ts");
-    const bridge = new Bridge({
+    const bridge = await startBridge({
       backend: h.backend,
       store: failingSaves,
       log: createLogger({ level: "silent", secrets: [] }),

@@ -14,7 +14,6 @@ describe("a thread's line, on the embedded store with its in-memory queue", () =
       startSlackHarness({
         backend: held,
         answerQueue: { maxActive: 2, maxQueued: 10 },
-        sharedQueue: true,
       }),
     );
     // Two answers in other threads fill the cap.

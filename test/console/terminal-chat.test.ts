@@ -5,11 +5,10 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { createConsoleChannel } from "../../adapters/console/index.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
+import { OPEN_BRIDGE, startBridge } from "../support/bridge-harness.ts";
 import { until } from "../support/run-bot.ts";
 import { type ScriptedBackend, startScriptedBackend } from "../support/scripted-answers.ts";
 import { VirtualTerminal } from "../support/virtual-terminal.ts";
@@ -50,7 +49,7 @@ async function chatInTerminal(
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const bridge = new Bridge({
+  const bridge = await startBridge({
     backend,
     store,
     log: createLogger({ level: "silent", secrets: [] }),

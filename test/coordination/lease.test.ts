@@ -1,10 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Lease } from "../../src/coordination/lease.ts";
-import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
@@ -69,20 +65,5 @@ describe.runIf(redis)("a lease on a store processes share", () => {
     while (lost === 0 && performance.now() - started < 2_000) await sleep(10);
     expect(lost).toBeGreaterThan(0);
     expect(await store.get(key)).toBe("thief");
-  });
-});
-
-describe("a lease on a store one process owns", () => {
-  it("is granted in process: a lease left on disk by a killed process holds nothing back", async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), "lease-"));
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const store = await openEmbeddedStore({ dataDir });
-    cleanups.push(() => store.close());
-    await store.claim("leads:poll-lease", "a killed process", 60_000);
-    const lease = new Lease({ store, key: "leads:poll-lease", owner: "me", leaseMs: 60_000 });
-    expect(lease.grantedInProcess).toBe(true);
-    expect(await lease.acquire()).toBe(true);
-    await lease.release();
-    expect(await store.get("leads:poll-lease")).toBe("a killed process");
   });
 });

@@ -8,7 +8,7 @@ import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
-import { CountingStore } from "../bench/counting-store.ts";
+import { type CountingStore, countingStore } from "../bench/counting-store.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
 
 const redis = await startTestRedis("a process's presence");
@@ -25,45 +25,53 @@ afterEach(async () => {
 const namespace = `presence-${randomUUID()}`;
 
 /** A store of its own on the one Redis, as each process has, counting its calls. */
-async function redisProcess(): Promise<{ store: CountingStore; presence: ProcessPresence }> {
+async function redisProcess(): Promise<{
+  store: Store;
+  counting: CountingStore;
+  presence: ProcessPresence;
+}> {
   if (!redis) throw new Error("no Redis");
-  const inner = await openRedisStore({ url: redis.url, namespace });
+  const id = randomUUID();
+  const inner = await openRedisStore({ url: redis.url, namespace, processId: id });
   cleanups.push(() => inner.close());
-  const store = new CountingStore(inner);
-  const presence = new ProcessPresence({ store, log: silent, leaseMs: LEASE_MS });
+  const counting = countingStore(inner);
+  const store = counting.store;
+  const presence = new ProcessPresence({ store, log: silent, leaseMs: LEASE_MS, id });
   cleanups.push(() => presence.close());
-  return { store, presence };
+  return { store, counting, presence };
 }
 
 describe.runIf(redis)("a process's presence on a store processes share", () => {
   it("shows the process alive to every other while it runs, renewed past its lease", async () => {
     const a = await redisProcess();
     const b = await redisProcess();
-    expect(await b.presence.alive([a.presence.id])).toEqual([false]);
     await a.presence.join();
     await b.presence.join();
     await sleep(3 * LEASE_MS);
-    // One read answers for many processes (b's own renewals may run meanwhile: not counted).
-    b.store.reset();
+    // One step answers for many processes (b's own renewals may run meanwhile: not counted).
+    b.counting.reset();
     expect(await b.presence.alive([a.presence.id, "never-ran", b.presence.id])).toEqual([
       true,
       false,
       true,
     ]);
-    const { renew: _renewals, ...reads } = Object.fromEntries(b.store.counts);
-    expect(reads).toEqual({ getMany: 1 });
+    const { renew: _renewals, ...reads } = Object.fromEntries(b.counting.counts);
+    expect(reads).toEqual({ processesAlive: 1 });
   });
 
-  it("lapses a lease after its process died, and frees at once when it closes", async () => {
+  it("lapses a lease after its process died, and is gone at once once it closed", async () => {
     const killed = await redisProcess();
     const closed = await redisProcess();
     const watcher = await redisProcess();
     await killed.presence.join();
     await closed.presence.join();
     await closed.presence.close();
+    await closed.store.close();
     expect(await watcher.presence.alive([closed.presence.id])).toEqual([false]);
 
     // Killed: its connection gone, nothing renews it.
+    await killed.presence.close();
+    await killed.store.claim(presenceKey(killed.presence.id), killed.presence.id, LEASE_MS);
     await killed.store.close();
     expect(await watcher.presence.alive([killed.presence.id])).toEqual([true]);
     await sleep(LEASE_MS + 50);
@@ -86,22 +94,29 @@ describe.runIf(redis)("a process's presence on a store processes share", () => {
   });
 });
 
+describe.runIf(redis)("a process cut off from the store", () => {
+  it("is not taken for dead while its connection stays open, though its presence lapsed", async () => {
+    const cut = await redisProcess();
+    const watcher = await redisProcess();
+    await cut.presence.join();
+    // Its presence lapses (no renewal reaches Redis), its connection is still there.
+    await cut.presence.close();
+    expect(await watcher.presence.alive([cut.presence.id])).toEqual([true]);
+    await cut.store.close();
+    expect(await watcher.presence.alive([cut.presence.id])).toEqual([false]);
+  });
+});
+
 describe("a process's presence on a store one process owns", () => {
-  it("is granted in process: no store call, and every other process is a dead one", async () => {
+  it("shows only that process alive: one a killed process left on disk is dead at once", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "presence-"));
     cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    const inner: Store = await openEmbeddedStore({ dataDir });
-    cleanups.push(() => inner.close());
-    const store = new CountingStore(inner);
+    const store: Store = await openEmbeddedStore({ dataDir, processId: "me" });
+    cleanups.push(() => store.close());
+    await store.claim(presenceKey("killed"), "killed", 60_000);
     const presence = new ProcessPresence({ store, log: silent, id: "me" });
-    expect(presence.grantedInProcess).toBe(true);
     await presence.join();
-    expect(await presence.alive(["me", "a process killed before this one started"])).toEqual([
-      true,
-      false,
-    ]);
-    expect(presence.remainingMs()).toBe(Number.POSITIVE_INFINITY);
+    expect(await presence.alive(["me", "killed"])).toEqual([true, false]);
     await presence.close();
-    expect(Object.fromEntries(store.counts)).toEqual({});
   });
 });

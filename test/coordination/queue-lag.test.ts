@@ -25,7 +25,8 @@ describe.skipIf(!redis)("the answer queue's lag on Redis (what KEDA's lagCount s
     const store = await openRedisStore({ url: redis.url, namespace: redis.namespace });
     try {
       const stream = `${redis.namespace}:${ANSWER_QUEUE_KEY}`;
-      for (const n of [1, 2, 3, 4]) await store.streamAdd(ANSWER_QUEUE_KEY, { n }, 100);
+      for (const n of [1, 2, 3, 4])
+        await store.streamAdd(ANSWER_QUEUE_KEY, { n }, 100, "process-a");
       expect(await lagOf(redis.url, stream)).toBe(4);
 
       // A process with room for two takes them and begins one (acknowledged and deleted).

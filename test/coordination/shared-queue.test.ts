@@ -3,20 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import {
-  type QueueCapacity,
-  type QueueJob,
-  SharedQueue,
-} from "../../src/coordination/shared-queue.ts";
-import { NotStartedError } from "../../src/errors.ts";
+import { Room } from "../../src/bridge/room.ts";
+import { type QueueJob, SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
-
-/** A process's capacity as these tests set it: the queue wakes itself when a job ends. */
-const roomOf = (room: () => number): QueueCapacity => ({ room, onRoom: () => undefined });
 
 const redis = await startTestRedis("shared queue");
 afterAll(() => redis?.close());
@@ -42,7 +35,7 @@ class Worker {
       store,
       key,
       consumer: name,
-      capacity: roomOf(() => maxActive - this.queue.active),
+      room: new Room(maxActive),
       maxQueued: 100,
       takeoverMs: TAKEOVER_MS,
       log,
@@ -50,11 +43,11 @@ class Worker {
   }
 
   /** Serves the queue; `begin` false leaves each job taken and never begun. */
-  serve(options: { begin: boolean } = { begin: true }): void {
-    this.queue.serve(async (job: QueueJob) => {
+  serve(options: { begin: boolean } = { begin: true }): Promise<void> {
+    return this.queue.serve(async (job: QueueJob) => {
       this.taken.push(job.value);
       if (!options.begin) return new Promise<void>(() => undefined);
-      if (await job.begin()) this.begun.push(job.value);
+      if ((await job.begin()) === "begun") this.begun.push(job.value);
       if (this.#autoRelease) return;
       await new Promise<void>((resolve) => this.#release.push(resolve));
     });
@@ -85,8 +78,8 @@ function queueSuite(name: string, openStore: () => Promise<Store>): void {
         b.releaseAll();
         await Promise.all([a.queue.stop(), b.queue.stop()]);
       });
-      a.serve();
-      b.serve();
+      await a.serve();
+      await b.serve();
       for (let i = 1; i <= 6; i += 1) expect(await a.queue.push(i)).toBeDefined();
       await until(() => a.begun.length === 2 && b.begun.length === 2);
       // Past both caps, two wait.
@@ -106,7 +99,7 @@ function queueSuite(name: string, openStore: () => Promise<Store>): void {
         store,
         key: `bounded-${randomUUID()}`,
         consumer: "a",
-        capacity: roomOf(() => 0),
+        room: new Room(0),
         maxQueued: 2,
         takeoverMs: TAKEOVER_MS,
         log,
@@ -153,14 +146,14 @@ describe.runIf(redis)("redis", () => {
     const key = `work-${randomUUID()}`;
     const deadStore = await openRedisStore({ url: redis?.url ?? "", namespace: redis?.namespace });
     const dead = new Worker(deadStore, key, "dead", 3);
-    dead.serve({ begin: false });
+    await dead.serve({ begin: false });
     for (let i = 1; i <= 3; i += 1) await dead.queue.push(i);
     await until(() => dead.taken.length === 3);
     // A kill: its connection goes, so nothing is renewed and nothing more is taken.
     await deadStore.close();
     const diedAt = performance.now();
     const heir = new Worker(await redisStore(), key, "heir", 5);
-    heir.serve();
+    await heir.serve();
     cleanups.push(async () => {
       heir.releaseAll();
       await heir.queue.stop();
@@ -175,12 +168,12 @@ describe.runIf(redis)("redis", () => {
   it("a live holder keeps an entry it has not begun past TAKEOVER_MS, and begins it then", async () => {
     const key = `work-${randomUUID()}`;
     const store = await redisStore();
-    let beginHeld: (() => Promise<boolean>) | undefined;
+    let beginHeld: QueueJob["begin"] | undefined;
     const holder: SharedQueue = new SharedQueue({
       store,
       key,
       consumer: "holder",
-      capacity: roomOf((): number => 1 - holder.active),
+      room: new Room(1),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       log,
@@ -193,31 +186,31 @@ describe.runIf(redis)("redis", () => {
       release();
       return holder.stop();
     });
-    holder.serve(async (job) => {
+    await holder.serve(async (job) => {
       beginHeld = () => job.begin();
       await released;
     });
     await holder.push("held");
     await until(() => beginHeld !== undefined);
     const other = new Worker(await redisStore(), key, "other", 1);
-    other.serve();
+    await other.serve();
     cleanups.push(async () => {
       other.releaseAll();
       await other.queue.stop();
     });
     await sleep(TAKEOVER_MS * 2);
     expect(other.taken).toEqual([]);
-    expect(await beginHeld?.()).toBe(true);
+    expect(await beginHeld?.()).toBe("begun");
   });
 
-  it("begin at a stop rejects with NotStartedError and leaves the entry for another process", async () => {
+  it("begin at a stop says so and leaves the entry for another process", async () => {
     const key = `work-${randomUUID()}`;
     const store = await redisStore();
     const stopping: SharedQueue = new SharedQueue({
       store,
       key,
       consumer: "stopping",
-      capacity: roomOf((): number => 1 - stopping.active),
+      room: new Room(1),
       maxQueued: 10,
       takeoverMs: TAKEOVER_MS,
       log,
@@ -227,18 +220,18 @@ describe.runIf(redis)("redis", () => {
     const gate = new Promise<void>((resolve) => {
       go = resolve;
     });
-    stopping.serve(async (job) => {
+    await stopping.serve(async (job) => {
       await gate;
-      outcome = await job.begin().catch((error: unknown) => error);
+      outcome = await job.begin();
     });
     await stopping.push("question");
     await until(() => stopping.active === 1);
     const stopped = stopping.stop();
     go();
     await stopped;
-    expect(outcome).toBeInstanceOf(NotStartedError);
+    expect(outcome).toBe("stopped");
     const heir = new Worker(await redisStore(), key, "heir", 1);
-    heir.serve();
+    await heir.serve();
     cleanups.push(async () => {
       heir.releaseAll();
       await heir.queue.stop();

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createSlackChannel } from "../../adapters/slack/index.ts";
 import { renderMrkdwn } from "../../adapters/slack/render.ts";
-import { AnswerJournal } from "../../src/journal/answer-journal.ts";
+import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import type { Store } from "../../src/store/types.ts";
 import type { FakeSlack } from "../support/fake-slack.ts";
-import { journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
+import { journalRuns, recordingReads, settledJournal, testJournal } from "../support/journal.ts";
 import {
   mention,
   SIGNING_SECRET,
@@ -38,7 +38,7 @@ describe("Slack answers cut by a kill", () => {
       simulator: { chunkDelayMs: 2 },
       fake: { streaming },
       journal: (store) => {
-        journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+        journal = testJournal(store, { updateIntervalMs: 20 });
         return journal;
       },
     });
@@ -54,7 +54,7 @@ describe("Slack answers cut by a kill", () => {
 
     const channel = reopeningChannel(fake, store);
     const reading = recordingReads(store);
-    const next = new AnswerJournal({ store: reading.store, log: silent });
+    const next = testJournal(reading.store);
     expect(await next.recover([channel])).toBe(1);
     const [entry] = reading.read;
 
@@ -75,7 +75,7 @@ describe("Slack answers cut by a kill", () => {
       simulator: { chunkDelayMs: 2 },
       fake: { streaming: false },
       journal: (store) => {
-        journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+        journal = testJournal(store, { updateIntervalMs: 20 });
         return journal;
       },
     });
@@ -85,7 +85,7 @@ describe("Slack answers cut by a kill", () => {
     await settledJournal(store, journal?.runId ?? "", JOURNAL_SETTLED);
     fake.failNext("chat.update", "cant_update_message");
     const channel = reopeningChannel(fake, store);
-    expect(await new AnswerJournal({ store, log: silent }).recover([channel])).toBe(1);
+    expect(await testJournal(store).recover([channel])).toBe(1);
     const messages = fake.thread("C1", ts);
     expect(messages).toHaveLength(2);
     expect(messages[1]?.text).toBe(CUT);

@@ -251,7 +251,6 @@ describe("Slack: a first question carries its thread", () => {
   it("a first question handed to the shared queue carries its thread to the process that answers it", async () => {
     const options: SlackHarnessOptions = {
       answerQueue: { maxActive: 1, maxQueued: 10 },
-      sharedQueue: true,
     };
     const harness = await start(options);
     // The one room is taken by an answer that pauses half-way.

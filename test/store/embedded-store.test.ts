@@ -62,7 +62,6 @@ describe("embedded store", () => {
   it("keeps its data across a close and reopen", async () => {
     const dataDir = await freshDir();
     const first = await openStore({ dataDir });
-    expect(first.sharedAcrossProcesses).toBe(false);
     await first.set("conv:thread-1", "c-123");
     await first.set("lang:channel", "fr", 60_000);
     expect(await first.claim("delivery:1", "me", 60_000)).toBe(true);

@@ -44,7 +44,6 @@ describe.skipIf(!redis)("redis store", () => {
       openRedisStore({ url, namespace }),
       openRedisStore({ url, namespace }),
     ]);
-    expect(a.sharedAcrossProcesses).toBe(true);
     const key = `race-${randomUUID()}`;
     const results = await Promise.all(
       Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claim(key, `owner-${i}`, 5_000)),
@@ -72,25 +71,18 @@ describe.skipIf(!redis)("redis store", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it("serves one line's tickets in the order taken, whichever client took them", async () => {
+  it("keeps one line's order whichever client joins, and leaves no key once it is empty", async () => {
     const [a, b] = await Promise.all([
       openRedisStore({ url, namespace }),
       openRedisStore({ url, namespace }),
     ]);
     const line = `line-${randomUUID()}`;
-    const first = (await a.takeTicket(line, "on-a", 5_000)).number;
-    const second = (await b.takeTicket(line, "on-b", 5_000)).number;
-    const third = (await a.takeTicket(line, "on-a-again", 5_000)).number;
-    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
-    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("waiting");
-    await a.giveBackTicket(line, first, "on-a");
-    // Process A is done with its first question: its next one still waits for B's.
-    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("waiting");
-    expect(await b.checkTicket(line, second, "on-b", 5_000)).toBe("served");
-    await b.giveBackTicket(line, second, "on-b");
-    expect(await a.checkTicket(line, third, "on-a-again", 5_000)).toBe("served");
-    await a.giveBackTicket(line, third, "on-a-again");
-    // A line nobody waits in any more leaves no key behind.
+    expect(await a.lineJoin(line, "a:1")).toBe(1);
+    expect(await b.lineJoin(line, "b:1")).toBe(2);
+    expect(await a.lineJoin(line, "a:2")).toBe(3);
+    expect(await a.lineLeave(line, "a:1", true)).toBe("b:1");
+    expect(await b.lineLeave(line, "b:1", true)).toBe("a:2");
+    await a.lineLeave(line, "a:2", false);
     const raw = createClient({ url });
     await raw.connect();
     expect(await raw.exists(`${namespace}:${line}`)).toBe(0);
@@ -98,28 +90,21 @@ describe.skipIf(!redis)("redis store", () => {
     await Promise.all([a.close(), b.close()]);
   });
 
-  it("skips a ticket whose process's presence is gone, looked up in the store's own namespace", async () => {
-    const [a, b, other] = await Promise.all([
-      openRedisStore({ url, namespace }),
-      openRedisStore({ url, namespace }),
-      openRedisStore({ url, namespace: `${namespace}-other` }),
+  it("takes a process for alive while its presence holds, or while a connection it named is open", async () => {
+    const [a, b] = await Promise.all([
+      openRedisStore({ url, namespace, processId: "process-a" }),
+      openRedisStore({ url, namespace, processId: "process-b" }),
     ]);
-    const line = `line-${randomUUID()}`;
     await a.claim(presenceKey("process-a"), "process-a", 60_000);
-    // A presence of the same id in another namespace is another deployment's: B's ticket
-    // holds by none here.
-    await other.claim(presenceKey("process-b"), "process-b", 60_000);
-    const first = (await a.takeTicket(line, "a-1", { process: "process-a" })).number;
-    const second = (await b.takeTicket(line, "b-1", { process: "process-b" })).number;
-    const third = (await b.takeTicket(line, "b-2", 5_000)).number;
-    expect(await a.checkTicket(line, first, "a-1")).toBe("served");
-    expect(await b.checkTicket(line, second, "b-1")).toBe("lapsed");
-    expect(await b.checkTicket(line, third, "b-2")).toBe("waiting");
-    // Process A's presence goes: its ticket is skipped.
-    await a.release(presenceKey("process-a"), "process-a");
-    expect(await b.checkTicket(line, third, "b-2")).toBe("served");
-    expect(await a.checkTicket(line, first, "a-1")).toBe("lapsed");
-    await Promise.all([a.close(), b.close(), other.close()]);
+    // B never took a presence (or it lapsed: cut off from Redis): its connection is still there.
+    expect(await a.processesAlive(["process-a", "process-b", "process-c"])).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    await b.close();
+    expect(await a.processesAlive(["process-b"])).toEqual([false]);
+    await a.close();
   });
 
   it("runs its scripts by digest, and sends their text again when Redis lost them", async () => {
@@ -176,13 +161,13 @@ describe.skipIf(!redis)("redis store", () => {
     const queue = `queue-${randomUUID()}`;
     const full = `${namespace}:${queue}`;
     try {
-      await store.streamAdd(queue, "first", 10);
-      await store.streamAdd(queue, "second", 10);
+      await store.streamAdd(queue, "first", 10, "adder");
+      await store.streamAdd(queue, "second", 10, "adder");
       expect((await store.streamTake(queue, "a", 1)).map((e) => e.value)).toEqual(["first"]);
       // The group deleted under the running processes: adds and takes go on, and what was
       // still in the stream is taken again (the holder's hold went with the group).
       await raw.xGroupDestroy(full, STREAM_GROUP);
-      expect(await store.streamAdd(queue, "third", 10)).toMatchObject({ place: 3 });
+      expect(await store.streamAdd(queue, "third", 10, "adder")).toMatchObject({ place: 3 });
       expect((await store.streamTake(queue, "b", 5)).map((e) => e.value)).toEqual([
         "first",
         "second",

@@ -1,8 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { presenceKey } from "../../src/coordination/process-presence.ts";
+import { streamAddedChannel } from "../../src/coordination/work-stream.ts";
 import type { Store } from "../../src/store/types.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves once `done` holds: a message is delivered after its publisher's turn. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; !done() && i < 200; i += 1) await sleep(5);
+}
 
 /**
  * What every store keeps, run against each implementation: one block for each port it
@@ -212,10 +217,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
   describe(`${name}: the coordination port (src/coordination/port.ts)`, () => {
     freshForEachTest();
 
-    it("rejects a TTL that is not a positive number for a claim or a ticket", async () => {
+    it("rejects a TTL that is not a positive number for a claim", async () => {
       await expect(store.claim("k", "me", -1)).rejects.toThrow(RangeError);
-      await expect(store.takeTicket("l", "me", 0)).rejects.toThrow(RangeError);
-      await expect(store.takeTicket("l", "me", { process: "" })).rejects.toThrow(RangeError);
     });
 
     it("claim: only the first claim wins, and the key is free again after its TTL", async () => {
@@ -289,98 +292,39 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(results.every(Boolean)).toBe(true);
     });
 
-    it("tickets are served in the order they were taken, each after those ahead go back", async () => {
-      const first = await store.takeTicket("line", "a", 5_000);
-      const second = await store.takeTicket("line", "b", 5_000);
-      // Served at once in an empty line, not behind a live ticket.
-      expect([first.served, second.served]).toEqual([true, false]);
-      const [a, b] = [first.number, second.number];
-      const c = (await store.takeTicket("line", "c", 5_000)).number;
-      expect(a < b && b < c).toBe(true);
-      expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
-      expect(await store.checkTicket("line", b, "b", 5_000)).toBe("waiting");
-      expect(await store.checkTicket("line", a, "a", 5_000)).toBe("served");
-      await store.giveBackTicket("line", a, "a");
-      expect(await store.checkTicket("line", c, "c", 5_000)).toBe("waiting");
-      expect(await store.checkTicket("line", b, "b", 5_000)).toBe("served");
-      // Given back out of turn: c still waits for b, then nothing is ahead.
-      const d = (await store.takeTicket("line", "d", 5_000)).number;
-      await store.giveBackTicket("line", c, "c");
-      expect(await store.checkTicket("line", d, "d", 5_000)).toBe("waiting");
-      await store.giveBackTicket("line", b, "b");
-      expect(await store.checkTicket("line", d, "d", 5_000)).toBe("served");
-      // Another key is another line.
-      const other = (await store.takeTicket("other line", "e", 5_000)).number;
-      expect(await store.checkTicket("other line", other, "e", 5_000)).toBe("served");
+    it("lines: a ticket says its place on joining; leaving tells who is at the head now", async () => {
+      expect(await store.lineJoin("line", "p:1")).toBe(1);
+      expect(await store.lineJoin("line", "q:1")).toBe(2);
+      expect(await store.lineJoin("line", "p:2")).toBe(3);
+      expect(await store.lineHeads(["line", "empty"])).toEqual(["p:1", undefined]);
+      // Out of turn: the head stays.
+      expect(await store.lineLeave("line", "p:2", true)).toBe("p:1");
+      expect(await store.lineLeave("line", "p:1", true)).toBe("q:1");
+      // Without `next`, nothing is read.
+      expect(await store.lineLeave("line", "q:1", false)).toBeUndefined();
+      expect(await store.lineHeads(["line"])).toEqual([undefined]);
+      // An emptied line starts again; a ticket not in it leaves nothing.
+      expect(await store.lineJoin("line", "r:1")).toBe(1);
+      expect(await store.lineLeave("line", "gone:1", true)).toBe("r:1");
     });
 
-    it("tickets taken at the same moment are served one at a time, in the order taken", async () => {
-      const owners = Array.from({ length: 20 }, (_, i) => `owner-${i}`);
-      const taken = await Promise.all(owners.map((o) => store.takeTicket("crowd", o, 5_000)));
-      const tickets = taken.map((t) => t.number);
-      // Only the first taken finds nothing ahead.
-      expect(taken.filter((t) => t.served).map((t) => t.number)).toEqual([tickets[0]]);
-      expect(new Set(tickets).size).toBe(20);
-      expect([...tickets].sort((x, y) => x - y)).toEqual(tickets);
-      for (const [i, ticket] of tickets.entries()) {
-        const statuses = await Promise.all(
-          tickets.map((t, j) => store.checkTicket("crowd", t, owners[j] ?? "", 5_000)),
-        );
-        expect(statuses.filter((s) => s === "served")).toHaveLength(1);
-        expect(statuses[i]).toBe("served");
-        await store.giveBackTicket("crowd", ticket, owners[i] ?? "");
+    it("lines: tickets joining at the same moment keep the order they were sent in", async () => {
+      const tickets = Array.from({ length: 20 }, (_, i) => `p:${i}`);
+      const places = await Promise.all(tickets.map((ticket) => store.lineJoin("crowd", ticket)));
+      expect(places).toEqual(tickets.map((_, i) => i + 1));
+      for (const ticket of tickets) {
+        expect(await store.lineHeads(["crowd"])).toEqual([ticket]);
+        await store.lineLeave("crowd", ticket, false);
       }
     });
 
-    it("a ticket not renewed within its lease is skipped, and its holder finds it lapsed", async () => {
-      const dead = (await store.takeTicket("line", "dead", 300)).number;
-      const alive = (await store.takeTicket("line", "alive", 5_000)).number;
-      expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("waiting");
-      await sleep(400);
-      expect(await store.checkTicket("line", alive, "alive", 5_000)).toBe("served");
-      expect(await store.checkTicket("line", dead, "dead", 5_000)).toBe("lapsed");
-    });
-
-    it("each check renews the ticket's lease", async () => {
-      const first = (await store.takeTicket("line", "first", 600)).number;
-      const second = (await store.takeTicket("line", "second", 5_000)).number;
-      for (let i = 0; i < 4; i++) {
-        await sleep(200);
-        expect(await store.checkTicket("line", first, "first", 600)).toBe("served");
-      }
-      // 800 ms after it was taken, its 600 ms lease still holds the line.
-      expect(await store.checkTicket("line", second, "second", 5_000)).toBe("waiting");
-    });
-
-    it("a ticket held by its process needs no renewal; handed on for a time, it holds that long whatever becomes of the process", async () => {
-      const process = "process-p";
-      await store.claim(presenceKey(process), process, 60_000);
-      const held = (await store.takeTicket("line", "held", { process })).number;
-      const next = (await store.takeTicket("line", "next", 5_000)).number;
-      await sleep(400);
-      expect(await store.checkTicket("line", next, "next")).toBe("waiting");
-      expect(await store.checkTicket("line", held, "held", 300)).toBe("served");
-      await store.release(presenceKey(process), process);
-      expect(await store.checkTicket("line", next, "next")).toBe("waiting");
-      await sleep(400);
-      expect(await store.checkTicket("line", next, "next")).toBe("served");
-      expect(await store.checkTicket("line", held, "held")).toBe("lapsed");
-    });
-
-    it("a ticket is its owner's: another owner can neither use nor give it back", async () => {
-      const mine = (await store.takeTicket("line", "me", 5_000)).number;
-      const next = (await store.takeTicket("line", "next", 5_000)).number;
-      expect(await store.checkTicket("line", mine, "intruder", 5_000)).toBe("lapsed");
-      await store.giveBackTicket("line", mine, "intruder");
-      expect(await store.checkTicket("line", next, "next", 5_000)).toBe("waiting");
-      expect(await store.checkTicket("line", mine, "me", 5_000)).toBe("served");
-      await store.giveBackTicket("line", mine, "me");
-      await store.giveBackTicket("line", next, "next");
-      // An emptied line starts again: the next ticket is served at once.
-      const later = await store.takeTicket("line", "later", 5_000);
-      expect(later.served).toBe(true);
-      expect(await store.checkTicket("line", later.number, "later", 5_000)).toBe("served");
-      expect(await store.checkTicket("line", mine, "me", 5_000)).toBe("lapsed");
+    it("lines: a ticket is replaced in its place, and only a ticket that is there", async () => {
+      await store.lineJoin("line", "a:1");
+      await store.lineJoin("line", "a:2");
+      expect(await store.lineReplace("line", "a:1", "b:1")).toBe(true);
+      expect(await store.lineReplace("line", "a:1", "c:1")).toBe(false);
+      expect(await store.lineHeads(["line"])).toEqual(["b:1"]);
+      expect(await store.lineLeave("line", "b:1", true)).toBe("a:2");
     });
 
     it("drawToken: a full bucket gives its burst at once, then says how long until the next token", async () => {
@@ -468,9 +412,9 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("work stream: entries are taken oldest first, each by one consumer, and say their place when added", async () => {
-      expect(await store.streamAdd("work", { q: 1 }, 10)).toMatchObject({ place: 1 });
-      expect(await store.streamAdd("work", { q: 2 }, 10)).toMatchObject({ place: 2 });
-      expect(await store.streamAdd("work", { q: 3 }, 10)).toMatchObject({ place: 3 });
+      expect(await store.streamAdd("work", { q: 1 }, 10, "adder")).toMatchObject({ place: 1 });
+      expect(await store.streamAdd("work", { q: 2 }, 10, "adder")).toMatchObject({ place: 2 });
+      expect(await store.streamAdd("work", { q: 3 }, 10, "adder")).toMatchObject({ place: 3 });
       expect(await store.streamWaiting("work")).toBe(3);
       const places = await store.streamPlaces("work");
       expect(places).toHaveLength(3);
@@ -482,7 +426,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.streamWaiting("work")).toBe(0);
       expect(await store.streamPlaces("work")).toEqual([]);
       // Held entries are not waiting: a new one is next in line.
-      const fourth = await store.streamAdd("work", { q: 4 }, 10);
+      const fourth = await store.streamAdd("work", { q: 4 }, 10, "adder");
       expect(fourth).toMatchObject({ place: 1 });
       expect(await store.streamPlaces("work")).toEqual([fourth?.id]);
       expect(a.map((e) => e.id)).toEqual(places.slice(0, 2));
@@ -491,16 +435,18 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("work stream: an add past maxWaiting is refused, and taking makes room", async () => {
-      await store.streamAdd("bounded", "x", 2);
-      await store.streamAdd("bounded", "y", 2);
-      expect(await store.streamAdd("bounded", "z", 2)).toBeUndefined();
+      await store.streamAdd("bounded", "x", 2, "adder");
+      await store.streamAdd("bounded", "y", 2, "adder");
+      expect(await store.streamAdd("bounded", "z", 2, "adder")).toBeUndefined();
       await store.streamTake("bounded", "a", 1);
-      expect(await store.streamAdd("bounded", "z", 2)).toMatchObject({ place: 2 });
-      expect(await store.streamAdd("unbounded", "z", Infinity)).toMatchObject({ place: 1 });
+      expect(await store.streamAdd("bounded", "z", 2, "adder")).toMatchObject({ place: 2 });
+      expect(await store.streamAdd("unbounded", "z", Infinity, "adder")).toMatchObject({
+        place: 1,
+      });
     });
 
     it("work stream: only the holder finishes an entry; a finished entry is gone", async () => {
-      await store.streamAdd("work", "one", 10);
+      await store.streamAdd("work", "one", 10, "adder");
       const [entry] = await store.streamTake("work", "a", 1);
       if (!entry) throw new Error("nothing taken");
       expect(await store.streamFinish("work", "b", entry.id)).toBe(false);
@@ -510,8 +456,8 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("work stream: an entry whose holder stops renewing is taken over once idle long enough, and is no longer the first holder's", async () => {
-      await store.streamAdd("work", "kept", 10);
-      await store.streamAdd("work", "dropped", 10);
+      await store.streamAdd("work", "kept", 10, "adder");
+      await store.streamAdd("work", "dropped", 10, "adder");
       const taken = await store.streamTake("work", "dead", 2);
       const [kept, dropped] = taken.map((e) => e.id);
       if (!kept || !dropped) throw new Error("nothing taken");
@@ -527,10 +473,10 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("work stream: a take-over also takes waiting entries, after a dead holder's, up to its count", async () => {
-      await store.streamAdd("work", "held", 10);
+      await store.streamAdd("work", "held", 10, "adder");
       await store.streamTake("work", "dead", 1);
-      await store.streamAdd("work", "waiting", 10);
-      await store.streamAdd("work", "last", 10);
+      await store.streamAdd("work", "waiting", 10, "adder");
+      await store.streamAdd("work", "last", 10, "adder");
       await sleep(100);
       const over = await store.streamTakeOver("work", "b", 50, 2);
       expect(over.map((entry) => entry.value)).toEqual(["held", "waiting"]);
@@ -539,28 +485,43 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       ]);
     });
 
-    it("work stream: a watcher hears of adds to its queue, and of no other queue's", async () => {
-      let heard = 0;
-      let other = 0;
-      const stop = store.streamWatch("watched", () => {
-        heard += 1;
-      });
-      const stopOther = store.streamWatch("elsewhere", () => {
-        other += 1;
-      });
-      // The subscription may take a moment to be in place: add until one is heard.
-      for (let i = 0; heard === 0 && i < 100; i += 1) {
-        await store.streamAdd("watched", i, 1_000);
-        await sleep(20);
-      }
-      expect(heard).toBeGreaterThan(0);
-      expect(other).toBe(0);
+    it("messages: a subscriber hears what is published on its topic, and of no other topic", async () => {
+      const heard: string[] = [];
+      const other: string[] = [];
+      const stop = await store.subscribe("topic", (message) => heard.push(message));
+      const stopOther = await store.subscribe("elsewhere", (message) => other.push(message));
+      expect(await store.publish("topic", "one")).toBe(1);
+      await until(() => heard.length === 1);
+      expect(heard).toEqual(["one"]);
+      expect(other).toEqual([]);
       stop();
       stopOther();
-      const before = heard;
-      await store.streamAdd("watched", "after", 1_000);
-      await sleep(100);
-      expect(heard).toBe(before);
+    });
+
+    it("work stream: an add is told on its queue's topic", async () => {
+      const heard: string[] = [];
+      const stop = await store.subscribe(streamAddedChannel("watched"), (id) => heard.push(id));
+      const added = await store.streamAdd("watched", "x", 10, "a");
+      await until(() => heard.length === 1);
+      expect(heard).toEqual([added?.id]);
+      stop();
+    });
+
+    it("work stream: at a stop, what no other process could take is taken out and given back", async () => {
+      const mine = await store.streamAdd("work", "mine", 10, "me");
+      await store.streamAdd("work", "theirs", 10, "them");
+      await store.streamAdd("work", "taken", 10, "me");
+      const abandoned = (await store.streamAbandon("work", "me")).map((entry) => entry.value);
+      // On Redis every entry waits there for the other processes; in memory only this one has
+      // them, and they go: never another's.
+      expect([[], ["mine", "taken"]]).toContainEqual(abandoned);
+      expect(mine).toBeDefined();
+      expect(await store.streamWaiting("work")).toBe(3 - abandoned.length);
+    });
+
+    it("processes: one never seen is not alive", async () => {
+      expect(await store.processesAlive([])).toEqual([]);
+      expect(await store.processesAlive(["never-was"])).toEqual([false]);
     });
   });
 
@@ -586,9 +547,11 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         () => store.setMembers("s"),
         () => store.putInMap("m", "f", 1),
         () => store.mapEntries("m"),
-        () => store.takeTicket("l", "me", 1_000),
-        () => store.checkTicket("l", 1, "me", 1_000),
-        () => store.giveBackTicket("l", 1, "me"),
+        () => store.updateMap("m", { f: 1 }, []),
+        () => store.lineJoin("l", "me:1"),
+        () => store.lineLeave("l", "me:1", true),
+        () => store.lineHeads(["l"]),
+        () => store.publish("t", "m"),
         () => store.drawToken("k", { intervalMs: 100, burst: 1 }),
         () => store.drawWindow("k", { limit: 1, windowMs: 100, burst: 1, spacingMs: 100 }),
         () => store.ping(),

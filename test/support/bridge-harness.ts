@@ -6,9 +6,9 @@ import { Chatbots } from "../../src/backend/chatbots.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
 import { Bridge, type BridgeOptions } from "../../src/bridge/bridge.ts";
-import { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import type { LeadsCommands } from "../../src/bridge/command-handler.ts";
 import type { ChatbotSpec } from "../../src/config.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
 import { createLogger } from "../../src/log.ts";
 import type { Channel, IncomingMessage } from "../../src/ports.ts";
 import {

@@ -6,7 +6,6 @@ import { createTelegramChannel } from "../../adapters/telegram/index.ts";
 import { renderMarkdown } from "../../adapters/telegram/render.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { OPEN_BRIDGE, startBridge } from "./bridge-harness.ts";

@@ -1,18 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import {
-  entryKey,
-  indexKey,
-  type JournalEntry,
-  RUNS_KEY,
-  readIds,
-} from "../../src/journal/entry.ts";
+import { ProcessPresence } from "../../src/coordination/process-presence.ts";
+import { AnswerJournal } from "../../src/journal/answer-journal.ts";
+import { type JournalEntry, RUNS_KEY, readEntry, runKey } from "../../src/journal/entry.ts";
+import { createLogger } from "../../src/log.ts";
+import { interceptStore } from "../../src/store/instrumented-store.ts";
 import type { Store } from "../../src/store/types.ts";
 
-/** The records a run keeps in the journal now (its answers in flight). */
+/** The records a run keeps in the journal now (its answers in flight), by their place. */
 export async function journalEntries(store: Store, runId: string): Promise<JournalEntry[]> {
-  const ids = readIds(await store.get(indexKey(runId)));
-  const values = await store.getMany<JournalEntry>(ids.map(entryKey));
-  return values.filter((value): value is JournalEntry => value !== undefined);
+  const records = await store.mapEntries(runKey(runId));
+  return Object.keys(records)
+    .sort((a, b) => Number(a) - Number(b))
+    .map((field) => readEntry(records[field]))
+    .filter((entry): entry is JournalEntry => entry !== undefined);
 }
 
 /**
@@ -46,7 +46,7 @@ export async function settledJournal(
 
 /** The runs listed in the journal. */
 export async function journalRuns(store: Store): Promise<string[]> {
-  return readIds(await store.get(RUNS_KEY));
+  return store.setMembers(RUNS_KEY);
 }
 
 /**
@@ -58,44 +58,33 @@ export function recordingReads(store: Store): {
   read: JournalEntry[];
 } {
   const read: JournalEntry[] = [];
-  const getMany = async <T>(keys: readonly string[]): Promise<(T | undefined)[]> => {
-    const values = await store.getMany<T>(keys);
-    keys.forEach((key, i) => {
-      if (key.startsWith(entryKey(""))) read.push(values[i] as JournalEntry);
-    });
-    return values;
-  };
-  const wrapped: Store = {
-    sharedAcrossProcesses: store.sharedAcrossProcesses,
-    get: (key) => store.get(key),
-    getMany,
-    set: (key, value, ttlMs) => store.set(key, value, ttlMs),
-    setMany: (entries) => store.setMany(entries),
-    delete: (key) => store.delete(key),
-    claim: (key, owner, ttlMs) => store.claim(key, owner, ttlMs),
-    renew: (key, owner, ttlMs) => store.renew(key, owner, ttlMs),
-    release: (key, owner) => store.release(key, owner),
-    addToSet: (key, member, ttlMs) => store.addToSet(key, member, ttlMs),
-    removeFromSet: (key, member) => store.removeFromSet(key, member),
-    setMembers: (key) => store.setMembers(key),
-    putInMap: (key, field, value, ttlMs) => store.putInMap(key, field, value, ttlMs),
-    mapEntries: (key) => store.mapEntries(key),
-    takeTicket: (key, owner, hold) => store.takeTicket(key, owner, hold),
-    checkTicket: (key, ticket, owner, hold) => store.checkTicket(key, ticket, owner, hold),
-    giveBackTicket: (key, ticket, owner) => store.giveBackTicket(key, ticket, owner),
-    drawToken: (key, bucket, options) => store.drawToken(key, bucket, options),
-    drawWindow: (key, window, options) => store.drawWindow(key, window, options),
-    streamAdd: (key, value, maxWaiting) => store.streamAdd(key, value, maxWaiting),
-    streamTake: (key, consumer, count) => store.streamTake(key, consumer, count),
-    streamTakeOver: (key, consumer, minIdleMs, count) =>
-      store.streamTakeOver(key, consumer, minIdleMs, count),
-    streamHold: (key, consumer, ids) => store.streamHold(key, consumer, ids),
-    streamFinish: (key, consumer, id) => store.streamFinish(key, consumer, id),
-    streamWaiting: (key) => store.streamWaiting(key),
-    streamPlaces: (key) => store.streamPlaces(key),
-    streamWatch: (key, onAdd) => store.streamWatch(key, onAdd),
-    ping: () => store.ping(),
-    close: () => store.close(),
-  };
+  const wrapped = interceptStore(store, async (operation, run) => {
+    const value = await run();
+    if (operation === "mapEntries") {
+      for (const record of Object.values(value as Record<string, unknown>)) {
+        const entry = readEntry(record);
+        if (entry) read.push(entry);
+      }
+    }
+    return value;
+  });
   return { store: wrapped, read };
+}
+
+/**
+ * A journal as a process keeps one, on a presence of its own (a process of its own: the
+ * journal of a later start, or of another process).
+ */
+export function testJournal(
+  store: Store,
+  options: { updateIntervalMs?: number; leaseMs?: number } = {},
+): AnswerJournal {
+  const log = createLogger({ level: "silent", secrets: [] });
+  const presence = new ProcessPresence({ store, log, leaseMs: options.leaseMs });
+  return new AnswerJournal({
+    store,
+    log,
+    presence,
+    updateIntervalMs: options.updateIntervalMs ?? 1_000,
+  });
 }

@@ -4,12 +4,18 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTelegramChannel } from "../../adapters/telegram/index.ts";
 import { telegramRenderer } from "../../adapters/telegram/render.ts";
-import { AnswerJournal } from "../../src/journal/answer-journal.ts";
+import type { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { createLogger } from "../../src/log.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { type Harness, startHarness } from "../support/bridge-harness.ts";
-import { journalEntries, journalRuns, recordingReads, settledJournal } from "../support/journal.ts";
+import {
+  journalEntries,
+  journalRuns,
+  recordingReads,
+  settledJournal,
+  testJournal,
+} from "../support/journal.ts";
 import { GROUP_EDIT_INTERVAL_MS, type Rig, startRig, until } from "./rig.ts";
 
 const CUT = "⚠️ answer cut off: interrupted";
@@ -30,7 +36,7 @@ async function startJournaledRig(): Promise<{
 }> {
   const dataDir = await mkdtemp(join(tmpdir(), "journal-telegram-"));
   const store = await openStore({ dataDir });
-  const journal = new AnswerJournal({ store, log: silent, updateIntervalMs: 20 });
+  const journal = testJournal(store, { updateIntervalMs: 20 });
   const harness = await startHarness({
     store,
     simulator: { chunkDelayMs: 2 },
@@ -76,7 +82,7 @@ describe("Telegram answers cut by a kill", () => {
       log: silent,
     });
     const reading = recordingReads(store);
-    const next = new AnswerJournal({ store: reading.store, log: silent });
+    const next = testJournal(reading.store);
     expect(await next.recover([channel])).toBe(2);
     const entries = reading.read;
 

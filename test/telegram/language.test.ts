@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { LocalAnswerQueue } from "../../src/bridge/answer-queue.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import { ChannelLanguages } from "../../src/i18n/channel-language.ts";
 import { LeadChannels } from "../../src/leads/lead-channels.ts";
@@ -112,12 +111,10 @@ describe("Telegram: the bot speaks the chat's language", () => {
 
   it("after /language fr in a forum topic, a question in another topic waiting for room is told its place in French", async () => {
     // One answer at a time: a question asked during another's waits for room, told so.
-    const answerQueue = new LocalAnswerQueue({
-      maxActive: 1,
-      maxQueued: 10,
-      log: createLogger({ level: "silent", secrets: [] }),
+    rig = await startRig({
+      simulator: { chunkDelayMs: 20 },
+      bridge: { maxActive: 1, maxQueued: 10 },
     });
-    rig = await startRig({ simulator: { chunkDelayMs: 20 }, bridge: { answerQueue } });
     const { fake, bob, alice, forum } = rig;
     const topic = fake.createTopic(forum.id, "Ventes", bob);
     const other = fake.createTopic(forum.id, "Achats", bob);

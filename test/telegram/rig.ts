@@ -13,7 +13,6 @@ import { TelegramSurface } from "../../adapters/telegram/surface.ts";
 import { ReplyChains } from "../../adapters/telegram/to-incoming.ts";
 import { createBackendClient } from "../../src/backend/client.ts";
 import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
 import { ButtonHandlers } from "../../src/bridge/button-handlers.ts";
 import type { Budget } from "../../src/coordination/call-budget.ts";
 import { type RunningHttpServer, startHttpServer } from "../../src/http-server.ts";
@@ -27,6 +26,7 @@ import {
   type Harness,
   type HarnessOptions,
   OPEN_BRIDGE,
+  startBridge,
   startHarness,
 } from "../support/bridge-harness.ts";
 import {
