@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBackendClient } from "../../src/backend/client.ts";
 import type { BackendClient } from "../../src/backend/types.ts";
-import { Bridge } from "../../src/bridge/bridge.ts";
+import type { Bridge } from "../../src/bridge/bridge.ts";
 import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import type { SurfaceLimits } from "../../src/ports.ts";
@@ -14,9 +14,9 @@ import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { instrumentStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
-import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
+import { OPEN_BRIDGE, startBridge } from "../support/bridge-harness.ts";
 import { spawnRedisServer } from "../support/redis.ts";
-import { CountingStore } from "./counting-store.ts";
+import { countingStore } from "./counting-store.ts";
 import { LoopDelayMonitor } from "./loop-delay.ts";
 import { runLoad } from "./pipeline-load.ts";
 import { type PipelineRow, summarize } from "./pipeline-report.ts";
@@ -51,10 +51,10 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
     const { url } = backend.info;
     const clock = await measureClockOffset(url);
     const { store: inner, redisUrl } = await openBenchStore(options.store, cleanups);
-    const store = new CountingStore(inner);
+    const store = countingStore(inner);
     const client = createBackendClient({ baseUrl: url, apiKey: "bench-key", botUid: "bench-bot" });
     cleanups.unshift(() => client.close());
-    const bridge = newBridge(client, store);
+    const bridge = await newBridge(client, store.store);
 
     await warmUp(bridge);
     store.reset();
@@ -125,10 +125,10 @@ async function openBenchStore(
   return { store };
 }
 
-/** Composed as src/main.ts composes it: metrics on, the store timed by them. */
-function newBridge(backend: BackendClient, store: Store): Bridge {
+/** Composed as src/bot.ts composes it: metrics on, the store timed by them. */
+function newBridge(backend: BackendClient, store: Store): Promise<Bridge> {
   const metrics = new Metrics();
-  return new Bridge({
+  return startBridge({
     backend,
     store: instrumentStore(store, metrics),
     metrics,

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { Room } from "../../src/bridge/room.ts";
 import { SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { createLogger } from "../../src/log.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
@@ -44,12 +45,12 @@ export async function benchQueue(options: QueueBenchOptions): Promise<QueueResul
       cleanups.unshift(() => store.close());
       return store;
     };
-    const queue = (store: RedisStore, key: string, consumer: string, room: () => number) => {
+    const queue = (store: RedisStore, key: string, consumer: string, room: number) => {
       const q = new SharedQueue({
         store,
         key,
         consumer,
-        capacity: { room, onRoom: () => undefined },
+        room: new Room(room),
         maxQueued: 100_000,
         takeoverMs: 10_000,
         log,
@@ -61,9 +62,9 @@ export async function benchQueue(options: QueueBenchOptions): Promise<QueueResul
     // Overhead: a receiver with no room hands each question to a taker with room.
     const pushedAt = new Map<number, number>();
     const taken: number[] = [];
-    const receiver = queue(await open(), "overhead", "receiver", () => 0);
-    const taker = queue(await open(), "overhead", "taker", () => 100);
-    taker.serve(async (job) => {
+    const receiver = queue(await open(), "overhead", "receiver", 0);
+    const taker = queue(await open(), "overhead", "taker", 100);
+    await taker.serve(async (job) => {
       taken.push(performance.now() - (pushedAt.get(job.value as number) ?? 0));
       await job.begin();
     });
@@ -79,13 +80,8 @@ export async function benchQueue(options: QueueBenchOptions): Promise<QueueResul
     const counts = [0, 0, 0];
     const consumers = await Promise.all(
       counts.map(async (_, i) => {
-        const q: SharedQueue = queue(
-          await open(),
-          "share",
-          `process-${i}`,
-          (): number => options.room - q.active,
-        );
-        q.serve(async (job) => {
+        const q: SharedQueue = queue(await open(), "share", `process-${i}`, options.room);
+        await q.serve(async (job) => {
           await job.begin();
           counts[i] = (counts[i] ?? 0) + 1;
           await sleep(options.answerMs);

@@ -195,10 +195,18 @@ const CONTRACT: Record<string, Part> = {
       const { config, outDir } = buildOutput(files);
       const { build, buildStages, final } = buildAndRun(files);
       const entry = entryFile(files);
-      // Static imports and the dynamic ones of what loads only when configured (the adapters).
-      const imports = [...read(entry).matchAll(/(?:from\s+|import\()"(\.{1,2}\/[^"]+)"/g)].map(
-        (m) => posix.normalize(posix.join(posix.dirname(entry), m[1] ?? "")),
-      );
+      // Static imports and the dynamic ones of what loads only when configured (the adapters),
+      // from the entry on: every file the process can load.
+      const imports = new Set<string>();
+      const toRead = [entry];
+      for (let file = toRead.pop(); file !== undefined; file = toRead.pop()) {
+        for (const m of read(file).matchAll(/(?:from\s+|import\()"(\.{1,2}\/[^"]+\.ts)"/g)) {
+          const path = posix.normalize(posix.join(posix.dirname(file), m[1] ?? ""));
+          if (imports.has(path)) continue;
+          imports.add(path);
+          toRead.push(path);
+        }
+      }
       const copied = of(buildStages, "COPY")
         .map((c) => copyOf(c.args))
         .filter((c) => c.from === undefined)

@@ -144,9 +144,7 @@ describe.skipIf(!ownRedis)("a thread's answers read in question order", () => {
     const life = [
       "question received",
       "question waiting for its thread",
-      "question waiting for room",
       "question answering",
-      "question finishing",
       "question answered",
       "question done",
     ];
