@@ -61,7 +61,7 @@ export interface SlackChannelOptions {
   /** SLACK_ADMIN_USERS: user ids that administer the bot besides workspace admins and owners. */
   adminUsers?: readonly string[];
   /** Where questions go, and a press of Slack's own Stop (agent_session_stopped). */
-  bridge: Pick<Bridge, "handle" | "stopInThread">;
+  bridge: Pick<Bridge, "handle" | "receive" | "stopInThread">;
   /** Where presses of the bot's buttons go (block_actions); without it every press is unknown. */
   buttons?: ButtonPresses | undefined;
   /** Remembers the threads the bot answers in, and the DMs and assistant threads it greeted. */
@@ -122,6 +122,8 @@ export interface SlackChannel extends Channel {
 
 const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const activeKey = (threadKey: string) => `slack:answering:${threadKey}`;
+/** Longest an ack waits for the bridge to line a question up (Slack allows 3 s in all). */
+const ACCEPT_WITHIN_MS = 1_000;
 /** The threads answered in whose marks this process keeps a copy of, to write them back. */
 const KEPT_THREADS = 10_000;
 
@@ -212,14 +214,20 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       streamMaxAgeMs: options.streamMaxAgeMs ?? STREAM_MAX_AGE_MS,
     });
 
-  const onMessage = (event: unknown, teamId: string | undefined) => {
-    if (!identity) return;
+  /**
+   * One message event: a question when it mentions the bot, is a DM, or follows up in a thread
+   * the bot answers in. Resolves once the bridge has it in its thread's line (or it is known to
+   * be none of the bot's), at most ACCEPT_WITHIN_MS: the HTTP ack waits for that, so a question
+   * sent after it lines up behind this one, whichever process gets it.
+   */
+  const onMessage = (event: unknown, teamId: string | undefined): Promise<void> => {
+    if (!identity) return Promise.resolve();
     const delivery = toDelivery(event, {
       teamId,
       identity,
       admins,
     });
-    if (!delivery) return;
+    if (!delivery) return Promise.resolve();
     const { kind, message, thread } = delivery;
     const asked = {
       ...thread,
@@ -228,27 +236,40 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
       parentUserId: delivery.parentUserId,
     };
     const discussion = history.discussionOf(asked, identity);
-    later(async () => {
-      const key = activeKey(message.threadKey);
-      if (kind === "thread") {
-        if ((await options.store.get(key)) === undefined) return;
-        threads.note(key, true, THREAD_TTL_MS);
-      }
-      if (kind === "mention") {
-        // From a mention on, the bot answers every message of the thread. Without the store
-        // the mention is still answered (the bridge says if it cannot keep the conversation).
-        await options.store
-          .set(key, true, { keptMs: THREAD_TTL_MS })
-          .then(() => threads.note(key, true, THREAD_TTL_MS))
-          .catch((error: unknown) => log.warn({ err: error }, "could not remember the thread"));
-      }
-      // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
-      const replyPlace: SavedSlackMessage = { thread, stream: false };
-      await options.bridge.handle(
-        { ...message, replyPlace, ...(discussion && { discussion }) },
-        surfaceFor(thread),
-      );
+    let accepted = () => {};
+    const acceptedOrLate = new Promise<void>((resolve) => {
+      accepted = resolve;
+      setTimeout(resolve, ACCEPT_WITHIN_MS).unref();
     });
+    later(async () => {
+      try {
+        const key = activeKey(message.threadKey);
+        if (kind === "thread") {
+          if ((await options.store.get(key)) === undefined) return;
+          threads.note(key, true, THREAD_TTL_MS);
+        }
+        // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
+        const replyPlace: SavedSlackMessage = { thread, stream: false };
+        const received = options.bridge.receive(
+          { ...message, replyPlace, ...(discussion && { discussion }) },
+          surfaceFor(thread),
+        );
+        const taken = await received.accepted;
+        accepted();
+        if (taken && kind === "mention") {
+          // From a mention on, the bot answers every message of the thread. Without the store
+          // the mention is still answered (the bridge says if it cannot keep the conversation).
+          await options.store
+            .set(key, true, { keptMs: THREAD_TTL_MS })
+            .then(() => threads.note(key, true, THREAD_TTL_MS))
+            .catch((error: unknown) => log.warn({ err: error }, "could not remember the thread"));
+        }
+        await received.done;
+      } finally {
+        accepted();
+      }
+    });
+    return acceptedOrLate;
   };
 
   /** After the ack: one press of a button, handed to its feature's handler. */

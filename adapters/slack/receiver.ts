@@ -39,8 +39,10 @@ export function createReceiver(options: ReceiverOptions): SlackReceiver {
  * Bolt's HTTP receiver without its own server: the shared HTTP server routes POST
  * /slack/events to it. It rejects a request whose signature is missing or wrong or whose
  * timestamp is more than 5 minutes off either way (401; body-gate.ts refuses one dated
- * ahead, which Bolt lets through), answers url_verification, and acknowledges
- * events before any listener runs. https://docs.slack.dev/authentication/verifying-requests-from-slack
+ * ahead, which Bolt lets through), answers url_verification, and acknowledges an event once its
+ * listener resolved: a message's listener resolves as soon as the bridge has the question in its
+ * thread's line (index.ts, onMessage), so a question sent after the ack lines up behind it.
+ * https://docs.slack.dev/authentication/verifying-requests-from-slack
  */
 function httpReceiver(options: ReceiverOptions): SlackReceiver {
   if (!options.signingSecret) {
@@ -52,7 +54,7 @@ function httpReceiver(options: ReceiverOptions): SlackReceiver {
     signingSecret: options.signingSecret,
     endpoints: options.path,
     logger: options.logger,
-    processBeforeResponse: false,
+    processBeforeResponse: true,
     // A listener that never acks gets a reply before Slack's deadline, not after.
     unhandledRequestTimeoutMillis: ACK_DEADLINE_MS - 500,
   });

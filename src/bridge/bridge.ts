@@ -186,6 +186,7 @@ export class Bridge {
       signal: this.#stopping.signal,
       draining: () => this.#draining,
       intake: {
+        seenHere: (message) => this.#deliveries.seenHere(message.channel, message.deliveryId),
         claim: (message) => this.#deliveries.claim(message.channel, message.deliveryId),
         translatorFor: (message, stored) => {
           const personLocale = () => message.authorLocale?.() ?? Promise.resolve(undefined);
@@ -249,7 +250,27 @@ export class Bridge {
 
   /** Handles one delivery; resolves when its reply is complete on the surface. */
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
-    return this.#track(new QuestionLife(this.#life).arrive(message, surface));
+    return this.receive(message, surface).done;
+  }
+
+  /**
+   * Handles one delivery: `accepted` resolves once it is known whether this process handles it
+   * (true) or it was handled already (false): its claim, and a question's place in its thread's
+   * line, are in the store. A channel acknowledges the delivery then, so that a question sent
+   * after the acknowledgment lines up behind this one on any process. `done` resolves once its
+   * reply is complete on the surface.
+   */
+  receive(
+    message: IncomingMessage,
+    surface: ReplySurface,
+  ): { accepted: Promise<boolean>; done: Promise<void> } {
+    let accept: (taken: boolean) => void = () => {};
+    const accepted = new Promise<boolean>((resolve) => {
+      accept = resolve;
+    });
+    const done = this.#track(new QuestionLife(this.#life).arrive(message, surface, accept));
+    void done.finally(() => accept(false));
+    return { accepted, done };
   }
 
   /** Keeps `life` among the replies a drain waits for, until it ends. */

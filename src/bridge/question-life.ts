@@ -164,6 +164,8 @@ export interface QueuedHere {
 
 /** The checks a delivery passes before it is a question: duplicates, access, commands. */
 export interface Intake {
+  /** True when this process took this delivery a moment ago (no store call). */
+  seenHere(message: IncomingMessage): boolean;
   /** False when this delivery was handled already (a platform's retry, another process). */
   claim(message: IncomingMessage): Promise<boolean>;
   /**
@@ -228,10 +230,23 @@ export class QuestionLife {
     this.#life = first;
   }
 
-  /** A delivery to this process; resolves when its reply is complete on the surface. */
-  async arrive(message: IncomingMessage, surface: ReplySurface): Promise<void> {
+  /**
+   * A delivery to this process; resolves when its reply is complete on the surface.
+   * `accepted` is called once the delivery is known to be handled here or already (its claim,
+   * and a question's place in its thread's line, are in the store): a platform may be told it
+   * arrived, and a next question then lines up behind this one.
+   */
+  async arrive(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    accepted: (taken: boolean) => void = () => {},
+  ): Promise<void> {
     const receivedAt = performance.now();
     const { intake, lines } = this.#deps;
+    if (intake.seenHere(message)) {
+      accepted(false);
+      return this.#end("refused", "delivery already handled");
+    }
     const command = parseCommand(message.text, {
       bare: message.bareCommands,
       chatbots: this.#deps.answer.chatbots.names,
@@ -250,7 +265,14 @@ export class QuestionLife {
       return shown.t;
     };
     try {
-      if (!(await intake.claim(message))) return this.#end("refused", "delivery already handled");
+      const [claimed] = await Promise.all([intake.claim(message), ticket?.joined]).catch(
+        (error: unknown) => {
+          accepted(true);
+          throw error;
+        },
+      );
+      accepted(claimed);
+      if (!claimed) return this.#end("refused", "delivery already handled");
       // The allowlists hold for commands too: `/leads subscribe` must not open a channel
       // the operator did not allow.
       const denied = intake.accessRefusal(message);

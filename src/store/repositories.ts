@@ -104,16 +104,37 @@ export class ChannelSettings {
 
 /** Platform deliveries already taken, so a redelivery is answered once. */
 export class Deliveries {
+  /** The latest deliveries this process took, oldest first: a second one costs no store call. */
+  readonly #recent = new Set<string>();
+
   constructor(
     readonly store: Coordination,
     readonly owner: string,
   ) {}
+
+  /**
+   * True when this process took the delivery a moment ago (Slack sends a mention twice, as
+   * app_mention and as message, to the same connection most often): no store call.
+   */
+  seenHere(channel: string, deliveryId: string): boolean {
+    const key = `${channel}:${deliveryId}`;
+    if (this.#recent.has(key)) return true;
+    this.#recent.add(key);
+    if (this.#recent.size > RECENT_DELIVERIES) {
+      const [oldest] = this.#recent;
+      if (oldest !== undefined) this.#recent.delete(oldest);
+    }
+    return false;
+  }
 
   /** True for the first claim of this delivery across every process sharing the store. */
   claim(channel: string, deliveryId: string): Promise<boolean> {
     return this.store.claim(`delivery:${channel}:${deliveryId}`, this.owner, DELIVERY_TTL_MS);
   }
 }
+
+/** Deliveries a process remembers having taken itself. */
+const RECENT_DELIVERIES = 10_000;
 
 export interface ThreadContext {
   conversationUid: string | undefined;

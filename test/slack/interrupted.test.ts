@@ -98,7 +98,11 @@ function reopeningChannel(fake: FakeSlack, store: Store) {
     botToken: fake.options.botToken,
     signingSecret: SIGNING_SECRET,
     apiUrl: fake.apiUrl,
-    bridge: { handle: async () => undefined, stopInThread: async () => "none" },
+    bridge: {
+      handle: async () => undefined,
+      receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
+      stopInThread: async () => "none",
+    },
     store,
     log: silent,
   });
