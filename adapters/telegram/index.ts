@@ -75,9 +75,12 @@ const CLIENT_MARGIN_SECONDS = 30;
 // equal, so a hung poll was cut and retried before it ever counted as stalled).
 const POLL_STALL_GRACE_MS = 5_000;
 
-/** What the channel needs of the bridge: one call per delivery. */
+/** What the channel needs of the bridge: one call per delivery (Bridge.receive). */
 export interface MessageHandler {
-  handle(message: IncomingMessage, surface: ReplySurface): Promise<void>;
+  receive(
+    message: IncomingMessage,
+    surface: ReplySurface,
+  ): { accepted: Promise<boolean>; done: Promise<void> };
 }
 
 export interface TelegramChannelOptions {
@@ -172,6 +175,13 @@ const NO_TEXT_TTL_MS = 2 * 24 * 60 * 60 * 1000;
  * @grammyjs/runner or a webhook on the shared HTTP server, each message turned into an
  * IncomingMessage for the bridge and answered on a TelegramSurface.
  */
+/**
+ * Longest a webhook delivery waits for its answer to line up (the bridge has it in its thread's
+ * line) before Telegram gets its 200: a message sent after that is ordered behind it, whichever
+ * process gets it.
+ */
+const ACCEPT_WITHIN_MS = 1_000;
+
 export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
   const webhookMode = options.webhookUrl !== undefined;
   if (webhookMode && !options.webhookSecret) {
@@ -265,11 +275,21 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       chains,
     });
 
-  const onMessage = (message: Message): Promise<void> => {
+  /** Webhook updates waiting to be acknowledged, by update_id (see ACCEPT_WITHIN_MS). */
+  const acceptors = new Map<number, () => void>();
+
+  /**
+   * One message: read in its chat's order, then handed to the bridge. `accepted` is called
+   * once the bridge has it in its thread's line, or it is known to be none of the bot's.
+   */
+  const onMessage = (message: Message, accepted: () => void = () => {}): Promise<void> => {
     const identity = me;
     if (!identity) return Promise.resolve();
     const reading = readMessage(message, identity);
-    if (!reading) return Promise.resolve();
+    if (!reading) {
+      accepted();
+      return Promise.resolve();
+    }
     const chatId = message.chat.id;
     // The language the person set in Telegram (an IETF tag: `de`, `pt-br`, `zh-hans`).
     const authorLocale = async () => message.from?.language_code;
@@ -305,8 +325,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         authorLocale,
         ...(discussion && { discussion: async () => discussion }),
       };
-      return () => options.bridge.handle(incoming, surface);
-    });
+      return () => {
+        const received = options.bridge.receive(incoming, surface);
+        void received.accepted.then(accepted);
+        return received.done;
+      };
+    }).finally(accepted);
   };
 
   /**
@@ -371,7 +395,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     await options.buttons?.handle(pressed);
   };
 
-  bot.on("message", (ctx) => onMessage(ctx.message));
+  bot.on("message", (ctx) => onMessage(ctx.message, () => acceptors.get(ctx.update.update_id)?.()));
   bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
   bot.on("stopped_message_generation", (ctx) =>
     onDraftStopped(ctx.update.stopped_message_generation),
@@ -409,7 +433,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         accepting: () => state === "running",
         busy: () => inFlight.size >= maxInFlight,
         dispatch: (update) => {
-          void track(bot.handleUpdate(update));
+          const accepted = new Promise<void>((resolve) => {
+            acceptors.set(update.update_id, resolve);
+            setTimeout(resolve, ACCEPT_WITHIN_MS).unref();
+          });
+          void track(bot.handleUpdate(update)).finally(() => acceptors.get(update.update_id)?.());
+          return accepted.finally(() => acceptors.delete(update.update_id));
         },
       }),
     );

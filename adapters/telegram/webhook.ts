@@ -20,14 +20,19 @@ export interface WebhookOptions {
   accepting: () => boolean;
   /** True while as many updates are being handled as the process takes at once. */
   busy: () => boolean;
-  /** Takes an update; must not wait for its answer. */
-  dispatch: (update: Update) => void;
+  /**
+   * Takes an update; resolves once it is lined up (a question has its place in its thread's
+   * line), never waiting for its answer.
+   */
+  dispatch: (update: Update) => Promise<void>;
 }
 
 /**
  * `POST /telegram/webhook`: checks the secret token Telegram sends in
- * X-Telegram-Bot-Api-Secret-Token (compared in constant time), answers 200 at once and hands
- * the update on, so a 10-second answer never keeps Telegram waiting (it would re-send).
+ * X-Telegram-Bot-Api-Secret-Token (compared in constant time), hands the update on and answers
+ * 200 once it is lined up (a moment), never waiting for its answer: a 10-second answer never
+ * keeps Telegram waiting (it would re-send), and a message sent after the 200 is answered after
+ * this one, on whichever process gets it.
  * https://core.telegram.org/bots/api#setwebhook
  */
 export function webhookRoute(options: WebhookOptions): HttpRoute {
@@ -66,8 +71,8 @@ export function webhookRoute(options: WebhookOptions): HttpRoute {
         options.log.warn("Telegram webhook: a body that is not an update was refused");
         return reply(response, 400, "not an update");
       }
+      await options.dispatch(update);
       reply(response, 200, "");
-      options.dispatch(update);
     },
   };
 }

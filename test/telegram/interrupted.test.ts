@@ -77,7 +77,7 @@ describe("Telegram answers cut by a kill", () => {
     const channel = createTelegramChannel({
       botToken: fake.token,
       apiRoot: fake.url,
-      bridge: { handle: async () => undefined },
+      bridge: { receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }) },
       store,
       log: silent,
     });

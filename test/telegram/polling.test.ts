@@ -123,8 +123,9 @@ describe("Telegram long polling", () => {
     rig = await startRig({
       channel: {
         bridge: {
-          handle: async () => {
-            throw new Error("boom");
+          receive: () => {
+            const failed = Promise.reject(new Error("boom"));
+            return { accepted: failed.then(() => true), done: failed };
           },
         },
       },

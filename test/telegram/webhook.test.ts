@@ -156,7 +156,7 @@ describe("Telegram webhook mode", () => {
     const base = {
       botToken: "1:x",
       webhookUrl: WEBHOOK_URL,
-      bridge: { handle: async () => undefined },
+      bridge: { receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }) },
       store: {} as never,
       log: createLogger({ level: "silent", secrets: [] }),
     };
