@@ -293,44 +293,46 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const chatId = message.chat.id;
     // The language the person set in Telegram (an IETF tag: `de`, `pt-br`, `zh-hans`).
     const authorLocale = async () => message.from?.language_code;
-    return order.run(chatId, async () => {
-      const place = await placeOf(message, chains);
-      const surface = surfaceFor(place);
-      if (reading.kind === "no-text") {
-        // With the store down, a re-sent sticker may get a second note: better than none.
-        const first = await store
-          .claim(`telegram:no-text:${chatId}:${message.message_id}`, "1", NO_TEXT_TTL_MS)
-          .catch(() => true);
-        if (!first) return undefined;
-        const t = await languages.translatorFor(telegramChannelKey(chatId), authorLocale);
-        return () => surface.notice(surface.renderer.note(t.t("onlyText")));
-      }
-      const discussion = repliedDiscussion(message, identity);
-      const incoming: IncomingMessage = {
-        channel: "telegram",
-        // Stable across re-deliveries of the same update, by polling or webhook alike.
-        deliveryId: `${chatId}:${message.message_id}`,
-        channelKey: telegramChannelKey(chatId),
-        channelId: String(chatId),
-        threadKey: place.threadKey,
-        authorId: reading.authorId,
-        authorName: reading.authorName,
-        adminOfAll: place.isPrivate && admins.isListed(reading.authorId),
-        text: reading.text,
-        // The place as persistRef saves it, with no message yet: reopen's reader reads it.
-        replyPlace: { ...place },
-        isAdmin: () =>
-          admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
-        isBotAdmin: async () => admins.isListed(reading.authorId),
-        authorLocale,
-        ...(discussion && { discussion: async () => discussion }),
-      };
-      return () => {
-        const received = options.bridge.receive(incoming, surface);
-        void received.accepted.then(accepted);
-        return received.done;
-      };
-    }).finally(accepted);
+    return order
+      .run(chatId, async () => {
+        const place = await placeOf(message, chains);
+        const surface = surfaceFor(place);
+        if (reading.kind === "no-text") {
+          // With the store down, a re-sent sticker may get a second note: better than none.
+          const first = await store
+            .claim(`telegram:no-text:${chatId}:${message.message_id}`, "1", NO_TEXT_TTL_MS)
+            .catch(() => true);
+          if (!first) return undefined;
+          const t = await languages.translatorFor(telegramChannelKey(chatId), authorLocale);
+          return () => surface.notice(surface.renderer.note(t.t("onlyText")));
+        }
+        const discussion = repliedDiscussion(message, identity);
+        const incoming: IncomingMessage = {
+          channel: "telegram",
+          // Stable across re-deliveries of the same update, by polling or webhook alike.
+          deliveryId: `${chatId}:${message.message_id}`,
+          channelKey: telegramChannelKey(chatId),
+          channelId: String(chatId),
+          threadKey: place.threadKey,
+          authorId: reading.authorId,
+          authorName: reading.authorName,
+          adminOfAll: place.isPrivate && admins.isListed(reading.authorId),
+          text: reading.text,
+          // The place as persistRef saves it, with no message yet: reopen's reader reads it.
+          replyPlace: { ...place },
+          isAdmin: () =>
+            admins.isAdmin({ chatId, isPrivate: place.isPrivate, authorId: reading.authorId }),
+          isBotAdmin: async () => admins.isListed(reading.authorId),
+          authorLocale,
+          ...(discussion && { discussion: async () => discussion }),
+        };
+        return () => {
+          const received = options.bridge.receive(incoming, surface);
+          void received.accepted.then(accepted);
+          return received.done;
+        };
+      })
+      .finally(accepted);
   };
 
   /**

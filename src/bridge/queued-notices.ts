@@ -55,7 +55,13 @@ interface Tracked {
   t: Translator;
   ref: MessageRef | undefined;
   note: string;
+  /** The place the notice shows, and the place it should show (updated by the queue's moves). */
   place: number;
+  wanted: number;
+  /** A place edit under way: it goes on to the wanted place once it landed. */
+  editing: boolean;
+  /** Aborted once the notice is no longer this process's to update: waits for the budget end. */
+  waits: AbortController;
   state: "pending" | "shown" | "released";
   timer: NodeJS.Timeout | undefined;
   /** The post or edit under way: whoever takes the notice over goes after it. */
@@ -151,6 +157,9 @@ export class QueuedNotices {
       ref: undefined,
       note: "",
       place: 0,
+      wanted: 0,
+      editing: false,
+      waits: new AbortController(),
       state: "pending",
       timer: undefined,
       busy: Promise.resolve(),
@@ -211,7 +220,7 @@ export class QueuedNotices {
       if (place === 0 || tracked.state !== "pending") return;
       const note = tracked.t.t("numberInLine", { place });
       const { surface } = tracked;
-      await surface.budgetFor?.("post")?.acquire({ urgent: true });
+      await surface.budgetFor?.("post")?.acquire({ urgent: true, signal: tracked.waits.signal });
       tracked.ref = await surface.send({
         call: "post",
         text: surface.renderer.note(note),
@@ -219,6 +228,7 @@ export class QueuedNotices {
       });
       tracked.note = note;
       tracked.place = place;
+      tracked.wanted = place;
       tracked.state = "shown";
       // For a taker should this process be gone by then.
       await store.set(
@@ -227,6 +237,8 @@ export class QueuedNotices {
         NOTICE_TTL_MS,
       );
     } catch (error) {
+      // Taken meanwhile (its wait for the platform's pace given up): nothing to show.
+      if (tracked.waits.signal.aborted) return;
       // Only a courtesy: the question keeps its place and is answered all the same.
       this.#options.log.warn({ err: error }, "could not show that a question is queued");
     }
@@ -259,6 +271,8 @@ export class QueuedNotices {
     clearTimeout(tracked.timer);
     tracked.timer = undefined;
     tracked.state = "released";
+    // A post or a place waiting for the platform's pace is given up: the notice is the answer's.
+    tracked.waits.abort();
     this.#tracked.delete(tracked.id);
     tracked.end(how);
   }
@@ -278,14 +292,33 @@ export class QueuedNotices {
       const places = new Map((await this.#places()).map((id, i) => [id, i + 1]));
       for (const tracked of this.#tracked.values()) {
         const place = places.get(tracked.id) ?? 0;
-        if (tracked.state !== "shown" || place === 0 || place === tracked.place) continue;
-        tracked.place = place;
-        const note = tracked.t.t("numberInLine", { place });
-        tracked.busy = tracked.busy.then(() => this.#edit(tracked, note, false));
+        if (tracked.state !== "shown" || place === 0) continue;
+        tracked.wanted = place;
+        this.#showPlace(tracked);
       }
     } catch (error) {
       this.#failed(error, "could not show the places in line");
     }
+  }
+
+  /**
+   * Brings a notice to its wanted place: one edit at a time, each to the place wanted when it
+   * goes, so a queue that moves fast costs one edit per platform beat, not one per move.
+   */
+  #showPlace(tracked: Tracked): void {
+    if (tracked.editing || tracked.wanted === tracked.place) return;
+    tracked.editing = true;
+    tracked.busy = (async () => {
+      try {
+        while (tracked.state === "shown" && tracked.wanted !== tracked.place) {
+          const place = tracked.wanted;
+          await this.#edit(tracked, tracked.t.t("numberInLine", { place }), false);
+          tracked.place = place;
+        }
+      } finally {
+        tracked.editing = false;
+      }
+    })();
   }
 
   /** Edits a notice; a place only while it is this process's to show. */
@@ -293,11 +326,13 @@ export class QueuedNotices {
     const { surface, ref } = tracked;
     if (ref === undefined || (!final && tracked.state !== "shown")) return;
     try {
-      await surface.budgetFor?.("edit")?.acquire({ urgent: final });
+      const signal = final ? undefined : tracked.waits.signal;
+      await surface.budgetFor?.("edit")?.acquire({ urgent: final, ...(signal && { signal }) });
       if (!final && tracked.state !== "shown") return;
       await surface.send({ call: "edit", ref, text: surface.renderer.note(note), final });
       tracked.note = note;
     } catch (error) {
+      if (!final && tracked.waits.signal.aborted) return;
       // Only a courtesy: the question keeps its place, or stays withdrawn, all the same.
       this.#options.log.warn({ err: error }, "could not update a queued question's notice");
     }
