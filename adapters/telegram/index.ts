@@ -328,7 +328,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         };
         return () => {
           const received = options.bridge.receive(incoming, surface);
-          void received.accepted.then(accepted);
+          // A receive that failed is logged with its done; the webhook need not wait on it.
+          void received.accepted.then(accepted, accepted);
           return received.done;
         };
       })
