@@ -1,10 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startBotInProcess } from "../support/in-process-bot.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
-import { startRawBackend } from "../support/raw-backend.ts";
+import { askedQuestion, openStream, startRawBackend } from "../support/raw-backend.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { until } from "../support/run-bot.ts";
 import { eventEnvelope, SIGNING_SECRET, signedJsonHeaders } from "../support/slack-events.ts";
@@ -19,19 +17,11 @@ async function answeringBackend() {
   const asked: string[] = [];
   const backend = track(
     await startRawBackend(async (ctx) => {
-      const question = String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+      const question = askedQuestion(ctx);
       asked.push(question);
-      const header = {
-        answer: "",
-        question,
-        related_docs: [],
-        conversation_uid: `conv-${question.split(" ")[0]}`,
-        is_qa_mode: false,
-        system_message: "",
-      };
-      ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}answer `);
-      await sleep(5 + Math.random() * 30);
+      await openStream(ctx, question, `conv-${question.split(" ")[0]}`);
+      // Its two chunks apart, so answers in different threads interleave.
+      await ctx.write("answer ", 20);
       await ctx.write(`to ${question}`);
       ctx.res.end();
     }),

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
-import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
-import { startRawBackend } from "../support/raw-backend.ts";
+import { askedQuestion, openStream, startRawBackend } from "../support/raw-backend.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 import {
@@ -30,18 +29,9 @@ async function slowFirstBackend() {
   const questions: string[] = [];
   const backend = track(
     await startRawBackend(async (ctx) => {
-      const question = String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+      const question = askedQuestion(ctx);
       questions.push(question);
-      const header = {
-        answer: "",
-        question,
-        related_docs: [],
-        conversation_uid: "conv-order",
-        is_qa_mode: false,
-        system_message: "",
-      };
-      ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`);
+      await openStream(ctx, question, "conv-order");
       if (question.includes("first")) await sleep(2_500);
       await ctx.write(question.includes("first") ? "order first answer" : "order second answer");
       ctx.res.end();

@@ -1,11 +1,15 @@
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
 import { startHeldBackend } from "../support/held-backend.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { waitingForTheirThread } from "../support/question-states.ts";
-import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
+import {
+  askedQuestion,
+  openStream,
+  type RawBackend,
+  startRawBackend,
+} from "../support/raw-backend.ts";
 import { sleep, startRedisLink, startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
@@ -75,18 +79,10 @@ async function gatedBackend(): Promise<{
   });
   const questions: string[] = [];
   const backend = await startRawBackend(async (ctx) => {
-    const question = String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+    const question = askedQuestion(ctx);
     questions.push(question);
-    const header = {
-      answer: "",
-      question,
-      related_docs: [],
-      conversation_uid: `conv-${questions.length}`,
-      is_qa_mode: false,
-      system_message: "",
-    };
-    ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-    await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}Answer to: `);
+    await openStream(ctx, question, `conv-${questions.length}`);
+    await ctx.write("Answer to: ");
     if (question.includes("#hold")) await Promise.race([gate, ctx.closedPromise]);
     await ctx.write(question);
     ctx.res.end();

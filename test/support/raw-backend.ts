@@ -7,6 +7,7 @@ import {
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
+import { STREAM_DELIMITER } from "../../src/backend/stream-parser.ts";
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -154,4 +155,30 @@ export async function refusedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** The question a streaming request asks, from its JSON body. */
+export function askedQuestion(ctx: ScriptContext): string {
+  return String((JSON.parse(ctx.request.body) as { q?: unknown }).q);
+}
+
+/**
+ * Starts a streamed answer as the spec has it: the 200, then the JSON header of
+ * `conversationUid` and the delimiter; the script writes the answer's text after it.
+ */
+export async function openStream(
+  ctx: ScriptContext,
+  question: string,
+  conversationUid: string,
+): Promise<void> {
+  const header = {
+    answer: "",
+    question,
+    related_docs: [],
+    conversation_uid: conversationUid,
+    is_qa_mode: false,
+    system_message: "",
+  };
+  ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+  await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`);
 }
