@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { Chatbots } from "./backend/chatbots.ts";
 import { Bridge } from "./bridge/bridge.ts";
@@ -76,10 +77,12 @@ export async function createBot(
   try {
     // The store first: a DATA_DIR it cannot use stops the start in one line, before the
     // simulated backend tries its own file there.
+    const processId = randomUUID();
     const rawStore = await openStoreAtStart({
       storeUrl: config.storeUrl,
       dataDir: config.dataDir,
       log,
+      processId,
     });
     cleanup.unshift(() => rawStore.close());
     const backendConfig =
@@ -106,7 +109,7 @@ export async function createBot(
     // is free or taken over once it lapses (docs/architecture.md). Released last, after all
     // that held by it stopped; taken now, and again by whoever needs it should the store be
     // away at the start.
-    const presence = new ProcessPresence({ store, log, leaseMs: config.takeoverMs });
+    const presence = new ProcessPresence({ store, log, leaseMs: config.takeoverMs, id: processId });
     cleanup.unshift(() => presence.close());
     await presence.join().catch(() => undefined);
     // Notices a store that lost its data under the running process; the parts that hold

@@ -14,6 +14,11 @@ export interface OpenStoreOptions {
   log?: Logger | undefined;
   /** An embedded store only if DATA_DIR holds one already (see EmbeddedStoreOptions). */
   existing?: boolean | undefined;
+  /**
+   * The process's id (ProcessPresence): a Redis connection carries it in its name, so a
+   * process only cut off from Redis is told from a dead one (Coordination.processesAlive).
+   */
+  processId?: string | undefined;
 }
 
 /**
@@ -30,9 +35,14 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       url: options.storeUrl,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       log: options.log,
+      processId: options.processId,
     });
   }
-  return openEmbeddedStore({ dataDir: options.dataDir, existing: options.existing });
+  return openEmbeddedStore({
+    dataDir: options.dataDir,
+    existing: options.existing,
+    ...(options.processId ? { processId: options.processId } : {}),
+  });
 }
 
 /**

@@ -1,15 +1,77 @@
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
+import { startTestRedis } from "../support/redis.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
 const track = cleanupAfterEach();
+
+const redis = await startTestRedis("a bot killed mid-answer, on Redis");
+afterAll(() => redis?.close());
+
+describe.each([
+  { store: "the embedded store", env: (): Record<string, string> => ({}) },
+  ...(redis?.server
+    ? [{ store: "Redis", env: (): Record<string, string> => ({ STORE_URL: `${redis.url}/2` }) }]
+    : []),
+])("a bot killed while an answer streams, on $store", ({ env }) => {
+  it("shows after the restart at least what the message showed one edit before the kill", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    // About 150 chunks 60 ms apart: the answer is still streaming when the kill comes.
+    const simulator = track(await startSimulator({ chunkDelayMs: 60 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const group = fake.addChat(
+      { id: -1007, type: "supergroup", title: "Team" },
+      { [alice.id]: "member" },
+    );
+    const cwd = await botWorkDir();
+    const start = () =>
+      track(
+        startBot({
+          cwd,
+          env: {
+            ...telegramBotEnv(fake, simulator),
+            DATA_DIR: join(cwd, "data"),
+            LEADS_POLL_INTERVAL: "0",
+            TELEGRAM_GROUP_EDIT_INTERVAL_MS: "1000",
+            ...env(),
+          },
+        }),
+        (bot) => bot.stop("SIGKILL"),
+      );
+
+    const first = start();
+    await first.logLine("Telegram long polling started");
+    fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot everything #huge=6000" });
+    const message = await until("the answer's second edit", () => {
+      const [shown] = fake.botMessages(group.id);
+      return shown && shown.history.length >= 2 ? shown : undefined;
+    });
+    // What a person read; then one edit interval and more passes, edits still coming.
+    const read = message.text;
+    const edits = message.history.length;
+    await until("two edits later", () => message.history.length >= edits + 2 || undefined);
+    expect(message.text.endsWith("to see more.")).toBe(false);
+    expect(await first.stop("SIGKILL")).toBeNull();
+    const lastShown = message.text;
+
+    const second = start();
+    expect((await second.logLine("interrupted answers finished")).answers).toBe(1);
+    expect(fake.botMessages(group.id)).toHaveLength(1);
+    expect(message.text.endsWith(CUT)).toBe(true);
+    const recovered = message.text.slice(0, -CUT.length);
+    expect(recovered.length).toBeGreaterThanOrEqual(read.length);
+    expect(recovered.startsWith(read.trimEnd())).toBe(true);
+    expect(lastShown.startsWith(recovered.trimEnd())).toBe(true);
+    expect(await second.stop("SIGTERM")).toBe(0);
+  }, 40_000);
+});
 
 describe("a bot killed mid-answer (kill -9)", () => {
   it("finishes the interrupted answer on its next start, and leaves completed ones alone", async () => {

@@ -339,3 +339,71 @@ async function oneDmTwoProcesses() {
     ask: (text: string) => fake.compose({ chat: dm.id, from: alice, text }),
   };
 }
+
+describe.skipIf(!ownRedis)("one of two bot processes cut off from Redis alone", () => {
+  it("keeps what its answers showed: the other takes it for alive while its connections stand", async () => {
+    const fake = track(await startFakeTelegram({ draftsAvailable: false }), (f) => f.close());
+    const chatbot = track(await startHeldBackend(), (c) => {
+      c.releaseAll();
+      return c.close();
+    });
+    // A reaches Redis through a link the test partitions; B straight.
+    const link = track(await startRedisLink(redis?.server?.port ?? 0), (l) => l.close());
+    const debug = { TAKEOVER_MS: "1500", LOG_LEVEL: "debug" };
+    const a = await startWebhookBot(fake, chatbot, {
+      ...debug,
+      STORE_URL: `${link.url}/${database}`,
+    });
+    const b = await startWebhookBot(fake, chatbot, debug);
+    const chats = ["finished before", "finished during", "streaming through"].map((question, i) => {
+      const person = fake.user(3001 + i, `Person ${i}`);
+      const chat = fake.addChat({ id: person.id, type: "private", first_name: `Person ${i}` });
+      return {
+        question,
+        chat: chat.id,
+        ask: fake.compose({ chat: chat.id, from: person, text: question }),
+      };
+    });
+    const answer = (i: number) => fake.botMessages(chats[i]?.chat ?? 0)[0];
+    const ended = (i: number) =>
+      answer(i)?.replyMarkup?.inline_keyboard.flat()[0]?.text === "👍" || undefined;
+
+    // A answers all three; the first ends before the partition.
+    for (const { ask } of chats) expect(await deliver(a.webhook, ask)).toBe(200);
+    const journaled = () => logEntries(a.bot.stderr).filter((e) => e.msg === "answer journaled");
+    await until("three answers journaled", () => journaled().length === 3 || undefined);
+    chatbot.release((q) => q === "finished before");
+    await until("the first answer ended", () => ended(0));
+
+    link.partition();
+    try {
+      chatbot.release((q) => q === "finished during");
+      await until("the second answer ended", () => ended(1));
+      // A's presence lapses; B's sweeps, once it has been up a whole lease since, find A's
+      // run and must take it for alive: A's connections to Redis still stand.
+      const checked = () =>
+        logEntries(b.bot.stderr).filter((e) => e.msg === "journal runs checked" && e.runs === 1);
+      const seen = checked().length;
+      await until(
+        "B's sweeps over A's run",
+        () => checked().length >= seen + 6 || undefined,
+        15_000,
+      );
+      expect(checked().every((e) => e.dead === 0)).toBe(true);
+    } finally {
+      link.mend();
+    }
+    chatbot.release((q) => q === "streaming through");
+    await until("the third answer ended", () => ended(2));
+
+    for (const [i, { question }] of chats.entries()) {
+      expect(answer(i)?.text).toBe(`Answer to ${question}.`);
+      expect(answer(i)?.history.some((text) => text.includes("interrupted"))).toBe(false);
+      expect(fake.botMessages(chats[i]?.chat ?? 0)).toHaveLength(1);
+    }
+    const finished = logEntries(b.bot.stderr).filter(
+      (e) => e.msg === "interrupted answers finished" && e.answers !== 0,
+    );
+    expect(finished).toEqual([]);
+  }, 60_000);
+});

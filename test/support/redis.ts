@@ -177,31 +177,57 @@ export async function startBlackHole(): Promise<{
 }
 
 /**
- * A TCP link to the Redis on `port`, as a network between the bots and Redis: `cut()` drops
- * every connection and refuses new ones until `mend()`. Unlike a frozen server, what a client
- * sent while cut never reaches Redis, and Redis's own clock runs on (leases lapse).
+ * A TCP link to the Redis on `port`, as a network between the bots and Redis.
+ *
+ * - `cut()` drops every connection and refuses new ones until `mend()`: both ends see the
+ *   connection go, as when a proxy or the bot's own host resets it.
+ * - `partition()` is a network that stops carrying anything until `mend()`: no byte and no
+ *   close gets through, so each end keeps its connection open (Redis learns of a dead peer only
+ *   from TCP keepalive, minutes later). What was sent waits, as TCP's retransmission keeps it,
+ *   and arrives at `mend()`; so does a close. A connection opened meanwhile reaches Redis then.
+ *
+ * Either way Redis's own clock runs on (leases lapse), unlike a frozen server.
  */
 export async function startRedisLink(port: number): Promise<{
   url: string;
   cut(): void;
+  partition(): void;
   mend(): void;
   close(): Promise<void>;
 }> {
   const sockets = new Set<Socket>();
-  let cut = false;
+  let state: "open" | "cut" | "partitioned" = "open";
+  /** Client sockets with their Redis end once connected; both wait during a partition. */
+  const pairs = new Map<Socket, Socket | undefined>();
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on("error", () => undefined);
     socket.on("close", () => sockets.delete(socket));
   };
-  const server = createServer((client) => {
-    track(client);
-    if (cut) return void client.destroy();
+  const join = (client: Socket) => {
     const upstream = createConnection({ host: "127.0.0.1", port });
     track(upstream);
+    pairs.set(client, upstream);
     client.pipe(upstream).pipe(client);
-    client.on("close", () => upstream.destroy());
-    upstream.on("close", () => client.destroy());
+    // A close crosses the link only while it carries: during a partition it waits for mend().
+    client.on("close", () => {
+      if (state === "partitioned") return;
+      upstream.destroy();
+      pairs.delete(client);
+    });
+    upstream.on("close", () => {
+      if (state !== "partitioned") client.destroy();
+    });
+  };
+  const server = createServer((client) => {
+    track(client);
+    if (state === "cut") return void client.destroy();
+    if (state === "partitioned") {
+      client.pause();
+      pairs.set(client, undefined);
+      return;
+    }
+    join(client);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
@@ -209,11 +235,36 @@ export async function startRedisLink(port: number): Promise<{
   return {
     url: `redis://127.0.0.1:${linkPort}`,
     cut: () => {
-      cut = true;
+      state = "cut";
       for (const socket of sockets) socket.destroy();
+      pairs.clear();
+    },
+    partition: () => {
+      state = "partitioned";
+      for (const [client, upstream] of pairs) {
+        if (!upstream) continue;
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
     },
     mend: () => {
-      cut = false;
+      const was = state;
+      state = "open";
+      if (was !== "partitioned") return;
+      for (const [client, upstream] of [...pairs]) {
+        if (client.destroyed || upstream?.destroyed) {
+          client.destroy();
+          upstream?.destroy();
+          pairs.delete(client);
+        } else if (!upstream) {
+          join(client);
+          client.resume();
+        } else {
+          client.pipe(upstream).pipe(client);
+        }
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
