@@ -76,6 +76,11 @@ export interface LeaseOptions {
   owner: string;
   /** How long it holds without renewal: a dead holder's lease frees after this. */
   leaseMs: number;
+  /**
+   * Only this owner ever takes `key` (its name is the owner's own, as a process's presence):
+   * a renewal extends the key without comparing its owner (Coordination.extend).
+   */
+  ownKey?: boolean | undefined;
 }
 
 /**
@@ -88,6 +93,7 @@ export class Lease {
   readonly owner: string;
   readonly leaseMs: number;
   readonly #store: Coordination;
+  readonly #ownKey: boolean;
   #asked = false;
   #renewal: Renewal | undefined;
   /** When the last call that found this owner holding it was sent (performance.now()). */
@@ -98,6 +104,7 @@ export class Lease {
     this.owner = options.owner;
     this.leaseMs = options.leaseMs;
     this.#store = options.store;
+    this.#ownKey = options.ownKey ?? false;
   }
 
   /** Takes the lease, or extends it while this owner holds it. True when it holds now. */
@@ -109,7 +116,11 @@ export class Lease {
 
   /** Extends the lease by its length from now; false when this owner does not hold it. */
   async renew(): Promise<boolean> {
-    return this.#confirm(() => this.#store.renew(this.key, this.owner, this.leaseMs));
+    return this.#confirm(() =>
+      this.#ownKey
+        ? this.#store.extend(this.key, this.leaseMs)
+        : this.#store.renew(this.key, this.owner, this.leaseMs),
+    );
   }
 
   /**

@@ -39,6 +39,13 @@ export interface Coordination {
   /** Extends the claim to `ttlMs` from now, only while `key` still holds `owner`. */
   renew(key: string, owner: string, ttlMs: number): Promise<boolean>;
 
+  /**
+   * Extends the claim at `key` to `ttlMs` from now while it exists, whoever it names: renew
+   * for a claim that only its owner ever writes (a process's presence, whose key names the
+   * process), in one store step with no compare. False when it is gone.
+   */
+  extend(key: string, ttlMs: number): Promise<boolean>;
+
   /** Deletes the claim, only while `key` still holds `owner`. */
   release(key: string, owner: string): Promise<boolean>;
 

@@ -62,6 +62,8 @@ export class ProcessPresence {
       key: presenceKey(this.id),
       owner: this.id,
       leaseMs: this.leaseMs,
+      // The key names this process: no other ever takes it.
+      ownKey: true,
     });
   }
 

@@ -63,6 +63,8 @@ export const ANSWER_QUEUE_KEY = "queue:answers";
 
 /** Entries taken in one go at most: a process with room for thousands asks a few at a time. */
 const TAKE_AT_ONCE = 16;
+/** Rounds (a third of TAKEOVER_MS each) per look for entries of a process that died. */
+const TAKEOVER_ROUNDS = 3;
 
 /** Where the queue says that entries were taken, so the places shown can move up. */
 export function queueMovedTopic(key: string): string {
@@ -96,6 +98,8 @@ export class SharedQueue {
   #rounds: Renewal | undefined;
   /** A round asked for a look at entries held by a process that may be dead. */
   #takeOverDue = true;
+  /** Rounds since the last look: one in TAKEOVER_ROUNDS looks (see #round). */
+  #roundsSinceLook = 0;
   /**
    * Entries may wait: set by an add (here, or announced); cleared by a take (a round's
    * take-over takes waiting entries too) that found fewer than it asked for while no add was
@@ -305,6 +309,11 @@ export class SharedQueue {
     } catch (error) {
       log[storeFailureLevel(error)]({ err: error }, "could not renew questions held in the queue");
     }
+    // An entry is taken over only once idle for TAKEOVER_MS: a look once a lease (not every
+    // round, which renews the holds) finds it within two, at a third of the store's work. An
+    // announcement missed meanwhile (adds are pushed, subscribe above) waits as long.
+    this.#roundsSinceLook = (this.#roundsSinceLook + 1) % TAKEOVER_ROUNDS;
+    if (this.#roundsSinceLook !== 0) return;
     this.#takeOverDue = true;
     this.#wake();
   }

@@ -65,7 +65,9 @@ export function refillMs(state: BucketState, bucket: TokenBucket): number {
 }
 
 // drawToken on the server, atomically, on the server's clock (processes' clocks may differ).
-// KEYS[1] the bucket; ARGV interval ms, burst, hold ms, reserve. Returns the wait in ms.
+// KEYS[1] the bucket, "<tokens>,<at>" in one string that lapses once the bucket is full again
+// (three commands a draw: TIME, GET, SET). ARGV interval ms, burst, hold ms, reserve.
+// Returns the wait in ms.
 export const REDIS_DRAW_SCRIPT = `
 local interval = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
@@ -73,9 +75,16 @@ local hold = tonumber(ARGV[3])
 local needed = 1 + math.min(tonumber(ARGV[4]), burst - 1)
 local time = redis.call("TIME")
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-local saved = redis.call("HMGET", KEYS[1], "tokens", "at")
-local tokens = tonumber(saved[1]) or burst
-local at = tonumber(saved[2]) or now
+local tokens, at = burst, now
+-- pcall: a bucket an older version kept as a hash reads as none (SET then replaces it).
+local saved = redis.pcall("GET", KEYS[1])
+if type(saved) == "string" then
+  local comma = string.find(saved, ",", 1, true)
+  if comma then
+    tokens = tonumber(string.sub(saved, 1, comma - 1)) or burst
+    at = tonumber(string.sub(saved, comma + 1)) or now
+  end
+end
 tokens = math.min(burst, tokens + math.max(0, now - at) / interval)
 local wait = 0
 if hold > 0 then
@@ -86,8 +95,7 @@ elseif tokens >= needed then
 else
   wait = math.ceil((needed - tokens) * interval)
 end
-redis.call("HSET", KEYS[1], "tokens", tostring(tokens), "at", tostring(now))
-redis.call("PEXPIRE", KEYS[1], math.ceil((burst - tokens) * interval) + 1000)
+redis.call("SET", KEYS[1], tostring(tokens) .. "," .. tostring(now), "PX", math.ceil((burst - tokens) * interval) + 1000)
 return wait
 `;
 

@@ -157,6 +157,18 @@ export class EmbeddedStore implements Store {
     );
   }
 
+  async extend(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs);
+    return this.#guard.run("extend", () =>
+      this.#atomic.run(key, async () => {
+        const owner = await this.#keyv.get(key);
+        if (owner === undefined) return false;
+        await this.#keyv.set(key, owner, ttl);
+        return true;
+      }),
+    );
+  }
+
   release(key: string, owner: string): Promise<boolean> {
     return this.#guard.run("release", () =>
       this.#atomic.run(key, async () => {

@@ -261,6 +261,11 @@ export class RedisStore implements Store {
     });
   }
 
+  async extend(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = checkTtl(ttlMs) ?? 0;
+    return this.#run("extend", async () => (await this.#client.pExpire(this.#key(key), ttl)) === 1);
+  }
+
   release(key: string, owner: string): Promise<boolean> {
     return this.#run("release", async () => {
       const reply = await this.#script(

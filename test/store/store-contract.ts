@@ -257,6 +257,15 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.get("lease")).toBeUndefined();
     });
 
+    it("extend lengthens a claim that exists, and not one that is gone", async () => {
+      expect(await store.claim("own", "owner", 300)).toBe(true);
+      expect(await store.extend("own", 2_000)).toBe(true);
+      await sleep(400);
+      expect(await store.get("own")).toBe("owner");
+      expect(await store.extend("never-taken", 2_000)).toBe(false);
+      expect(await store.get("never-taken")).toBeUndefined();
+    });
+
     it("release deletes the claim for its owner only", async () => {
       expect(await store.claim("lock", "owner", 5_000)).toBe(true);
       expect(await store.release("lock", "intruder")).toBe(false);
@@ -541,6 +550,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
         () => store.delete("k"),
         () => store.claim("k", "me", 1_000),
         () => store.renew("k", "me", 1_000),
+        () => store.extend("k", 1_000),
         () => store.release("k", "me"),
         () => store.addToSet("s", "m"),
         () => store.removeFromSet("s", "m"),
