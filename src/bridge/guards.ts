@@ -59,7 +59,9 @@ export class QuestionGuards {
     if (!this.#perUser) return undefined;
     // A store that fails lets the question through: the limit guards cost, and the answer
     // itself then meets the same store.
-    const waitMs = await this.#store.drawToken(`ratelimit:${user}`, this.#perUser).catch(() => 0);
+    const { waitMs } = await this.#store
+      .drawToken(`ratelimit:${user}`, this.#perUser)
+      .catch(() => ({ waitMs: 0 }));
     if (waitMs === 0) return undefined;
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
     return {

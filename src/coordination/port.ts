@@ -1,5 +1,5 @@
 import type { CallWindow } from "./call-window.ts";
-import type { DrawOptions, TokenBucket } from "./token-bucket.ts";
+import type { Drawn, DrawOptions, TokenBucket } from "./token-bucket.ts";
 import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 
 /**
@@ -77,7 +77,7 @@ export interface Coordination {
    * that must not wait. Atomic across every process sharing the Redis; in memory for the
    * embedded store, which belongs to one process.
    */
-  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number>;
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<Drawn>;
 
   /**
    * Takes a place in the call window at `key` (see drawWindow in call-window.ts): resolves 0

@@ -18,6 +18,18 @@ export interface DrawOptions {
    * one of its burst, so routine calls still go at its refill rate.
    */
   reserve?: number;
+  /**
+   * Tokens to take beside this draw's, for later draws of the same process to spend without
+   * a store call (StoreBucket): taken only while the bucket stays at least half full after
+   * them, so a busy budget is never hoarded.
+   */
+  ahead?: number;
+}
+
+/** What one draw gave: its wait (0: the call may go now), and the tokens taken ahead. */
+export interface Drawn {
+  waitMs: number;
+  ahead: number;
 }
 
 /** What a bucket holds between two draws. */
@@ -39,7 +51,7 @@ export function drawToken(
   bucket: TokenBucket,
   now: number,
   options: DrawOptions = {},
-): { state: BucketState; waitMs: number } {
+): { state: BucketState } & Drawn {
   const holdMs = options.holdMs ?? 0;
   const needed = 1 + Math.min(options.reserve ?? 0, bucket.burst - 1);
   const elapsed = state ? Math.max(0, now - state.at) : 0;
@@ -48,15 +60,18 @@ export function drawToken(
     (state?.tokens ?? bucket.burst) + elapsed / bucket.intervalMs,
   );
   let waitMs = 0;
+  let ahead = 0;
   if (holdMs > 0) {
     tokens = Math.min(tokens, -holdMs / bucket.intervalMs);
     waitMs = holdMs;
   } else if (tokens >= needed) {
     tokens -= 1;
+    ahead = Math.max(0, Math.min(options.ahead ?? 0, Math.floor(tokens - bucket.burst / 2)));
+    tokens -= ahead;
   } else {
     waitMs = Math.ceil((needed - tokens) * bucket.intervalMs);
   }
-  return { state: { tokens, at: now }, waitMs };
+  return { state: { tokens, at: now }, waitMs, ahead };
 }
 
 /** How long a bucket must be kept: until it would be full again. */
@@ -66,8 +81,8 @@ export function refillMs(state: BucketState, bucket: TokenBucket): number {
 
 // drawToken on the server, atomically, on the server's clock (processes' clocks may differ).
 // KEYS[1] the bucket, "<tokens>,<at>" in one string that lapses once the bucket is full again
-// (three commands a draw: TIME, GET, SET). ARGV interval ms, burst, hold ms, reserve.
-// Returns the wait in ms.
+// (three commands a draw: TIME, GET, SET). ARGV interval ms, burst, hold ms, reserve, ahead.
+// Returns { wait in ms, tokens taken ahead }.
 export const REDIS_DRAW_SCRIPT = `
 local interval = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
@@ -87,16 +102,19 @@ if type(saved) == "string" then
 end
 tokens = math.min(burst, tokens + math.max(0, now - at) / interval)
 local wait = 0
+local ahead = 0
 if hold > 0 then
   tokens = math.min(tokens, -hold / interval)
   wait = hold
 elseif tokens >= needed then
   tokens = tokens - 1
+  ahead = math.max(0, math.min(tonumber(ARGV[5]), math.floor(tokens - burst / 2)))
+  tokens = tokens - ahead
 else
   wait = math.ceil((needed - tokens) * interval)
 end
 redis.call("SET", KEYS[1], tostring(tokens) .. "," .. tostring(now), "PX", math.ceil((burst - tokens) * interval) + 1000)
-return wait
+return { wait, ahead }
 `;
 
 /**
@@ -113,12 +131,17 @@ export class LocalBucket {
   }
 
   /** drawToken on this bucket, now. */
-  draw(options: DrawOptions = {}): number {
+  take(options: DrawOptions = {}): Drawn {
     const now = performance.now();
-    const drawn = drawToken(this.#state, this.bucket, now, options);
-    this.#state = drawn.state;
-    this.#fullAt = now + refillMs(drawn.state, this.bucket);
-    return drawn.waitMs;
+    const { state, ...drawn } = drawToken(this.#state, this.bucket, now, options);
+    this.#state = state;
+    this.#fullAt = now + refillMs(state, this.bucket);
+    return drawn;
+  }
+
+  /** take() for a caller that takes nothing ahead: the wait alone. */
+  draw(options: DrawOptions = {}): number {
+    return this.take(options).waitMs;
   }
 
   /** Full again: forgetting the bucket loses nothing, since a new one starts full. */
@@ -131,13 +154,13 @@ export class LocalBucket {
 export class MemoryBuckets {
   readonly #buckets = new Map<string, LocalBucket>();
 
-  draw(key: string, bucket: TokenBucket, options: DrawOptions = {}): number {
+  draw(key: string, bucket: TokenBucket, options: DrawOptions = {}): Drawn {
     let local = this.#buckets.get(key);
     if (!local) {
       local = new LocalBucket(bucket);
       this.#buckets.set(key, local);
     }
-    return local.draw(options);
+    return local.take(options);
   }
 
   /** Forgets buckets that are full again. */

@@ -5,7 +5,12 @@ import { Keyv } from "keyv";
 import { type CallWindow, MemoryWindows } from "../coordination/call-window.ts";
 import { MemoryLines } from "../coordination/line.ts";
 import type { Ttl } from "../coordination/port.ts";
-import { type DrawOptions, MemoryBuckets, type TokenBucket } from "../coordination/token-bucket.ts";
+import {
+  type Drawn,
+  type DrawOptions,
+  MemoryBuckets,
+  type TokenBucket,
+} from "../coordination/token-bucket.ts";
 import { MemoryTopics } from "../coordination/topics.ts";
 import { MemoryStreams, type StreamAdd, type StreamEntry } from "../coordination/work-stream.ts";
 import { messageOf, StoreUnavailableError } from "../errors.ts";
@@ -260,7 +265,7 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("lineReplace", async () => this.#lines.replace(key, ticket, by));
   }
 
-  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options?: DrawOptions): Promise<Drawn> {
     return this.#guard.run("drawToken", async () => this.#buckets.draw(key, bucket, options));
   }
 

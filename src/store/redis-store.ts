@@ -6,6 +6,7 @@ import { REDIS_LINE_REPLACE_SCRIPT } from "../coordination/line.ts";
 import type { Ttl } from "../coordination/port.ts";
 import { presenceKey } from "../coordination/process-presence.ts";
 import {
+  type Drawn,
   type DrawOptions,
   REDIS_DRAW_SCRIPT,
   type TokenBucket,
@@ -384,7 +385,7 @@ export class RedisStore implements Store {
     );
   }
 
-  drawToken(key: string, bucket: TokenBucket, options: DrawOptions = {}): Promise<number> {
+  drawToken(key: string, bucket: TokenBucket, options: DrawOptions = {}): Promise<Drawn> {
     return this.#run("drawToken", async () => {
       const reply = await this.#script(
         REDIS_DRAW_SCRIPT,
@@ -394,9 +395,11 @@ export class RedisStore implements Store {
           String(bucket.burst),
           String(Math.ceil(options.holdMs ?? 0)),
           String(options.reserve ?? 0),
+          String(options.ahead ?? 0),
         ],
       );
-      return Number(reply);
+      const [waitMs, ahead] = Array.isArray(reply) ? reply : [reply, 0];
+      return { waitMs: Number(waitMs), ahead: Number(ahead) };
     });
   }
 

@@ -55,7 +55,7 @@ describe.runIf(redis)("a process's presence on a store processes share", () => {
       false,
       true,
     ]);
-    const { renew: _renewals, ...reads } = Object.fromEntries(b.counting.counts);
+    const { extend: _renewals, ...reads } = Object.fromEntries(b.counting.counts);
     expect(reads).toEqual({ processesAlive: 1 });
   });
 

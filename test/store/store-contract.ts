@@ -339,7 +339,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     it("drawToken: a full bucket gives its burst at once, then says how long until the next token", async () => {
       const bucket = { intervalMs: 200, burst: 3 };
       const draws = await Promise.all(
-        Array.from({ length: 5 }, () => store.drawToken("budget", bucket)),
+        Array.from({ length: 5 }, async () => (await store.drawToken("budget", bucket)).waitMs),
       );
       expect(draws.filter((wait) => wait === 0)).toHaveLength(3);
       for (const wait of draws.filter((w) => w > 0)) {
@@ -348,36 +348,48 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       }
       // A draw that must wait takes nothing: the token it waited for is there afterwards.
       await sleep(210);
-      expect(await store.drawToken("budget", bucket)).toBe(0);
-      expect(await store.drawToken("budget", bucket)).toBeGreaterThan(0);
+      expect((await store.drawToken("budget", bucket)).waitMs).toBe(0);
+      expect((await store.drawToken("budget", bucket)).waitMs).toBeGreaterThan(0);
       // Another key is another bucket.
-      expect(await store.drawToken("other budget", bucket)).toBe(0);
+      expect((await store.drawToken("other budget", bucket)).waitMs).toBe(0);
     });
 
     it("drawToken with a reserve leaves that many tokens (all but one at most) to draws without", async () => {
       const bucket = { intervalMs: 200, burst: 3 };
-      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
-      expect(await store.drawToken("kept", bucket, { reserve: 1 })).toBe(0);
+      expect((await store.drawToken("kept", bucket, { reserve: 1 })).waitMs).toBe(0);
+      expect((await store.drawToken("kept", bucket, { reserve: 1 })).waitMs).toBe(0);
       // One token left: kept for a draw that must not wait.
-      const wait = await store.drawToken("kept", bucket, { reserve: 1 });
+      const wait = (await store.drawToken("kept", bucket, { reserve: 1 })).waitMs;
       expect(wait).toBeGreaterThan(150);
       expect(wait).toBeLessThanOrEqual(200);
-      expect(await store.drawToken("kept", bucket)).toBe(0);
+      expect((await store.drawToken("kept", bucket)).waitMs).toBe(0);
       // A reserve larger than the burst keeps all but one token: routine draws still go.
-      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBe(0);
-      expect(await store.drawToken("crowded", bucket, { reserve: 10 })).toBeGreaterThan(150);
+      expect((await store.drawToken("crowded", bucket, { reserve: 10 })).waitMs).toBe(0);
+      expect((await store.drawToken("crowded", bucket, { reserve: 10 })).waitMs).toBeGreaterThan(
+        150,
+      );
+    });
+
+    it("drawToken ahead takes more tokens only while the bucket stays at least half full", async () => {
+      const bucket = { intervalMs: 10_000, burst: 10 };
+      // 10 tokens: this draw's, then 4 ahead (5 left: half).
+      expect(await store.drawToken("ahead", bucket, { ahead: 4 })).toEqual({ waitMs: 0, ahead: 4 });
+      // 5 left: one for the draw, none ahead below half.
+      expect(await store.drawToken("ahead", bucket, { ahead: 4 })).toEqual({ waitMs: 0, ahead: 0 });
+      for (let i = 0; i < 4; i++) expect((await store.drawToken("ahead", bucket)).waitMs).toBe(0);
+      expect((await store.drawToken("ahead", bucket)).waitMs).toBeGreaterThan(0);
     });
 
     it("drawToken with a hold empties the bucket for that long; holds for one moment do not add up", async () => {
       const bucket = { intervalMs: 100, burst: 5 };
-      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
-      expect(await store.drawToken("held", bucket, { holdMs: 400 })).toBe(400);
-      const wait = await store.drawToken("held", bucket);
+      expect((await store.drawToken("held", bucket, { holdMs: 400 })).waitMs).toBe(400);
+      expect((await store.drawToken("held", bucket, { holdMs: 400 })).waitMs).toBe(400);
+      const wait = (await store.drawToken("held", bucket)).waitMs;
       expect(wait).toBeGreaterThan(400);
       expect(wait).toBeLessThanOrEqual(500);
       // A timer may fire up to a millisecond before the store's clock says the hold ended.
       await sleep(wait + 2);
-      expect(await store.drawToken("held", bucket)).toBe(0);
+      expect((await store.drawToken("held", bucket)).waitMs).toBe(0);
     });
 
     it("drawWindow: the burst at once, then one per spacing, and never more than the limit in any window", async () => {
