@@ -121,6 +121,7 @@ export interface SlackChannel extends Channel {
 }
 
 const THREAD_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const THREAD_RENEW_MS = 24 * 60 * 60 * 1000;
 const activeKey = (threadKey: string) => `slack:answering:${threadKey}`;
 /** Longest an ack waits for the bridge to line a question up (Slack allows 3 s in all). */
 const ACCEPT_WITHIN_MS = 1_000;
@@ -256,7 +257,8 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         );
         const taken = await received.accepted;
         accepted();
-        if (taken && kind === "mention") {
+        // Renewed at most once a day: a thread's later mentions cost no store call.
+        if (taken && kind === "mention" && !threads.notedWithin(key, true, THREAD_RENEW_MS)) {
           // From a mention on, the bot answers every message of the thread. Without the store
           // the mention is still answered (the bridge says if it cannot keep the conversation).
           await options.store

@@ -20,7 +20,7 @@ const STORE_RETRY_MS = 5_000;
  * command. Each is spent within one refill interval per token or dropped, so a process
  * never spends them in a burst the bucket would not have allowed.
  */
-const AHEAD = 4;
+const AHEAD = 8;
 
 /**
  * A limit kept in the store, drawn atomically by every process on one Redis (a Slack

@@ -17,6 +17,8 @@ interface Copy {
   value: unknown;
   /** When the record lapses in the store (epoch ms); undefined: it has no TTL. */
   until: number | undefined;
+  /** When it was noted (epoch ms). */
+  noted: number;
 }
 
 /** Records written back in one call at most. */
@@ -50,11 +52,24 @@ export class KeptRecords implements HeldRecords {
   note(key: string, value: unknown, ttlMs?: number, from = Date.now()): void {
     if (!this.#keeping) return;
     this.#copies.delete(key);
-    this.#copies.set(key, { value, until: ttlMs === undefined ? undefined : from + ttlMs });
+    this.#copies.set(key, {
+      value,
+      until: ttlMs === undefined ? undefined : from + ttlMs,
+      noted: Date.now(),
+    });
     if (this.#copies.size > this.#max) {
       const oldest = this.#copies.keys().next().value;
       if (oldest !== undefined) this.#copies.delete(oldest);
     }
+  }
+
+  /**
+   * Whether `key` was noted holding `value` within the last `ms`: a writer that renews a
+   * record's lifetime at most that often skips its write. False when nothing is kept.
+   */
+  notedWithin(key: string, value: unknown, ms: number): boolean {
+    const copy = this.#copies.get(key);
+    return copy !== undefined && copy.value === value && Date.now() - copy.noted < ms;
   }
 
   /** The record is gone from the store: it is not written back. */
