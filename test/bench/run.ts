@@ -24,6 +24,8 @@ import { capTable } from "./cap-report.ts";
 import type { IdleRow } from "./idle-bench.ts";
 import { memoryLines } from "./memory-bench.ts";
 import { paceTable, paceVerdict } from "./pace-bench.ts";
+import type { PathRow } from "./path-bench.ts";
+import { MAX_PATH_FILES, pathLines } from "./path-report.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
   CONTENDED_PERCENT,
@@ -61,6 +63,8 @@ const IDLE = { questions: 20, idleSeconds: 10 };
  * queue is used, each offered rate held this long, p99 added latency under this.
  */
 const SCALE = { processes: [1, 2, 3], cap: 50, stepSeconds: 10, addedP99GoalMs: 10 } as const;
+/** One message's path: messages answered in its conversation before it. */
+const PATH_WARM_UP = 3;
 /** Redis memory: answers in conversations of this many questions, and the load sized for. */
 const MEMORY = { conversations: 40, rounds: 3, answersPerDay: 10_000 } as const;
 
@@ -88,6 +92,7 @@ const SECTIONS = [
   "pipeline",
   "leads",
   "bot",
+  "path",
   "pace",
   "cap",
   "queue",
@@ -292,6 +297,30 @@ await section(
       "What the bot's own bookkeeping costs, against its goals:",
       costSummary(rows, idle),
       ...storeOpsByRow(rows),
+    ];
+  },
+);
+
+await section(
+  "path",
+  "6b. One message's path: the product files and functions that run for it after a warm-up (V8 precise coverage)",
+  async () => {
+    const rows: PathRow[] = [];
+    for (const platform of ["slack", "telegram"] as const) {
+      progress(`path: one ${platform} message after ${PATH_WARM_UP} answered`);
+      rows.push(await runWorker("path", { platform, warmUp: PATH_WARM_UP }, 2 * MINUTE));
+    }
+    results.path = rows;
+    if (rows.some((r) => r.files.length > MAX_PATH_FILES)) missed.push("path");
+    return [
+      ...pathLines(rows),
+      "The whole bot (createBot from src/bot.ts, as `npm start` builds it: embedded store,",
+      "LOG_LEVEL=info) in a process with the tests' fake Slack or fake Telegram (test/support),",
+      "the simulator (its default pacing) in another. V8's precise coverage (call counts), from",
+      "the process's own inspector, counts the functions called from the message's delivery to",
+      "its answer's end (the line 'question answered', then 0.3 s for its record to close).",
+      "Product files: src/ and adapters/ (esbuild's __name helper left out). The functions of",
+      "each file, by name, are in the JSON (path[].files[].functions).",
     ];
   },
 );
