@@ -1,14 +1,15 @@
 // `npm run bench`: figures for speed, memory and cost, printed as tables and written to
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
-// `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
-// pipeline, leads, bot, pace, cap, queue, scale, memory) and writes bench/results/latest-only-<names>.json instead.
+// `npm run bench -- --help` lists the sections and the options (bench-args.ts); `--only bot,leads`
+// runs only the sections named and writes bench/results/latest-only-<names>.json instead.
 // `--profile <dir>` records each whole-bot process's CPU profile in <dir>/bot-<row>/, with the
 // measured window beside it: `tsx test/bench/cpu-profile.ts <dir>/bot-100/*.cpuprofile`.
 import { mkdir, writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join, resolve } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
+import { benchArgs, type SectionName } from "./bench-args.ts";
 import {
   botNotes,
   botTables,
@@ -85,22 +86,8 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
-const SECTIONS = [
-  "parse",
-  "client",
-  "store",
-  "pipeline",
-  "leads",
-  "bot",
-  "path",
-  "pace",
-  "cap",
-  "queue",
-  "scale",
-  "memory",
-] as const;
-const only = onlySections(process.argv.slice(2));
-const profileRoot = flagValue(process.argv.slice(2), "--profile");
+// First: --help and a mistyped flag end here, before any section starts.
+const { only, profileRoot } = benchArgs(process.argv.slice(2));
 /** Where the whole-bot row `row` keeps its CPU profile, with --profile. */
 const profileDir = (row: string) => (profileRoot ? { profileDir: resolve(profileRoot, row) } : {});
 
@@ -498,7 +485,7 @@ async function measurePipeline(
 
 /** Runs one section, prints its title and lines; a failure is reported and the bench goes on. */
 async function section(
-  name: (typeof SECTIONS)[number],
+  name: SectionName,
   title: string,
   body: () => Promise<string[]>,
 ): Promise<void> {
@@ -527,23 +514,4 @@ async function section(
 /** The stores a section measures on: Redis too where a redis-server can be started. */
 function stores(): readonly ("embedded" | "redis")[] {
   return hasRedisServerBinary() ? ["embedded", "redis"] : ["embedded"];
-}
-
-/** The sections `--only a,b` names; undefined without the flag. Exits on an unknown name. */
-function onlySections(args: readonly string[]): Set<string> | undefined {
-  const value = flagValue(args, "--only");
-  if (value === undefined) return undefined;
-  const names = new Set(value.split(",").filter(Boolean));
-  const unknown = [...names].filter((n) => !(SECTIONS as readonly string[]).includes(n));
-  if (names.size === 0 || unknown.length > 0) {
-    console.error(`--only takes section names, comma-separated: ${SECTIONS.join(", ")}`);
-    process.exit(2);
-  }
-  return names;
-}
-
-/** The word after `flag` in `args`: undefined without the flag, "" when nothing follows it. */
-function flagValue(args: readonly string[], flag: string): string | undefined {
-  const at = args.indexOf(flag);
-  return at === -1 ? undefined : (args[at + 1] ?? "");
 }
