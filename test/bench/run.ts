@@ -6,23 +6,17 @@
 // `--profile <dir>` records each whole-bot process's CPU profile in <dir>/bot-<row>/, with the
 // measured window beside it: `tsx test/bench/cpu-profile.ts <dir>/bot-100/*.cpuprofile`.
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, platform } from "node:os";
+import { cpus, loadavg, platform } from "node:os";
 import { join, resolve } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
 import { benchArgs, type SectionName } from "./bench-args.ts";
-import {
-  botNotes,
-  botTables,
-  botVerdict,
-  costSummary,
-  idleLines,
-  idleVerdict,
-  storeOpsByRow,
-} from "./bot-report.ts";
+import { botNotes, botTables, botVerdict, costSummary, storeOpsByRow } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
 import { capTable } from "./cap-report.ts";
+import { figuresTable, type MeasuredFigures } from "./figures-report.ts";
 import type { IdleRow } from "./idle-bench.ts";
+import { idleLines, idleVerdict } from "./idle-report.ts";
 import { memoryLines } from "./memory-bench.ts";
 import { paceTable, paceVerdict } from "./pace-bench.ts";
 import type { PathRow } from "./path-bench.ts";
@@ -39,6 +33,7 @@ import {
   pipelineTables,
   pipelineVerdict,
   storeOpsLines,
+  type Verdict,
 } from "./report.ts";
 import { runWorker } from "./run-worker.ts";
 import type { ScaleRow } from "./scale-bench.ts";
@@ -86,13 +81,15 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
+/** What the figures table at the end shows, as the sections measure it. */
+const figures: MeasuredFigures = {};
 // First: --help and a mistyped flag end here, before any section starts.
 const { only, profileRoot } = benchArgs(process.argv.slice(2));
 /** Where the whole-bot row `row` keeps its CPU profile, with --profile. */
 const profileDir = (row: string) => (profileRoot ? { profileDir: resolve(profileRoot, row) } : {});
 
 console.log(
-  `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
+  `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${load()}`,
 );
 
 await section(
@@ -259,38 +256,43 @@ await section(
         4 * MINUTE,
       ),
     );
-    const idle: IdleRow[] = [];
-    for (const store of stores()) {
-      progress(`whole bot idle, then ${IDLE.questions} Slack questions one by one: ${store} store`);
-      idle.push(await runWorker("idle", { store, ...IDLE }, 3 * MINUTE));
-    }
-    results.bot = rows;
-    results.botIdle = idle;
-    const verdict = botVerdict(rows);
-    results.botVerdict = verdict;
-    if (!verdict.pass) missed.push("bot");
-    const idleCheck = idleVerdict(idle);
-    results.botIdleVerdict = idleCheck;
-    if (!idleCheck.pass) missed.push("bot idle");
+    results.bot = figures.bot = rows;
+    const verdict = keepVerdict("botVerdict", "bot", botVerdict(rows));
     return [
       botTables(rows),
       ...botNotes(rows),
       ...(hasRedisServerBinary() ? [] : ["Redis row skipped: no redis-server on PATH"]),
       verdict.line,
       "",
-      ...idleLines(idle),
-      idleCheck.line,
-      "",
       "What the bot's own bookkeeping costs, against its goals:",
-      costSummary(rows, idle),
+      costSummary(rows),
       ...storeOpsByRow(rows),
     ];
   },
 );
 
 await section(
+  "idle",
+  `7. The idle bot: src/main.ts as the whole-bot section runs it, nobody writing; on Redis, ${IDLE.questions} Slack questions one after another`,
+  async () => {
+    const idle: IdleRow[] = [];
+    for (const store of stores()) {
+      progress(`whole bot idle, then ${IDLE.questions} Slack questions one by one: ${store} store`);
+      idle.push(await runWorker("idle", { store, ...IDLE }, 3 * MINUTE));
+    }
+    results.botIdle = figures.idle = idle;
+    const verdict = keepVerdict("botIdleVerdict", "idle", idleVerdict(idle));
+    return [
+      ...idleLines(idle),
+      ...(hasRedisServerBinary() ? [] : ["Redis skipped: no redis-server on PATH"]),
+      verdict.line,
+    ];
+  },
+);
+
+await section(
   "path",
-  "6b. One message's path: the product files and functions that run for it after a warm-up (V8 precise coverage)",
+  "8. One message's path: the product files and functions that run for it after a warm-up (V8 precise coverage)",
   async () => {
     const rows: PathRow[] = [];
     for (const platform of ["slack", "telegram"] as const) {
@@ -298,6 +300,7 @@ await section(
       rows.push(await runWorker("path", { platform, warmUp: PATH_WARM_UP }, 2 * MINUTE));
     }
     results.path = rows;
+    figures.path = rows;
     if (rows.some((r) => r.files.length > MAX_PATH_FILES)) missed.push("path");
     return [
       ...pathLines(rows),
@@ -314,7 +317,7 @@ await section(
 
 await section(
   "pace",
-  "7. Platform pace: the channels against fakes that keep Telegram's and Slack's limits, in real time",
+  "9. Platform pace: the channels against fakes that keep Telegram's and Slack's limits, in real time",
   async () => {
     const result = await runWorker("pace", {}, 3 * MINUTE);
     results.pace = result;
@@ -338,7 +341,7 @@ await section(
 
 await section(
   "cap",
-  `8. Answer cap: one bot process offered 2 × MAX_ACTIVE_ANSWERS questions at once, ${SLACK_ACK.perSecond} Slack events/s meanwhile`,
+  `10. Answer cap: one bot process offered 2 × MAX_ACTIVE_ANSWERS questions at once, ${SLACK_ACK.perSecond} Slack events/s meanwhile`,
   async () => {
     const rows: CapRow[] = [];
     for (const cap of CAPS) {
@@ -374,7 +377,7 @@ await section(
 
 await section(
   "queue",
-  "9. Shared answer queue on Redis: handing a question to another process (benchQueue)",
+  "11. Shared answer queue on Redis: handing a question to another process (benchQueue)",
   async () => {
     const row = await runWorker(
       "queue",
@@ -394,7 +397,7 @@ await section(
 
 await section(
   "scale",
-  `10. Scaling out: 1, 2 and 3 bot processes on one Redis, MAX_ACTIVE_ANSWERS=${SCALE.cap} each, questions round-robin across them`,
+  `12. Scaling out: 1, 2 and 3 bot processes on one Redis, MAX_ACTIVE_ANSWERS=${SCALE.cap} each, questions round-robin across them`,
   async () => {
     if (!hasRedisServerBinary()) return ["skipped: no redis-server on PATH"];
     const rows: ScaleRow[] = [];
@@ -437,7 +440,7 @@ await section(
 
 await section(
   "memory",
-  "11. Redis memory: the keys an answered question leaves, their bytes (MEMORY USAGE) and how long each stays",
+  "13. Redis memory: the keys an answered question leaves, their bytes (MEMORY USAGE) and how long each stays",
   async () => {
     if (!hasRedisServerBinary()) return ["skipped: no redis-server on PATH"];
     const { conversations, rounds, answersPerDay } = MEMORY;
@@ -446,6 +449,13 @@ await section(
     return memoryLines(report, answersPerDay);
   },
 );
+
+const figuresLines = [
+  figuresTable(figures),
+  `CPU figures are the machine's at hand, shared with whatever else runs: ${load()} at the end.`,
+];
+console.log(`\nFigures (issue 35), from the sections of this run:\n\n${figuresLines.join("\n")}`);
+results.figures = figuresLines;
 
 const seconds = (performance.now() - started) / 1000;
 results.durationSeconds = Math.round(seconds);
@@ -509,6 +519,19 @@ async function section(
   progress(
     `${title.split(":")[0]} took ${((performance.now() - sectionStarted) / 1000).toFixed(1)} s`,
   );
+}
+
+/** Keeps a section's verdict in the JSON under `key`; a goal missed is named at the end as `name`. */
+function keepVerdict(key: string, name: string, verdict: Verdict): Verdict {
+  results[key] = verdict;
+  if (!verdict.pass) missed.push(name);
+  return verdict;
+}
+
+/** The machine's load average, for the reader of a CPU figure. */
+function load(): string {
+  const [one, five, fifteen] = loadavg().map((n) => n.toFixed(2));
+  return `load average ${one}, ${five}, ${fifteen}`;
 }
 
 /** The stores a section measures on: Redis too where a redis-server can be started. */
