@@ -4,8 +4,8 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
-import { startTestRedis } from "../support/redis.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { startTestRedis } from "../support/redis.ts";
 import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
