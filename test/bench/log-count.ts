@@ -25,6 +25,11 @@ export class LogCount {
     });
   }
 
+  /** Lines saying `msg` so far. */
+  get count(): number {
+    return this.#count;
+  }
+
   /** Resolves once the nth line has been written; rejects after `timeoutMs`. */
   nth(n: number, timeoutMs: number): Promise<void> {
     if (this.#count >= n) return Promise.resolve();

@@ -41,6 +41,8 @@ export interface PathRow {
   idleMs: number;
   /** Product functions that ran with nobody writing, in any file. */
   idleFunctions: number;
+  /** Answers the bot gave in all: one a message, the measured one's included, or the figures are off. */
+  answers: number;
   /** Warnings and errors the bot logged. */
   problems: string[];
 }
@@ -109,6 +111,7 @@ export async function benchPath(options: PathBenchOptions): Promise<PathRow> {
       functions: files.reduce((sum, f) => sum + f.functions.length, 0),
       idleMs: Math.round(idleMs),
       idleFunctions: [...idle.values()].reduce((sum, names) => sum + names.length, 0),
+      answers: answered.count,
       problems: [...new Set(answered.problems)],
     };
   } finally {

@@ -10,7 +10,7 @@ const PLATFORM_LABEL: Record<PathRow["platform"], string> = {
 };
 
 /** Files and functions that ran for the message, and those of them that did not run idle too. */
-export function pathFigures(row: PathRow): {
+function pathFigures(row: PathRow): {
   files: number;
   functions: number;
   ownFiles: number;
@@ -33,13 +33,16 @@ export function pathLines(rows: readonly PathRow[]): string[] {
       `${PLATFORM_LABEL[row.platform]}: ${f.files} product files, ${f.functions} functions (goal ≤ ${MAX_PATH_FILES} files) for ${row.message},`,
       `  after ${row.warmUp} answered in the same conversation; counted over ${(row.windowMs / 1000).toFixed(1)} s, delivery to the answer's end.`,
       `  Less the functions that also ran in ${(row.idleMs / 1000).toFixed(0)} s with nobody writing (${row.idleFunctions}, the process's timers): ${f.ownFiles} files, ${f.ownFunctions} functions.`,
+      ...(row.answers === row.warmUp + 1
+        ? []
+        : [`  WARNING: the bot gave ${row.answers} answers to ${row.warmUp + 1} messages.`]),
       ...(row.problems.length > 0 ? [`  The bot logged: ${row.problems.join(" | ")}`] : []),
     ].join("\n");
   });
   return [...lines, "", fileTable(rows)];
 }
 
-/** One line a file: the functions that ran in it for each message, "+n idle" of them also idle. */
+/** One line a file: the functions that ran in it for each message, and how many of them ran idle too. */
 function fileTable(rows: readonly PathRow[]): string {
   const byFile = new Map<string, Map<PathRow["platform"], PathFile>>();
   for (const row of rows) {
