@@ -1,7 +1,6 @@
 import { SLACK_ANSWERS_PER_WORKSPACE } from "./bot-bench-chats.ts";
 import type { BotRow } from "./bot-summary.ts";
-import type { IdleRow, QuestionsCost } from "./idle-bench.ts";
-import { list, type Verdict } from "./report.ts";
+import { list, type Verdict, verdictOf } from "./report.ts";
 import { formatTable } from "./table.ts";
 
 const label = (r: BotRow) => {
@@ -41,6 +40,7 @@ export function botTables(rows: readonly BotRow[]): string {
       { heading: "429s", cell: (r) => total(r.rateLimited) },
       { heading: "CPU ms/answer", cell: (r) => r.cpuMsPerAnswer },
       { heading: "floor CPU ms", cell: (r) => r.floorCpuMsPerAnswer ?? null },
+      { heading: "÷ floor", cell: (r) => cpuOverFloor(r) ?? null },
       { heading: "bot CPU %", cell: (r) => r.botCpuPercent },
       { heading: "fakes CPU %", cell: (r) => r.platformsCpuPercent },
       { heading: "backend CPU %", cell: (r) => r.backendCpuPercent },
@@ -122,21 +122,6 @@ export function botVerdict(rows: readonly BotRow[]): Verdict {
   return verdictOf("whole-bot", checks);
 }
 
-/** Checks as a verdict: PASS when every one holds; the missed ones first, then the met. */
-function verdictOf(name: string, checks: readonly [boolean, string][]): Verdict {
-  const pass = checks.every(([ok]) => ok);
-  const missed = checks.filter(([ok]) => !ok).map(([, text]) => text);
-  const met = checks.filter(([ok]) => ok).map(([, text]) => text);
-  return {
-    pass,
-    line: [
-      `${name} verdict: ${pass ? "PASS" : "FAIL"}`,
-      ...(missed.length > 0 ? [`  MISSED: ${missed.join("; ")}`] : []),
-      `  ok: ${met.join("; ")}`,
-    ].join("\n"),
-  };
-}
-
 /**
  * The floor beside a CPU figure: a goal at or near it leaves nothing for what the bot does
  * besides reading the answers.
@@ -206,94 +191,9 @@ export function botNotes(rows: readonly BotRow[]): string[] {
   return notes;
 }
 
-/** Issue 26's goals for a bot nobody writes to, and for the Redis work of one question. */
-const MAX_IDLE_CPU_MS_PER_SECOND = 1;
-const MAX_REDIS_COMMANDS_PER_QUESTION = 12;
-/** The commands named beside the total. */
-const TOP_COMMANDS = 8;
-
-/** The idle bot's CPU, and on Redis the commands per answered question. */
-export function idleLines(rows: readonly IdleRow[]): string[] {
-  const table = formatTable(
-    [
-      { heading: "store", cell: (r: IdleRow) => r.store },
-      { heading: "idle CPU ms/s after start", cell: (r) => r.idleCpuMsPerSecond.afterStart },
-      { heading: "after answering", cell: (r) => r.idleCpuMsPerSecond.afterAnswers },
-      { heading: "Redis commands/question quick", cell: (r) => commandTotal(r.quick) },
-      { heading: "usual", cell: (r) => commandTotal(r.standard) },
-      { heading: "answered", cell: (r) => answered(r) },
-    ],
-    rows,
-  );
-  const lines = [table];
-  for (const row of rows) {
-    for (const [kind, cost] of [
-      ["quick", row.quick],
-      ["usual", row.standard],
-    ] as const) {
-      if (!cost) continue;
-      const top = Object.entries(cost.redisCommands)
-        .slice(0, TOP_COMMANDS)
-        .map(([name, calls]) => `${name} ${calls}`);
-      lines.push(
-        `${row.store}, ${kind} answers: ${top.join(", ")} per question (+ ${cost.redisPings} PINGs)`,
-      );
-    }
-  }
-  const questions = rows.find((r) => r.quick)?.quick?.questions ?? 0;
-  lines.push(
-    "Idle: the bot as above (Slack and Telegram configured, no lead poll), nobody writing, once",
-    "its start has settled and again after the questions; CPU of all its threads over 10 s",
-    `(/proc/<pid>/task/*/schedstat). Questions: ${questions} in one person's Slack DM, each asked once the`,
-    "previous answer closed, to one bot on a redis-server of its own: quick answers (5 chunks at",
-    "once, as a short reply) and the usual ones (100 chunks over ~3.7 s). Commands: INFO",
-    "commandstats over the whole run, the bot's timers and the commands inside Lua scripts",
-    "included, ÷ questions; the connections' keep-alive PINGs (one every 5 s each) apart.",
-  );
-  return lines;
-}
-
-export function idleVerdict(rows: readonly IdleRow[]): Verdict {
-  const checks: [boolean, string][] = [];
-  for (const row of rows) {
-    const worst = Math.max(row.idleCpuMsPerSecond.afterStart, row.idleCpuMsPerSecond.afterAnswers);
-    checks.push([
-      worst <= MAX_IDLE_CPU_MS_PER_SECOND,
-      `${row.store}: idle CPU ≤ ${MAX_IDLE_CPU_MS_PER_SECOND} ms/s (${worst})`,
-    ]);
-    for (const [kind, cost] of [
-      ["quick", row.quick],
-      ["usual", row.standard],
-    ] as const) {
-      if (!cost) continue;
-      const total = commandTotal(cost);
-      checks.push(
-        [
-          total !== null && total <= MAX_REDIS_COMMANDS_PER_QUESTION,
-          `${row.store}: ≤ ${MAX_REDIS_COMMANDS_PER_QUESTION} Redis commands per question, ${kind} answers (${total})`,
-        ],
-        [cost.answered === cost.questions, `${row.store}: every question answered (${kind})`],
-      );
-    }
-  }
-  return verdictOf("idle", checks);
-}
-
-function commandTotal(cost: QuestionsCost | undefined): number | null {
-  if (!cost) return null;
-  const total = Object.values(cost.redisCommands).reduce((sum, n) => sum + n, 0);
-  return Math.round(total * 100) / 100;
-}
-
-function answered(row: IdleRow): string | null {
-  const costs = [row.quick, row.standard].filter((c) => c !== undefined);
-  if (costs.length === 0) return null;
-  return costs.map((c) => `${c.answered}/${c.questions}`).join(", ");
-}
-
 /** The whole bot's cost against its goals (issue 26), one line a figure. */
 const MAX_STORE_TRIPS_PER_MESSAGE = 6;
-const MAX_CPU_OVER_FLOOR = 1.5;
+export const MAX_CPU_OVER_FLOOR = 1.5;
 const MAX_ADDED_P99_MS = 10;
 
 /** Each row's store round trips per answered message by operation: where they go. */
@@ -303,21 +203,23 @@ export function storeOpsByRow(rows: readonly BotRow[]): string[] {
     .map((r) => `store calls per answered message, ${label(r)}: ${list(r.storeOpsPerMessage)}`);
 }
 
+/** The bot's CPU per answer ÷ undici's alone reading the same answers; undefined without a floor. */
+export function cpuOverFloor(row: BotRow): number | undefined {
+  return row.floorCpuMsPerAnswer
+    ? Math.round((row.cpuMsPerAnswer / row.floorCpuMsPerAnswer) * 100) / 100
+    : undefined;
+}
+
 /**
  * The figures that say what the bot's own bookkeeping costs, each beside its goal: per level of
- * concurrent answers (embedded store) where it has one, else per store.
+ * concurrent answers (embedded store) where it has one, else per store. The idle bot's and
+ * Redis's figures are the idle section's.
  */
-export function costSummary(rows: readonly BotRow[], idle: readonly IdleRow[]): string {
+export function costSummary(rows: readonly BotRow[]): string {
   const levels = rows.filter((r) => r.store === "embedded" && r.ackEventsPerSecond === 0);
   const onRedis = rows.find((r) => r.store === "redis" && r.ackEventsPerSecond === 0);
   const each = (cell: (r: BotRow) => number | undefined) =>
     levels.map((r) => String(cell(r) ?? "–")).join(" / ");
-  const ratio = (r: BotRow) =>
-    r.floorCpuMsPerAnswer
-      ? Math.round((r.cpuMsPerAnswer / r.floorCpuMsPerAnswer) * 100) / 100
-      : undefined;
-  const byStore = (cell: (r: IdleRow) => number | null) =>
-    idle.map((r) => `${r.store} ${cell(r) ?? "–"}`).join(", ");
   const at = levels.map((r) => r.concurrency.toLocaleString("en-US")).join(" / ");
   const lines: { figure: string; value: string; goal: string }[] = [
     {
@@ -326,23 +228,8 @@ export function costSummary(rows: readonly BotRow[], idle: readonly IdleRow[]): 
       goal: `≤ ${MAX_STORE_TRIPS_PER_MESSAGE}`,
     },
     {
-      figure: "Redis commands per answered question (20 in a row; quick, usual)",
-      value: idle
-        .filter((r) => r.quick)
-        .map((r) => `${commandTotal(r.quick)}, ${commandTotal(r.standard)}`)
-        .join(""),
-      goal: `≤ ${MAX_REDIS_COMMANDS_PER_QUESTION}`,
-    },
-    {
-      figure: "CPU of the idle bot, ms a second (worst of after start, after answers)",
-      value: byStore((r) =>
-        Math.max(r.idleCpuMsPerSecond.afterStart, r.idleCpuMsPerSecond.afterAnswers),
-      ),
-      goal: `≤ ${MAX_IDLE_CPU_MS_PER_SECOND}`,
-    },
-    {
       figure: `bot CPU per answer ÷ the floor (${at})`,
-      value: each(ratio),
+      value: each(cpuOverFloor),
       goal: `≤ ${MAX_CPU_OVER_FLOOR}`,
     },
     {

@@ -27,7 +27,7 @@ export interface IdleBenchOptions {
 export interface QuestionsCost {
   questions: number;
   answered: number;
-  /** Commands the redis-server processed, the bot's keep-alive PINGs aside, by name. */
+  /** Commands the redis-server processed per answered question, keep-alive PINGs aside, by name, most first. */
   redisCommands: Record<string, number>;
   /** The bot's connections' keep-alive PINGs, counted apart. */
   redisPings: number;
@@ -40,6 +40,8 @@ export interface IdleRow {
   /** Redis only: quick answers (a few characters at once) and the bench's usual ones. */
   quick?: QuestionsCost;
   standard?: QuestionsCost;
+  /** Redis only: the commands of the bot's timers, a second, while nobody writes after the answers. */
+  idleRedisCommandsPerSecond?: Record<string, number>;
 }
 
 /**
@@ -75,7 +77,7 @@ export async function benchIdle(options: IdleBenchOptions): Promise<IdleRow> {
 
     await sleep(SETTLE_AFTER_START_MS);
     const afterStart = await idleCpuMsPerSecond(bot, options.idleSeconds);
-    let costs: Pick<IdleRow, "quick" | "standard"> = {};
+    let costs: Pick<IdleRow, "quick" | "standard" | "idleRedisCommandsPerSecond"> = {};
     if (redis) {
       costs = {
         quick: await countCommands(redis.url, () => ask(`How does it work? ${QUICK}`)),
@@ -85,7 +87,14 @@ export async function benchIdle(options: IdleBenchOptions): Promise<IdleRow> {
       await ask(`How does it work? ${QUICK}`);
     }
     await sleep(SETTLE_AFTER_ANSWERS_MS);
+    const before = redis && (await redisCommandCount(redis.url));
     const afterAnswers = await idleCpuMsPerSecond(bot, options.idleSeconds);
+    if (redis && before) {
+      const idle = commandsBetween(before, await redisCommandCount(redis.url));
+      costs.idleRedisCommandsPerSecond = Object.fromEntries(
+        [...idle].map(([name, calls]) => [name, round(calls / options.idleSeconds, 2)]),
+      );
+    }
     return { store: options.store, idleCpuMsPerSecond: { afterStart, afterAnswers }, ...costs };
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
@@ -109,7 +118,7 @@ async function askInTurn(
   return { questions, answered };
 }
 
-/** The commands the redis-server processed while `ask` ran, per question asked. */
+/** The commands the redis-server processed while `ask` ran, per question answered. */
 async function countCommands(
   url: string,
   ask: () => Promise<{ questions: number; answered: number }>,
@@ -118,12 +127,14 @@ async function countCommands(
   const asked = await ask();
   const commands = commandsBetween(before, await redisCommandCount(url, { pings: true }));
   const redisCommands: Record<string, number> = {};
+  // Per answered question: a question not answered did not cost a whole answer's commands.
+  const answers = Math.max(1, asked.answered);
   const sorted = [...commands].filter(([name]) => name !== "ping").sort((a, b) => b[1] - a[1]);
-  for (const [name, calls] of sorted) redisCommands[name] = round(calls / asked.questions, 2);
+  for (const [name, calls] of sorted) redisCommands[name] = round(calls / answers, 2);
   return {
     ...asked,
     redisCommands,
-    redisPings: round((commands.get("ping") ?? 0) / asked.questions, 2),
+    redisPings: round((commands.get("ping") ?? 0) / answers, 2),
   };
 }
 

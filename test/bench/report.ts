@@ -97,6 +97,21 @@ export interface Verdict {
   line: string;
 }
 
+/** Checks as a verdict: PASS when every one holds; the missed ones first, then the met. */
+export function verdictOf(name: string, checks: readonly [boolean, string][]): Verdict {
+  const pass = checks.every(([ok]) => ok);
+  const missed = checks.filter(([ok]) => !ok).map(([, text]) => text);
+  const met = checks.filter(([ok]) => ok).map(([, text]) => text);
+  return {
+    pass,
+    line: [
+      `${name} verdict: ${pass ? "PASS" : "FAIL"}`,
+      ...(missed.length > 0 ? [`  MISSED: ${missed.join("; ")}`] : []),
+      `  ok: ${met.join("; ")}`,
+    ].join("\n"),
+  };
+}
+
 /** Checks the rows at the goal's concurrency against the goals, the worst store deciding. */
 export function pipelineVerdict(rows: readonly PipelineRow[]): Verdict {
   const at = rows.filter((r) => r.concurrency === GOALS.at);

@@ -1,29 +1,26 @@
 // `npm run bench`: figures for speed, memory and cost, printed as tables and written to
 // bench/results/latest.json. Each measurement runs in a fresh process (worker.ts); the
 // backends it talks to run in processes of their own; all traffic stays on 127.0.0.1.
-// `npm run bench -- --only bot,leads` runs only the sections named (parse, client, store,
-// pipeline, leads, bot, pace, cap, queue, scale, memory) and writes bench/results/latest-only-<names>.json instead.
+// `npm run bench -- --help` lists the sections and the options (bench-args.ts); `--only bot,leads`
+// runs only the sections named and writes bench/results/latest-only-<names>.json instead.
 // `--profile <dir>` records each whole-bot process's CPU profile in <dir>/bot-<row>/, with the
 // measured window beside it: `tsx test/bench/cpu-profile.ts <dir>/bot-100/*.cpuprofile`.
 import { mkdir, writeFile } from "node:fs/promises";
-import { cpus, platform } from "node:os";
+import { cpus, loadavg, platform } from "node:os";
 import { join, resolve } from "node:path";
 import { hasRedisServerBinary } from "../support/redis.ts";
-import {
-  botNotes,
-  botTables,
-  botVerdict,
-  costSummary,
-  idleLines,
-  idleVerdict,
-  storeOpsByRow,
-} from "./bot-report.ts";
+import { benchArgs, type SectionName } from "./bench-args.ts";
+import { botNotes, botTables, botVerdict, costSummary, storeOpsByRow } from "./bot-report.ts";
 import type { BotRow } from "./bot-summary.ts";
 import type { CapRow } from "./cap-bench.ts";
 import { capTable } from "./cap-report.ts";
+import { figuresTable, type MeasuredFigures } from "./figures-report.ts";
 import type { IdleRow } from "./idle-bench.ts";
+import { idleLines, idleVerdict } from "./idle-report.ts";
 import { memoryLines } from "./memory-bench.ts";
 import { paceTable, paceVerdict } from "./pace-bench.ts";
+import type { PathRow } from "./path-bench.ts";
+import { MAX_PATH_FILES, pathLines } from "./path-report.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
 import {
   CONTENDED_PERCENT,
@@ -36,6 +33,7 @@ import {
   pipelineTables,
   pipelineVerdict,
   storeOpsLines,
+  type Verdict,
 } from "./report.ts";
 import { runWorker } from "./run-worker.ts";
 import type { ScaleRow } from "./scale-bench.ts";
@@ -61,6 +59,8 @@ const IDLE = { questions: 20, idleSeconds: 10 };
  * queue is used, each offered rate held this long, p99 added latency under this.
  */
 const SCALE = { processes: [1, 2, 3], cap: 50, stepSeconds: 10, addedP99GoalMs: 10 } as const;
+/** One message's path: messages answered in its conversation before it. */
+const PATH_WARM_UP = 3;
 /** Redis memory: answers in conversations of this many questions, and the load sized for. */
 const MEMORY = { conversations: 40, rounds: 3, answersPerDay: 10_000 } as const;
 
@@ -81,26 +81,15 @@ const missed: string[] = [];
 /** Pipeline runs measured again because other processes competed; kept in the JSON. */
 const droppedRuns: PipelineRow[] = [];
 const progress = (line: string) => console.error(`  … ${line}`);
-const SECTIONS = [
-  "parse",
-  "client",
-  "store",
-  "pipeline",
-  "leads",
-  "bot",
-  "pace",
-  "cap",
-  "queue",
-  "scale",
-  "memory",
-] as const;
-const only = onlySections(process.argv.slice(2));
-const profileRoot = flagValue(process.argv.slice(2), "--profile");
+/** What the figures table at the end shows, as the sections measure it. */
+const figures: MeasuredFigures = {};
+// First: --help and a mistyped flag end here, before any section starts.
+const { only, profileRoot } = benchArgs(process.argv.slice(2));
 /** Where the whole-bot row `row` keeps its CPU profile, with --profile. */
 const profileDir = (row: string) => (profileRoot ? { profileDir: resolve(profileRoot, row) } : {});
 
 console.log(
-  `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
+  `chatbot-bridge bench: node ${process.version}, ${platform()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${load()}`,
 );
 
 await section(
@@ -267,38 +256,68 @@ await section(
         4 * MINUTE,
       ),
     );
-    const idle: IdleRow[] = [];
-    for (const store of stores()) {
-      progress(`whole bot idle, then ${IDLE.questions} Slack questions one by one: ${store} store`);
-      idle.push(await runWorker("idle", { store, ...IDLE }, 3 * MINUTE));
-    }
-    results.bot = rows;
-    results.botIdle = idle;
-    const verdict = botVerdict(rows);
-    results.botVerdict = verdict;
-    if (!verdict.pass) missed.push("bot");
-    const idleCheck = idleVerdict(idle);
-    results.botIdleVerdict = idleCheck;
-    if (!idleCheck.pass) missed.push("bot idle");
+    results.bot = figures.bot = rows;
+    const verdict = keepVerdict("botVerdict", "bot", botVerdict(rows));
     return [
       botTables(rows),
       ...botNotes(rows),
       ...(hasRedisServerBinary() ? [] : ["Redis row skipped: no redis-server on PATH"]),
       verdict.line,
       "",
-      ...idleLines(idle),
-      idleCheck.line,
-      "",
       "What the bot's own bookkeeping costs, against its goals:",
-      costSummary(rows, idle),
+      costSummary(rows),
       ...storeOpsByRow(rows),
     ];
   },
 );
 
 await section(
+  "idle",
+  `7. The idle bot: src/main.ts as the whole-bot section runs it, nobody writing; on Redis, ${IDLE.questions} Slack questions one after another`,
+  async () => {
+    const idle: IdleRow[] = [];
+    for (const store of stores()) {
+      progress(`whole bot idle, then ${IDLE.questions} Slack questions one by one: ${store} store`);
+      idle.push(await runWorker("idle", { store, ...IDLE }, 3 * MINUTE));
+    }
+    results.botIdle = figures.idle = idle;
+    const verdict = keepVerdict("botIdleVerdict", "idle", idleVerdict(idle));
+    return [
+      ...idleLines(idle),
+      ...(hasRedisServerBinary() ? [] : ["Redis skipped: no redis-server on PATH"]),
+      verdict.line,
+    ];
+  },
+);
+
+await section(
+  "path",
+  "8. One message's path: the product files and functions that run for it after a warm-up (V8 precise coverage)",
+  async () => {
+    const rows: PathRow[] = [];
+    for (const platform of ["slack", "telegram"] as const) {
+      progress(`path: one ${platform} message after ${PATH_WARM_UP} answered`);
+      rows.push(await runWorker("path", { platform, warmUp: PATH_WARM_UP }, 2 * MINUTE));
+    }
+    results.path = rows;
+    figures.path = rows;
+    if (rows.some((r) => r.files.length > MAX_PATH_FILES)) missed.push("path");
+    return [
+      ...pathLines(rows),
+      "The whole bot (createBot from src/bot.ts, as `npm start` builds it: embedded store,",
+      "LOG_LEVEL=info) in a process with the tests' fake Slack or fake Telegram (test/support),",
+      "the simulator (its default pacing) in another. V8's precise coverage (call counts), from",
+      "the process's own inspector, counts the functions called from the message's delivery to",
+      "its answer's end (the line 'question answered', then 0.3 s for its record to close).",
+      "Product files: src/ and adapters/ (esbuild's __name helper left out). The functions of",
+      "each file, by name, are in the JSON (path[].files[].functions).",
+    ];
+  },
+);
+
+await section(
   "pace",
-  "7. Platform pace: the channels against fakes that keep Telegram's and Slack's limits, in real time",
+  "9. Platform pace: the channels against fakes that keep Telegram's and Slack's limits, in real time",
   async () => {
     const result = await runWorker("pace", {}, 3 * MINUTE);
     results.pace = result;
@@ -322,7 +341,7 @@ await section(
 
 await section(
   "cap",
-  `8. Answer cap: one bot process offered 2 × MAX_ACTIVE_ANSWERS questions at once, ${SLACK_ACK.perSecond} Slack events/s meanwhile`,
+  `10. Answer cap: one bot process offered 2 × MAX_ACTIVE_ANSWERS questions at once, ${SLACK_ACK.perSecond} Slack events/s meanwhile`,
   async () => {
     const rows: CapRow[] = [];
     for (const cap of CAPS) {
@@ -358,7 +377,7 @@ await section(
 
 await section(
   "queue",
-  "9. Shared answer queue on Redis: handing a question to another process (benchQueue)",
+  "11. Shared answer queue on Redis: handing a question to another process (benchQueue)",
   async () => {
     const row = await runWorker(
       "queue",
@@ -378,7 +397,7 @@ await section(
 
 await section(
   "scale",
-  `10. Scaling out: 1, 2 and 3 bot processes on one Redis, MAX_ACTIVE_ANSWERS=${SCALE.cap} each, questions round-robin across them`,
+  `12. Scaling out: 1, 2 and 3 bot processes on one Redis, MAX_ACTIVE_ANSWERS=${SCALE.cap} each, questions round-robin across them`,
   async () => {
     if (!hasRedisServerBinary()) return ["skipped: no redis-server on PATH"];
     const rows: ScaleRow[] = [];
@@ -421,7 +440,7 @@ await section(
 
 await section(
   "memory",
-  "11. Redis memory: the keys an answered question leaves, their bytes (MEMORY USAGE) and how long each stays",
+  "13. Redis memory: the keys an answered question leaves, their bytes (MEMORY USAGE) and how long each stays",
   async () => {
     if (!hasRedisServerBinary()) return ["skipped: no redis-server on PATH"];
     const { conversations, rounds, answersPerDay } = MEMORY;
@@ -430,6 +449,13 @@ await section(
     return memoryLines(report, answersPerDay);
   },
 );
+
+const figuresLines = [
+  figuresTable(figures),
+  `CPU figures are the machine's at hand, shared with whatever else runs: ${load()} at the end.`,
+];
+console.log(`\nFigures (issue 35), from the sections of this run:\n\n${figuresLines.join("\n")}`);
+results.figures = figuresLines;
 
 const seconds = (performance.now() - started) / 1000;
 results.durationSeconds = Math.round(seconds);
@@ -469,7 +495,7 @@ async function measurePipeline(
 
 /** Runs one section, prints its title and lines; a failure is reported and the bench goes on. */
 async function section(
-  name: (typeof SECTIONS)[number],
+  name: SectionName,
   title: string,
   body: () => Promise<string[]>,
 ): Promise<void> {
@@ -495,26 +521,20 @@ async function section(
   );
 }
 
+/** Keeps a section's verdict in the JSON under `key`; a goal missed is named at the end as `name`. */
+function keepVerdict(key: string, name: string, verdict: Verdict): Verdict {
+  results[key] = verdict;
+  if (!verdict.pass) missed.push(name);
+  return verdict;
+}
+
+/** The machine's load average, for the reader of a CPU figure. */
+function load(): string {
+  const [one, five, fifteen] = loadavg().map((n) => n.toFixed(2));
+  return `load average ${one}, ${five}, ${fifteen}`;
+}
+
 /** The stores a section measures on: Redis too where a redis-server can be started. */
 function stores(): readonly ("embedded" | "redis")[] {
   return hasRedisServerBinary() ? ["embedded", "redis"] : ["embedded"];
-}
-
-/** The sections `--only a,b` names; undefined without the flag. Exits on an unknown name. */
-function onlySections(args: readonly string[]): Set<string> | undefined {
-  const value = flagValue(args, "--only");
-  if (value === undefined) return undefined;
-  const names = new Set(value.split(",").filter(Boolean));
-  const unknown = [...names].filter((n) => !(SECTIONS as readonly string[]).includes(n));
-  if (names.size === 0 || unknown.length > 0) {
-    console.error(`--only takes section names, comma-separated: ${SECTIONS.join(", ")}`);
-    process.exit(2);
-  }
-  return names;
-}
-
-/** The word after `flag` in `args`: undefined without the flag, "" when nothing follows it. */
-function flagValue(args: readonly string[], flag: string): string | undefined {
-  const at = args.indexOf(flag);
-  return at === -1 ? undefined : (args[at + 1] ?? "");
 }

@@ -10,6 +10,7 @@ import { benchLeads, type LeadsBenchOptions } from "./leads-bench.ts";
 import { benchMemory, type MemoryBenchOptions } from "./memory-bench.ts";
 import { benchPace, type PaceBenchOptions } from "./pace-bench.ts";
 import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
+import { benchPath, type PathBenchOptions } from "./path-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
 import { benchQueue, type QueueBenchOptions } from "./queue-bench.ts";
 import { benchScale, type ScaleBenchOptions } from "./scale-bench.ts";
@@ -30,6 +31,7 @@ export const TASKS = {
   queue: (options: QueueBenchOptions) => benchQueue(options),
   scale: (options: ScaleBenchOptions) => benchScale(options),
   memory: (options: MemoryBenchOptions) => benchMemory(options),
+  path: (options: PathBenchOptions) => benchPath(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;
