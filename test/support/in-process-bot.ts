@@ -139,3 +139,71 @@ export function startBotInProcess(options: {
     },
   };
 }
+
+/** What registers a resource to close after the test (cleanupAfterEach's `track`). */
+export type Track = <T>(resource: T, close: (resource: T) => Promise<unknown>) => T;
+
+/** startBotInProcess with `env` (and stdin `input`), stopped the orderly way after the test. */
+export function trackedBot(
+  track: Track,
+  env: Record<string, string>,
+  input?: string,
+): InProcessBot {
+  return track(startBotInProcess({ env, ...(input !== undefined && { input }) }), (bot) =>
+    bot.stop(),
+  );
+}
+
+/** Where Slack delivers events to the bot, once it takes questions. */
+export async function slackEventsOf(bot: InProcessBot): Promise<string> {
+  const { port } = await bot.started;
+  return `http://127.0.0.1:${port}/slack/events`;
+}
+
+/** The bot's HTTP server (`/healthz`, `/metrics`, …), once it takes questions. */
+export async function httpOf(bot: InProcessBot): Promise<string> {
+  const { port } = await bot.started;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Whether the bot still runs: it has not stopped by itself. */
+export function isRunning(bot: InProcessBot): Promise<boolean> {
+  // An `exited` already settled wins the race: it is listened to first.
+  return Promise.race([bot.exited.then(() => false), Promise.resolve(true)]);
+}
+
+/** A run of the bot to its end: the exit code the process would have, and its output. */
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the bot in this process until it ends by itself, as `npm start < input` would: the
+ * console channel answers each line of `input` and ends with it; a start that fails ends at
+ * once. LOG_LEVEL is warn unless `env` says otherwise (as runBot's). Fails if it is still
+ * running after `timeoutMs`.
+ */
+export async function runBotInProcess(options: {
+  env: Record<string, string>;
+  input: string;
+  timeoutMs?: number;
+}): Promise<InProcessRun> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const bot = startBotInProcess({
+    env: { LOG_LEVEL: "warn", ...options.env },
+    input: options.input,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  const code = await Promise.race([bot.exited, late]);
+  clearTimeout(timer);
+  if (code === "late") {
+    await bot.stop();
+    throw new Error(`bot did not end within ${timeoutMs} ms:\n${bot.stdout}\n${bot.stderr}`);
+  }
+  return { code, stdout: bot.stdout, stderr: bot.stderr };
+}
