@@ -7,7 +7,7 @@ import {
   slackEventsOf,
   trackedBot,
 } from "../support/in-process-bot.ts";
-import { afterLeadPolls } from "../support/lead-polls.ts";
+import { afterLeadPolls } from "../support/bot-rounds.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { logEntries, until } from "../support/run-bot.ts";
