@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
-import { trackedBot } from "../support/in-process-bot.ts";
+import { metricsWhen, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import {
   eventEnvelope,
@@ -112,19 +112,15 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
     expect(delivered.status).toBe(200);
     telegram.write({ chat: dm.id, from: alice, text: "metrics from Telegram" });
 
-    let counted = await scrape();
     const answered = (channel: string) =>
-      counted.find(
-        (s) =>
-          s.name === "chatbot_bridge_questions_total" &&
-          s.labels.channel === channel &&
-          s.labels.outcome === "complete",
-      )?.value === 1;
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-      if (answered("slack") && answered("telegram")) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      counted = await scrape();
-    }
+      `chatbot_bridge_questions_total{channel="${channel}",outcome="complete"} 1`;
+    const counted = parseSamples(
+      await metricsWhen(
+        url,
+        (text) => text.includes(answered("slack")) && text.includes(answered("telegram")),
+        15_000,
+      ),
+    );
     expect(sampleValue(counted, "chatbot_bridge_backend_first_byte_seconds_count")).toBe(2);
     // The one Slack delivery, answered within Slack's 3 s; /metrics itself is not counted.
     expect(sampleValue(counted, "chatbot_bridge_delivery_seconds_count", slackRoute)).toBe(1);

@@ -1,21 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
-import { httpOf, trackedBot } from "../support/in-process-bot.ts";
+import { httpOf, metricsWhen, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
-/** The bot's /metrics once it holds `sample`, or as it is after a second. */
-async function metricsOnce(url: string, sample: string): Promise<string> {
-  let text = "";
-  for (let i = 0; i < 40 && !text.includes(sample); i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 25));
-    text = await (await fetch(`${url}/metrics`)).text();
-  }
-  return text;
-}
+/** The bot's /metrics once it holds `sample`. */
+const metricsOnce = (url: string, sample: string) =>
+  metricsWhen(url, (text) => text.includes(sample));
 
 describe("the bot with a Telegram token", () => {
   it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops the orderly way", async () => {

@@ -207,3 +207,22 @@ export async function runBotInProcess(options: {
   }
   return { code, stdout: bot.stdout, stderr: bot.stderr };
 }
+
+/**
+ * The bot's `/metrics` at `base` (httpOf) once `ready` holds of the text (a count reached), as
+ * a Prometheus server would scrape it again; fails with the last scrape after `timeoutMs`.
+ */
+export async function metricsWhen(
+  base: string,
+  ready: (text: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    if (ready(text)) return text;
+    if (Date.now() > deadline)
+      throw new Error(`/metrics not as awaited in ${timeoutMs} ms:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
