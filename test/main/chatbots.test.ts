@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
+import { afterLeadPolls } from "../support/bot-rounds.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import {
   freshDataDir,
@@ -7,7 +8,6 @@ import {
   slackEventsOf,
   trackedBot,
 } from "../support/in-process-bot.ts";
-import { afterLeadPolls } from "../support/bot-rounds.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { logEntries, until } from "../support/run-bot.ts";
