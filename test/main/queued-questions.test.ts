@@ -70,10 +70,12 @@ describe("questions waiting for room (MAX_ACTIVE_ANSWERS)", () => {
     // Each answer released: those still waiting move up, each to a place of its own.
     while (waiting.length > 1) {
       const running = backend.asked.at(-1) as string;
-      backend.release((q) => q === running);
-      await until("the next answering", () =>
-        backend.asked.length === people.length - waiting.length + 1 ? true : undefined,
-      );
+      // Released at each look until the next is asked: the backend may not hold it yet (its
+      // request in, its first words not yet out), and a release before that would be lost.
+      await until("the next answering", () => {
+        backend.release((q) => q === running);
+        return backend.asked.length === people.length - waiting.length + 1 ? true : undefined;
+      });
       waiting = waiting.filter((p) => !backend.asked.includes(`q${people.indexOf(p) + 1}`));
       await untilPlacesUnique(fake, waiting);
     }
