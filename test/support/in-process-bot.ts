@@ -143,15 +143,9 @@ export function startBotInProcess(options: {
 /** What registers a resource to close after the test (cleanupAfterEach's `track`). */
 export type Track = <T>(resource: T, close: (resource: T) => Promise<unknown>) => T;
 
-/** startBotInProcess with `env` (and stdin `input`), stopped the orderly way after the test. */
-export function trackedBot(
-  track: Track,
-  env: Record<string, string>,
-  input?: string,
-): InProcessBot {
-  return track(startBotInProcess({ env, ...(input !== undefined && { input }) }), (bot) =>
-    bot.stop(),
-  );
+/** startBotInProcess with `env`, stopped the orderly way after the test. */
+export function trackedBot(track: Track, env: Record<string, string>): InProcessBot {
+  return track(startBotInProcess({ env }), (bot) => bot.stop());
 }
 
 /** Where Slack delivers events to the bot, once it takes questions. */
@@ -167,9 +161,10 @@ export async function httpOf(bot: InProcessBot): Promise<string> {
 }
 
 /** Whether the bot still runs: it has not stopped by itself. */
-export function isRunning(bot: InProcessBot): Promise<boolean> {
+export async function isRunning(bot: InProcessBot): Promise<boolean> {
   // An `exited` already settled wins the race: it is listened to first.
-  return Promise.race([bot.exited.then(() => false), Promise.resolve(true)]);
+  const running = Symbol("running");
+  return (await Promise.race([bot.exited, Promise.resolve(running)])) === running;
 }
 
 /** A run of the bot to its end: the exit code the process would have, and its output. */
