@@ -23,6 +23,8 @@ const POLLING = "Telegram long polling started";
 const STANDING_BY = "Telegram polling: standing by, another process polls";
 
 const track = cleanupAfterEach();
+// A process of its own (the poller to kill) starts in seconds on a busy machine: tsx compiles it.
+const SPAWNED_MS = 60_000;
 
 interface Rig<P extends RunningBot | InProcessBot = RunningBot | InProcessBot> {
   fake: FakeTelegram;
@@ -89,7 +91,7 @@ async function startKillablePoller(options: {
   const bot = track(startBot({ cwd: await botWorkDir(), env: envOf("a") }), (b) =>
     b.stop("SIGKILL"),
   );
-  await bot.logLine(POLLING, 30_000);
+  await bot.logLine(POLLING, SPAWNED_MS / 2);
   const standby = await inProcess("b");
   expect(standby.bot.stderr).toContain(STANDING_BY);
   return { fake, people, poller: { name: "a", bot }, standby };
@@ -133,40 +135,44 @@ const pollsBy = (fake: FakeTelegram, caller: string) =>
   fake.callsTo("getUpdates").filter((call) => call.caller === caller);
 
 describe.skipIf(!ownRedis)("two bot processes long-polling one Telegram bot on one Redis", () => {
-  it("poll from one process only, and the other takes over within the lease after a kill -9", async () => {
-    const rig = await startKillablePoller({ takeoverMs: 1_500, database: 6 });
-    const { fake, poller, standby } = rig;
-    // Standing by is a healthy state.
-    expect((await fetch(standby.healthz)).status).toBe(200);
+  it(
+    "poll from one process only, and the other takes over within the lease after a kill -9",
+    async () => {
+      const rig = await startKillablePoller({ takeoverMs: 1_500, database: 6 });
+      const { fake, poller, standby } = rig;
+      // Standing by is a healthy state.
+      expect((await fetch(standby.healthz)).status).toBe(200);
 
-    await askAll(rig, "before the kill");
-    expect(pollsBy(fake, poller.name).length).toBeGreaterThanOrEqual(2);
-    expect(pollsBy(fake, standby.name)).toHaveLength(0);
+      await askAll(rig, "before the kill");
+      expect(pollsBy(fake, poller.name).length).toBeGreaterThanOrEqual(2);
+      expect(pollsBy(fake, standby.name)).toHaveLength(0);
 
-    // Killed once its answers are over, journal included: a kill between an answer's last
-    // message and the end of its journal record would have the answer finished once more.
-    await until("the answers logged", () =>
-      answeredBy(poller.bot) === rig.people.length ? true : undefined,
-    );
-    expect(await poller.bot.stop("SIGKILL")).toBeNull();
-    const killedAt = performance.now();
-    await askAll(rig, "after the kill");
-    await standby.bot.logLine(POLLING);
-    const [takeover] = pollsBy(fake, standby.name);
-    // The lease lapses within 1.5 s of the last renewal; the standby tries every 0.5 s.
-    expect((takeover?.at ?? Infinity) - killedAt).toBeLessThan(3_000);
+      // Killed once its answers are over, journal included: a kill between an answer's last
+      // message and the end of its journal record would have the answer finished once more.
+      await until("the answers logged", () =>
+        answeredBy(poller.bot) === rig.people.length ? true : undefined,
+      );
+      expect(await poller.bot.stop("SIGKILL")).toBeNull();
+      const killedAt = performance.now();
+      await askAll(rig, "after the kill");
+      await standby.bot.logLine(POLLING);
+      const [takeover] = pollsBy(fake, standby.name);
+      // The lease lapses within 1.5 s of the last renewal; the standby tries every 0.5 s.
+      expect((takeover?.at ?? Infinity) - killedAt).toBeLessThan(3_000);
 
-    // Never two pollers at once: Telegram (and the fake) would have cut one with 409.
-    expect(fake.callsTo("getUpdates").filter((call) => call.errorCode === 409)).toEqual([]);
-    expectNoConflict(rig);
-    // A chat's deliveries are taken in order: with the answers after the kill shown, a
-    // delivery the poller took before it (again, from the standby) has been taken or refused.
-    // Once none is under way, a second answer would show.
-    await until("the standby's questions over", () =>
-      questionsUnderWay(standby.bot.logs).length === 0 ? true : undefined,
-    );
-    expectAnsweredOnce(rig, ["before the kill", "after the kill"]);
-  });
+      // Never two pollers at once: Telegram (and the fake) would have cut one with 409.
+      expect(fake.callsTo("getUpdates").filter((call) => call.errorCode === 409)).toEqual([]);
+      expectNoConflict(rig);
+      // A chat's deliveries are taken in order: with the answers after the kill shown, a
+      // delivery the poller took before it (again, from the standby) has been taken or refused.
+      // Once none is under way, a second answer would show.
+      await until("the standby's questions over", () =>
+        questionsUnderWay(standby.bot.logs).length === 0 ? true : undefined,
+      );
+      expectAnsweredOnce(rig, ["before the kill", "after the kill"]);
+    },
+    SPAWNED_MS,
+  );
 
   it("hand polling over at once when the poller stops the orderly way (SIGTERM's), its updates confirmed", async () => {
     // A long lease: a takeover by its lapse would take 4 s or more after the poller's exit.
