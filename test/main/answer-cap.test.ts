@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { telegramWithHeldBackend } from "../support/held-backend.ts";
+import { httpOf, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
-describe("npm start with MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS", () => {
+describe("the bot with MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS", () => {
   it("answers one question at a time, tells the next its place and the one past the bound that the bot is busy, answers commands meanwhile, and stays healthy", async () => {
     const { fake, backend } = await telegramWithHeldBackend(track);
     const chats = [1001, 1002, 1003].map((id) => {
@@ -14,20 +15,13 @@ describe("npm start with MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS", () => {
       return person;
     });
     const [alice, bob, carol] = chats as [(typeof chats)[0], (typeof chats)[0], (typeof chats)[0]];
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: {
-          ...telegramBotEnv(fake, backend),
-          MAX_ACTIVE_ANSWERS: "1",
-          MAX_QUEUED_QUESTIONS: "1",
-          LEADS_POLL_INTERVAL: "0",
-        },
-      }),
-      (b) => b.stop("SIGKILL"),
-    );
-    const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-    const url = `http://127.0.0.1:${port}`;
+    const bot = trackedBot(track, {
+      ...telegramBotEnv(fake, backend),
+      MAX_ACTIVE_ANSWERS: "1",
+      MAX_QUEUED_QUESTIONS: "1",
+      LEADS_POLL_INTERVAL: "0",
+    });
+    const url = await httpOf(bot);
     const shown = (chat: number) => fake.botMessages(chat).at(-1)?.text;
 
     fake.write({ chat: alice.id, from: alice, text: "q1" });
@@ -67,6 +61,6 @@ describe("npm start with MAX_ACTIVE_ANSWERS and MAX_QUEUED_QUESTIONS", () => {
     );
     expect(backend.asked).toEqual(["q1", "q2"]);
     expect(backend.mostOpen).toBe(1);
-    expect(await bot.stop("SIGTERM")).toBe(0);
+    expect(await bot.stop()).toBe(0);
   });
 });

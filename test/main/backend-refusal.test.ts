@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { runBotInProcess, trackedBot } from "../support/in-process-bot.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
-import { botWorkDir, logEntries, runBot, startBot, until } from "../support/run-bot.ts";
+import { logEntries, until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -15,8 +16,7 @@ async function askChatbot(
   chatbot: BackendAddress,
   input = "hello\n",
 ): Promise<{ stdout: string; stderr: string; errors: string[] }> {
-  const run = await runBot({
-    cwd: await botWorkDir(),
+  const run = await runBotInProcess({
     env: {
       CHATBOT_BASE_URL: chatbot.url,
       CHATBOT_API_KEY: chatbot.apiKey,
@@ -70,17 +70,11 @@ describe("a backend that refuses the bot's settings", () => {
   it("a lead poll with a rejected API key: an error naming CHATBOT_API_KEY", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: {
-          ...telegramBotEnv(fake, simulator),
-          CHATBOT_API_KEY: "not-the-right-key",
-          LEADS_POLL_INTERVAL: "1",
-        },
-      }),
-      (b) => b.stop("SIGKILL"),
-    );
+    const bot = trackedBot(track, {
+      ...telegramBotEnv(fake, simulator),
+      CHATBOT_API_KEY: "not-the-right-key",
+      LEADS_POLL_INTERVAL: "1",
+    });
     const line = await bot.logLine({
       msg: "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY",
       call: "leads",
@@ -93,13 +87,7 @@ describe("a backend that refuses the bot's settings", () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: { ...telegramBotEnv(fake, simulator), LEADS_POLL_INTERVAL: "1" },
-      }),
-      (b) => b.stop("SIGKILL"),
-    );
+    const bot = trackedBot(track, { ...telegramBotEnv(fake, simulator), LEADS_POLL_INTERVAL: "1" });
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
     const key = simulator.apiKey;
     const refusal = "the chatbot rejected the API key (HTTP 401): check CHATBOT_API_KEY";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
@@ -17,19 +17,16 @@ async function healthAt(address: string, port: number): Promise<number | string>
   }
 }
 
-/** Starts a Telegram bot process with `env` added; resolves with the port it serves on. */
+/** Starts a Telegram bot with `env` added; resolves with the port it serves on once started. */
 async function botPort(env: Record<string, string>): Promise<number> {
   const fake = track(await startFakeTelegram(), (f) => f.close());
   const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
-  const bot = track(
-    startBot({
-      cwd: await botWorkDir(),
-      env: { ...telegramBotEnv(fake, simulator), LEADS_POLL_INTERVAL: "0", ...env },
-    }),
-    (b) => b.stop("SIGKILL"),
-  );
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-  await bot.logLine("channel started");
+  const bot = trackedBot(track, {
+    ...telegramBotEnv(fake, simulator),
+    LEADS_POLL_INTERVAL: "0",
+    ...env,
+  });
+  const { port } = await bot.started;
   return Number(port);
 }
 

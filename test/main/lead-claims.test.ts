@@ -2,9 +2,10 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { type FakeMessage, FakeSlack } from "../support/fake-slack.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { slackEventsOf, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 import { postSignedForm as post } from "../support/slack-events.ts";
 import { blockActions } from "../support/slack-harness.ts";
 
@@ -20,22 +21,19 @@ beforeEach(() => {
 });
 
 const track = cleanupAfterEach();
-// A bot's start takes seconds on a busy machine (tsx compiles it first): two or three per test.
-const START_MS = 30_000;
-const SLOW = { timeout: 90_000 };
 
-/** A bot process on Slack over HTTP with C1 as its lead channel, on the test's Redis. */
+/**
+ * A bot on Slack over HTTP with C1 as its lead channel, on the test's Redis, with a store
+ * connection and a process id of its own: one process of the deployment.
+ */
 async function startSlackBot(fake: FakeSlack, simulator: Simulator, pollSeconds: number) {
-  const env = {
+  const bot = trackedBot(track, {
     ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
     STORE_URL: `${redis?.url}/${database}`,
     LEADS_SLACK_CHANNELS: "C1",
     LEADS_POLL_INTERVAL: String(pollSeconds),
-  };
-  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
-  await bot.logLine("channel started", START_MS);
-  return { bot, events: `http://127.0.0.1:${port}/slack/events` };
+  });
+  return { bot, events: await slackEventsOf(bot) };
 }
 
 /**
@@ -81,7 +79,7 @@ const statusOf = (card: FakeMessage): string[] =>
     return type === "context" ? (elements ?? []).map((e) => viewMrkdwn(e.text).visible) : [];
   });
 
-describe.skipIf(!ownRedis)("a lead claimed across two bot processes on one Redis", SLOW, () => {
+describe.skipIf(!ownRedis)("a lead claimed across two bot processes on one Redis", () => {
   it("goes to the first of two presses at once, tells the other privately, can be released, and stays claimed after a restart", async () => {
     const { fake, simulator, a, b, card, claimButton } = await twoBotsAndACard();
     expect(claimButton.label).toBe("I'll take it");
@@ -92,10 +90,11 @@ describe.skipIf(!ownRedis)("a lead claimed across two bot processes on one Redis
       press(b.events, card, claimButton, "U2", "bob"),
     ]);
     expect(statuses).toEqual([200, 200]);
-    await until("the card edited and the loser told", () =>
-      card.updates >= 1 && fake.ephemerals.length >= 1 ? true : undefined,
+    // Each press ends by drawing the card (the one that took the lead) or by telling its
+    // presser: once there are two of those, both processes are done with their press.
+    await until("both processes done with their press", () =>
+      card.updates + fake.ephemerals.length >= 2 ? true : undefined,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(card.updates).toBe(1);
     expect(fake.ephemerals).toHaveLength(1);
     const [told] = fake.ephemerals;

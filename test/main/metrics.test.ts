@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { metricsWhen, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot } from "../support/run-bot.ts";
 import {
   eventEnvelope,
   mention,
@@ -58,20 +58,14 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
     telegram.failNext({ method: "setMyCommands", errorCode: 400, description: "Bad Request" });
     slack.rateLimitNext("chat.postMessage", 1);
 
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: {
-          ...telegramBotEnv(telegram, simulator),
-          SLACK_BOT_TOKEN: slack.options.botToken,
-          SLACK_SIGNING_SECRET: SIGNING_SECRET,
-          SLACK_API_URL: slack.apiUrl,
-          SLACK_NATIVE_STREAMING: "false",
-          LEADS_POLL_INTERVAL: "0",
-        },
-      }),
-      (b) => b.stop("SIGKILL"),
-    );
+    const bot = trackedBot(track, {
+      ...telegramBotEnv(telegram, simulator),
+      SLACK_BOT_TOKEN: slack.options.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_NATIVE_STREAMING: "false",
+      LEADS_POLL_INTERVAL: "0",
+    });
     const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
     const url = `http://127.0.0.1:${port}`;
     const scrape = async () => parseSamples(await (await fetch(`${url}/metrics`)).text());
@@ -118,19 +112,15 @@ describe("GET /metrics, as an operator's Prometheus reads it", () => {
     expect(delivered.status).toBe(200);
     telegram.write({ chat: dm.id, from: alice, text: "metrics from Telegram" });
 
-    let counted = await scrape();
     const answered = (channel: string) =>
-      counted.find(
-        (s) =>
-          s.name === "chatbot_bridge_questions_total" &&
-          s.labels.channel === channel &&
-          s.labels.outcome === "complete",
-      )?.value === 1;
-    for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
-      if (answered("slack") && answered("telegram")) break;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      counted = await scrape();
-    }
+      `chatbot_bridge_questions_total{channel="${channel}",outcome="complete"} 1`;
+    const counted = parseSamples(
+      await metricsWhen(
+        url,
+        (text) => text.includes(answered("slack")) && text.includes(answered("telegram")),
+        15_000,
+      ),
+    );
     expect(sampleValue(counted, "chatbot_bridge_backend_first_byte_seconds_count")).toBe(2);
     // The one Slack delivery, answered within Slack's 3 s; /metrics itself is not counted.
     expect(sampleValue(counted, "chatbot_bridge_delivery_seconds_count", slackRoute)).toBe(1);

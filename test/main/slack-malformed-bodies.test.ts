@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
+import { httpOf, isRunning, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 import { mention, sign, signedJsonHeaders } from "../support/slack-harness.ts";
 
 const track = cleanupAfterEach();
@@ -37,19 +38,14 @@ function signed(body: string, contentType = "application/json"): Record<string, 
 }
 
 describe("a Slack request with a valid signature and a body Slack never sends", () => {
-  it("is refused with a 4xx, and the process keeps answering Slack", async () => {
+  it("is refused with a 4xx, and the bot keeps answering Slack", async () => {
     const fake = track(await FakeSlack.start({ streaming: false }), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
-      }),
-      (b) => b.stop("SIGKILL"),
+    const bot = trackedBot(
+      track,
+      slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
     );
-    const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-    await bot.logLine("channel started");
-    const base = `http://127.0.0.1:${port}`;
+    const base = await httpOf(bot);
 
     const statuses: Record<string, number> = {};
     for (const { name, body, contentType } of MALFORMED) {
@@ -70,7 +66,7 @@ describe("a Slack request with a valid signature and a body Slack never sends", 
     });
     expect(unsigned.status).toBe(401);
 
-    expect(bot.child.exitCode).toBeNull();
+    expect(await isRunning(bot)).toBe(true);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
     const body = JSON.stringify({
       type: "event_callback",

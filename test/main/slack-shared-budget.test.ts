@@ -3,9 +3,10 @@ import { renderMrkdwn } from "../../adapters/slack/render.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
+import { slackEventsOf, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 import {
   eventEnvelope,
   mention,
@@ -28,9 +29,12 @@ const track = cleanupAfterEach();
 const TIER = { perMinute: 600, burst: 5 };
 const LENGTH = 1_500;
 
-/** A bot process over Slack HTTP; `store` is a Redis URL or undefined for a store of its own. */
+/**
+ * A bot over Slack HTTP, one process of the deployment; `storeUrl` is a Redis URL, or undefined
+ * for an embedded store of its own.
+ */
 async function startSlackBot(fake: FakeSlack, simulator: Simulator, storeUrl: string | undefined) {
-  const env: Record<string, string> = {
+  const bot = trackedBot(track, {
     SLACK_BOT_TOKEN: fake.options.botToken,
     SLACK_SIGNING_SECRET: SIGNING_SECRET,
     SLACK_API_URL: fake.apiUrl,
@@ -44,11 +48,8 @@ async function startSlackBot(fake: FakeSlack, simulator: Simulator, storeUrl: st
     RATE_LIMIT_QUESTIONS: "0",
     PORT: "0",
     ...(storeUrl ? { STORE_URL: storeUrl } : {}),
-  };
-  const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-  await bot.logLine("channel started");
-  return { bot, events: `http://127.0.0.1:${port}/slack/events` };
+  });
+  return { bot, events: await slackEventsOf(bot) };
 }
 
 async function deliver(events: string, event: Record<string, unknown>): Promise<void> {

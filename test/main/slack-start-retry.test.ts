@@ -1,26 +1,24 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
+import { isRunning, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { freePort } from "../support/redis.ts";
-import { botWorkDir, logEntries, startBot } from "../support/run-bot.ts";
+import { logEntries } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
 describe("Slack's start-up", () => {
-  it("rides out a Slack API that is briefly unreachable, instead of ending the process", async () => {
+  it("rides out a Slack API that is briefly unreachable, instead of ending the bot", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     // Nothing listens here yet: Slack's API is down when the bot starts.
     const port = await freePort();
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: slackBotEnv(
-          { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
-          simulator,
-        ),
-      }),
-      (b) => b.stop("SIGKILL"),
+    const bot = trackedBot(
+      track,
+      slackBotEnv(
+        { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
+        simulator,
+      ),
     );
     const retrying = await bot.logLine("Slack auth.test failed; retrying");
     expect(retrying.level).toBe(40);
@@ -38,25 +36,22 @@ describe("Slack's start-up", () => {
     expect(warnings.map((w) => w.msg)).toEqual(
       warnings.map(() => "Slack auth.test failed; retrying"),
     );
-    expect(bot.child.exitCode).toBeNull();
+    expect(await isRunning(bot)).toBe(true);
   });
 
   it("stops at once, exit 0, when asked to while it waits to try Slack again", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const port = await freePort();
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: slackBotEnv(
-          { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
-          simulator,
-        ),
-      }),
-      (b) => b.stop("SIGKILL"),
+    const bot = trackedBot(
+      track,
+      slackBotEnv(
+        { apiUrl: `http://127.0.0.1:${port}/api/`, botToken: "xoxb-fake-bot-token" },
+        simulator,
+      ),
     );
     await bot.logLine("Slack auth.test failed; retrying");
     const asked = performance.now();
-    expect(await bot.stop("SIGTERM")).toBe(0);
+    expect(await bot.stop()).toBe(0);
     // Well before the retries would have run out (1 + 2 + 4 + 8 s).
     expect(performance.now() - asked).toBeLessThan(5_000);
     expect(bot.stderr).not.toMatch(/"level":60/);
@@ -66,12 +61,9 @@ describe("Slack's start-up", () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const fake = track(await FakeSlack.start(), (f) => f.close());
     fake.failNext("auth.test", "internal_error");
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
-      }),
-      (b) => b.stop("SIGKILL"),
+    const bot = trackedBot(
+      track,
+      slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
     );
     await bot.logLine("channel started");
     expect(fake.callsTo("auth.test").map((c) => c.outcome)).toEqual(["internal_error", "ok"]);

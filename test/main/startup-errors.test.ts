@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { type InProcessRun, runBotInProcess } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { hasRedisServerBinary, spawnRedisServer } from "../support/redis.ts";
-import { botWorkDir, runBot } from "../support/run-bot.ts";
+import { type BotRun, botWorkDir, runBot } from "../support/run-bot.ts";
 import { SIGNING_SECRET } from "../support/slack-events.ts";
 
 const track = cleanupAfterEach();
@@ -19,11 +20,10 @@ const WEBHOOK = {
 };
 
 /**
- * Runs the bot to its end and checks what an operator sees: exit code 1 and one plain line on
+ * What an operator sees of a start that a setting stops: exit code 1 and one plain line on
  * stderr (no JSON, no stack trace) that names the variable to fix. Returns that line.
  */
-async function failsWithOneLine(env: Record<string, string>, variable: string): Promise<string> {
-  const run = await runBot({ cwd: await botWorkDir(), env, input: "" });
+function expectOneLine(run: BotRun | InProcessRun, variable: string): string {
   const lines = run.stderr.split("\n").filter((line) => line.trim() !== "");
   expect(lines, run.stderr).toHaveLength(1);
   const line = lines[0] ?? "";
@@ -32,6 +32,11 @@ async function failsWithOneLine(env: Record<string, string>, variable: string): 
   expect(line).not.toMatch(/^\s*\{|\bat .+:\d+:\d+/);
   expect(run.code).toBe(1);
   return line;
+}
+
+/** Starts the bot in this process with only `env`: it must stop with one line naming `variable`. */
+async function failsWithOneLine(env: Record<string, string>, variable: string): Promise<string> {
+  return expectOneLine(await runBotInProcess({ env, input: "" }), variable);
 }
 
 async function backend() {
@@ -45,17 +50,17 @@ async function backend() {
   };
 }
 
-describe("a start-up that a setting stops", () => {
+describe("npm start stopped by a setting: the process itself", () => {
+  // src/main.ts writes the line and ends the process: these two go through it, a setting the
+  // bot refuses at its start and one the configuration refuses.
   it("DATA_DIR that cannot be created: exit 1 at once, one line naming DATA_DIR", async () => {
-    const line = await failsWithOneLine({ DATA_DIR: "/proc/chatbot-bridge/data" }, "DATA_DIR");
+    const run = await runBot({
+      cwd: await botWorkDir(),
+      env: { DATA_DIR: "/proc/chatbot-bridge/data" },
+      input: "",
+    });
+    const line = expectOneLine(run, "DATA_DIR");
     expect(line).toContain("/proc/chatbot-bridge/data");
-  });
-
-  it("DATA_DIR that is a file: the same one line, before anything else tries it", async () => {
-    const file = join(await botWorkDir(), "not-a-folder");
-    await writeFile(file, "");
-    const line = await failsWithOneLine({ DATA_DIR: file }, "DATA_DIR");
-    expect(line).toContain(file);
   });
 
   it("a duration past what Node's timers wait (30 days): exit 1 at once, a line naming each, no lead asked", async () => {
@@ -78,6 +83,15 @@ describe("a start-up that a setting stops", () => {
     expect(run.stderr).toContain("LEADS_POLL_INTERVAL must be at most 86400 (1 day)");
     expect(run.stderr).toContain("CHATBOT_ANSWER_TIMEOUT_MS must be at most 3600000 (1 hour)");
     expect(simulator.hits()).toBe(0);
+  });
+});
+
+describe("a start that a setting stops", () => {
+  it("DATA_DIR that is a file: the same one line, before anything else tries it", async () => {
+    const file = join(await botWorkDir(), "not-a-folder");
+    await writeFile(file, "");
+    const line = await failsWithOneLine({ DATA_DIR: file }, "DATA_DIR");
+    expect(line).toContain(file);
   });
 
   it("a PORT another process listens on: one line naming PORT", async () => {

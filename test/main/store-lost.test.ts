@@ -1,9 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
+import { httpOf, slackEventsOf, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
+import { logEntries, until } from "../support/run-bot.ts";
 import { adminCommand, deliverEvent, mention, message } from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("a bot on a Redis that lost its data");
@@ -13,7 +14,6 @@ const server = redis?.server;
 if (redis && !server) console.warn("[store lost] skipped: no redis-server of its own");
 
 const track = cleanupAfterEach();
-const START_MS = 30_000;
 const STORE_LOST =
   "the store lost its data (Redis restarted empty, or a failover to an empty replica): languages, chatbot choices, lead claims and what no running process held are gone; this process wrote back the lead channels, lead polls, conversations and threads it held";
 
@@ -58,10 +58,9 @@ describe.skipIf(!server)("one bot on a Redis restarted empty", { timeout: 120_00
       // The presence is renewed, and a loss of the data noticed, every half second.
       TAKEOVER_MS: "1500",
     };
-    const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
-    const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
-    const events = `http://127.0.0.1:${port}/slack/events`;
-    await bot.logLine("first lead poll: existing leads recorded as seen, not announced", START_MS);
+    const bot = trackedBot(track, env);
+    const events = await slackEventsOf(bot);
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
 
     // Two lead channels; a channel thread and a DM thread the bot answers, each with its
     // conversation.
@@ -132,7 +131,7 @@ describe.skipIf(!server)("one bot on a Redis restarted empty", { timeout: 120_00
 
     // One error line for the loss (beside the outage's own while Redis restarted), counted; no
     // lead data in the log.
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const metrics = await (await fetch(`${await httpOf(bot)}/metrics`)).text();
     expect(metrics).toMatch(/^chatbot_bridge_store_data_lost_total 1$/m);
     const errors = logEntries(bot.stderr).filter(
       (entry) => entry.level >= 50 && entry.msg !== "store unreachable; retrying in the background",

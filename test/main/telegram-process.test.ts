@@ -1,23 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { httpOf, metricsWhen, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { until } from "../support/run-bot.ts";
 
 const track = cleanupAfterEach();
 
-/** The bot's /metrics once it holds `sample`, or as it is after a second. */
-async function metricsOnce(url: string, sample: string): Promise<string> {
-  let text = "";
-  for (let i = 0; i < 40 && !text.includes(sample); i++) {
-    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 25));
-    text = await (await fetch(`${url}/metrics`)).text();
-  }
-  return text;
-}
+/** The bot's /metrics once it holds `sample`. */
+const metricsOnce = (url: string, sample: string) =>
+  metricsWhen(url, (text) => text.includes(sample));
 
-describe("npm start with a Telegram token", () => {
-  it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops on SIGTERM", async () => {
+describe("the bot with a Telegram token", () => {
+  it("answers over the Bot API, serves /healthz and /metrics, announces leads, and stops the orderly way", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 3 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
@@ -26,19 +21,12 @@ describe("npm start with a Telegram token", () => {
       { id: -1005, type: "supergroup", title: "Sales" },
       { [alice.id]: "member" },
     );
-    const bot = track(
-      startBot({
-        cwd: await botWorkDir(),
-        env: {
-          ...telegramBotEnv(fake, simulator),
-          LEADS_TELEGRAM_CHATS: String(sales.id),
-          LEADS_POLL_INTERVAL: "1",
-        },
-      }),
-      (b) => b.stop("SIGKILL"),
-    );
-    const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-    const url = `http://127.0.0.1:${port}`;
+    const bot = trackedBot(track, {
+      ...telegramBotEnv(fake, simulator),
+      LEADS_TELEGRAM_CHATS: String(sales.id),
+      LEADS_POLL_INTERVAL: "1",
+    });
+    const url = await httpOf(bot);
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
 
     fake.write({ chat: dm.id, from: alice, text: "hello from Telegram" });
@@ -69,7 +57,7 @@ describe("npm start with a Telegram token", () => {
     expect(bot.stderr).not.toContain("Process Lead");
     expect(bot.stderr).not.toContain(fake.token);
 
-    expect(await bot.stop("SIGTERM")).toBe(0);
+    expect(await bot.stop()).toBe(0);
   });
 
   it("answers as rich messages with TELEGRAM_RICH_MESSAGES=on", async () => {
@@ -78,13 +66,13 @@ describe("npm start with a Telegram token", () => {
     const alice = fake.user(1001, "Alice");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
     const env = { ...telegramBotEnv(fake, simulator), TELEGRAM_RICH_MESSAGES: "on" };
-    const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
+    const bot = trackedBot(track, env);
     fake.write({ chat: dm.id, from: alice, text: "hello in rich" });
     const answer = await until("the answer", () =>
       fake.botMessages(dm.id).find((m) => m.text.includes("Put #docs")),
     );
     expect(answer.rich).toBeDefined();
     expect(fake.callsTo("sendRichMessage", dm.id).filter((c) => c.ok)).toHaveLength(1);
-    expect(await bot.stop("SIGTERM")).toBe(0);
+    expect(await bot.stop()).toBe(0);
   });
 });

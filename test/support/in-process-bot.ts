@@ -139,3 +139,85 @@ export function startBotInProcess(options: {
     },
   };
 }
+
+/** What registers a resource to close after the test (cleanupAfterEach's `track`). */
+export type Track = <T>(resource: T, close: (resource: T) => Promise<unknown>) => T;
+
+/** startBotInProcess with `env`, stopped the orderly way after the test. */
+export function trackedBot(track: Track, env: Record<string, string>): InProcessBot {
+  return track(startBotInProcess({ env }), (bot) => bot.stop());
+}
+
+/** Where Slack delivers events to the bot, once it takes questions. */
+export async function slackEventsOf(bot: InProcessBot): Promise<string> {
+  const { port } = await bot.started;
+  return `http://127.0.0.1:${port}/slack/events`;
+}
+
+/** The bot's HTTP server (`/healthz`, `/metrics`, …), once it takes questions. */
+export async function httpOf(bot: InProcessBot): Promise<string> {
+  const { port } = await bot.started;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** Whether the bot still runs: it has not stopped by itself. */
+export async function isRunning(bot: InProcessBot): Promise<boolean> {
+  // An `exited` already settled wins the race: it is listened to first.
+  const running = Symbol("running");
+  return (await Promise.race([bot.exited, Promise.resolve(running)])) === running;
+}
+
+/** A run of the bot to its end: the exit code the process would have, and its output. */
+export interface InProcessRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the bot in this process until it ends by itself, as `npm start < input` would: the
+ * console channel answers each line of `input` and ends with it; a start that fails ends at
+ * once. LOG_LEVEL is warn unless `env` says otherwise (as runBot's). Fails if it is still
+ * running after `timeoutMs`.
+ */
+export async function runBotInProcess(options: {
+  env: Record<string, string>;
+  input: string;
+  timeoutMs?: number;
+}): Promise<InProcessRun> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const bot = startBotInProcess({
+    env: { LOG_LEVEL: "warn", ...options.env },
+    input: options.input,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  const code = await Promise.race([bot.exited, late]);
+  clearTimeout(timer);
+  if (code === "late") {
+    await bot.stop();
+    throw new Error(`bot did not end within ${timeoutMs} ms:\n${bot.stdout}\n${bot.stderr}`);
+  }
+  return { code, stdout: bot.stdout, stderr: bot.stderr };
+}
+
+/**
+ * The bot's `/metrics` at `base` (httpOf) once `ready` holds of the text (a count reached), as
+ * a Prometheus server would scrape it again; fails with the last scrape after `timeoutMs`.
+ */
+export async function metricsWhen(
+  base: string,
+  ready: (text: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    if (ready(text)) return text;
+    if (Date.now() > deadline)
+      throw new Error(`/metrics not as awaited in ${timeoutMs} ms:\n${text}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
