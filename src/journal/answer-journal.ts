@@ -169,10 +169,12 @@ export class AnswerJournal {
     if (performance.now() - this.#reachableSince < leaseMs + leaseMs / 3) return 0;
     const alive = await this.#presence.alive(runs);
     const dead = runs.filter((_, i) => !alive[i]);
-    // Which runs a sweep took for live ones (a process cut off from the store is one).
-    this.#log.debug({ runs: runs.length, dead: dead.length }, "journal runs checked");
     let finished = 0;
     for (const run of dead) finished += await this.#recoverRun(run, channels);
+    // Which runs a sweep took for live ones (a process cut off from the store is one), once
+    // the dead ones' answers are finished: one debug line per sweep that found other runs, so
+    // an operator or a test sees each judgement and its end, with no waiting for time to pass.
+    this.#log.debug({ runs: runs.length, dead: dead.length, finished }, "journal runs checked");
     return finished;
   }
 

@@ -19,6 +19,8 @@ export interface HeldBackend {
   readonly mostOpen: number;
   /** Ends the answer to every question held now, and to every one asked from now on. */
   releaseAll(): void;
+  /** Holds the answers to questions asked from now on again, as before releaseAll. */
+  holdAgain(): void;
   /** Ends the answers to the questions held now that `which` picks. */
   release(which: (question: string) => boolean): void;
   close(): Promise<void>;
@@ -95,6 +97,9 @@ export async function startHeldBackend(): Promise<HeldBackend> {
     releaseAll() {
       releasing = true;
       release(() => true);
+    },
+    holdAgain() {
+      releasing = false;
     },
     release,
     close: () => raw.close(),

@@ -4,6 +4,7 @@ import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import { type JournalEntry, RUNS_KEY, readEntry, runKey } from "../../src/journal/entry.ts";
 import { createLogger } from "../../src/log.ts";
 import { interceptStore } from "../../src/store/instrumented-store.ts";
+import { openStore } from "../../src/store/open-store.ts";
 import type { Store } from "../../src/store/types.ts";
 
 /** The records a run keeps in the journal now (its answers in flight), by their place. */
@@ -47,6 +48,20 @@ export async function settledJournal(
 /** The runs listed in the journal. */
 export async function journalRuns(store: Store): Promise<string[]> {
   return store.setMembers(RUNS_KEY);
+}
+
+/**
+ * Every record left in the journal on the Redis at `storeUrl`, of every run: the answers a
+ * process would finish as interrupted once their process is dead. Opens a store of its own.
+ */
+export async function journalLeft(storeUrl: string): Promise<JournalEntry[]> {
+  const store = await openStore({ storeUrl, dataDir: "" });
+  try {
+    const runs = await journalRuns(store);
+    return (await Promise.all(runs.map((run) => journalEntries(store, run)))).flat();
+  } finally {
+    await store.close();
+  }
 }
 
 /**

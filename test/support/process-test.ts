@@ -1,18 +1,30 @@
-import { afterEach } from "vitest";
+import { afterAll, afterEach } from "vitest";
 import type { Simulator } from "../../src/simulator/index.ts";
 import type { FakeTelegram } from "./fake-telegram.ts";
 import { SIGNING_SECRET } from "./slack-events.ts";
+
+/** Registers a resource with the way to close it, and hands the resource back. */
+export type Track = <T>(resource: T, close: (resource: T) => Promise<unknown>) => T;
 
 /**
  * Closes what a test started, after each test, last started first. Returns `track`, which
  * registers a resource with the way to close it and hands the resource back.
  */
-export function cleanupAfterEach(): <T>(
-  resource: T,
-  close: (resource: T) => Promise<unknown>,
-) => T {
+export function cleanupAfterEach(): Track {
+  return cleanupAfter(afterEach);
+}
+
+/**
+ * Closes what the enclosing describe started (in its beforeAll, say: processes its tests
+ * share), after its last test, last started first.
+ */
+export function cleanupAfterAll(): Track {
+  return cleanupAfter(afterAll);
+}
+
+function cleanupAfter(hook: (fn: () => Promise<void>) => void): Track {
   const closers: (() => Promise<unknown>)[] = [];
-  afterEach(async () => {
+  hook(async () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
   return (resource, close) => {

@@ -4,6 +4,8 @@ import { accessSync, constants } from "node:fs";
 import { createConnection, createServer, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import { createClient } from "@keyv/redis";
+import { PRESENCE_KEY_PREFIX } from "../../src/coordination/process-presence.ts";
+import { DEFAULT_NAMESPACE } from "../../src/store/redis-store.ts";
 
 /** A Redis for one test file: its own redis-server when the binary exists, else 127.0.0.1:6379. */
 export interface TestRedis {
@@ -176,6 +178,15 @@ export async function startBlackHole(): Promise<{
   };
 }
 
+/** A network between bots and Redis that a test cuts or partitions (startRedisLink). */
+export interface RedisLink {
+  url: string;
+  cut(): void;
+  partition(): void;
+  mend(): void;
+  close(): Promise<void>;
+}
+
 /**
  * A TCP link to the Redis on `port`, as a network between the bots and Redis.
  *
@@ -188,13 +199,7 @@ export async function startBlackHole(): Promise<{
  *
  * Either way Redis's own clock runs on (leases lapse), unlike a frozen server.
  */
-export async function startRedisLink(port: number): Promise<{
-  url: string;
-  cut(): void;
-  partition(): void;
-  mend(): void;
-  close(): Promise<void>;
-}> {
+export async function startRedisLink(port: number): Promise<RedisLink> {
   const sockets = new Set<Socket>();
   let state: "open" | "cut" | "partitioned" = "open";
   /** Client sockets with their Redis end once connected; both wait during a partition. */
@@ -313,12 +318,40 @@ export function answersPing(port: number, timeoutMs = 300): Promise<boolean> {
 }
 
 /** Deletes the keys matching `pattern` (SCAN + UNLINK), never the whole database. */
-export async function deleteKeys(url: string, pattern: string): Promise<void> {
+export function deleteKeys(url: string, pattern: string): Promise<void> {
+  return eachKeys(url, pattern, async (keys, client) => {
+    await client.unlink(keys);
+  });
+}
+
+/** How many keys match `pattern` (SCAN) in the database of `url`. */
+export async function countKeys(url: string, pattern: string): Promise<number> {
+  let count = 0;
+  await eachKeys(url, pattern, async (keys) => {
+    count += keys.length;
+  });
+  return count;
+}
+
+/**
+ * The processes whose presence (src/coordination/process-presence.ts) holds in the database of
+ * `url`, as bots with the default key prefix keep it: their lease lapses TAKEOVER_MS after its
+ * last renewal, on Redis's clock.
+ */
+export function presencesHeld(url: string): Promise<number> {
+  return countKeys(url, `${DEFAULT_NAMESPACE}:${PRESENCE_KEY_PREFIX}*`);
+}
+
+async function eachKeys(
+  url: string,
+  pattern: string,
+  each: (keys: string[], client: { unlink(keys: string[]): Promise<unknown> }) => Promise<void>,
+): Promise<void> {
   const client = createClient({ url });
   await client.connect();
   try {
     for await (const keys of client.scanIterator({ MATCH: pattern, COUNT: 500 })) {
-      if (keys.length > 0) await client.unlink(keys);
+      if (keys.length > 0) await each(keys, client);
     }
   } finally {
     client.destroy();

@@ -60,12 +60,10 @@ export interface RunningBot {
   readonly stderr: string;
   /**
    * Resolves with the first stderr JSON log line whose `msg` is `match`, or, given fields,
-   * whose fields equal all of them (`{ msg: "channel started", channel: "slack" }`).
+   * whose fields equal all of them (`{ msg: "channel started", channel: "slack" }`); with
+   * `after`, the first past that many log lines (a count `logEntries(bot.stderr).length` took).
    */
-  logLine(
-    match: string | Record<string, unknown>,
-    timeoutMs?: number,
-  ): Promise<Record<string, unknown>>;
+  logLine(match: LogMatch, timeoutMs?: number, after?: number): Promise<Record<string, unknown>>;
   /** Sends a signal and resolves with the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
   /** Resolves with the exit code once the process has ended. */
@@ -85,6 +83,17 @@ export function logEntries(output: string): LogEntry[] {
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .map((line) => JSON.parse(line) as LogEntry);
+}
+
+/** A log line's `msg`, or fields it has (all of them equal). */
+export type LogMatch = string | Record<string, unknown>;
+
+/** The JSON log lines of `output` that `match`, past its first `after` log lines. */
+export function matchingLines(output: string, match: LogMatch, after = 0): LogEntry[] {
+  const fields = typeof match === "string" ? { msg: match } : match;
+  return logEntries(output)
+    .slice(after)
+    .filter((entry) => Object.entries(fields).every(([key, value]) => entry[key] === value));
 }
 
 /** Starts `src/main.ts`; with `input`, that text is its stdin (then closed). */
@@ -122,17 +131,15 @@ export function startBot(options: {
     get stderr() {
       return stderr;
     },
-    async logLine(match, timeoutMs = 10_000) {
-      const fields = typeof match === "string" ? { msg: match } : match;
+    async logLine(match, timeoutMs = 10_000, after = 0) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        for (const entry of logEntries(stderr)) {
-          if (Object.entries(fields).every(([key, value]) => entry[key] === value)) return entry;
-        }
+        const [entry] = matchingLines(stderr, match, after);
+        if (entry) return entry;
         if (child.exitCode !== null) break;
         await new Promise((r) => setTimeout(r, 20));
       }
-      throw new Error(`no log line ${JSON.stringify(fields)} within ${timeoutMs} ms:\n${stderr}`);
+      throw new Error(`no log line ${JSON.stringify(match)} within ${timeoutMs} ms:\n${stderr}`);
     },
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
@@ -141,15 +148,18 @@ export function startBot(options: {
   };
 }
 
-/** Polls `probe` until it gives a value (what a fake received, say); fails after the timeout. */
+/**
+ * Polls `probe` until it gives a value (what a fake received, say, or what a bot's /metrics or
+ * Redis says); fails after the timeout.
+ */
 export async function until<T>(
   what: string,
-  probe: () => T | undefined,
+  probe: () => T | undefined | Promise<T | undefined>,
   timeoutMs = 10_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
