@@ -38,6 +38,21 @@ const HOSTILE_NESTING = [
 const MAX_RENDER_MS = 200;
 
 /**
+ * What a person reads of a native stream's text. A stream's final text is read twice (as a
+ * renderer's and as a growing stream's end), and reading 30,000 characters of Markdown as
+ * Slack would is most of what this suite costs: read once.
+ */
+const streamReads = new Map<string, string>();
+function readStream(markdown: string): string {
+  let read = streamReads.get(markdown);
+  if (read === undefined) {
+    read = viewMarkdown(markdown).read;
+    streamReads.set(markdown, read);
+  }
+  return read;
+}
+
+/**
  * Each renderer, and what a person reads of its output. An interim rendering (of an answer
  * still growing) may hold back the end of its last line, up to MAX_HELD_CHARS.
  */
@@ -80,7 +95,7 @@ const RENDERERS: {
   {
     name: "Slack native stream, final",
     render: (markdown) => new MarkdownStream().text({ markdown }, true),
-    read: (out) => viewMarkdown(out).read,
+    read: (out) => readStream(out),
   },
   { name: "terminal", render: (markdown) => renderTerminal(markdown).text, read: (out) => out },
 ];
@@ -120,7 +135,7 @@ describe("Markdown nested past any real answer", () => {
         longest = Math.max(longest, ms);
       }
       const { result, ms } = cpuTimed(() => stream.text({ markdown }, true));
-      expect(words(viewMarkdown(result).read)).toContain(words(markdown));
+      expect(words(readStream(result))).toContain(words(markdown));
       expect(Math.max(longest, ms)).toBeLessThan(MAX_RENDER_MS);
     },
   );
