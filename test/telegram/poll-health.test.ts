@@ -1,9 +1,8 @@
-import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLIENT_MARGIN_SECONDS, POLL_STALL_GRACE_MS } from "../../adapters/telegram/index.ts";
-import { createLogger } from "../../src/log.ts";
 import { Metrics } from "../../src/metrics.ts";
 import { runService } from "../../src/service.ts";
+import { capturingLog } from "../support/log-lines.ts";
 import { type Rig, startRig, until } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -18,18 +17,7 @@ afterEach(async () => {
 
 /** The channel behind the process's real HTTP server; resolves with its /readyz URL. */
 async function serve(r: Rig): Promise<string> {
-  const lines: Record<string, unknown>[] = [];
-  const log = createLogger({
-    level: "info",
-    secrets: [],
-    pretty: false,
-    destination: new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-        done();
-      },
-    }),
-  });
+  const { log, lines } = capturingLog("info");
   let stop!: () => void;
   const running = runService({
     channels: [r.channel],
