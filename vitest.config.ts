@@ -12,7 +12,7 @@ const SLOW = [
   "test/console/pty.test.ts",
   "test/feedback/export.test.ts",
   "test/simulator/cli.test.ts",
-  "test/store/embedded-store.test.ts",
+  "test/store/embedded-processes.test.ts",
 ];
 
 export default defineConfig({
