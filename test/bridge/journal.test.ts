@@ -202,7 +202,7 @@ describe("the answer journal (embedded store)", () => {
   });
 
   it("keeps a record never more than one edit behind what its message shows", async () => {
-    const h = await startHarness({ simulator: { chunkDelayMs: 5, chunkChars: [3, 6] } });
+    const h = await startHarness({ simulator: { chunkDelayMs: 15, chunkChars: [3, 6] } });
     harnesses.push(h);
     const EDIT_MS = 60;
     const journal = journalOf(h.store, { updateIntervalMs: EDIT_MS });
