@@ -1,13 +1,34 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Suites whose subject is a process: a bot or CLI spawned (signals, exit codes, a closed pipe,
+ * a real terminal, several processes on one store) or the image's `tsc` build. `npm test`
+ * runs them with the rest; `npm run test:fast` leaves them out.
+ */
+const SLOW = [
+  "test/main/**/*.test.ts",
+  "test/deploy/build.test.ts",
+  "test/console/process.test.ts",
+  "test/console/pty.test.ts",
+  "test/feedback/export.test.ts",
+  "test/simulator/cli.test.ts",
+  "test/store/embedded-processes.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Suites start real servers (HTTP fakes, redis-server); on a 2-core machine two forks
-    // keep the run fast without starving the servers they talk to.
+    // Suites start real servers (HTTP fakes, redis-server) and mostly wait on them and on
+    // timers, so more forks than the 2 cores keep both busy.
     pool: "forks",
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW },
+      },
+      { extends: true, test: { name: "slow", include: SLOW } },
+    ],
   },
 });

@@ -69,11 +69,11 @@ const MAX_UPDATES_IN_FLIGHT = 1_000;
 
 // The HTTP client gives up on a call this long past the long-poll timeout: long enough for a
 // slow answer, short enough that a dead connection is noticed.
-const CLIENT_MARGIN_SECONDS = 30;
+export const CLIENT_MARGIN_SECONDS = 30;
 // A getUpdates this long past its timeout has stalled, and /healthz says so: far enough below
 // the client's margin that the stall shows while the call still hangs (issue 12: the two were
 // equal, so a hung poll was cut and retried before it ever counted as stalled).
-const POLL_STALL_GRACE_MS = 5_000;
+export const POLL_STALL_GRACE_MS = 5_000;
 
 /** What the channel needs of the bridge: one call per delivery (Bridge.receive). */
 export interface MessageHandler {

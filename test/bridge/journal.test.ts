@@ -5,7 +5,7 @@ import type { Bridge } from "../../src/bridge/bridge.ts";
 import { ProcessPresence, presenceKey } from "../../src/coordination/process-presence.ts";
 import { AnswerJournal } from "../../src/journal/answer-journal.ts";
 import type { RecoveryChannel } from "../../src/journal/finish-interrupted.ts";
-import { createLogger } from "../../src/log.ts";
+import { createLogger, type Logger } from "../../src/log.ts";
 import type { MessageRef } from "../../src/ports.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
@@ -19,8 +19,10 @@ import {
   type TestBridgeOptions,
 } from "../support/bridge-harness.ts";
 import { journalEntries, journalRuns, recordingReads } from "../support/journal.ts";
+import { capturingLog } from "../support/log-lines.ts";
 import { MemorySurface } from "../support/memory-surface.ts";
 import { startTestRedis } from "../support/redis.ts";
+import { until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 const silent = createLogger({ level: "silent", secrets: [] });
@@ -54,13 +56,18 @@ function channelOver(...surfaces: PersistingSurface[]): RecoveryChannel {
 /** A journal as a process keeps it: its run is the process's presence. */
 function journalOf(
   store: Store,
-  options: { updateIntervalMs?: number; leaseMs?: number; sweepIntervalMs?: number } = {},
+  options: {
+    updateIntervalMs?: number;
+    leaseMs?: number;
+    sweepIntervalMs?: number;
+    log?: Logger;
+  } = {},
 ): AnswerJournal {
   const presence = new ProcessPresence({ store, log: silent, leaseMs: options.leaseMs });
   presences.push(presence);
   const journal = new AnswerJournal({
     store,
-    log: silent,
+    log: options.log ?? silent,
     presence,
     updateIntervalMs: options.updateIntervalMs ?? 1_000,
     ...(options.sweepIntervalMs !== undefined && { sweepIntervalMs: options.sweepIntervalMs }),
@@ -139,10 +146,10 @@ afterEach(async () => {
 
 describe("the answer journal (embedded store)", () => {
   it("journals an answer in a handful of writes and keeps nothing once it completes", async () => {
-    const h = await startHarness({ simulator: { chunkDelayMs: 10, chunkChars: [4, 10] } });
+    const h = await startHarness({ simulator: { chunkDelayMs: 5, chunkChars: [4, 10] } });
     harnesses.push(h);
     const { store, writes } = countWrites(h.store);
-    const journal = journalOf(store, { updateIntervalMs: 200 });
+    const journal = journalOf(store, { updateIntervalMs: 100 });
     const bridge = await bridgeWith(h, { store, journal });
     const surface = new PersistingSurface("s", { limits: { minEditIntervalMs: 20 } });
     const started = performance.now();
@@ -156,7 +163,7 @@ describe("the answer journal (embedded store)", () => {
     expect(writes.filter((w) => w === "update 0 1")).toHaveLength(1);
     const puts = writes.filter((w) => w.startsWith("update 1"));
     expect(puts.length).toBeGreaterThan(1);
-    expect(puts.length).toBeLessThanOrEqual(1 + Math.ceil(ms / 200));
+    expect(puts.length).toBeLessThanOrEqual(1 + Math.ceil(ms / 100));
     // The run lists itself once.
     expect(writes.filter((w) => w === "addToSet runs")).toHaveLength(1);
     await journal.close();
@@ -164,10 +171,10 @@ describe("the answer journal (embedded store)", () => {
   });
 
   it("brings the records of answers streaming at once up to date together: one store call a round, not one per answer", async () => {
-    const h = await startHarness({ simulator: { chunkDelayMs: 10, chunkChars: [2, 4] } });
+    const h = await startHarness({ simulator: { chunkDelayMs: 4, chunkChars: [2, 4] } });
     harnesses.push(h);
     const { store, writes } = countWrites(h.store);
-    const journal = journalOf(store, { updateIntervalMs: 150 });
+    const journal = journalOf(store, { updateIntervalMs: 60 });
     const bridge = await bridgeWith(h, { store, journal });
     const surfaces = Array.from({ length: 5 }, () => new PersistingSurface());
     const started = performance.now();
@@ -179,7 +186,7 @@ describe("the answer journal (embedded store)", () => {
         ),
       ),
     );
-    const rounds = Math.ceil((performance.now() - started) / 150);
+    const rounds = Math.ceil((performance.now() - started) / 60);
 
     for (const surface of surfaces) expect(surface.messages[0]).not.toContain("⚠️");
     expect(rounds).toBeGreaterThan(2);
@@ -286,12 +293,17 @@ describe.skipIf(!redis)("the answer journal on Redis, several processes", () => 
     await untilJournaled(storeB, journalA.runId, true);
 
     const reading = recordingReads(storeB);
-    const journalB = journalOf(reading.store, { leaseMs: 300, sweepIntervalMs: 50 });
-    // A is alive (its lease is renewed): B does not touch its answer.
+    const { log, lines: checks } = capturingLog();
+    const journalB = journalOf(reading.store, { leaseMs: 300, sweepIntervalMs: 50, log });
+    // A is alive (its lease is renewed): B does not touch its answer, though its sweep looked
+    // at A's run (once B has reached the store for a lease and a renewal).
     expect(await journalB.recover([channelOver(surface)])).toBe(0);
     const sweeps = journalB.recovery([channelOver(surface)]);
     sweeps.start();
-    await sleep(600);
+    const checked = await until("a sweep that checked the runs", () =>
+      checks.find((l) => l.msg === "journal runs checked"),
+    );
+    expect(checked).toMatchObject({ runs: 1, dead: 0 });
     expect(surface.messages[0]).not.toContain("⚠️");
 
     // A dies: its connection to Redis is gone, its lease lapses, B's sweep finishes the answer.

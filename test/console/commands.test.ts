@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
-import { botWorkDir, runBot } from "../support/run-bot.ts";
+import { runConsole } from "../support/console-bot.ts";
 
 let simulator: Simulator;
 beforeAll(async () => {
@@ -14,9 +14,8 @@ const chats = () => simulator.requests.filter((r) => r.route === "chat");
 
 describe("commands in the console", () => {
   it("answers an unknown command with the list, and sets a language by any code people use", async () => {
-    const run = await runBot({
+    const run = await runConsole({
       input: "/bogus\n/language JA\n/language zh-tw\nhello\n",
-      cwd: await botWorkDir(),
       env: {
         CHATBOT_BASE_URL: simulator.url,
         CHATBOT_API_KEY: simulator.apiKey,
@@ -36,26 +35,23 @@ describe("commands in the console", () => {
       CHATBOT_API_KEY: simulator.apiKey,
       CHATBOT_BOT_UID: simulator.botUid,
     };
-    const french = await runBot({
+    const french = await runConsole({
       input: "/help\n",
-      cwd: await botWorkDir(),
       env: { ...env, LANGUAGE: "nl:fr", LANG: "de_DE.UTF-8" },
     });
     expect(french.stdout).toMatch(
       /^Posez-moi n’importe quelle question, ou utilisez une commande :\n/,
     );
-    const german = await runBot({
+    const german = await runConsole({
       input: "#status=500\n",
-      cwd: await botWorkDir(),
       env: { ...env, LC_MESSAGES: "de_AT.UTF-8", LANG: "fr_FR.UTF-8" },
     });
     expect(german.stdout).toBe(
       "⚠️ der Chatbot-Dienst ist ausgefallen (HTTP 500); bitte versuchen Sie es später noch einmal\n",
     );
     // A language set with /language wins over the system's, and the chatbot is told it.
-    const set = await runBot({
+    const set = await runConsole({
       input: "/language it\n/new\n",
-      cwd: await botWorkDir(),
       env: { ...env, LANG: "de_DE.UTF-8" },
     });
     expect(set.stdout).toBe(

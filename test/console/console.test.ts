@@ -1,6 +1,10 @@
+import { PassThrough, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBot } from "../../src/bot.ts";
+import { loadConfig } from "../../src/config.ts";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
-import { botWorkDir, runBot, startBot, until } from "../support/run-bot.ts";
+import { runConsole } from "../support/console-bot.ts";
+import { freshDataDir } from "../support/in-process-bot.ts";
 
 let simulator: Simulator;
 beforeAll(async () => {
@@ -20,17 +24,17 @@ const backendEnv = () => ({
 const ANSWER_START = /^Hello! \*\*This is the simulated chatbot\.\*\*/gm;
 const ANSI = "\u001b[";
 
-describe("the console channel, as a child process", () => {
+describe("the console channel, with piped input", () => {
   it("answers piped lines in order on the built-in simulated backend, then exits 0", async () => {
-    const run = await runBot({
-      input: "hello\nand again\n",
-      cwd: await botWorkDir(),
+    // #fast: the built-in simulator streams at once (its pacing is not configurable).
+    const run = await runConsole({
+      input: "hello #fast\nand again #fast\n",
       env: { LOG_LEVEL: "info" },
     });
     expect(run.code).toBe(0);
     expect(run.stdout.match(ANSWER_START)).toHaveLength(2);
-    const first = run.stdout.indexOf("You asked: “hello”");
-    const second = run.stdout.indexOf("You asked: “and again”");
+    const first = run.stdout.indexOf("You asked: “hello #fast”");
+    const second = run.stdout.indexOf("You asked: “and again #fast”");
     expect(first).toBeGreaterThan(-1);
     expect(second).toBeGreaterThan(first);
     expect(run.stdout).toContain("This is question 2 in our conversation.");
@@ -39,23 +43,31 @@ describe("the console channel, as a child process", () => {
   });
 
   it("ends each answer's last line before a log line comes, in one output (2>&1)", async () => {
-    const run = await runBot({
-      input: "hello\nand again\n",
-      cwd: await botWorkDir(),
-      env: { ...backendEnv(), LOG_LEVEL: "info" },
-      oneOutput: true,
+    // stdout and stderr are one stream, as `2>&1` makes them.
+    let output = "";
+    const one = new Writable({
+      write(chunk: Buffer | string, _encoding, done) {
+        output += String(chunk);
+        done();
+      },
     });
-    expect(run.code).toBe(0);
-    const answered = run.stdout.match(/^.*"msg":"question answered".*$/gm) ?? [];
+    const stdin = new PassThrough().end("hello\nand again\n");
+    const config = loadConfig({
+      ...backendEnv(),
+      LOG_LEVEL: "info",
+      DATA_DIR: await freshDataDir(),
+    });
+    const bot = await createBot(config, { stdin, stdout: one, stderr: one });
+    expect(await bot.stopped).toBe(0);
+    const answered = output.match(/^.*"msg":"question answered".*$/gm) ?? [];
     expect(answered).toHaveLength(2);
     for (const line of answered) expect(line).toMatch(/^\{"level":30,/);
   });
 
   it("continues the conversation across restarts until /new", async () => {
-    const cwd = await botWorkDir();
-    const env = backendEnv();
-    await runBot({ input: "first run\n", cwd, env });
-    const second = await runBot({ input: "second run\n/new\nthird\n", cwd, env });
+    const env = { ...backendEnv(), DATA_DIR: await freshDataDir() };
+    await runConsole({ input: "first run\n", env });
+    const second = await runConsole({ input: "second run\n/new\nthird\n", env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("This is question 2 in our conversation.");
     expect(second.stdout).toContain("You first asked: “first run”");
@@ -66,11 +78,11 @@ describe("the console channel, as a child process", () => {
   });
 
   it("continues the built-in simulator's conversation after a restart", async () => {
-    const cwd = await botWorkDir();
+    const env = { DATA_DIR: await freshDataDir() };
     // #fast: the built-in simulator streams at once (its pacing is not configurable).
-    const first = await runBot({ input: "first run #fast\n", cwd });
+    const first = await runConsole({ input: "first run #fast\n", env });
     expect(first.stdout).toContain("This is the first question in our conversation.");
-    const second = await runBot({ input: "second run #fast\n", cwd });
+    const second = await runConsole({ input: "second run #fast\n", env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("This is question 2 in our conversation.");
     expect(second.stdout).toContain("You first asked: “first run #fast”");
@@ -78,9 +90,8 @@ describe("the console channel, as a child process", () => {
   });
 
   it("shows a cut answer's text with the note on its own line, then goes on", async () => {
-    const run = await runBot({
+    const run = await runConsole({
       input: "break #cut\nstill there?\n",
-      cwd: await botWorkDir(),
       env: backendEnv(),
     });
     expect(run.code).toBe(0);
@@ -89,9 +100,8 @@ describe("the console channel, as a child process", () => {
   });
 
   it("says a rejected API key in one readable line and goes on", async () => {
-    const run = await runBot({
+    const run = await runConsole({
       input: "hello\nhello again\n",
-      cwd: await botWorkDir(),
       env: { ...backendEnv(), CHATBOT_API_KEY: "wrong-key-123" },
     });
     expect(run.code).toBe(0);
@@ -102,9 +112,8 @@ describe("the console channel, as a child process", () => {
   });
 
   it("runs the commands", async () => {
-    const run = await runBot({
+    const run = await runConsole({
       input: "/help\n/language\n/language de\n/language xx\nhallo\n",
-      cwd: await botWorkDir(),
       env: backendEnv(),
     });
     expect(run.stdout).toContain("/language <code>");
@@ -116,24 +125,9 @@ describe("the console channel, as a child process", () => {
     expect(run.stdout).toContain("Answering in German (de)");
   });
 
-  it("on a stop signal cuts the answer being shown, with its note, asks no more, exits 0", async () => {
-    const bot = startBot({
-      input: "tell me #stall\nnever asked\n",
-      cwd: await botWorkDir(),
-      env: { ...backendEnv(), LOG_LEVEL: "warn" },
-    });
-    await until("the answer's first text", () =>
-      bot.stdout.includes("Hello!") ? true : undefined,
-    );
-    expect(await bot.stop("SIGTERM")).toBe(0);
-    expect(bot.stdout).toMatch(/\n\n⚠️ answer cut off: interrupted\n$/);
-    expect(bot.stdout).not.toContain("never asked");
-  });
-
   it("stops on invalid configuration with one line per problem", async () => {
-    const run = await runBot({
+    const run = await runConsole({
       input: "",
-      cwd: await botWorkDir(),
       env: {
         LEADS_POLL_INTERVAL: "soon",
         CHATBOT_BASE_URL: "http://127.0.0.1:1",

@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { LeaderElection } from "../../src/coordination/leader-election.ts";
 import { ProcessPresence, presenceKey } from "../../src/coordination/process-presence.ts";
 import { createLogger } from "../../src/log.ts";
+import { interceptStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
@@ -87,7 +88,13 @@ describe.skipIf(!redis)("leader election on Redis", () => {
   });
 
   it("lets one process lead while the other stands by, and hands over at once on stop", async () => {
-    const { events, elections, leaders } = contest({ a: await open(), b: await open() });
+    // The waiting process's tries: each round reads who holds the role.
+    let tries = 0;
+    const b = interceptStore(await open(), (operation, run) => {
+      if (operation === "getMany") tries++;
+      return run();
+    });
+    const { events, elections, leaders } = contest({ a: await open(), b });
     await elections.a?.start();
     await elections.b?.start();
     expect(leaders()).toEqual(["a"]);
@@ -95,8 +102,10 @@ describe.skipIf(!redis)("leader election on Redis", () => {
       { who: "a", what: "lead" },
       { who: "b", what: "stand by" },
     ]);
-    // Several renewals later, still the same leader and no second stand-by line.
-    await sleep(LEASE_MS * 2);
+    // A whole lease of rounds later (a third of a lease each), the leader's presence renewed
+    // meanwhile: still the same leader and no second stand-by line.
+    const first = tries;
+    await waitFor("a lease of b's tries", () => tries >= first + 3, LEASE_MS * 3);
     expect(leaders()).toEqual(["a"]);
     expect(events).toHaveLength(2);
 

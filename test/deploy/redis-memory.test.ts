@@ -8,14 +8,17 @@ import type { Lead } from "../../src/ports.ts";
 import { openRedisStore, type RedisStore } from "../../src/store/redis-store.ts";
 import { Conversations, Deliveries } from "../../src/store/repositories.ts";
 import { hasRedisServerBinary, type RedisServer, spawnRedisServer } from "../support/redis.ts";
-import { redisArgs, render } from "./kustomize.ts";
-
-// The overlay's policy on a Redis made small, so that memory runs out within the test.
-const POLICY = redisArgs(render("overlays/with-redis")).get("--maxmemory-policy") ?? "";
-const SMALL = "3mb";
+import { hasKubectl, redisArgs, render } from "./kustomize.ts";
 
 const own = hasRedisServerBinary();
 if (!own) console.warn("[redis memory] skipped: no redis-server on PATH");
+const runs = own && hasKubectl("redis memory");
+
+// The overlay's policy on a Redis made small, so that memory runs out within the test.
+const POLICY = runs
+  ? (redisArgs(render("overlays/with-redis")).get("--maxmemory-policy") ?? "")
+  : "";
+const SMALL = "3mb";
 
 let server: RedisServer | undefined;
 let store: RedisStore | undefined;
@@ -34,7 +37,7 @@ const lead = (n: number): Lead => ({
   remark: "",
 });
 
-describe.skipIf(!own)("the with-redis overlay's Redis, out of memory", () => {
+describe.skipIf(!runs)("the with-redis overlay's Redis, out of memory", () => {
   it(`evicts (${POLICY}) what is transient, never the lead channels, conversations or lead records`, async () => {
     server = await spawnRedisServer({ args: ["--maxmemory", SMALL, "--maxmemory-policy", POLICY] });
     const opened = await openRedisStore({ url: server.url });

@@ -5,6 +5,8 @@ import { LeadChannels } from "../../src/leads/lead-channels.ts";
 import { LeadPoller } from "../../src/leads/lead-poller.ts";
 import { createLogger } from "../../src/log.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { startHeldBackend } from "../support/held-backend.ts";
+import { cleanupAfterEach } from "../support/process-test.ts";
 import {
   announceOneLeadInC1,
   blockActions,
@@ -17,6 +19,9 @@ import { waitFor } from "./wait.ts";
 
 const RLM = "\u200F";
 
+// Before the harness's: hooks after each test run last registered first, so what a harness
+// talks to closes after it.
+const track = cleanupAfterEach();
 const start = slackHarnessPerTest({
   fake: {
     users: {
@@ -132,14 +137,13 @@ describe("Slack: the bot speaks the channel's language", () => {
   });
 
   it("after /language fr, a question waiting for room is told its place in French", async () => {
-    const harness = await start({
-      simulator: { chunkDelayMs: 10 },
-      answerQueue: { maxActive: 1, maxQueued: 10 },
-    });
+    // The first answer holds the one room until the notice is seen.
+    const held = track(await startHeldBackend(), (b) => b.close());
+    const harness = await start({ backend: held, answerQueue: { maxActive: 1, maxQueued: 10 } });
     await harness.sendCommand("/language", "fr", { user: "UADMIN" });
     await harness.settle();
     const thread = harness.nextTs();
-    await harness.sendEvent(mention("un #huge=3000", { ts: thread }));
+    await harness.sendEvent(mention("un", { ts: thread }));
     // Its first text is on screen: the first answer holds the one room.
     await waitFor(() => harness.fake.thread("C1", thread).length > 0, "the first answer");
     const other = harness.nextTs();
@@ -154,6 +158,7 @@ describe("Slack: the bot speaks the channel's language", () => {
       "the notice of its place in line",
       10_000,
     );
+    held.releaseAll();
     await harness.settle();
   });
 

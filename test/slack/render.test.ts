@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { escapeMrkdwn, slackTextToPlain } from "../../adapters/slack/escape.ts";
 import { renderMrkdwn, slackRenderer } from "../../adapters/slack/render.ts";
 import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { prefixEnds } from "../support/prefixes.ts";
 import { HOSTILE, HOSTILE_LITERALS, SAMPLES } from "./samples.ts";
 
 const ZWSP = /\u200b/g;
@@ -41,10 +42,10 @@ function unbalanced(mrkdwn: string): string[] {
 }
 
 describe("Markdown to mrkdwn", () => {
-  it("renders every prefix of real answers with balanced markup", () => {
+  it("renders each prefix of real answers that matters with balanced markup", () => {
     expect.hasAssertions();
     for (const sample of SAMPLES) {
-      for (let end = 0; end <= sample.length; end++) {
+      for (const end of prefixEnds(sample)) {
         const rendered = renderMrkdwn(sample.slice(0, end));
         const problems = unbalanced(rendered);
         if (problems.length > 0) {

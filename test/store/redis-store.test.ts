@@ -214,9 +214,11 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     await Promise.allSettled(cleanups.splice(0).map((cleanup) => cleanup()));
   });
 
-  async function serverAndStore(): Promise<{ server: RedisServer; store: Store }> {
+  async function serverAndStore(
+    options: { timeoutMs?: number } = {},
+  ): Promise<{ server: RedisServer; store: Store }> {
     const server = await spawnRedisServer();
-    const store = await openRedisStore({ url: server.url, namespace: "t" });
+    const store = await openRedisStore({ url: server.url, namespace: "t", ...options });
     cleanups.push(
       () => store.close(),
       () => server.close(),
@@ -291,7 +293,8 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     });
     const log = createLogger({ level: "debug", secrets: [], pretty: false, destination });
     const server = await spawnRedisServer();
-    const store = await openRedisStore({ url: server.url, namespace: "t", log });
+    // A command timeout shorter than the default 1 s: a frozen server costs one.
+    const store = await openRedisStore({ url: server.url, namespace: "t", log, timeoutMs: 250 });
     cleanups.push(
       () => store.close(),
       () => server.close(),
@@ -332,21 +335,22 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     }
     await recovered();
     expect(outage("store unreachable; retrying in the background")[1]?.reason).toBe(
-      "no answer within 1000 ms",
+      "no answer within 250 ms",
     );
     expect(outage("store reachable again")).toHaveLength(2);
     expect(lines).toHaveLength(4);
   });
 
   it("fails each command within the timeout when Redis stops answering, then recovers", async () => {
-    const { server, store } = await serverAndStore();
+    // Shorter than the default 1 s: each command waits it out.
+    const { server, store } = await serverAndStore({ timeoutMs: 250 });
     await store.set("k", "v");
     server.pause();
     try {
       await failsFast(() => store.get("k"));
       await failsFast(() => store.set("k", "w"));
       const error = await store.claim("lock", "me").catch((e: unknown) => e);
-      expect((error as Error).message).toMatch(/did not answer within 1000 ms/);
+      expect((error as Error).message).toMatch(/did not answer within 250 ms/);
     } finally {
       server.resume();
     }

@@ -110,22 +110,16 @@ describe("Telegram: the bot speaks the chat's language", () => {
   });
 
   it("after /language fr in a forum topic, a question in another topic waiting for room is told its place in French", async () => {
-    // One answer at a time: a question asked during another's waits for room, told so.
-    rig = await startRig({
-      simulator: { chunkDelayMs: 20 },
-      bridge: { maxActive: 1, maxQueued: 10 },
-    });
+    // One answer at a time: a question asked during another's waits for room, told so. The
+    // first answer stalls half-way, holding the room until it is stopped.
+    rig = await startRig({ bridge: { maxActive: 1, maxQueued: 10 } });
     const { fake, bob, alice, forum } = rig;
     const topic = fake.createTopic(forum.id, "Ventes", bob);
     const other = fake.createTopic(forum.id, "Achats", bob);
     await answered(rig, fake.write({ chat: forum.id, topic, from: bob, text: "/language fr" }));
-    fake.write({ chat: forum.id, topic, from: alice, text: "@ChatBridgeBot un #huge=3000" });
-    // The chatbot was asked: the first answer holds the one room.
-    await until(
-      () => rig?.harness.simulator.requests.some((r) => r.route === "chat") ?? false,
-      10_000,
-      "the first answer",
-    );
+    fake.write({ chat: forum.id, topic, from: alice, text: "@ChatBridgeBot un #stall" });
+    const first = () => fake.botMessages(forum.id, topic).find((m) => m.replyMarkup);
+    await until(() => first() !== undefined, 10_000, "the first answer, with its stop button");
     const second = fake.write({
       chat: forum.id,
       topic: other,
@@ -144,6 +138,14 @@ describe("Telegram: the bot speaks the chat's language", () => {
       10_000,
       "the notice of its place in line",
     );
+    const stalled = first();
+    const [stop] = stalled?.replyMarkup?.inline_keyboard.flat() ?? [];
+    fake.press({
+      chat: forum.id,
+      messageId: Number(stalled?.message_id),
+      from: alice,
+      data: String(stop?.callback_data),
+    });
     await answered(rig, second);
   });
 
