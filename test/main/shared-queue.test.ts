@@ -219,21 +219,24 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
     expect(await say(alice, "q1")).toBe(200);
     await until("q1 answering", () => (backend.open === 2 ? true : undefined));
     expect(backend.asked).toEqual(["x", "q1"]);
+    // An heir with room for both, up before the kill: what the takeover takes is TAKEOVER_MS,
+    // not a start.
+    const heirUp = startQueueBot(fake, backend, { ...debug, MAX_ACTIVE_ANSWERS: "3" });
     // q2 and q3 wait on the receiver for q1, on the other process: the thread keeps its order,
     // and Alice sees q1's answer moving, nothing else.
     for (const text of ["q2", "q3"]) expect(await say(alice, text)).toBe(200);
     await until("q2 and q3 waiting for q1", () =>
       waitingForTheirThread(logEntries(receiver.bot.stderr)).length === 2 ? true : undefined,
     );
-    await twoMoreRounds(taker, receiver);
+    const heir = await heirUp;
+    await twoMoreRounds(taker, receiver, heir);
     expect(backend.asked).toEqual(["x", "q1"]);
     const shown = () => fake.botMessages(alice.id).map((m) => m.text);
     expect(shown()).toEqual(["Answer to q1"]);
 
     expect(await taker.bot.stop("SIGKILL")).toBe(null);
     const killedAt = performance.now();
-    // An heir with room for both: still, q3 waits for q2, whose place it keeps.
-    const heir = await startQueueBot(fake, backend, { ...debug, MAX_ACTIVE_ANSWERS: "3" });
+    // The heir takes q2 over; still, q3 waits for q2, whose place it keeps.
     await until("q2 taken over", () => (backend.asked.includes("q2") ? true : undefined));
     expect(performance.now() - killedAt).toBeLessThan(TAKEOVER_MS + 3_000);
     await twoMoreRounds(heir, receiver);

@@ -18,14 +18,7 @@ import {
   startRawBackend,
 } from "../support/raw-backend.ts";
 import { presencesHeld, type RedisLink, startRedisLink, startTestRedis } from "../support/redis.ts";
-import {
-  botWorkDir,
-  logEntries,
-  matchingLines,
-  type RunningBot,
-  startBot,
-  until,
-} from "../support/run-bot.ts";
+import { botWorkDir, logEntries, matchingLines, startBot, until } from "../support/run-bot.ts";
 
 const redis = await startTestRedis("two bot processes on Redis");
 afterAll(() => redis?.close());
@@ -48,7 +41,7 @@ const onRedis = (n: number) => `${redis?.url}/${n}`;
 const track = cleanupAfterEach();
 
 interface WebhookBot {
-  bot: RunningBot;
+  bot: ReturnType<typeof startBot>;
   webhook: string;
   /** Its HTTP server (/metrics). */
   url: string;
@@ -64,21 +57,16 @@ async function startWebhookBot(
   env: { STORE_URL: string } & Record<string, string>,
   keep: Track = track,
 ): Promise<WebhookBot> {
-  const bot = keep(
-    startBot({
-      cwd: await botWorkDir(),
-      env: {
-        ...telegramBotEnv(fake, backend),
-        TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
-        TELEGRAM_WEBHOOK_SECRET: SECRET,
-        LEADS_POLL_INTERVAL: "0",
-        // A dead process's work is taken over after 1.5 s instead of 10 s: the test stays short.
-        TAKEOVER_MS: "1500",
-        ...env,
-      },
-    }),
-    (b) => b.stop("SIGKILL"),
-  );
+  const settings = {
+    ...telegramBotEnv(fake, backend),
+    TELEGRAM_WEBHOOK_URL: "https://bot.example.com/telegram/webhook",
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    LEADS_POLL_INTERVAL: "0",
+    // A dead process's work is taken over after 1.5 s instead of 10 s: the test stays short.
+    TAKEOVER_MS: "1500",
+    ...env,
+  };
+  const bot = keep(startBot({ cwd: await botWorkDir(), env: settings }), (b) => b.stop("SIGKILL"));
   const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
   await bot.logLine("channel started");
   const url = `http://127.0.0.1:${port}`;
@@ -287,14 +275,20 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
       };
     }
 
-    it("answer one thread's questions in the order they arrived, whichever process got each", async () => {
-      const { shown, texts, ask, questions, waiting } = dm(1001, "Alice");
-
-      // q1 reaches A and is being answered; q2 reaches B and waits its turn; then q3 reaches A.
+    /** q1 reaches A and is being answered (held); q2 reaches B and waits its turn. */
+    async function heldOnAWaitingOnB({ shown, ask, waiting }: ReturnType<typeof dm>) {
       expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
       await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
       expect(await deliver(b.webhook, ask("q2"))).toBe(200);
       await until("q2 waiting", () => waiting("b"));
+    }
+
+    it("answer one thread's questions in the order they arrived, whichever process got each", async () => {
+      const chat = dm(1001, "Alice");
+      const { shown, texts, ask, questions, waiting } = chat;
+
+      // q1 reaches A and is being answered; q2 reaches B and waits its turn; then q3 reaches A.
+      await heldOnAWaitingOnB(chat);
       expect(await deliver(a.webhook, ask("q3"))).toBe(200);
       await until("q3 waiting", () => waiting("a"));
       // Both wait without a word: the chat shows q1's answer moving, and only it.
@@ -307,13 +301,11 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
     });
 
     it("go on with a thread once a process that held its turn died, after TAKEOVER_MS", async () => {
-      const { shown, texts, ask, questions, waiting } = dm(1002, "Bob");
+      const chat = dm(1002, "Bob");
+      const { shown, texts, questions } = chat;
 
       // A dies while its answer to q1 (never released) holds the thread; q2 waits on B.
-      expect(await deliver(a.webhook, ask("q1 #hold"))).toBe(200);
-      await until("q1 being answered", () => (shown("Answer to:").length > 0 ? true : undefined));
-      expect(await deliver(b.webhook, ask("q2"))).toBe(200);
-      await until("q2 waiting", () => waiting("b"));
+      await heldOnAWaitingOnB(chat);
       expect(texts()).toEqual(["Answer to:"]);
       expect(await a.bot.stop("SIGKILL")).toBeNull();
       const killedAt = performance.now();

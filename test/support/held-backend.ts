@@ -52,6 +52,11 @@ export async function startHeldBackend(): Promise<HeldBackend> {
     );
     open += 1;
     mostOpen = Math.max(mostOpen, open);
+    // Held from the moment it is asked: a release that comes before its first words went out
+    // (a test that saw it in `asked`) still ends it.
+    const released = releasing
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => held.set(question, resolve));
     try {
       const header = {
         answer: "",
@@ -63,14 +68,8 @@ export async function startHeldBackend(): Promise<HeldBackend> {
       };
       ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
       await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}Answer to ${question}`, 0);
-      if (!releasing) {
-        const closed = ctx.closedPromise.then(() => "closed" as const);
-        const ended = await Promise.race([
-          new Promise<void>((resolve) => held.set(question, resolve)),
-          closed,
-        ]);
-        if (ended === "closed") dropped.push(question);
-      }
+      const closed = ctx.closedPromise.then(() => "closed" as const);
+      if ((await Promise.race([released, closed])) === "closed") dropped.push(question);
       await ctx.write(".", 0);
       ctx.res.end();
     } finally {

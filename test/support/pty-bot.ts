@@ -1,10 +1,6 @@
 import { spawn, spawnSync } from "node:child_process";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { botCommand } from "./run-bot.ts";
 import { VirtualTerminal } from "./virtual-terminal.ts";
-
-const ROOT = resolve(import.meta.dirname, "../..");
-const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
 
 /** Whether util-linux `script` is here to give the bot a real pseudo-terminal. */
 export function hasScript(): boolean {
@@ -22,7 +18,7 @@ export interface BotInTerminal {
 }
 
 /**
- * Runs the bot (`src/main.ts`, as `npm start` does) on a real pseudo-terminal of
+ * Runs the bot (botCommand) on a real pseudo-terminal of
  * `columns` × `rows`, made by `script`: stdin and stdout are a TTY, keys go in raw.
  */
 export function startBotInTerminal(options: {
@@ -33,7 +29,9 @@ export function startBotInTerminal(options: {
 }): BotInTerminal {
   const columns = options.columns ?? 100;
   const rows = options.rows ?? 30;
-  const command = `stty cols ${columns} rows ${rows} && exec "${process.execPath}" --import "${TSX_LOADER}" "${join(ROOT, "src/main.ts")}"`;
+  const command = `stty cols ${columns} rows ${rows} && exec ${botCommand()
+    .map((part) => `"${part}"`)
+    .join(" ")}`;
   const child = spawn("script", ["-qfec", command, "/dev/null"], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", SHELL: "/bin/sh", TERM: "xterm-256color", ...options.env },

@@ -3,11 +3,24 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { inject } from "vitest";
+import "./bot-build.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MAIN = join(ROOT, "src/main.ts");
 // By path: the child runs in a temporary directory where `tsx` alone would not resolve.
 const TSX_LOADER = pathToFileURL(join(ROOT, "node_modules/tsx/dist/loader.mjs")).href;
+
+/**
+ * The command that runs the bot: the run's build of it (bot-build.ts, vitest's globalSetup),
+ * else `src/main.ts` through tsx, as `npm start` runs it.
+ */
+export function botCommand(): string[] {
+  const build = inject("botBuild");
+  return build
+    ? [process.execPath, join(build, "src/main.js")]
+    : [process.execPath, "--import", TSX_LOADER, MAIN];
+}
 
 export interface BotRun {
   code: number | null;
@@ -21,7 +34,7 @@ export function botWorkDir(): Promise<string> {
 }
 
 /**
- * Runs the bot as a user would (`npm start` runs the same `tsx src/main.ts`), with stdin
+ * Runs the bot as a user would (botCommand), with stdin
  * from `input` and only the given environment plus PATH, so no setting leaks in from the
  * machine running the tests.
  */
@@ -96,14 +109,14 @@ export function matchingLines(output: string, match: LogMatch, after = 0): LogEn
     .filter((entry) => Object.entries(fields).every(([key, value]) => entry[key] === value));
 }
 
-/** Starts `src/main.ts`; with `input`, that text is its stdin (then closed). */
+/** Starts the bot (botCommand); with `input`, that text is its stdin (then closed). */
 export function startBot(options: {
   env: Record<string, string>;
   cwd: string;
   input?: string;
   oneOutput?: boolean | undefined;
 }): RunningBot {
-  const command = [process.execPath, "--import", TSX_LOADER, MAIN];
+  const command = botCommand();
   const [file, args] = options.oneOutput
     ? ["sh", ["-c", 'exec "$@" 2>&1', "sh", ...command]]
     : [process.execPath, command.slice(1)];
