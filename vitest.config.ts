@@ -22,11 +22,11 @@ export default defineConfig({
     // Suites start real servers (HTTP fakes, redis-server) and mostly wait on them and on
     // timers, so more forks than the 2 cores keep both busy.
     pool: "forks",
-    maxWorkers: 2,
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
-        test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW },
+        test: { name: "fast", include: ["test/**/*.test.ts"], exclude: SLOW, isolate: false },
       },
       { extends: true, test: { name: "slow", include: SLOW } },
     ],
