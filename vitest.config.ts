@@ -22,6 +22,8 @@ export default defineConfig({
     // Suites start real servers (HTTP fakes, redis-server) and mostly wait on them and on
     // timers, so more forks than the 2 cores keep both busy.
     pool: "forks",
+    // The bot compiled once per run, for the suites that spawn it (test/support/bot-build.ts).
+    globalSetup: ["test/support/bot-build.ts"],
     maxWorkers: 3,
     projects: [
       {
