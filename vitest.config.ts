@@ -19,12 +19,12 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Suites start real servers (HTTP fakes, redis-server) and mostly wait on them and on
-    // timers, so more forks than the 2 cores keep both busy.
+    // Suites start real servers (HTTP fakes, redis-server) and bot processes: on a 2-core
+    // machine a third fork made the suites that time a platform's pace fail, not finish sooner.
     pool: "forks",
     // The bot compiled once per run, for the suites that spawn it (test/support/bot-build.ts).
     globalSetup: ["test/support/bot-build.ts"],
-    maxWorkers: 3,
+    maxWorkers: 2,
     projects: [
       {
         extends: true,

@@ -2,15 +2,36 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
-import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
-import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, logEntries, startBot, until } from "../support/run-bot.ts";
+import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
 const track = cleanupAfterEach();
+
+/**
+ * The way to start, again and again, the bot process whose kill a test is about: on `fake`
+ * and `backend`, its DATA_DIR in a working directory of its own, killed after the test.
+ */
+async function killableBot(
+  fake: FakeTelegram,
+  backend: BackendAddress,
+  env: Record<string, string>,
+): Promise<{ start: () => RunningBot; dataDir: string }> {
+  const cwd = await botWorkDir();
+  const dataDir = join(cwd, "data");
+  const settings = {
+    ...telegramBotEnv(fake, backend),
+    DATA_DIR: dataDir,
+    LEADS_POLL_INTERVAL: "0",
+    ...env,
+  };
+  const start = () => track(startBot({ cwd, env: settings }), (bot) => bot.stop("SIGKILL"));
+  return { start, dataDir };
+}
 
 const redis = await startTestRedis("a bot killed mid-answer, on Redis");
 afterAll(() => redis?.close());
@@ -37,24 +58,13 @@ describe.each([
       { id: -1007, type: "supergroup", title: "Team" },
       { [alice.id]: "member" },
     );
-    const cwd = await botWorkDir();
-    const start = () =>
-      track(
-        startBot({
-          cwd,
-          env: {
-            ...telegramBotEnv(fake, simulator),
-            DATA_DIR: join(cwd, "data"),
-            LEADS_POLL_INTERVAL: "0",
-            // Edits and the journal's rounds (at the private chats' pace) 400 ms apart: the
-            // record keeps up with the edits, the test with a few of them.
-            TELEGRAM_GROUP_EDIT_INTERVAL_MS: "400",
-            TELEGRAM_EDIT_INTERVAL_MS: "400",
-            ...env(),
-          },
-        }),
-        (bot) => bot.stop("SIGKILL"),
-      );
+    const { start } = await killableBot(fake, simulator, {
+      // Edits and the journal's rounds (at the private chats' pace) 400 ms apart: the
+      // record keeps up with the edits, the test with a few of them.
+      TELEGRAM_GROUP_EDIT_INTERVAL_MS: "400",
+      TELEGRAM_EDIT_INTERVAL_MS: "400",
+      ...env(),
+    });
 
     const first = start();
     await first.logLine("Telegram long polling started");
@@ -93,20 +103,12 @@ describe("a bot killed mid-answer (kill -9)", () => {
       { id: -1005, type: "supergroup", title: "Team" },
       { [alice.id]: "member" },
     );
-    const cwd = await botWorkDir();
-    const dataDir = join(cwd, "data");
-    const start = () => {
-      const env = {
-        ...telegramBotEnv(fake, simulator),
-        DATA_DIR: dataDir,
-        LEADS_POLL_INTERVAL: "0",
-        LOG_LEVEL: "debug",
-        // The private answer streams as a draft, which no later process can edit: the one
-        // case where recovery sends a message rather than editing the one there is.
-        TELEGRAM_DRAFTS: "on",
-      };
-      return track(startBot({ cwd, env }), (bot) => bot.stop("SIGKILL"));
-    };
+    const { start, dataDir } = await killableBot(fake, simulator, {
+      LOG_LEVEL: "debug",
+      // The private answer streams as a draft, which no later process can edit: the one
+      // case where recovery sends a message rather than editing the one there is.
+      TELEGRAM_DRAFTS: "on",
+    });
 
     // 1. Half an answer streams as a draft, the backend pauses, and the bot is killed.
     const first = start();
@@ -160,14 +162,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const alice = fake.user(1001, "Alice", "alice_example");
     const dm = fake.addChat({ id: alice.id, type: "private", first_name: "Alice" });
-    const cwd = await botWorkDir();
-    const env = {
-      ...telegramBotEnv(fake, simulator),
-      DATA_DIR: join(cwd, "data"),
-      LEADS_POLL_INTERVAL: "0",
-      LOG_LEVEL: "debug",
-    };
-    const start = () => track(startBot({ cwd, env }), (bot) => bot.stop("SIGKILL"));
+    const { start } = await killableBot(fake, simulator, { LOG_LEVEL: "debug" });
 
     // The first answer pauses half-way; the second question waits for it, showing nothing.
     const first = start();
