@@ -34,8 +34,9 @@ describe("Slack at Slack's pace", () => {
     // new yet, so a loaded machine sees a few more; while Tier 4's burst lasts, answers go as
     // soon as each is due rather than in turn. Starving an answer shows as dozens.
     { nativeStreaming: true, how: "native streams share chat.appendStream (Tier 4)", most: 14 },
-    // Finals go ahead of routine edits: an answer may wait for a few of them besides.
-    { nativeStreaming: false, how: "posted messages share chat.update (Tier 3)", most: 14 },
+    // Finals go ahead of routine edits: an answer may wait for a few of them besides (15 seen
+    // on a machine busy with other work).
+    { nativeStreaming: false, how: "posted messages share chat.update (Tier 3)", most: 16 },
   ])(
     "ten answers at once in one workspace each change once per ten turns: $how",
     async ({ nativeStreaming, most }) => {

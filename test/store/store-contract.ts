@@ -176,16 +176,17 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("sets and maps with a TTL lapse that long after their last change", async () => {
-      await store.addToSet("posts", "a", 150);
-      await store.putInMap("day", "a1:U1", { rating: "up" }, 150);
-      await sleep(100);
+      // Half a TTL between the steps: a machine busy with other work delays each a little.
+      await store.addToSet("posts", "a", 1_000);
+      await store.putInMap("day", "a1:U1", { rating: "up" }, 1_000);
+      await sleep(600);
       // A change starts the TTL anew.
-      await store.addToSet("posts", "b", 150);
-      await store.putInMap("day", "a1:U2", { rating: "down" }, 150);
-      await sleep(100);
+      await store.addToSet("posts", "b", 1_000);
+      await store.putInMap("day", "a1:U2", { rating: "down" }, 1_000);
+      await sleep(500);
       expect((await store.setMembers("posts")).sort()).toEqual(["a", "b"]);
       expect(Object.keys(await store.mapEntries("day")).sort()).toEqual(["a1:U1", "a1:U2"]);
-      await sleep(120);
+      await sleep(700);
       expect(await store.setMembers("posts")).toEqual([]);
       expect(await store.mapEntries("day")).toEqual({});
     });
