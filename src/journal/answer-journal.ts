@@ -171,9 +171,9 @@ export class AnswerJournal {
     const dead = runs.filter((_, i) => !alive[i]);
     let finished = 0;
     for (const run of dead) finished += await this.#recoverRun(run, channels);
-    // Which runs a sweep took for live ones (a process cut off from the store is one), once
-    // the dead ones' answers are finished: one debug line per sweep that found other runs, so
-    // an operator or a test sees each judgement and its end, with no waiting for time to pass.
+    // Which runs a sweep took for live ones (a process cut off from the store is one), said
+    // once the dead ones' answers are finished: a test waits for a sweep's end with this line,
+    // not for time to pass. Debug level, and only from sweeps that found other runs.
     this.#log.debug({ runs: runs.length, dead: dead.length, finished }, "journal runs checked");
     return finished;
   }

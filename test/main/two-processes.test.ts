@@ -195,7 +195,7 @@ describe.skipIf(!ownRedis)("two bot processes behind one load balancer, on one R
       const first = ask("first question");
       expect(await deliver(a.webhook, first)).toBe(200);
       expect(await deliver(b.webhook, first)).toBe(200);
-      // B knows it for one another process took: it goes no further there.
+      // B finds it taken by A: it goes no further there.
       await b.bot.logLine({ msg: "question refused", why: "delivery already handled" });
       // The next question in the same chat lands on the other process while the first streams.
       expect(await deliver(b.webhook, ask("second question"))).toBe(200);

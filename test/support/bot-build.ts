@@ -28,6 +28,8 @@ declare module "vitest" {
  */
 export async function setup(project: TestProject): Promise<void> {
   project.provide("botBuild", await compiled());
+  // In watch mode, a rerun after a change to the sources starts the bots of the new ones.
+  project.onTestsRerun(async () => project.provide("botBuild", await compiled()));
 }
 
 async function compiled(): Promise<string> {

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inject } from "vitest";
-import "./bot-build.ts";
+// The type of what bot-build.ts provides (inject("botBuild")).
+import type {} from "./bot-build.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MAIN = join(ROOT, "src/main.ts");
@@ -34,9 +35,8 @@ export function botWorkDir(): Promise<string> {
 }
 
 /**
- * Runs the bot as a user would (botCommand), with stdin
- * from `input` and only the given environment plus PATH, so no setting leaks in from the
- * machine running the tests.
+ * Runs the bot as a user would (botCommand), with stdin from `input` and only the given
+ * environment plus PATH, so no setting leaks in from the machine running the tests.
  */
 export async function runBot(options: {
   input: string;
