@@ -465,5 +465,6 @@ describe("the Telegram rich message renderer", () => {
     time(renderMarkdown);
     time(renderRich);
     expect(time(renderRich)).toBeLessThan(Math.max(2 * time(renderMarkdown), 200));
-  });
+    // Its wall time, not what it asserts, grows on a machine busy with other work.
+  }, 60_000);
 });
