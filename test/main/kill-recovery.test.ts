@@ -1,16 +1,26 @@
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { openStore } from "../../src/store/open-store.ts";
 import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
 import { journalRuns } from "../support/journal.ts";
 import { type BackendAddress, cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, logEntries, type RunningBot, startBot, until } from "../support/run-bot.ts";
+import {
+  botWorkDir,
+  logEntries,
+  type RunningBot,
+  START_MS,
+  startBot,
+  until,
+} from "../support/run-bot.ts";
 
 const CUT = "\n\n⚠️ answer cut off: interrupted";
 
 const track = cleanupAfterEach();
+
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
 
 /**
  * The way to start, again and again, the bot process whose kill a test is about: on `fake`
@@ -67,7 +77,7 @@ describe.each([
     });
 
     const first = start();
-    await first.logLine("Telegram long polling started");
+    await first.logLine("Telegram long polling started", START_MS);
     fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot everything #huge=6000" });
     const message = await until("the answer's second edit", () => {
       const [shown] = fake.botMessages(group.id);
@@ -82,7 +92,7 @@ describe.each([
     const lastShown = message.text;
 
     const second = start();
-    await second.logLine({ msg: "interrupted answers finished", answers: 1 });
+    await second.logLine({ msg: "interrupted answers finished", answers: 1 }, START_MS);
     expect(fake.botMessages(group.id)).toHaveLength(1);
     expect(message.text.endsWith(CUT)).toBe(true);
     const recovered = message.text.slice(0, -CUT.length);
@@ -90,7 +100,7 @@ describe.each([
     expect(recovered.startsWith(read.trimEnd())).toBe(true);
     expect(lastShown.startsWith(recovered.trimEnd())).toBe(true);
     expect(await second.stop("SIGTERM")).toBe(0);
-  }, 40_000);
+  });
 });
 
 describe("a bot killed mid-answer (kill -9)", () => {
@@ -112,7 +122,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
 
     // 1. Half an answer streams as a draft, the backend pauses, and the bot is killed.
     const first = start();
-    await first.logLine("Telegram long polling started");
+    await first.logLine("Telegram long polling started", START_MS);
     fake.write({ chat: dm.id, from: alice, text: "tell me everything #pause=30000" });
     await first.logLine("answer journaled");
     expect(fake.drafts(dm.id).size).toBe(1);
@@ -121,7 +131,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
 
     // 2. The next start finishes it: the draft's text is sent for good, with the cut note.
     const second = start();
-    const recovered = await second.logLine("interrupted answers finished");
+    const recovered = await second.logLine("interrupted answers finished", START_MS);
     expect(recovered.answers).toBe(1);
     const [finished] = fake.botMessages(dm.id);
     expect(fake.botMessages(dm.id)).toHaveLength(1);
@@ -142,7 +152,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
     expect(shown).not.toContain("⚠️");
     expect(await second.stop("SIGKILL")).toBeNull();
     const third = start();
-    expect((await third.logLine("interrupted answers finished")).answers).toBe(0);
+    expect((await third.logLine("interrupted answers finished", START_MS)).answers).toBe(0);
     expect(fake.botMessages(group.id)).toHaveLength(1);
     expect(answer.text).toBe(shown);
     expect(answer.history).toHaveLength(edits);
@@ -155,7 +165,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
     } finally {
       await store.close();
     }
-  }, 40_000);
+  });
 
   it("tells a question that waited silently behind the interrupted answer to ask again", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
@@ -166,7 +176,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
 
     // The first answer pauses half-way; the second question waits for it, showing nothing.
     const first = start();
-    await first.logLine("Telegram long polling started");
+    await first.logLine("Telegram long polling started", START_MS);
     fake.write({ chat: dm.id, from: alice, text: "tell me everything #pause=30000" });
     await first.logLine("answer journaled");
     fake.write({ chat: dm.id, from: alice, text: "and this?" });
@@ -182,7 +192,7 @@ describe("a bot killed mid-answer (kill -9)", () => {
 
     // The next start finishes the first answer and tells the second question's asker.
     const second = start();
-    expect((await second.logLine("interrupted answers finished")).answers).toBe(2);
+    expect((await second.logLine("interrupted answers finished", START_MS)).answers).toBe(2);
     const texts = fake.botMessages(dm.id).map((m) => m.text);
     expect(texts).toHaveLength(2);
     expect(texts[0]?.endsWith(CUT)).toBe(true);

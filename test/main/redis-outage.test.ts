@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
@@ -8,6 +8,7 @@ import {
   logEntries,
   matchingLines,
   runBot,
+  START_MS,
   startBot,
   until,
 } from "../support/run-bot.ts";
@@ -16,6 +17,9 @@ const ownServer = hasRedisServerBinary();
 if (!ownServer) console.warn("[redis outage] skipped: no redis-server on PATH to stop and restart");
 
 const track = cleanupAfterEach();
+
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
 
 const WARN = 40;
 
@@ -42,7 +46,7 @@ describe.skipIf(!ownServer)("a Redis outage, as the operator reads it in the log
       }),
       (b) => b.stop("SIGKILL"),
     );
-    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced", START_MS);
     const before = logEntries(bot.stderr).length;
 
     await redis.stop();

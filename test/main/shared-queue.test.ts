@@ -1,5 +1,5 @@
 import { createClient } from "@keyv/redis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STREAM_GROUP } from "../../src/coordination/work-stream.ts";
 import type { FakeTelegram, Update } from "../support/fake-telegram.ts";
 import { type HeldBackend, telegramWithHeldBackend } from "../support/held-backend.ts";
@@ -16,6 +16,7 @@ import {
   logEntries,
   matchingLines,
   type RunningBot,
+  START_MS,
   startBot,
   until,
 } from "../support/run-bot.ts";
@@ -36,6 +37,9 @@ let database = 8;
 const freshDatabase = () => ++database;
 
 const track = cleanupAfterEach();
+
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
 
 interface Bot {
   bot: RunningBot;
@@ -65,7 +69,7 @@ async function startQueueBot(
     }),
     (b) => b.stop("SIGKILL"),
   );
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
   const url = `http://127.0.0.1:${port}`;
   return { bot, url, webhook: `${url}/telegram/webhook` };
 }
@@ -158,7 +162,7 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
     const bots = await Promise.all(
       [1, 2, 3].map(() => startQueueBot(fake, backend, { MAX_ACTIVE_ANSWERS: "2" })),
     );
-    await Promise.all(bots.map((b) => b.bot.logLine("channel started")));
+    await Promise.all(bots.map((b) => b.bot.logLine("channel started", START_MS)));
     const people = privateChats(fake, 10);
     for (const [i, person] of people.entries()) {
       fake.write({ chat: person.id, from: person, text: `q${i + 1}` });
@@ -204,7 +208,9 @@ describe.skipIf(!ownRedis)("bot processes on one Redis share one answer queue", 
       startQueueBot(fake, backend, { ...debug, MAX_ACTIVE_ANSWERS: "3" }),
       startQueueBot(fake, backend, { ...debug, MAX_ACTIVE_ANSWERS: "1" }),
     ]);
-    await Promise.all([taker, receiver].map((b) => b.bot.logLine("Telegram webhook registered")));
+    await Promise.all(
+      [taker, receiver].map((b) => b.bot.logLine("Telegram webhook registered", START_MS)),
+    );
     const [alice, bob] = privateChats(fake, 2) as [
       ReturnType<typeof privateChats>[0],
       ReturnType<typeof privateChats>[0],
@@ -269,7 +275,9 @@ describe.skipIf(!ownRedis)("two bot processes with room for one answer each, on 
     const env = { ...webhookEnv(), MAX_ACTIVE_ANSWERS: "1", MAX_QUEUED_QUESTIONS: "2" };
     const start = () => startQueueBot(fake, backend, env, { db, keep });
     [a, b] = await Promise.all([start(), start()]);
-    await Promise.all([a, b].map((bot) => bot.bot.logLine("Telegram webhook registered")));
+    await Promise.all(
+      [a, b].map((bot) => bot.bot.logLine("Telegram webhook registered", START_MS)),
+    );
   });
 
   /** Its people, and what the chatbot was asked since, once the last test's answers are over. */

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { journalLeft } from "../support/journal.ts";
 import { cleanupAfterAll, slackBotEnv, type Track } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, startBot, until } from "../support/run-bot.ts";
+import { botWorkDir, START_MS, startBot, until } from "../support/run-bot.ts";
 import { eventEnvelope, mention, signedJsonHeaders } from "../support/slack-harness.ts";
 
 const redis = await startTestRedis("stop across two processes");
@@ -15,6 +15,9 @@ if (redis && !ownRedis) console.warn("[stop across processes] skipped: no redis-
 
 const STORE_URL = `${redis?.url}/14`;
 
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
+
 /** A bot process on Slack over HTTP, on the test's Redis (database 14). */
 async function startSlackBot(fake: FakeSlack, simulator: Simulator, keep: Track) {
   const env = {
@@ -22,8 +25,8 @@ async function startSlackBot(fake: FakeSlack, simulator: Simulator, keep: Track)
     STORE_URL,
   };
   const bot = keep(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-  await bot.logLine("channel started");
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
+  await bot.logLine("channel started", START_MS);
   return { bot, events: `http://127.0.0.1:${port}/slack/events` };
 }
 

@@ -1,11 +1,18 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startBotInProcess } from "../support/in-process-bot.ts";
 import { cleanupAfterEach } from "../support/process-test.ts";
 import { waitingForTheirThread } from "../support/question-states.ts";
 import { askedQuestion, openStream, startRawBackend } from "../support/raw-backend.ts";
 import { startTestRedis } from "../support/redis.ts";
-import { botWorkDir, type LogEntry, logEntries, startBot, until } from "../support/run-bot.ts";
+import {
+  botWorkDir,
+  type LogEntry,
+  logEntries,
+  START_MS,
+  startBot,
+  until,
+} from "../support/run-bot.ts";
 import {
   eventEnvelope,
   mention,
@@ -20,6 +27,9 @@ const ownRedis = redis?.server !== undefined;
 if (redis && !ownRedis) console.warn("[thread order] skipped: no redis-server of its own");
 
 const track = cleanupAfterEach();
+
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
 const THREAD = "1700000300.000001";
 
 /**
@@ -69,8 +79,8 @@ function slackEnv(fake: FakeSlack, backendUrl: string, store: Record<string, str
 /** A bot process on this fake Slack, over HTTP: where its events go, and its log lines. */
 async function startSlackBot(env: Record<string, string>) {
   const bot = track(startBot({ cwd: await botWorkDir(), env }), (b) => b.stop("SIGKILL"));
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-  await bot.logLine("channel started");
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
+  await bot.logLine("channel started", START_MS);
   return { events: `http://127.0.0.1:${port}/slack/events`, logs: () => logEntries(bot.stderr) };
 }
 

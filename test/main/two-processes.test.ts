@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Simulator, startSimulator } from "../../src/simulator/index.ts";
 import { type FakeTelegram, startFakeTelegram, type Update } from "../support/fake-telegram.ts";
 import { type HeldBackend, startHeldBackend } from "../support/held-backend.ts";
@@ -18,7 +18,14 @@ import {
   startRawBackend,
 } from "../support/raw-backend.ts";
 import { presencesHeld, type RedisLink, startRedisLink, startTestRedis } from "../support/redis.ts";
-import { botWorkDir, logEntries, matchingLines, startBot, until } from "../support/run-bot.ts";
+import {
+  botWorkDir,
+  logEntries,
+  matchingLines,
+  START_MS,
+  startBot,
+  until,
+} from "../support/run-bot.ts";
 
 const redis = await startTestRedis("two bot processes on Redis");
 afterAll(() => redis?.close());
@@ -39,6 +46,9 @@ const freshDatabase = () => ++lastDatabase;
 const onRedis = (n: number) => `${redis?.url}/${n}`;
 
 const track = cleanupAfterEach();
+
+// Its tests start bot processes: on a loaded two-core machine a start alone takes seconds.
+vi.setConfig({ testTimeout: 3 * START_MS, hookTimeout: 2 * START_MS });
 
 interface WebhookBot {
   bot: ReturnType<typeof startBot>;
@@ -67,8 +77,8 @@ async function startWebhookBot(
     ...env,
   };
   const bot = keep(startBot({ cwd: await botWorkDir(), env: settings }), (b) => b.stop("SIGKILL"));
-  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)");
-  await bot.logLine("channel started");
+  const { port } = await bot.logLine("HTTP server listening (/healthz, /metrics)", START_MS);
+  await bot.logLine("channel started", START_MS);
   const url = `http://127.0.0.1:${port}`;
   return { bot, url, webhook: `${url}/telegram/webhook` };
 }

@@ -29,6 +29,12 @@ export interface BotRun {
   stderr: string;
 }
 
+/**
+ * How long a test waits for a bot process to start: a second or two alone, many more on a
+ * loaded two-core machine with several starting at once.
+ */
+export const START_MS = 30_000;
+
 /** A fresh working directory for a bot process: its own `.env`-free cwd and data dir. */
 export function botWorkDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), "bot-run-"));
