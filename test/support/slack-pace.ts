@@ -56,15 +56,16 @@ async function untilStopped(harness: SlackHarness, threadTs: string): Promise<st
 }
 
 /**
- * Asks `answers` questions one after the other, each answer streaming natively for about half
- * a second with `editIntervalMs` between the bot's changes of a message: for each, the ms
- * from the backend's last byte to the fake Slack receiving chat.stopStream (ascending).
+ * Asks `answers` questions one after the other, each answer streaming natively for about a
+ * quarter of a second (ending within the bot's first edit interval, when that is a second) with
+ * `editIntervalMs` between the bot's changes of a message: for each, the ms from the backend's
+ * last byte to the fake Slack receiving chat.stopStream (ascending).
  */
 export async function slackStreamEnds(options: {
   answers: number;
   editIntervalMs: number;
 }): Promise<number[]> {
-  const { backend, ends } = await pacedBackend(6, 100);
+  const { backend, ends } = await pacedBackend(6, 50);
   const harness = await startSlackHarness({
     backend: { url: backend.url, apiKey: "k", botUid: "b" },
     slack: { editIntervalMs: options.editIntervalMs },

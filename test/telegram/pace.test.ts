@@ -50,7 +50,8 @@ describe("Telegram at Telegram's pace", () => {
       const header = { answer: "", question: "", related_docs: [], conversation_uid: "c" };
       ctx.res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
       await ctx.write(`${JSON.stringify(header)}${STREAM_DELIMITER}`, 0);
-      for (let i = 0; i < 6; i++) await ctx.write(`part ${i} of the answer, `, i < 5 ? 100 : 0);
+      // Ends within the first edit interval: a quarter of a second.
+      for (let i = 0; i < 6; i++) await ctx.write(`part ${i} of the answer, `, i < 5 ? 50 : 0);
       ends.push(performance.now());
       ctx.res.end();
     });
