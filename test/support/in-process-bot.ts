@@ -6,7 +6,7 @@ import { type Bot, createBot } from "../../src/bot.ts";
 import { loadConfig, secretsOf } from "../../src/config.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
 import { maskSecrets } from "../../src/log.ts";
-import { type LogEntry, logEntries } from "./run-bot.ts";
+import { type LogEntry, logEntries, until } from "./run-bot.ts";
 
 /** A whole bot started in the test's own process (src/bot.ts), as `npm start` would start it. */
 export interface InProcessBot {
@@ -212,12 +212,12 @@ export async function metricsWhen(
   ready: (text: string) => boolean,
   timeoutMs = 10_000,
 ): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await (await fetch(`${base}/metrics`)).text();
-    if (ready(text)) return text;
-    if (Date.now() > deadline)
-      throw new Error(`/metrics not as awaited in ${timeoutMs} ms:\n${text}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  let last = "";
+  const scrape = async () => {
+    last = await (await fetch(`${base}/metrics`)).text();
+    return ready(last) ? last : undefined;
+  };
+  return until("/metrics as awaited", scrape, timeoutMs).catch((error: unknown) => {
+    throw new Error(`${String(error)} (${timeoutMs} ms):\n${last}`);
+  });
 }

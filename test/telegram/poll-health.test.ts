@@ -3,6 +3,7 @@ import { CLIENT_MARGIN_SECONDS, POLL_STALL_GRACE_MS } from "../../adapters/teleg
 import { Metrics } from "../../src/metrics.ts";
 import { runService } from "../../src/service.ts";
 import { capturingLog } from "../support/log-lines.ts";
+import { until as runBotUntil } from "../support/run-bot.ts";
 import { type Rig, startRig, until } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -47,15 +48,11 @@ async function health(url: string): Promise<{ status: number; body: string }> {
 
 /** Asks /readyz every 20 ms until it answers `status`; fails after `timeoutMs`. */
 async function healthBecomes(url: string, status: number, timeoutMs: number): Promise<string> {
-  const end = performance.now() + timeoutMs;
-  for (;;) {
-    const answer = await health(url);
-    if (answer.status === status) return answer.body;
-    if (performance.now() > end) {
-      throw new Error(`/readyz still ${answer.status} after ${timeoutMs} ms: ${answer.body}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const answer = async () => {
+    const { status: now, body } = await health(url);
+    return now === status ? body : undefined;
+  };
+  return runBotUntil(`/readyz ${status}`, answer, timeoutMs);
 }
 
 /**
