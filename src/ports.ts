@@ -289,6 +289,19 @@ export type AnswerMessageEvent =
   | { kind: "gone"; index: number };
 
 /**
+ * Message `index`, already on the platform, is about to get its final text (its Markdown, the
+ * end note, the buttons): what a restart finishes it with, should the process die before it
+ * knew the platform shows it (AnswerWriterOptions.onFinishing).
+ */
+export interface FinishingMessage {
+  index: number;
+  saved: unknown;
+  markdown: string;
+  note?: string | undefined;
+  buttons?: readonly Button[] | undefined;
+}
+
+/**
  * A message of an earlier process, reopened on a surface that can change it now: `ref` is
  * undefined for one that never reached the platform, `streaming` true for a native stream
  * that may still be open.

@@ -480,6 +480,7 @@ export class QuestionLife {
       onCall: (kind) =>
         (kind === "rate-limited" ? metrics?.rateLimited : metrics?.edits)?.inc({ channel }),
       onMessage: record && ((event) => record.update(event)),
+      onFinishing: record && ((finishing) => record.finishing(finishing)),
     });
     if (question.shown) writer.adoptNote(question.shown.ref, question.shown.note);
     try {

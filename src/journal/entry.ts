@@ -14,6 +14,16 @@ export const RUNS_KEY = "journal:runs";
 export const runKey = (run: string) => `journal:run:${run}`;
 export const recoveringKey = (run: string) => `journal:recovering:${run}`;
 
+/** A button under a message (ports.ts Button), as a record keeps it. */
+const button = z.object({
+  action: z.string(),
+  id: z.string(),
+  label: z.string(),
+  style: z.enum(["primary", "danger"]).optional(),
+  stops: z.literal(true).optional(),
+  feedback: z.enum(["positive", "negative"]).optional(),
+});
+
 const journalEntry = z.object({
   /** The channel that posted the messages (Channel.name, IncomingMessage.channel). */
   channel: z.string(),
@@ -22,7 +32,19 @@ const journalEntry = z.object({
    * surface's persistRef saved and the chatbot's Markdown it showed (written at the pace of
    * the edits: what a message showed one edit before is there). "" for a placeholder.
    */
-  messages: z.array(z.object({ ref: z.unknown(), markdown: z.string() })),
+  messages: z.array(
+    z.object({
+      ref: z.unknown(),
+      markdown: z.string(),
+      /**
+       * Its final text was on its way (FinishingMessage): its end note and buttons. A restart
+       * shows it as final with these, not with the interrupted note.
+       */
+      end: z
+        .object({ note: z.string().optional(), buttons: z.array(button).optional() })
+        .optional(),
+    }),
+  ),
   /** The language of the answer's notes (none in an entry of an earlier version: English). */
   language: z.enum(CATALOG_LANGUAGES).optional(),
   /** The question's thread (IncomingMessage.threadKey): a stop there finds it. */

@@ -8,8 +8,9 @@ import {
 } from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { Channel, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
+import type { Channel, ReopenedMessage, Renderer, ReplySurface, SendRequest } from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
+import { newMessage, renderSource } from "../reply/outgoing-message.ts";
 import { splitToFit } from "../reply/split.ts";
 import type { JournalEntry } from "./entry.ts";
 
@@ -79,7 +80,7 @@ export async function finishInterrupted(
     } catch (error) {
       log.warn({ err: error, channel: channel.name }, "an interrupted message could not be read");
     }
-    if (reopened) await finishMessage(reopened, saved.markdown, notes, log);
+    if (reopened) await finishMessage(reopened, saved, notes, log);
   }
 }
 
@@ -104,42 +105,63 @@ async function tellNotAnswered(
 
 async function finishMessage(
   { surface, ref, streaming }: ReopenedMessage,
-  markdown: string,
+  { markdown, end }: JournalEntry["messages"][number],
   notes: EndNotes,
   log: Logger,
 ): Promise<void> {
-  const { text, note } = cutMessage(surface, markdown, notes);
+  // Its final text was on its way: it may show already, and is shown again as it ended.
+  const { text, note } = end
+    ? { text: finalText(surface.renderer, markdown, end.note), note: undefined }
+    : cutMessage(surface, markdown, notes);
   let current = ref;
   // A stream cannot be taken over by appending, and a platform refuses edits of a live one.
   if (current !== undefined && streaming) {
     const live = current;
     current = await surface.send({ call: "stop", ref: live }).catch(() => live);
   }
+  const buttons = end?.buttons && { buttons: end.buttons };
   const request: SendRequest =
     current === undefined
-      ? { call: "post", text, final: true }
-      : { call: "edit", ref: current, text, final: true };
+      ? { call: "post", text, final: true, ...buttons }
+      : { call: "edit", ref: current, text, final: true, ...buttons };
+  const failure = await sendUrgently(surface, request);
+  if (failure === undefined) return;
+  if (note === undefined) {
+    log.warn({ err: failure }, "a finished answer's last text could not be shown again");
+    return;
+  }
+  log.warn({ err: failure }, "an interrupted message could not be edited; noting it below");
+  await surface
+    .notice(surface.renderer.note(note))
+    .catch((error: unknown) => log.warn({ err: error }, "an interrupted answer stays unfinished"));
+}
+
+/**
+ * Sends `request` ahead of routine calls, waiting out a few rate limits: undefined once it is
+ * shown (or its message was deleted by a person: nobody waits on it), else why not.
+ */
+async function sendUrgently(surface: ReplySurface, request: SendRequest): Promise<unknown> {
   const budget = surface.budgetFor?.(request.call);
   for (let attempt = 1; ; attempt++) {
     try {
       await budget?.acquire({ urgent: true });
       await surface.send(request);
-      return;
+      return undefined;
     } catch (error) {
       if (error instanceof RateLimitedError && attempt < RATE_LIMIT_ATTEMPTS) {
         budget?.pause?.(error.retryAfterMs);
         await sleep(Math.min(error.retryAfterMs, MAX_RETRY_WAIT_MS));
         continue;
       }
-      // A person deleted the message: nobody waits on it.
-      if (error instanceof MessageGoneError) return;
-      log.warn({ err: error }, "an interrupted message could not be edited; noting it below");
-      break;
+      return error instanceof MessageGoneError ? undefined : error;
     }
   }
-  await surface
-    .notice(surface.renderer.note(note))
-    .catch((error: unknown) => log.warn({ err: error }, "an interrupted answer stays unfinished"));
+}
+
+/** A message's text as the reply engine lays out its final showing (renderSource). */
+function finalText(renderer: Renderer, markdown: string, note: string | undefined): string {
+  const source = { markdown, note };
+  return renderSource(renderer, newMessage(), { mode: "replace", source, final: true });
 }
 
 /**

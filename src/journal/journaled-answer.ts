@@ -1,6 +1,6 @@
 import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
-import type { AnswerMessageEvent } from "../ports.ts";
+import type { AnswerMessageEvent, FinishingMessage } from "../ports.ts";
 import type { JournalEntry } from "./entry.ts";
 
 /** Where one answer's record goes (the process's AnswerJournal). */
@@ -29,6 +29,8 @@ interface TrackedMessage {
   saved: unknown;
   markdown: string;
   final: boolean;
+  /** Its final text is on its way: how it ends. */
+  end?: JournalEntry["messages"][number]["end"];
 }
 
 /**
@@ -98,6 +100,22 @@ export class JournaledAnswer {
     this.#changed(isNew || refChanged);
   }
 
+  /**
+   * Message `index` is about to show its final text: the record says so before the call goes
+   * (resolves once written, or once the write failed), so that a restart after a kill finishes
+   * it as it ends, never with the interrupted note over a finished answer.
+   */
+  async finishing(message: FinishingMessage): Promise<void> {
+    if (this.#closed) return;
+    const { index, saved, markdown, note, buttons } = message;
+    const end = { ...(note !== undefined && { note }), ...(buttons && { buttons: [...buttons] }) };
+    const known = this.#messages.get(index);
+    if (known?.markdown === markdown && JSON.stringify(known.end) === JSON.stringify(end)) return;
+    this.#messages.set(index, { saved, markdown, final: false, end });
+    this.#changed(true);
+    while (this.#writing) await this.#writing;
+  }
+
   /** The answer is over (complete, cut or failed): its record goes. Never throws. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -161,7 +179,8 @@ export class JournaledAnswer {
     for (const index of indexes) {
       const message = this.#messages.get(index);
       if (!message || message.final || message.saved === undefined) continue;
-      messages.push({ ref: message.saved, markdown: message.markdown });
+      const end = message.end && { end: message.end };
+      messages.push({ ref: message.saved, markdown: message.markdown, ...end });
     }
     const waitingIn = this.#waitingIn === undefined ? {} : { waitingIn: this.#waitingIn };
     const answer = this.#answer && { answer: this.#answer.id, channelKey: this.#answer.channelKey };

@@ -4,6 +4,7 @@ import type {
   AnswerMessageEvent,
   CallBudget,
   CallName,
+  FinishingMessage,
   MessageRef,
   ReplySurface,
 } from "../ports.ts";
@@ -41,6 +42,11 @@ export interface AnswerWriterOptions {
   onCall?: ((kind: "post" | "edit" | "rate-limited") => void) | undefined;
   /** Told of every message as it reaches the platform (the answer journal listens). */
   onMessage?: ((event: AnswerMessageEvent) => void) | undefined;
+  /**
+   * Awaited before a message on the platform gets its final text: the answer journal writes
+   * it first, so that a kill between the call and its reply leaves nothing to take back.
+   */
+  onFinishing?: ((message: FinishingMessage) => Promise<void>) | undefined;
   /** Failed calls (other than rate limits) tolerated before the writer gives up. */
   maxFailures?: number;
 }
@@ -300,6 +306,7 @@ export class AnswerWriter {
     const { request } = plan;
     let stamp = request.call !== "stop";
     try {
+      if (plan.final && request.call !== "stop") await this.#finishing(plan);
       this.#sent(plan, await this.#surface.send(request));
       this.#failures = 0;
     } catch (error) {
@@ -323,6 +330,17 @@ export class AnswerWriter {
       // A stream's stop is followed by its edit at once.
       if (stamp) this.#pacer.called();
     }
+  }
+
+  async #finishing({ message, request }: Plan): Promise<void> {
+    if (message.saved === undefined || !this.#options.onFinishing) return;
+    await this.#options.onFinishing({
+      index: this.#messages.indexOf(message),
+      saved: message.saved,
+      markdown: message.source?.markdown ?? "",
+      note: message.source?.note,
+      buttons: "buttons" in request ? request.buttons : undefined,
+    });
   }
 
   /** Keeps what the platform shows now, and tells whoever listens. */

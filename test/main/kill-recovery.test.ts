@@ -101,6 +101,38 @@ describe.each([
     expect(lastShown.startsWith(recovered.trimEnd())).toBe(true);
     expect(await second.stop("SIGTERM")).toBe(0);
   });
+
+  it("leaves an answer whose final edit reached Telegram as it was, 👍 and 👎 and all", async () => {
+    const fake = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+    const alice = fake.user(1001, "Alice", "alice_example");
+    const group = fake.addChat(
+      { id: -1008, type: "supergroup", title: "Team" },
+      { [alice.id]: "member" },
+    );
+    const { start } = await killableBot(fake, simulator, env());
+    const first = start();
+    await first.logLine("Telegram long polling started", START_MS);
+    // The final edit is done, and the bot is killed before Telegram's reply reaches it.
+    const votes = (call: { method: string; params: Record<string, unknown> }) =>
+      call.method.startsWith("edit") && JSON.stringify(call.params.reply_markup).includes("👍");
+    const finalEdit = fake.holdReply(votes);
+    fake.write({ chat: group.id, from: alice, text: "@ChatBridgeBot tell me #pause=600" });
+    await finalEdit;
+    const [message] = fake.botMessages(group.id);
+    const shown = message?.text;
+    const buttons = JSON.stringify(message?.replyMarkup);
+    expect(shown).not.toContain("⚠️");
+    expect(buttons).toContain("👎");
+    expect(await first.stop("SIGKILL")).toBeNull();
+
+    const second = start();
+    await second.logLine("interrupted answers finished", START_MS);
+    expect(fake.botMessages(group.id)).toHaveLength(1);
+    expect(message?.text).toBe(shown);
+    expect(JSON.stringify(message?.replyMarkup)).toBe(buttons);
+    expect(await second.stop("SIGTERM")).toBe(0);
+  });
 });
 
 describe("a bot killed mid-answer (kill -9)", () => {

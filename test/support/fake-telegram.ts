@@ -221,6 +221,11 @@ export interface FakeTelegram {
   webhook(): { url: string; secret: string | undefined } | undefined;
   /** The next matching call fails with this error. */
   failNext(error: InjectedError): void;
+  /**
+   * The next call `matches` accepts is done as Telegram does it, and its reply never comes, as
+   * when the connection drops on the way back: resolves with the call once it was done.
+   */
+  holdReply(matches: (call: RecordedCall) => boolean): Promise<RecordedCall>;
   /** getUpdates requests waiting now. */
   readonly pendingPolls: number;
   close(): Promise<void>;
@@ -361,6 +366,8 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   let allowedUpdates: string[] | undefined;
   let nextQueryId = 5_000;
   const injected: InjectedError[] = [];
+  const held: { matches: (call: RecordedCall) => boolean; done: (call: RecordedCall) => void }[] =
+    [];
   const commands = new Map<string, { command: string; description: string }[]>();
   const floodLimits = new FloodLimits();
   const blockedUntil = new Map<number, number>();
@@ -915,6 +922,11 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (injection) throw injection;
       const result = await handler(params, gone.signal);
       call.ok = true;
+      const hold = held.findIndex((h) => h.matches(call));
+      if (hold !== -1) {
+        held.splice(hold, 1)[0]?.done(call);
+        return;
+      }
       send(200, { ok: true, result });
     } catch (error) {
       if (error instanceof ConnectionCut) res.destroy();
@@ -1212,6 +1224,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     failNext(error) {
       injected.push(error);
     },
+    holdReply: (matches) => new Promise((done) => held.push({ matches, done })),
     close() {
       for (const poll of waiting) poll.resolve();
       return new Promise<void>((resolve) => {
