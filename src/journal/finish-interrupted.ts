@@ -8,7 +8,7 @@ import {
 } from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { Channel, ReopenedMessage, Renderer, ReplySurface, SendRequest } from "../ports.ts";
+import type { Channel, Renderer, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { newMessage, renderSource } from "../reply/outgoing-message.ts";
 import { splitToFit } from "../reply/split.ts";
