@@ -73,6 +73,8 @@ export class AnswerJournal {
   /** The channels recovery() was given: those a stopped answer of another process ends on. */
   #channels: readonly RecoveryChannel[] = [];
   #registration: Promise<void> | undefined;
+  /** When (performance.now()) a sweep last read the runs and found none but this one's. */
+  #aloneSince: number | undefined;
   readonly #presence: ProcessPresence;
   #unlisten: (() => void) | undefined;
   #closed = false;
@@ -151,21 +153,27 @@ export class AnswerJournal {
    * last journaled and the interrupted note. Resolves with the number of answers finished.
    */
   async recover(channels: readonly RecoveryChannel[]): Promise<number> {
+    const { leaseMs } = this.#presence;
     let runs: string[];
     try {
       await this.#removeLeftBehind();
+      // A run that appears is found within a lease, before it could be dead: its presence
+      // holds that long after a kill. So a process alone reads the set once a lease.
+      if (this.#aloneSince !== undefined && performance.now() - this.#aloneSince < leaseMs) {
+        return 0;
+      }
       runs = (await this.#store.setMembers(RUNS_KEY)).filter((run) => run !== this.runId);
     } catch (error) {
       this.#reachableSince = undefined;
       throw error;
     }
     this.#reachableSince ??= performance.now();
+    this.#aloneSince = runs.length === 0 ? performance.now() : undefined;
     if (runs.length === 0) return 0;
     // A presence lapses while the store is away whether its process lives or not; a live one
     // is taken again within a third of its lease once the store is back. So after a failure,
     // a lapsed presence means a dead process only once this one has reached the store again
     // for a whole lease and a renewal.
-    const { leaseMs } = this.#presence;
     if (performance.now() - this.#reachableSince < leaseMs + leaseMs / 3) return 0;
     const alive = await this.#presence.alive(runs);
     const dead = runs.filter((_, i) => !alive[i]);

@@ -1,6 +1,7 @@
 import type { ClientRow } from "./client-bench.ts";
 import type { ParseRow } from "./parse-bench.ts";
 import type { PipelineRow } from "./pipeline-report.ts";
+import type { RenderRow } from "./render-bench.ts";
 import { formatTable } from "./table.ts";
 
 /** The project's goals at 1,000 concurrent answers (the project brief). */
@@ -15,6 +16,18 @@ export function parseTable(rows: readonly ParseRow[]): string {
       { heading: "MB/s", cell: (r) => r.mbPerS },
       { heading: "ns/chunk", cell: (r) => r.nsPerChunk },
       { heading: "runs (median)", cell: (r) => r.runs },
+    ],
+    rows,
+  );
+}
+
+export function renderTable(rows: readonly RenderRow[]): string {
+  return formatTable(
+    [
+      { heading: "renderer", cell: (r: RenderRow) => r.renderer },
+      { heading: "chars", cell: (r) => r.chars },
+      { heading: "CPU ms/render", cell: (r) => r.msPerRender },
+      { heading: "÷ HTML", cell: (r) => r.ratio },
     ],
     rows,
   );

@@ -13,12 +13,14 @@ import { benchParse, type ParseBenchOptions } from "./parse-bench.ts";
 import { benchPath, type PathBenchOptions } from "./path-bench.ts";
 import { benchPipeline, type PipelineBenchOptions } from "./pipeline-bench.ts";
 import { benchQueue, type QueueBenchOptions } from "./queue-bench.ts";
+import { benchRender } from "./render-bench.ts";
 import { benchScale, type ScaleBenchOptions } from "./scale-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
 import { benchStreamFloor, type StreamFloorOptions } from "./stream-floor.ts";
 
 export const TASKS = {
   parse: (options: ParseBenchOptions) => benchParse(options),
+  render: (_options: Record<string, never>) => benchRender(),
   client: (options: ClientBenchOptions) => benchClient(options),
   store: (options: BenchOptions) => benchStore({ ...options, log: (l) => console.error(`  ${l}`) }),
   pipeline: (options: PipelineBenchOptions) => benchPipeline(options),
