@@ -3,12 +3,13 @@ import { chmod, copyFile, cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { commandOf, envOf, finalStage, of, REAL } from "./deploy-files.ts";
 
-// No Docker engine runs on the test machines: this builds what the image's build stage builds
-// (`npm run build`) and runs it as the image's CMD does, from a copy laid out like the
-// image's /app that the bot cannot write to, as with `docker run --read-only`.
+// No Docker engine runs on the test machines: this runs what the image's build stage builds
+// (`npm run build`) as the image's CMD does, from a copy laid out like the image's /app that
+// the bot cannot write to, as with `docker run --read-only`. The build is the run's one
+// (test/support/bot-build.ts: the same tsc command); its type check is `npm run lint`'s.
 
 const ROOT = resolve(import.meta.dirname, "../..");
 // Root writes anywhere: the bot then runs as `nobody`, as the image runs as its own user.
@@ -20,11 +21,8 @@ let data = "";
 beforeAll(async () => {
   app = await mkdtemp(join(tmpdir(), "image-app-"));
   data = await mkdtemp(join(tmpdir(), "image-data-"));
-  // The compile is CPU-bound, the copy disk-bound: side by side, as the image's stages build.
   await Promise.all([
-    promisify(execFile)("npm", ["run", "build", "--", "--outDir", join(app, "dist")], {
-      cwd: ROOT,
-    }),
+    cp(inject("botBuild"), join(app, "dist"), { recursive: true }),
     copyFile(join(ROOT, "package.json"), join(app, "package.json")),
     copyProductionDependencies(join(app, "node_modules")),
   ]);
