@@ -207,10 +207,17 @@ export async function createBot(
             log,
             metrics,
             intervalMs: config.leads.pollIntervalSeconds * 1000,
+            afterAnswerMs: config.leads.afterAnswerSeconds * 1000,
+            signals: bridge.signals,
             presence,
             writeBacks,
           })
         : [];
+    // A lead the chatbot captured in a conversation the bot carried is announced in seconds.
+    bridge.onAnswered(({ chatbot, conversationUid }) => {
+      if (conversationUid === undefined) return;
+      for (const poller of leadPoll) if (poller.chatbot === chatbot) poller.answered();
+    });
     await bridge.start(channels);
     let requestStop = () => {};
     const stopRequested = new Promise<void>((resolve) => {

@@ -311,6 +311,7 @@ const envSchema = z
     TELEGRAM_GROUP_EDIT_INTERVAL_MS: duration(DEFAULTS.telegramGroupEditIntervalMs, 0, MINUTE_MS),
     TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(DEFAULTS.telegramGroupMessagesPerMinute, 1),
     LEADS_POLL_INTERVAL: duration(300, 0, DAY_MS, SECOND_MS),
+    LEADS_AFTER_ANSWER_S: duration(10, 0, HOUR_MS, SECOND_MS),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
@@ -466,6 +467,8 @@ export interface Config {
     | undefined;
   leads: {
     pollIntervalSeconds: number;
+    /** A chatbot's leads are polled again this long after an answer of it (0: not). */
+    afterAnswerSeconds: number;
     slackChannels: string[];
     telegramChats: string[];
   };
@@ -570,6 +573,7 @@ export function loadConfig(env: Env): Config {
       : undefined,
     leads: {
       pollIntervalSeconds: e.LEADS_POLL_INTERVAL,
+      afterAnswerSeconds: e.LEADS_AFTER_ANSWER_S,
       slackChannels: e.LEADS_SLACK_CHANNELS,
       telegramChats: e.LEADS_TELEGRAM_CHATS,
     },

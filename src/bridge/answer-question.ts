@@ -27,6 +27,10 @@ export interface AnswerDeps {
 
 export interface AnswerReport {
   end: AnswerEnd["kind"];
+  /** The chatbot that answered (its name in CHATBOTS). */
+  chatbot: string;
+  /** The conversation the answer is part of, once the backend named one. */
+  conversationUid: string | undefined;
   /** The failure's code (BridgeError.code) when the answer did not complete. */
   errorCode: string | undefined;
   firstTextMs: number | undefined;
@@ -156,6 +160,8 @@ export async function answerQuestion(
   await Promise.all([saving, remembering]);
   return {
     end: summary.truncated ? "cut" : end.kind,
+    chatbot: chatbot.name,
+    conversationUid,
     errorCode,
     firstTextMs: summary.firstTextAt === undefined ? undefined : summary.firstTextAt - started,
     totalMs: performance.now() - started,

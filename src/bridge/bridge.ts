@@ -100,6 +100,7 @@ export class Bridge {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #stopping = new AbortController();
   readonly #signals: ProcessSignals;
+  readonly #answered: ((report: AnswerReport) => void)[] = [];
   readonly #stops: AnswerStops;
   readonly #lines: ThreadLines;
   readonly #queue: SharedQueue;
@@ -203,6 +204,16 @@ export class Bridge {
       logFailure: (error, log) => this.#logFailure(error, log),
       record: (message, report) => this.#record(message, report),
     };
+  }
+
+  /** The messages between this deployment's processes, which the bridge starts and stops. */
+  get signals(): ProcessSignals {
+    return this.#signals;
+  }
+
+  /** `listener` hears of each answer this process ends, once it is on screen. */
+  onAnswered(listener: (report: AnswerReport) => void): void {
+    this.#answered.push(listener);
   }
 
   /** Registers what the Stop button and the 👍/👎 under answers do. */
@@ -335,6 +346,7 @@ export class Bridge {
 
   #record(message: IncomingMessage, report: AnswerReport): void {
     this.#unpostable.delete(message.channelKey);
+    for (const listener of this.#answered) listener(report);
     const { metrics } = this.#options;
     if (!metrics) return;
     const { channel } = message;

@@ -27,12 +27,17 @@ export class ProcessClaim {
   async acquire(): Promise<boolean> {
     const presence = this.#presence;
     await presence.join();
+    if (this.held) return true;
     const generation = presence.generation;
-    if (this.#heldIn === generation && presence.remainingMs() > 0) return true;
     this.#heldIn = undefined;
     const held = await this.#take();
     if (held) this.#heldIn = generation;
     return held;
+  }
+
+  /** This process found the key its own, and its presence has not lapsed since. */
+  get held(): boolean {
+    return this.#heldIn === this.#presence.generation && this.#presence.remainingMs() > 0;
   }
 
   /** Frees the key, if it names this process: another may take it at once. */

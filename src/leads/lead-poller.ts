@@ -2,6 +2,7 @@ import type { Chatbots } from "../backend/chatbots.ts";
 import type { BackendClient } from "../backend/types.ts";
 import { DEFAULT_CHATBOT_NAME } from "../config.ts";
 import type { Coordination } from "../coordination/port.ts";
+import type { ProcessSignals } from "../coordination/signals.ts";
 import { ProcessClaim } from "../coordination/process-claim.ts";
 import { ProcessPresence } from "../coordination/process-presence.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
@@ -62,6 +63,14 @@ export interface LeadPollerOptions {
   log: Logger;
   metrics?: Metrics | undefined;
   intervalMs: number;
+  /**
+   * LEADS_AFTER_ANSWER_S: an answer of the chatbot has its leads polled again this long after
+   * it, once however many answers come meanwhile (with `signals`, whichever process answered).
+   * Default 0: only at `intervalMs`.
+   */
+  afterAnswerMs?: number;
+  /** The messages between processes: an answer elsewhere reaches the process that polls. */
+  signals?: ProcessSignals | undefined;
   /** Largest page asked for; a server that caps it is noticed and followed. */
   pageSize?: number;
   maxPages?: number;
@@ -87,7 +96,14 @@ export interface LeadPollerOptions {
 }
 
 /** The options that have no default. */
-type Optional = "metrics" | "languages" | "claims" | "chatbotLabel" | "presence" | "writeBacks";
+type Optional =
+  | "metrics"
+  | "languages"
+  | "claims"
+  | "chatbotLabel"
+  | "presence"
+  | "writeBacks"
+  | "signals";
 
 export interface PollReport {
   outcome: "announced" | "first-poll" | "not-leader";
@@ -112,6 +128,8 @@ function pollKeys(botUid: string | undefined) {
   };
 }
 const EARLIER_POLL_KEYS = pollKeys(undefined);
+/** The message that asks the polling process for a poll of chatbot `name` soon. */
+const soonKind = (name: string) => `leads.soon:${name}`;
 // A lead stays known well past the widest window a poll looks at: a kept record (see Ttl), so
 // memory pressure on Redis never makes an announced lead new again.
 const REMEMBER_MS = 60 * DAY_MS;
@@ -167,6 +185,10 @@ export class LeadPoller {
   /** Who polls: one process at a time. */
   readonly #poller: ProcessClaim;
   #timer: NodeJS.Timeout | undefined;
+  /** The poll an answer asked for, while it waits for its time. */
+  #soon: NodeJS.Timeout | undefined;
+  /** When (performance.now()) an answer here last asked for a poll. */
+  #askedAt = Number.NEGATIVE_INFINITY;
   #failures = 0;
   #stopped = false;
   #running: Promise<unknown> | undefined;
@@ -189,6 +211,7 @@ export class LeadPoller {
       postingClaimMs: 120_000,
       maxBackoffMs: 30 * 60_000,
       leaseMs: 30_000,
+      afterAnswerMs: 0,
       now: () => new Date(),
       ...options,
       chatbot,
@@ -211,6 +234,38 @@ export class LeadPoller {
       what: `lead poll of ${chatbot.name}`,
       writeBack: () => this.#writeBack(),
     });
+    this.#options.signals?.on(soonKind(chatbot.name), () => this.#pollSoon());
+  }
+
+  /**
+   * An answer of this chatbot ended in this process: the process that polls polls again
+   * within `afterAnswerMs`. Asked once per that time at most: a poll then sees every lead
+   * captured before it.
+   */
+  answered(): void {
+    const { afterAnswerMs, signals, chatbot } = this.#options;
+    if (afterAnswerMs === 0 || this.#stopped) return;
+    if (performance.now() - this.#askedAt < afterAnswerMs) return;
+    this.#askedAt = performance.now();
+    if (this.#poller.held) this.#pollSoon();
+    // A hint, as every message between processes: a lost one leaves the lead to the next poll.
+    else void signals?.broadcast(soonKind(chatbot.name), {}).catch(() => undefined);
+  }
+
+  /** A poll `afterAnswerMs` from now, if this process polls and none is on its way already. */
+  #pollSoon(): void {
+    if (this.#stopped || this.#soon || !this.#poller.held) return;
+    this.#soon = setTimeout(() => {
+      this.#soon = undefined;
+      this.#options.log.debug("lead poll after an answer");
+      void this.#poll();
+    }, this.#options.afterAnswerMs);
+    this.#soon.unref();
+  }
+
+  /** The name of the chatbot whose leads this poller announces. */
+  get chatbot(): string {
+    return this.#options.chatbot.name;
   }
 
   start(): void {
@@ -221,6 +276,8 @@ export class LeadPoller {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#soon);
+    this.#soon = undefined;
     await this.#running?.catch(() => undefined);
     await this.#poller.release().catch(() => undefined);
     if (!this.#options.presence) await this.#presence.close();
@@ -479,7 +536,17 @@ export class LeadPoller {
   #schedule(delayMs: number): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
-      const poll = this.pollOnce().then(
+      void this.#poll().then(() => this.#schedule(this.#nextDelay()));
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  /** One poll, after the one under way if any, its outcome counted and logged. */
+  #poll(): Promise<void> {
+    const poll = (this.#running ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.pollOnce())
+      .then(
         (report) => {
           this.#failures = 0;
           if (report.outcome !== "not-leader")
@@ -501,10 +568,8 @@ export class LeadPoller {
           this.#options.log[level](fields, "lead poll failed; retrying later");
         },
       );
-      this.#running = poll;
-      void poll.then(() => this.#schedule(this.#nextDelay()));
-    }, delayMs);
-    this.#timer.unref();
+    this.#running = poll;
+    return poll;
   }
 
   #nextDelay(): number {

@@ -27,6 +27,8 @@ export interface ChatDeps {
   /** The server-wide and queued one-shot faults, under the question's own directives. */
   baseFaults(): Faults;
   onCall(call: ChatCall): void;
+  /** `#lead`: the chatbot captured a lead in conversation `conversationUid` of bot `botUid`. */
+  captureLead(botUid: string, conversationUid: string): void;
 }
 
 const MAX_BODY_BYTES = 1_048_576;
@@ -89,6 +91,7 @@ export async function handleChat(
       system_message: systemMessage,
     });
     await writeStream(ctx, header, answer);
+    if (faults.lead) deps.captureLead(deps.bot.uid, uid);
     return;
   }
   const data = {
@@ -100,6 +103,7 @@ export async function handleChat(
   };
   const body = JSON.stringify(envelopeBody(reply, SIMULATOR_CODES.ok, data, "success"));
   await writeWhole(ctx, body, true);
+  if (faults.lead) deps.captureLead(deps.bot.uid, uid);
 }
 
 type Parsed = { ok: true; call: ChatCall } | { ok: false; msg: string };

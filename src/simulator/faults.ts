@@ -20,6 +20,7 @@
  *   #empty            an empty answer
  *   #system           a non-empty system_message
  *   #docs             related_docs with two items, and is_qa_mode true
+ *   #lead             the chatbot captures a lead in this conversation as the answer ends
  *   #slow             150–600 ms between chunks
  *   #fast             no delay between chunks
  */
@@ -41,6 +42,7 @@ export interface Faults {
   empty?: boolean;
   system?: boolean;
   docs?: boolean;
+  lead?: boolean;
   speed?: "slow" | "fast";
 }
 
@@ -62,6 +64,7 @@ export const FAULT_DIRECTIVES = [
   { directive: "#empty", effect: "an empty answer" },
   { directive: "#system", effect: "a non-empty system_message" },
   { directive: "#docs", effect: "related_docs with two items, is_qa_mode true" },
+  { directive: "#lead", effect: "a lead captured in this conversation as the answer ends" },
   { directive: "#slow", effect: "150–600 ms between chunks" },
   { directive: "#fast", effect: "no delay between chunks" },
 ] as const;
@@ -132,6 +135,9 @@ function applyDirective(faults: Faults, name: string, value: number | undefined)
       return;
     case "docs":
       faults.docs = true;
+      return;
+    case "lead":
+      faults.lead = true;
       return;
     case "slow":
       faults.speed = "slow";

@@ -129,6 +129,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     random,
     unknownConversation: options.unknownConversation ?? "new",
     baseFaults: baseFaults("chat"),
+    captureLead: (bot, conversationUid) => {
+      bookOf(bot).add({ bot_uid: bot, conversation_uid: conversationUid });
+    },
   };
 
   async function route(req: IncomingMessage, reply: Reply, record: SimRequest, url: URL) {
