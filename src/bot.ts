@@ -22,6 +22,7 @@ import { runService } from "./service.ts";
 import { simulatedBotUid, startSimulator } from "./simulator/index.ts";
 import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
+import { Conversations } from "./store/repositories.ts";
 import type { KeyValueStore } from "./store/types.ts";
 
 const SIMULATOR_CONVERSATIONS_FILE = "simulator-conversations.json";
@@ -209,6 +210,7 @@ export async function createBot(
             intervalMs: config.leads.pollIntervalSeconds * 1000,
             afterAnswerMs: config.leads.afterAnswerSeconds * 1000,
             signals: bridge.signals,
+            origins: new Conversations(store),
             presence,
             writeBacks,
           })

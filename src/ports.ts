@@ -89,6 +89,11 @@ export interface IncomingMessage {
    * answer will wait no longer. Lazy: it can cost API calls. Throws when the platform refuses.
    */
   discussion?(maxMessages: number, signal: AbortSignal): Promise<Discussion | undefined>;
+  /**
+   * Where the conversation is, as JSON only this channel reads (LeadAnnouncer.describeOrigin):
+   * kept with the conversation, so that a lead captured in it says where it happened.
+   */
+  origin?: unknown;
 }
 
 /** Earlier messages a question was asked among, oldest first (IncomingMessage.discussion). */
@@ -454,6 +459,11 @@ export interface Channel {
 export interface Lead {
   botUid: string;
   conversationUid: string;
+  /**
+   * Where its conversation happened, when it was one this bot carried; undefined: outside the
+   * chats this bot serves (a website's chatbot).
+   */
+  origin?: LeadOrigin | undefined;
   /** ISO 8601 with a UTC offset, as the backend sent it. */
   createdAt: string;
   name: string;
@@ -462,13 +472,31 @@ export interface Lead {
   remark: string;
 }
 
-/** One labelled line of a lead announcement; an `email` value may become a mailto link. */
+/** Where a lead's conversation happened (LeadAnnouncer.describeOrigin). */
+export interface LeadOrigin {
+  /** The platform's name as people know it: "Slack", "Telegram". */
+  platform: string;
+  /** A thread in a channel, a group chat, or one person's chat with the bot. */
+  place: "thread" | "group" | "private";
+  /** The channel's or the group's name ("#support", "Team"): untrusted text. */
+  where?: string | undefined;
+  /** The asker's display name: untrusted text. */
+  asker?: string | undefined;
+  /** A link to the conversation, where the platform has one: https only. */
+  link?: string | undefined;
+}
+
+/**
+ * One labelled line of a lead announcement; an `email` value may become a mailto link, a
+ * `place` with a `link` a link to it.
+ */
 export interface LeadAnnouncementField {
   label: string;
   /** The label with the language's colon, before a value on the same line ("Nom :" in French). */
   labelled: string;
   value: string;
-  kind: "text" | "email" | "time" | "id";
+  kind: "text" | "email" | "time" | "id" | "place";
+  link?: string | undefined;
 }
 
 /** A lead as one lead channel is told of it: its words in that channel's language. */
@@ -511,4 +539,9 @@ export interface LeadAnnouncer {
   ): Promise<unknown>;
   /** Shows the lead in `state` on an announcement posted before (`message` as announce gave it). */
   show?(message: unknown, announcement: LeadAnnouncement, state: LeadCardState): Promise<void>;
+  /**
+   * Where a conversation of this platform is, from the IncomingMessage.origin its first
+   * question carried and the asker's name: undefined when it cannot tell. Never throws.
+   */
+  describeOrigin?(origin: unknown, asker: string | undefined): Promise<LeadOrigin | undefined>;
 }

@@ -1,4 +1,5 @@
 import type { webApi } from "@slack/bolt";
+import { z } from "zod";
 import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
@@ -13,6 +14,9 @@ import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts"
 import { slackRenderer } from "./render.ts";
 import { slackChannelKey } from "./to-incoming.ts";
 
+/** What SlackOrigin is, read back from the store. */
+const slackOrigin = z.object({ channel: z.string(), thread: z.string(), direct: z.boolean() });
+
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
 const POSTS_PER_MINUTE = 50;
@@ -23,6 +27,10 @@ const literal = (text: string) => slackRenderer.note(text);
 function fieldText(field: LeadAnnouncementField): string {
   if (field.kind === "email" && isPlainEmail(field.value)) {
     return `<mailto:${field.value}|${literal(field.value)}>`;
+  }
+  // A link of the bot's own making (an https URL, lead-text.ts): its `|` and `>` would end it.
+  if (field.kind === "place" && field.link) {
+    return `<${field.link.replace(/[|<>]/g, encodeURIComponent)}|${literal(field.value)}>`;
   }
   return field.kind === "id" ? `\`${literal(field.value)}\`` : literal(field.value);
 }
@@ -86,6 +94,24 @@ export function createSlackLeadAnnouncer(
           throw toBridgeError("chat.postMessage", channelId, error);
         }
       });
+    },
+    async describeOrigin(origin, asker) {
+      const at = slackOrigin.safeParse(origin);
+      if (!at.success) return undefined;
+      const { channel, thread, direct } = at.data;
+      // No scope needed; where Slack has none (the message deleted), the card has no link.
+      const link = await client.chat.getPermalink({ channel, message_ts: thread }).then(
+        (found) => found.permalink,
+        () => undefined,
+      );
+      if (direct) return { platform: "Slack", place: "private", asker, link };
+      // channels:read and groups:read (adapters/slack/manifest.yml); an app installed before
+      // them names no channel.
+      const name = await client.conversations.info({ channel }).then(
+        (found) => found.channel?.name,
+        () => undefined,
+      );
+      return { platform: "Slack", place: "thread", where: name && `#${name}`, link };
     },
     async show(message, announcement, state) {
       const { channel, ts } = message as SlackMessageAt;

@@ -134,8 +134,23 @@ export function toDelivery(
       // A workspace's admins (and the listed ids) administer every channel of it alike.
       isBotAdmin: () => context.admins.isAdmin(user),
       authorLocale: () => context.admins.locale(user),
+      origin: slackOrigin(event.channel, threadTs),
     },
   };
+}
+
+/**
+ * Where a Slack conversation is (IncomingMessage.origin): its channel and its thread's first
+ * message; a direct message's channel id starts with D.
+ */
+export interface SlackOrigin {
+  channel: string;
+  thread: string;
+  direct: boolean;
+}
+
+function slackOrigin(channel: string, thread: string): SlackOrigin {
+  return { channel, thread, direct: channel.startsWith("D") };
 }
 
 /**

@@ -60,6 +60,7 @@ import {
   ReplyChains,
   readMessage,
   telegramChannelKey,
+  telegramOrigin,
 } from "./to-incoming.ts";
 import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
@@ -325,6 +326,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           isBotAdmin: async () => admins.isListed(reading.authorId),
           authorLocale,
           ...(discussion && { discussion: async () => discussion }),
+          origin: telegramOrigin(message),
         };
         return () => {
           const received = options.bridge.receive(incoming, surface);

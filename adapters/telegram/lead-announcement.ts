@@ -1,4 +1,5 @@
 import type { Api } from "grammy";
+import { z } from "zod";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
@@ -7,6 +8,7 @@ import type {
   LeadAnnouncementField,
   LeadAnnouncer,
   LeadCardState,
+  LeadOrigin,
 } from "../../src/ports.ts";
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
 import { isNotModified, retryAfterMs } from "./errors.ts";
@@ -39,7 +41,43 @@ function renderValue(field: LeadAnnouncementField): string {
     return `<a href="mailto:${escapeAttribute(field.value)}">${escapeText(field.value)}</a>`;
   }
   if (field.kind === "id") return `<code>${escapeText(field.value)}</code>`;
+  // A link of the bot's own making: an https URL (lead-text.ts).
+  if (field.kind === "place" && field.link) {
+    return `<a href="${escapeAttribute(field.link)}">${escapeText(field.value)}</a>`;
+  }
   return escapeText(field.value);
+}
+
+/** What TelegramOrigin is, read back from the store. */
+const telegramOrigin = z.object({
+  chat: z.number(),
+  type: z.string(),
+  title: z.string().optional(),
+  username: z.string().optional(),
+  message: z.number(),
+});
+
+/**
+ * Where a Telegram conversation is, as a lead card tells it: a private chat by its person; a
+ * group by its title, with a link to the message for a supergroup (t.me/<username>/<id> for a
+ * public one, t.me/c/<id>/<id> for its members otherwise; a basic group has no links).
+ */
+function describeTelegramOrigin(
+  origin: unknown,
+  asker: string | undefined,
+): LeadOrigin | undefined {
+  const at = telegramOrigin.safeParse(origin);
+  if (!at.success) return undefined;
+  const { chat, type, title, username, message } = at.data;
+  if (type === "private") return { platform: "Telegram", place: "private", asker };
+  const internal = String(chat).match(/^-100(\d+)$/)?.[1];
+  const link =
+    type !== "supergroup"
+      ? undefined
+      : username
+        ? `https://t.me/${encodeURIComponent(username)}/${message}`
+        : internal && `https://t.me/c/${internal}/${message}`;
+  return { platform: "Telegram", place: "group", where: title, link };
 }
 
 /**
@@ -50,6 +88,7 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
   return {
     platform: "telegram",
     channelKey: telegramChannelKey,
+    describeOrigin: async (origin, asker) => describeTelegramOrigin(origin, asker),
     async announce(chatId, announcement, state = {}) {
       const sent = await callWithinBudget(
         budgets.for(chatId),

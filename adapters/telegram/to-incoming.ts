@@ -305,6 +305,25 @@ export async function placeOf(message: Message, chains: ReplyChains): Promise<Pl
   return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: true };
 }
 
+/**
+ * Where a Telegram conversation is (IncomingMessage.origin): its chat, the chat's kind and
+ * names as the message shows them, and the message.
+ */
+export interface TelegramOrigin {
+  chat: number;
+  type: Message["chat"]["type"];
+  title?: string | undefined;
+  username?: string | undefined;
+  message: number;
+}
+
+export function telegramOrigin({ chat, message_id }: Message): TelegramOrigin {
+  const origin: TelegramOrigin = { chat: chat.id, type: chat.type, message: message_id };
+  if ("title" in chat && chat.title) origin.title = chat.title;
+  if ("username" in chat && chat.username) origin.username = chat.username;
+  return origin;
+}
+
 /** A Telegram chat as the core names it (its channel key, and the start of its threads' keys). */
 export function telegramChannelKey(chatId: number | string): string {
   return `telegram:${chatId}`;

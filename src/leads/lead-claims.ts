@@ -67,6 +67,15 @@ const leadPost = z.object({ platform: z.string(), channelId: z.string(), message
 const storedLead = z.object({
   botUid: z.string(),
   conversationUid: z.string(),
+  origin: z
+    .object({
+      platform: z.string(),
+      place: z.enum(["thread", "group", "private"]),
+      where: z.string().optional(),
+      asker: z.string().optional(),
+      link: z.string().optional(),
+    })
+    .optional(),
   createdAt: z.string(),
   name: z.string(),
   phone: z.string(),

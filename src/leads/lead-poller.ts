@@ -11,6 +11,7 @@ import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Lead, LeadAnnouncer } from "../ports.ts";
+import type { ConversationOrigin } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import { leadCardRedraw } from "./lead-card-redraw.ts";
@@ -71,6 +72,8 @@ export interface LeadPollerOptions {
   afterAnswerMs?: number;
   /** The messages between processes: an answer elsewhere reaches the process that polls. */
   signals?: ProcessSignals | undefined;
+  /** Where the conversations the bot carried are: a card says where its lead was captured. */
+  origins?: ConversationOrigins | undefined;
   /** Largest page asked for; a server that caps it is noticed and followed. */
   pageSize?: number;
   maxPages?: number;
@@ -103,7 +106,13 @@ type Optional =
   | "chatbotLabel"
   | "presence"
   | "writeBacks"
-  | "signals";
+  | "signals"
+  | "origins";
+
+/** Where each conversation the bot carried is (Conversations.origin). */
+export interface ConversationOrigins {
+  origin(conversationUid: string): Promise<ConversationOrigin | undefined>;
+}
 
 export interface PollReport {
   outcome: "announced" | "first-poll" | "not-leader";
@@ -443,8 +452,9 @@ export class LeadPoller {
         continue;
       }
       let complete = true;
+      const shown = cleanLead({ ...lead, origin: await this.#originOf(lead) });
       for (const channel of channels) {
-        const result = await this.#announceOnce(channel, id, lead).catch((error: unknown) => {
+        const result = await this.#announceOnce(channel, id, shown).catch((error: unknown) => {
           failed ??= error;
           return "failed" as const;
         });
@@ -460,10 +470,11 @@ export class LeadPoller {
     return announced;
   }
 
+  /** `shown`: the lead, cleaned, with where it was captured. */
   async #announceOnce(
     channel: LeadChannel,
     id: string,
-    lead: Lead,
+    shown: Lead,
   ): Promise<"done" | "posted" | "busy" | "no-announcer"> {
     const { store } = this.#options;
     const key = KEYS.sent(channel, id);
@@ -472,7 +483,6 @@ export class LeadPoller {
     if ((await store.get(key)) === "done") return "done";
     // Another process is posting it right now (or crashed doing so: its claim expires).
     if (!(await store.claim(key, this.#presence.id, this.#options.postingClaimMs))) return "busy";
-    const shown = cleanLead(lead);
     const { claims } = this.#options;
     const at = { platform: channel.platform, channelId: channel.id };
     let message: unknown;
@@ -483,7 +493,7 @@ export class LeadPoller {
       const holder = await claims?.holder(id);
       drawn = holder?.record;
       const state = claims && cardState(id, holder?.claim, t);
-      const chatbot = this.#options.chatbotLabel?.(lead.botUid);
+      const chatbot = this.#options.chatbotLabel?.(shown.botUid);
       message = await announcer.announce(channel.id, leadAnnouncement(shown, t, chatbot), state);
     } catch (error) {
       await store.release(key, this.#presence.id).catch(() => undefined);
@@ -507,6 +517,21 @@ export class LeadPoller {
     await store.set(key, "done", REMEMBERED);
     this.#options.metrics?.leadsAnnounced.inc({ channel: channel.platform });
     return "posted";
+  }
+
+  /**
+   * Where the lead's conversation happened, as the platform that carried it tells: undefined
+   * for one this bot did not carry, or that its platform cannot describe now.
+   */
+  async #originOf(lead: Lead): Promise<Lead["origin"]> {
+    const { origins, announcers, log } = this.#options;
+    const kept = await origins?.origin(lead.conversationUid).catch((error: unknown) => {
+      log[storeFailureLevel(error)]({ err: error }, "a lead's conversation could not be looked up");
+      return undefined;
+    });
+    if (!kept) return undefined;
+    const announcer = announcers.find((a) => a.platform === kept.channel);
+    return announcer?.describeOrigin?.(kept.at, kept.asker);
   }
 
   /**

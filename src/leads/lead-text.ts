@@ -1,6 +1,6 @@
 import type { MessageKey } from "../i18n/messages.ts";
 import type { Translator } from "../i18n/translator.ts";
-import type { Lead, LeadAnnouncement, LeadAnnouncementField } from "../ports.ts";
+import type { Lead, LeadAnnouncement, LeadAnnouncementField, LeadOrigin } from "../ports.ts";
 import { stripInvisibleAndMarks } from "../reply/invisible-chars.ts";
 
 // Lengths a person can read in a chat; the API publishes none.
@@ -8,13 +8,32 @@ const MAX_LENGTH = { name: 200, phone: 60, email: 254, remark: 1_000 } as const;
 
 /** A lead's person-given fields, made safe to show: no controls, capped in length. */
 export function cleanLead(lead: Lead): Lead {
-  return {
+  const cleaned: Lead = {
     ...lead,
     name: clean(lead.name, MAX_LENGTH.name),
     phone: clean(lead.phone, MAX_LENGTH.phone),
     email: clean(lead.email, MAX_LENGTH.email),
     remark: clean(lead.remark, MAX_LENGTH.remark),
   };
+  if (lead.origin) cleaned.origin = cleanOrigin(lead.origin);
+  else delete cleaned.origin;
+  return cleaned;
+}
+
+/** Where a lead was captured, its names made safe to show and its link an https one. */
+function cleanOrigin(origin: LeadOrigin): LeadOrigin {
+  const { platform, place, where, asker, link } = origin;
+  const cleaned: LeadOrigin = { platform: clean(platform, MAX_LENGTH.name), place };
+  if (where) cleaned.where = clean(where, MAX_LENGTH.name);
+  if (asker) cleaned.asker = clean(asker, MAX_LENGTH.name);
+  if (link && isHttpsLink(link)) cleaned.link = link;
+  return cleaned;
+}
+
+function isHttpsLink(text: string): boolean {
+  if (!URL.canParse(text)) return false;
+  const url = new URL(text);
+  return url.protocol === "https:" && url.username === "" && url.password === "";
 }
 
 function clean(text: string, max: number): string {
@@ -80,7 +99,26 @@ function announcementFields(
     field("leadEmail", lead.email || "—", lead.email ? "email" : "text"),
     field("leadRemark", lead.remark || "—", "text"),
     field("leadTime", leadTime(lead.createdAt, t), "time"),
-    field("leadConversation", lead.conversationUid, "id"),
+    { ...field("leadCaptured", capturedIn(lead.origin, t), "place"), link: lead.origin?.link },
     ...(chatbot === undefined ? [] : [field("leadChatbot", chatbot, "text")]),
   ];
+}
+
+/** "in a Slack thread in #support": where the lead's conversation happened, in `t`'s words. */
+function capturedIn(origin: LeadOrigin | undefined, t: Translator): string {
+  if (!origin) return t.t("leadCapturedOutside");
+  const { platform, place, where, asker } = origin;
+  if (place === "private") {
+    return asker
+      ? t.t("leadCapturedPrivate", { platform, name: asker })
+      : t.t("leadCapturedPrivateUnnamed", { platform });
+  }
+  if (place === "thread") {
+    return where
+      ? t.t("leadCapturedThread", { platform, where })
+      : t.t("leadCapturedThreadUnnamed", { platform });
+  }
+  return where
+    ? t.t("leadCapturedGroup", { platform, where })
+    : t.t("leadCapturedGroupUnnamed", { platform });
 }

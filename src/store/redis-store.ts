@@ -217,14 +217,15 @@ export class RedisStore implements Store {
       // the two commands a transaction adds (nothing reads these records mid-write).
       const pipeline = this.#client.multi();
       const now = Date.now();
+      const keptUntil: { score: number; value: string }[] = [];
       for (const { key, value, ttl, kept } of checked) {
         const encoded = await this.#encode(value);
         if (ttl === undefined || kept) pipeline.set(this.#key(key), encoded);
         else pipeline.set(this.#key(key), encoded, { expiration: { type: "PX", value: ttl } });
-        if (ttl !== undefined && kept) {
-          pipeline.zAdd(this.#key(KEPT_INDEX_KEY), { score: now + ttl, value: this.#key(key) });
-        }
+        if (ttl !== undefined && kept) keptUntil.push({ score: now + ttl, value: this.#key(key) });
       }
+      // Every kept record of the call in one ZADD.
+      if (keptUntil.length > 0) pipeline.zAdd(this.#key(KEPT_INDEX_KEY), keptUntil);
       await pipeline.exec(true);
     });
   }

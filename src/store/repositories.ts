@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
 import type { Coordination } from "../coordination/port.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
@@ -18,8 +19,21 @@ const DELIVERY_TTL_MS = 2 * DAY_MS;
 const KEPT_CONVERSATIONS = 10_000;
 
 const conversationKey = (threadKey: string) => `conv:${threadKey}`;
+const originKey = (conversationUid: string) => `conv-origin:${conversationUid}`;
 const languageKey = (channelKey: string) => `lang:${channelKey}`;
 const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
+
+const conversationOrigin = z.object({
+  /** The channel that carried it (IncomingMessage.channel). */
+  channel: z.string(),
+  /** IncomingMessage.origin of its first question: that channel's JSON. */
+  at: z.unknown(),
+  /** The asker's display name: untrusted text. */
+  asker: z.string().optional(),
+});
+
+/** Where a conversation the bot carried is, for the lead cards of leads captured in it. */
+export type ConversationOrigin = z.infer<typeof conversationOrigin>;
 
 /**
  * Which chatbot conversation each thread continues (thread key → conversation_uid). Kept
@@ -42,13 +56,31 @@ export class Conversations {
     });
   }
 
-  /** `botUid`: the chatbot the conversation belongs to (none: the default chatbot). */
-  async save(threadKey: string, conversationUid: string, botUid?: string): Promise<void> {
+  /**
+   * `botUid`: the chatbot the conversation belongs to (none: the default chatbot); `origin`:
+   * where it is (ConversationOrigin), kept as long, so a lead captured in it says so.
+   */
+  async save(
+    threadKey: string,
+    conversationUid: string,
+    botUid?: string,
+    origin?: ConversationOrigin,
+  ): Promise<void> {
     const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
     if (botUid !== undefined) saved.bot = botUid;
-    const key = conversationKey(threadKey);
-    await this.store.set(key, saved, { keptMs: CONVERSATION_TTL_MS });
-    this.#kept.note(key, saved, CONVERSATION_TTL_MS, saved.savedAt);
+    const records = [{ key: conversationKey(threadKey), value: saved as unknown }];
+    if (origin) records.push({ key: originKey(conversationUid), value: origin });
+    const ttlMs = { keptMs: CONVERSATION_TTL_MS };
+    await this.store.setMany(records.map((record) => ({ ...record, ttlMs })));
+    for (const { key, value } of records) {
+      this.#kept.note(key, value, CONVERSATION_TTL_MS, saved.savedAt);
+    }
+  }
+
+  /** Where conversation `conversationUid` is, when this bot carried it. */
+  async origin(conversationUid: string): Promise<ConversationOrigin | undefined> {
+    const parsed = conversationOrigin.safeParse(await this.store.get(originKey(conversationUid)));
+    return parsed.success ? parsed.data : undefined;
   }
 
   /** The thread's conversation, as `context` read it, goes on without a save: a copy is kept. */

@@ -6,6 +6,7 @@ import { StoreUnavailableError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { hugeAnswer } from "../../src/simulator/answers.ts";
 import { openStore } from "../../src/store/open-store.ts";
+import type { StoreEntry } from "../../src/store/types.ts";
 import { type Harness, incoming, startBridge, startHarness } from "../support/bridge-harness.ts";
 import { MemorySurface, plainRenderer } from "../support/memory-surface.ts";
 import { until } from "../support/run-bot.ts";
@@ -121,11 +122,19 @@ describe("the pipeline, over HTTP against the simulated backend", () => {
     const counting = new Proxy(store, {
       get: (target, name, receiver) => {
         const value = Reflect.get(target, name, receiver);
-        if (name !== "set") return typeof value === "function" ? value.bind(target) : value;
-        return (key: string, ...rest: unknown[]) => {
-          written.push(key);
-          return target.set(key, ...(rest as [unknown, number?]));
-        };
+        if (name === "set") {
+          return (key: string, ...rest: unknown[]) => {
+            written.push(key);
+            return target.set(key, ...(rest as [unknown, number?]));
+          };
+        }
+        if (name === "setMany") {
+          return (entries: StoreEntry[]) => {
+            written.push(...entries.map((entry) => entry.key));
+            return target.setMany(entries);
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
       },
     });
     const h = await start({ simulator: { chunkDelayMs: 0 }, store: counting });

@@ -25,6 +25,25 @@ describe("lead text", () => {
     expect(cleaned.remark.endsWith("…")).toBe(true);
   });
 
+  it("says where a lead was captured: its names cleaned, an https link kept and no other", () => {
+    const captured = (origin: Lead["origin"]) =>
+      leadAnnouncement(cleanLead(lead({ origin })), translator("en")).fields.at(-1);
+    const team = { platform: "Telegram", place: "group", where: "Team\u202e A" } as const;
+    expect(captured({ ...team, link: "javascript:alert(1)" })).toMatchObject({
+      label: "Captured",
+      value: "in the Telegram group Team A",
+      link: undefined,
+    });
+    expect(captured({ ...team, link: "https://t.me/c/1234/5" })?.link).toBe(
+      "https://t.me/c/1234/5",
+    );
+    expect(captured({ platform: "Slack", place: "private", asker: "Ann" })?.value).toBe(
+      "in a private Slack chat with Ann",
+    );
+    expect(captured({ platform: "Slack", place: "thread" })?.value).toBe("in a Slack thread");
+    expect(captured(undefined)?.value).toBe("outside the chats this bot serves");
+  });
+
   it("shows an empty field as a dash and the time in UTC", () => {
     expect(leadLine(lead({ name: "Ada" }), translator("en"))).toBe(
       "• Nov 22, 2026, 10:05 UTC: Ada · — · —",
@@ -41,7 +60,7 @@ describe("lead text", () => {
       ["E-mail", "—"],
       ["Remarque", "rappel"],
       ["Date", "22 nov. 2026, 10:05 UTC"],
-      ["Conversation", "c1"],
+      ["Recueilli", "en dehors des discussions de ce bot"],
     ]);
     expect(leadLine(lead({ name: "Ada", remark: "rappel" }), translator("de"))).toBe(
       "• 22. Nov. 2026, 10:05 UTC: Ada · — · — — „rappel“",

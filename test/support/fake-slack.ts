@@ -38,7 +38,7 @@ export interface FakeSlackOptions {
     { isAdmin?: boolean; isOwner?: boolean; team?: string; locale?: string; name?: string }
   >;
   /** Channels the bot may post in, by id; "im" channels are DMs. Unknown ids: channel_not_found. */
-  channels?: Record<string, { type: "channel" | "im"; member?: boolean }>;
+  channels?: Record<string, { type: "channel" | "im"; member?: boolean; name?: string }>;
   /** Per-workspace limits by method; default Slack's own (slackTiers: Tier 3 and 4 per minute). */
   tiers?: Partial<Record<string, Tier>>;
   /** false: the streaming methods answer feature_not_enabled. Default true. */
@@ -387,6 +387,10 @@ export class FakeSlack {
         return { ok: true, url: `ws://127.0.0.1:${this.#port}/socket` };
       case "users.info":
         return this.#usersInfo(args);
+      case "chat.getPermalink":
+        return this.#permalink(args);
+      case "conversations.info":
+        return this.#conversationInfo(args);
       case "assistant.threads.setStatus": {
         const result = this.conversations.setStatus(args);
         if (result.ok) {
@@ -430,6 +434,31 @@ export class FakeSlack {
     if (method === "chat.stopStream" && threadTs !== undefined) {
       this.#sessions.streamStopped(channel, threadTs, args.session_status);
     }
+  }
+
+  /**
+   * A message's link, as Slack makes it (a reply's carries its thread).
+   * https://docs.slack.dev/reference/methods/chat.getPermalink
+   */
+  #permalink(args: Record<string, unknown>): Record<string, unknown> {
+    const channel = String(args.channel ?? "");
+    const ts = String(args.message_ts ?? "");
+    if (!this.options.channels[channel]) return { ok: false, error: "channel_not_found" };
+    if (!/^\d+\.\d+$/.test(ts)) return { ok: false, error: "message_not_found" };
+    const permalink = `https://fake.slack.com/archives/${channel}/p${ts.replace(".", "")}`;
+    return { ok: true, channel, permalink };
+  }
+
+  /** A channel's name (channels:read). https://docs.slack.dev/reference/methods/conversations.info */
+  #conversationInfo(args: Record<string, unknown>): Record<string, unknown> {
+    const id = String(args.channel ?? "");
+    const channel = this.options.channels[id];
+    if (!channel) return { ok: false, error: "channel_not_found" };
+    const im = channel.type === "im";
+    return {
+      ok: true,
+      channel: { id, is_im: im, ...(im ? {} : { name: channel.name ?? id.toLowerCase() }) },
+    };
   }
 
   #usersInfo(args: Record<string, unknown>): Record<string, unknown> {

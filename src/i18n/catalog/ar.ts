@@ -100,7 +100,14 @@ export const ar: Messages = {
   leadEmail: "البريد الإلكتروني",
   leadRemark: "ملاحظة",
   leadTime: "الوقت",
-  leadConversation: "المحادثة",
+  leadCaptured: "مصدره",
+  leadCapturedOutside: "خارج المحادثات التي يخدمها هذا البوت",
+  leadCapturedPrivate: "في محادثة خاصة على {platform} مع {name}",
+  leadCapturedPrivateUnnamed: "في محادثة خاصة على {platform}",
+  leadCapturedThreadUnnamed: "في سلسلة على {platform}",
+  leadCapturedGroupUnnamed: "في مجموعة على {platform}",
+  leadCapturedThread: "في سلسلة على {platform} في {where}",
+  leadCapturedGroup: "في مجموعة {platform} {where}",
 
   assistantGreeting:
     "مرحبًا! اسألني عن أي شيء. كل نقاش هنا محادثة مستقلة؛ والأمر {command} يعرض قائمة الأوامر.",

@@ -105,7 +105,14 @@ export const de: Messages = {
   leadEmail: "E-Mail",
   leadRemark: "Anmerkung",
   leadTime: "Zeit",
-  leadConversation: "Unterhaltung",
+  leadCaptured: "Erfasst",
+  leadCapturedOutside: "außerhalb der Chats dieses Bots",
+  leadCapturedPrivate: "in einem privaten {platform}-Chat mit {name}",
+  leadCapturedPrivateUnnamed: "in einem privaten {platform}-Chat",
+  leadCapturedThreadUnnamed: "in einem {platform}-Thread",
+  leadCapturedGroupUnnamed: "in einer {platform}-Gruppe",
+  leadCapturedThread: "in einem {platform}-Thread in {where}",
+  leadCapturedGroup: "in der {platform}-Gruppe {where}",
 
   assistantGreeting:
     "Hallo! Fragen Sie mich, was Sie möchten. Jeder Thread hier ist eine eigene Unterhaltung; {command} zeigt die Befehle.",

@@ -108,7 +108,14 @@ export const en = {
   leadEmail: "E-mail",
   leadRemark: "Remark",
   leadTime: "Time",
-  leadConversation: "Conversation",
+  leadCaptured: "Captured",
+  leadCapturedOutside: "outside the chats this bot serves",
+  leadCapturedPrivate: "in a private {platform} chat with {name}",
+  leadCapturedPrivateUnnamed: "in a private {platform} chat",
+  leadCapturedThreadUnnamed: "in a {platform} thread",
+  leadCapturedGroupUnnamed: "in a {platform} group",
+  leadCapturedThread: "in a {platform} thread in {where}",
+  leadCapturedGroup: "in the {platform} group {where}",
 
   // Slack: a DM opened with nothing in it yet (the agent view), a new assistant-pane thread.
   assistantGreeting:

@@ -108,7 +108,14 @@ export const es: Messages = {
   leadEmail: "Correo",
   leadRemark: "Comentario",
   leadTime: "Fecha",
-  leadConversation: "Conversación",
+  leadCaptured: "Captado",
+  leadCapturedOutside: "fuera de los chats de este bot",
+  leadCapturedPrivate: "en un chat privado de {platform} con {name}",
+  leadCapturedPrivateUnnamed: "en un chat privado de {platform}",
+  leadCapturedThreadUnnamed: "en un hilo de {platform}",
+  leadCapturedGroupUnnamed: "en un grupo de {platform}",
+  leadCapturedThread: "en un hilo de {platform} en {where}",
+  leadCapturedGroup: "en el grupo de {platform} {where}",
 
   assistantGreeting:
     "¡Hola! Pregúntame lo que quieras. Aquí cada hilo es una conversación aparte; {command} muestra los comandos.",

@@ -105,7 +105,14 @@ export const fr: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Remarque",
   leadTime: "Date",
-  leadConversation: "Conversation",
+  leadCaptured: "Recueilli",
+  leadCapturedOutside: "en dehors des discussions de ce bot",
+  leadCapturedPrivate: "dans une discussion privée {platform} avec {name}",
+  leadCapturedPrivateUnnamed: "dans une discussion privée {platform}",
+  leadCapturedThreadUnnamed: "dans un fil {platform}",
+  leadCapturedGroupUnnamed: "dans un groupe {platform}",
+  leadCapturedThread: "dans un fil {platform} de {where}",
+  leadCapturedGroup: "dans le groupe {platform} {where}",
 
   assistantGreeting:
     "Bonjour ! Posez-moi n’importe quelle question. Ici, chaque fil est une conversation à part ; {command} liste les commandes.",

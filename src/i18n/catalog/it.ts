@@ -103,7 +103,14 @@ export const it: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Nota",
   leadTime: "Ora",
-  leadConversation: "Conversazione",
+  leadCaptured: "Raccolto",
+  leadCapturedOutside: "fuori dalle chat di questo bot",
+  leadCapturedPrivate: "in una chat privata {platform} con {name}",
+  leadCapturedPrivateUnnamed: "in una chat privata {platform}",
+  leadCapturedThreadUnnamed: "in un thread {platform}",
+  leadCapturedGroupUnnamed: "in un gruppo {platform}",
+  leadCapturedThread: "in un thread {platform} in {where}",
+  leadCapturedGroup: "nel gruppo {platform} {where}",
 
   assistantGreeting:
     "Ciao! Chiedimi quello che vuoi. Qui ogni thread è una conversazione a sé; {command} elenca i comandi.",

@@ -102,7 +102,14 @@ export const jp: Messages = {
   leadEmail: "メール",
   leadRemark: "備考",
   leadTime: "日時",
-  leadConversation: "会話",
+  leadCaptured: "取得元",
+  leadCapturedOutside: "このボットが対応するチャットの外",
+  leadCapturedPrivate: "{name} との {platform} の個人チャット",
+  leadCapturedPrivateUnnamed: "{platform} の個人チャット",
+  leadCapturedThreadUnnamed: "{platform} のスレッド",
+  leadCapturedGroupUnnamed: "{platform} のグループ",
+  leadCapturedThread: "{where} の {platform} スレッド",
+  leadCapturedGroup: "{platform} のグループ {where}",
 
   assistantGreeting:
     "こんにちは！何でも質問してください。ここではスレッドごとに別の会話になります。{command} でコマンドの一覧を表示できます。",

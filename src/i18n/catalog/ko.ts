@@ -96,7 +96,14 @@ export const ko: Messages = {
   leadEmail: "이메일",
   leadRemark: "메모",
   leadTime: "시간",
-  leadConversation: "대화",
+  leadCaptured: "수집 위치",
+  leadCapturedOutside: "이 봇이 응대하는 채팅 밖",
+  leadCapturedPrivate: "{name} 님과의 {platform} 개인 채팅",
+  leadCapturedPrivateUnnamed: "{platform} 개인 채팅",
+  leadCapturedThreadUnnamed: "{platform} 스레드",
+  leadCapturedGroupUnnamed: "{platform} 그룹",
+  leadCapturedThread: "{where}의 {platform} 스레드",
+  leadCapturedGroup: "{platform} 그룹 {where}",
 
   assistantGreeting:
     "안녕하세요! 무엇이든 물어보세요. 여기서는 스레드마다 대화가 따로입니다. {command}로 명령어 목록을 볼 수 있습니다.",

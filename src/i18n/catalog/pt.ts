@@ -99,7 +99,14 @@ export const pt: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Observação",
   leadTime: "Data",
-  leadConversation: "Conversa",
+  leadCaptured: "Captado",
+  leadCapturedOutside: "fora dos chats deste bot",
+  leadCapturedPrivate: "num chat privado do {platform} com {name}",
+  leadCapturedPrivateUnnamed: "num chat privado do {platform}",
+  leadCapturedThreadUnnamed: "num tópico do {platform}",
+  leadCapturedGroupUnnamed: "num grupo do {platform}",
+  leadCapturedThread: "num tópico do {platform} em {where}",
+  leadCapturedGroup: "no grupo do {platform} {where}",
 
   assistantGreeting:
     "Olá! Pergunte o que quiser. Aqui cada thread é uma conversa à parte; {command} lista os comandos.",

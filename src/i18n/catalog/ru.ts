@@ -101,7 +101,14 @@ export const ru: Messages = {
   leadEmail: "Эл. почта",
   leadRemark: "Комментарий",
   leadTime: "Время",
-  leadConversation: "Разговор",
+  leadCaptured: "Получен",
+  leadCapturedOutside: "вне чатов, которые обслуживает этот бот",
+  leadCapturedPrivate: "в личном чате {platform} с {name}",
+  leadCapturedPrivateUnnamed: "в личном чате {platform}",
+  leadCapturedThreadUnnamed: "в треде {platform}",
+  leadCapturedGroupUnnamed: "в группе {platform}",
+  leadCapturedThread: "в треде {platform} в {where}",
+  leadCapturedGroup: "в группе {platform} {where}",
 
   assistantGreeting:
     "Здравствуйте! Спрашивайте что угодно. Каждая ветка здесь — отдельный разговор; {command} покажет команды.",

@@ -101,7 +101,14 @@ export const uk: Messages = {
   leadEmail: "Ел. пошта",
   leadRemark: "Коментар",
   leadTime: "Час",
-  leadConversation: "Розмова",
+  leadCaptured: "Отримано",
+  leadCapturedOutside: "поза чатами, які обслуговує цей бот",
+  leadCapturedPrivate: "в особистому чаті {platform} з {name}",
+  leadCapturedPrivateUnnamed: "в особистому чаті {platform}",
+  leadCapturedThreadUnnamed: "у треді {platform}",
+  leadCapturedGroupUnnamed: "у групі {platform}",
+  leadCapturedThread: "у треді {platform} в {where}",
+  leadCapturedGroup: "у групі {platform} {where}",
 
   assistantGreeting:
     "Вітаю! Питайте що завгодно. Кожна гілка тут — окрема розмова; {command} покаже команди.",

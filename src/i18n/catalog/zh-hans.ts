@@ -91,7 +91,14 @@ export const zhHans: Messages = {
   leadEmail: "电子邮件",
   leadRemark: "备注",
   leadTime: "时间",
-  leadConversation: "对话",
+  leadCaptured: "来源",
+  leadCapturedOutside: "此机器人服务的聊天之外",
+  leadCapturedPrivate: "与 {name} 的 {platform} 私聊",
+  leadCapturedPrivateUnnamed: "{platform} 私聊",
+  leadCapturedThreadUnnamed: "{platform} 话题",
+  leadCapturedGroupUnnamed: "{platform} 群组",
+  leadCapturedThread: "{where} 中的 {platform} 话题",
+  leadCapturedGroup: "{platform} 群组 {where}",
 
   assistantGreeting:
     "您好！有什么问题尽管问。这里每个会话串都是独立的对话；{command} 可列出所有命令。",

@@ -91,7 +91,14 @@ export const zhHant: Messages = {
   leadEmail: "電子郵件",
   leadRemark: "備註",
   leadTime: "時間",
-  leadConversation: "對話",
+  leadCaptured: "來源",
+  leadCapturedOutside: "此機器人服務的聊天之外",
+  leadCapturedPrivate: "與 {name} 的 {platform} 私人聊天",
+  leadCapturedPrivateUnnamed: "{platform} 私人聊天",
+  leadCapturedThreadUnnamed: "{platform} 討論串",
+  leadCapturedGroupUnnamed: "{platform} 群組",
+  leadCapturedThread: "{where} 中的 {platform} 討論串",
+  leadCapturedGroup: "{platform} 群組 {where}",
 
   assistantGreeting:
     "您好！有什麼問題儘管問。這裡每個討論串都是獨立的對話；{command} 可列出所有指令。",
