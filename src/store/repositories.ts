@@ -43,6 +43,8 @@ export type ConversationOrigin = z.infer<typeof conversationOrigin>;
  */
 export class Conversations {
   readonly #kept: KeptRecords;
+  /** Where the conversations saved lately are: written back with them. */
+  readonly #origins: KeptRecords;
 
   constructor(
     readonly store: KeyValueStore,
@@ -50,6 +52,12 @@ export class Conversations {
   ) {
     this.#kept = new KeptRecords(store, {
       what: "conversations",
+      max: KEPT_CONVERSATIONS,
+      kept: true,
+      writeBacks,
+    });
+    this.#origins = new KeptRecords(store, {
+      what: "conversations' origins",
       max: KEPT_CONVERSATIONS,
       kept: true,
       writeBacks,
@@ -68,13 +76,15 @@ export class Conversations {
   ): Promise<void> {
     const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
     if (botUid !== undefined) saved.bot = botUid;
-    const records = [{ key: conversationKey(threadKey), value: saved as unknown }];
-    if (origin) records.push({ key: originKey(conversationUid), value: origin });
     const ttlMs = { keptMs: CONVERSATION_TTL_MS };
-    await this.store.setMany(records.map((record) => ({ ...record, ttlMs })));
-    for (const { key, value } of records) {
-      this.#kept.note(key, value, CONVERSATION_TTL_MS, saved.savedAt);
-    }
+    const key = conversationKey(threadKey);
+    const at = originKey(conversationUid);
+    await this.store.setMany([
+      { key, value: saved, ttlMs },
+      ...(origin ? [{ key: at, value: origin, ttlMs }] : []),
+    ]);
+    this.#kept.note(key, saved, CONVERSATION_TTL_MS, saved.savedAt);
+    if (origin) this.#origins.note(at, origin, CONVERSATION_TTL_MS, saved.savedAt);
   }
 
   /** Where conversation `conversationUid` is, when this bot carried it. */

@@ -70,6 +70,34 @@ describe("leads captured in a conversation the bot carried", () => {
   });
 });
 
+describe("with the defaults (LEADS_POLL_INTERVAL 300 s, LEADS_AFTER_ANSWER_S 10 s)", () => {
+  it("a lead captured in a Telegram private chat is on the Slack lead channel within 15 s of the answer", async () => {
+    const channels = { C1: { type: "channel" }, CSALES: { type: "channel" } } as const;
+    const slack = track(await FakeSlack.start({ channels }), (f) => f.close());
+    const telegram = track(await startFakeTelegram(), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
+    const bot = trackedBot(track, {
+      ...telegramBotEnv(telegram, simulator),
+      SLACK_BOT_TOKEN: slack.options.botToken,
+      SLACK_SIGNING_SECRET: SIGNING_SECRET,
+      SLACK_API_URL: slack.apiUrl,
+      LEADS_SLACK_CHANNELS: "CSALES",
+    });
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    const ann = telegram.user(2001, "Ann");
+    telegram.addChat({ id: ann.id, type: "private", first_name: "Ann" });
+    telegram.write({ chat: ann.id, from: ann, text: "please call me back #lead" });
+    await bot.logLine("question answered");
+    const card = await until(
+      "the lead's card in Slack",
+      () => [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot),
+      15_000,
+    );
+    expect(JSON.stringify(card.blocks)).toContain("in a private Telegram chat with Ann");
+    expect(await bot.stop()).toBe(0);
+  }, 30_000);
+});
+
 describe.skipIf(!redis?.server)("two processes on one Redis", () => {
   it("a lead captured in an answer of the process that does not poll is announced by the one that does, in seconds", async () => {
     const channels = { C1: { type: "channel" }, CSALES: { type: "channel" } } as const;
