@@ -90,8 +90,9 @@ export interface IncomingMessage {
    */
   discussion?(maxMessages: number, signal: AbortSignal): Promise<Discussion | undefined>;
   /**
-   * Where the conversation is, as JSON only this channel reads (LeadAnnouncer.describeOrigin):
-   * kept with the conversation, so that a lead captured in it says where it happened.
+   * Where the conversation is, as JSON only this channel reads (LeadAnnouncer.describeOrigin),
+   * with the person's name in a private chat only: kept with the conversation, so that a lead
+   * captured in it says where it happened.
    */
   origin?: unknown;
 }
@@ -460,10 +461,11 @@ export interface Lead {
   botUid: string;
   conversationUid: string;
   /**
-   * Where its conversation happened, when it was one this bot carried; undefined: outside the
-   * chats this bot serves (a website's chatbot).
+   * Where its conversation happened: in a chat this bot carried, "outside" the chats it
+   * serves (a website's chatbot), or undefined when that is not known (the store away, a card
+   * of an earlier version).
    */
-  origin?: LeadOrigin | undefined;
+  origin?: LeadOrigin | "outside" | undefined;
   /** ISO 8601 with a UTC offset, as the backend sent it. */
   createdAt: string;
   name: string;
@@ -480,7 +482,7 @@ export interface LeadOrigin {
   place: "thread" | "group" | "private";
   /** The channel's or the group's name ("#support", "Team"): untrusted text. */
   where?: string | undefined;
-  /** The asker's display name: untrusted text. */
+  /** The person, in a private chat: their display name, untrusted text. */
   asker?: string | undefined;
   /** A link to the conversation, where the platform has one: https only. */
   link?: string | undefined;
@@ -540,8 +542,8 @@ export interface LeadAnnouncer {
   /** Shows the lead in `state` on an announcement posted before (`message` as announce gave it). */
   show?(message: unknown, announcement: LeadAnnouncement, state: LeadCardState): Promise<void>;
   /**
-   * Where a conversation of this platform is, from the IncomingMessage.origin its first
-   * question carried and the asker's name: undefined when it cannot tell. Never throws.
+   * Where a conversation of this platform is, from the IncomingMessage.origin a question of it
+   * carried: undefined when it cannot tell. Never throws.
    */
-  describeOrigin?(origin: unknown, asker: string | undefined): Promise<LeadOrigin | undefined>;
+  describeOrigin?(origin: unknown): Promise<LeadOrigin | undefined>;
 }

@@ -15,7 +15,12 @@ import { slackRenderer } from "./render.ts";
 import { slackChannelKey } from "./to-incoming.ts";
 
 /** What SlackOrigin is, read back from the store. */
-const slackOrigin = z.object({ channel: z.string(), thread: z.string(), direct: z.boolean() });
+const slackOrigin = z.object({
+  channel: z.string(),
+  thread: z.string(),
+  direct: z.boolean(),
+  asker: z.string().optional(),
+});
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
@@ -95,10 +100,10 @@ export function createSlackLeadAnnouncer(
         }
       });
     },
-    async describeOrigin(origin, asker) {
+    async describeOrigin(origin) {
       const at = slackOrigin.safeParse(origin);
       if (!at.success) return undefined;
-      const { channel, thread, direct } = at.data;
+      const { channel, thread, direct, asker } = at.data;
       // No scope needed; where Slack has none (the message deleted), the card has no link.
       const link = await client.chat.getPermalink({ channel, message_ts: thread }).then(
         (found) => found.permalink,

@@ -134,23 +134,25 @@ export function toDelivery(
       // A workspace's admins (and the listed ids) administer every channel of it alike.
       isBotAdmin: () => context.admins.isAdmin(user),
       authorLocale: () => context.admins.locale(user),
-      origin: slackOrigin(event.channel, threadTs),
+      origin: slackOrigin(event.channel, threadTs, nameOf(event.user_profile)),
     },
   };
 }
 
 /**
  * Where a Slack conversation is (IncomingMessage.origin): its channel and its thread's first
- * message; a direct message's channel id starts with D.
+ * message; in a direct message (a channel id starting with D), the person's name too.
  */
 export interface SlackOrigin {
   channel: string;
   thread: string;
   direct: boolean;
+  asker?: string | undefined;
 }
 
-function slackOrigin(channel: string, thread: string): SlackOrigin {
-  return { channel, thread, direct: channel.startsWith("D") };
+function slackOrigin(channel: string, thread: string, name: string | undefined): SlackOrigin {
+  const direct = channel.startsWith("D");
+  return direct && name ? { channel, thread, direct, asker: name } : { channel, thread, direct };
 }
 
 /**

@@ -55,6 +55,7 @@ const telegramOrigin = z.object({
   title: z.string().optional(),
   username: z.string().optional(),
   message: z.number(),
+  asker: z.string().optional(),
 });
 
 /**
@@ -62,13 +63,10 @@ const telegramOrigin = z.object({
  * group by its title, with a link to the message for a supergroup (t.me/<username>/<id> for a
  * public one, t.me/c/<id>/<id> for its members otherwise; a basic group has no links).
  */
-function describeTelegramOrigin(
-  origin: unknown,
-  asker: string | undefined,
-): LeadOrigin | undefined {
+function describeTelegramOrigin(origin: unknown): LeadOrigin | undefined {
   const at = telegramOrigin.safeParse(origin);
   if (!at.success) return undefined;
-  const { chat, type, title, username, message } = at.data;
+  const { chat, type, title, username, message, asker } = at.data;
   if (type === "private") return { platform: "Telegram", place: "private", asker };
   const internal = String(chat).match(/^-100(\d+)$/)?.[1];
   const link =
@@ -88,7 +86,7 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
   return {
     platform: "telegram",
     channelKey: telegramChannelKey,
-    describeOrigin: async (origin, asker) => describeTelegramOrigin(origin, asker),
+    describeOrigin: async (origin) => describeTelegramOrigin(origin),
     async announce(chatId, announcement, state = {}) {
       const sent = await callWithinBudget(
         budgets.for(chatId),

@@ -315,12 +315,17 @@ export interface TelegramOrigin {
   title?: string | undefined;
   username?: string | undefined;
   message: number;
+  /** In a private chat: the person's name. */
+  asker?: string | undefined;
 }
 
-export function telegramOrigin({ chat, message_id }: Message): TelegramOrigin {
+export function telegramOrigin(message: Message): TelegramOrigin {
+  const { chat, message_id } = message;
   const origin: TelegramOrigin = { chat: chat.id, type: chat.type, message: message_id };
   if ("title" in chat && chat.title) origin.title = chat.title;
   if ("username" in chat && chat.username) origin.username = chat.username;
+  const name = chat.type === "private" ? nameOf(message) : undefined;
+  if (name) origin.asker = name;
   return origin;
 }
 

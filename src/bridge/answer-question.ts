@@ -11,11 +11,7 @@ import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
-import {
-  type ConversationOrigin,
-  Conversations,
-  type ThreadContext,
-} from "../store/repositories.ts";
+import { Conversations, type ThreadContext } from "../store/repositories.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
@@ -113,7 +109,10 @@ export async function answerQuestion(
             conversationUid = received.conversationUid;
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
             if (Conversations.needsSaving(context, received.conversationUid, chatbot.botUid)) {
-              const origin = message.origin === undefined ? undefined : originOf(message);
+              const origin =
+                message.origin === undefined
+                  ? undefined
+                  : { channel: message.channel, at: message.origin };
               saving = deps.conversations
                 .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)
                 .catch((error: unknown) =>
@@ -173,12 +172,6 @@ export async function answerQuestion(
     messages: summary.messages,
     calls: summary.calls,
   };
-}
-
-/** Where the conversation of `message` is, as a lead card captured in it tells it. */
-function originOf(message: IncomingMessage): ConversationOrigin {
-  const { channel, origin: at, authorName: asker } = message;
-  return asker === undefined ? { channel, at } : { channel, at, asker };
 }
 
 /** 👍/👎 under the finished answer, and the record its votes are checked against. */

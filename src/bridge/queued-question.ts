@@ -23,6 +23,7 @@ const queuedRecord = z.object({
     text: z.string(),
     bareCommands: z.boolean().optional(),
     replyPlace: z.unknown(),
+    origin: z.unknown().optional(),
   }),
   /** Its ticket in its thread's line, taken on arrival: the taker holds it from then on. */
   ticket: z.unknown().transform((ticket) => (typeof ticket === "string" ? ticket : undefined)),
@@ -67,6 +68,7 @@ export function queuedRecordOf(
       text: message.text,
       bareCommands: message.bareCommands,
       replyPlace: message.replyPlace,
+      ...(message.origin !== undefined && { origin: message.origin }),
     },
     ticket: question.ticket,
     receivedAt: Date.now(),

@@ -3,6 +3,12 @@ import type { Logger } from "../log.ts";
 import type { AnswerMessageEvent, FinishingMessage } from "../ports.ts";
 import type { JournalEntry } from "./entry.ts";
 
+/**
+ * The longest a final text waits for its record: a store slow or away must not hold up what a
+ * person sees (a kill in that window then finds the record one edit behind, as before it).
+ */
+const FINISHING_WAIT_MS = 500;
+
 /** Where one answer's record goes (the process's AnswerJournal). */
 export interface JournalSink {
   readonly log: Logger;
@@ -113,7 +119,15 @@ export class JournaledAnswer {
     if (known?.markdown === markdown && JSON.stringify(known.end) === JSON.stringify(end)) return;
     this.#messages.set(index, { saved, markdown, final: false, end });
     this.#changed(true);
-    while (this.#writing) await this.#writing;
+    const written = (async () => {
+      while (this.#writing) await this.#writing;
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, FINISHING_WAIT_MS);
+    });
+    await Promise.race([written, waited]);
+    clearTimeout(timer);
   }
 
   /** The answer is over (complete, cut or failed): its record goes. Never throws. */

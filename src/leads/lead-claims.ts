@@ -68,13 +68,16 @@ const storedLead = z.object({
   botUid: z.string(),
   conversationUid: z.string(),
   origin: z
-    .object({
-      platform: z.string(),
-      place: z.enum(["thread", "group", "private"]),
-      where: z.string().optional(),
-      asker: z.string().optional(),
-      link: z.string().optional(),
-    })
+    .union([
+      z.literal("outside"),
+      z.object({
+        platform: z.string(),
+        place: z.enum(["thread", "group", "private"]),
+        where: z.string().optional(),
+        asker: z.string().optional(),
+        link: z.string().optional(),
+      }),
+    ])
     .optional(),
   createdAt: z.string(),
   name: z.string(),

@@ -520,18 +520,23 @@ export class LeadPoller {
   }
 
   /**
-   * Where the lead's conversation happened, as the platform that carried it tells: undefined
-   * for one this bot did not carry, or that its platform cannot describe now.
+   * Where the lead's conversation happened, as the platform that carried it tells; "outside"
+   * for one this bot did not carry; undefined when that cannot be told now (the store away,
+   * the platform not running here).
    */
   async #originOf(lead: Lead): Promise<Lead["origin"]> {
     const { origins, announcers, log } = this.#options;
-    const kept = await origins?.origin(lead.conversationUid).catch((error: unknown) => {
+    if (!origins) return undefined;
+    let kept: ConversationOrigin | undefined;
+    try {
+      kept = await origins.origin(lead.conversationUid);
+    } catch (error) {
       log[storeFailureLevel(error)]({ err: error }, "a lead's conversation could not be looked up");
       return undefined;
-    });
-    if (!kept) return undefined;
+    }
+    if (!kept) return "outside";
     const announcer = announcers.find((a) => a.platform === kept.channel);
-    return announcer?.describeOrigin?.(kept.at, kept.asker);
+    return announcer?.describeOrigin?.(kept.at).catch(() => undefined);
   }
 
   /**
@@ -570,9 +575,11 @@ export class LeadPoller {
   #poll(): Promise<void> {
     const poll = (this.#running ?? Promise.resolve())
       .catch(() => undefined)
-      .then(() => this.pollOnce())
+      // A poll asked for while another ran is dropped by a stop meanwhile.
+      .then(() => (this.#stopped ? undefined : this.pollOnce()))
       .then(
         (report) => {
+          if (!report) return;
           this.#failures = 0;
           if (report.outcome !== "not-leader")
             this.#options.metrics?.leadPolls.inc({ outcome: "ok" });

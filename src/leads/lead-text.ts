@@ -15,8 +15,8 @@ export function cleanLead(lead: Lead): Lead {
     email: clean(lead.email, MAX_LENGTH.email),
     remark: clean(lead.remark, MAX_LENGTH.remark),
   };
-  if (lead.origin) cleaned.origin = cleanOrigin(lead.origin);
-  else delete cleaned.origin;
+  if (lead.origin === undefined) delete cleaned.origin;
+  else if (lead.origin !== "outside") cleaned.origin = cleanOrigin(lead.origin);
   return cleaned;
 }
 
@@ -99,14 +99,20 @@ function announcementFields(
     field("leadEmail", lead.email || "—", lead.email ? "email" : "text"),
     field("leadRemark", lead.remark || "—", "text"),
     field("leadTime", leadTime(lead.createdAt, t), "time"),
-    { ...field("leadCaptured", capturedIn(lead.origin, t), "place"), link: lead.origin?.link },
+    // Where it was captured; where that is not known, the conversation's id as before.
+    lead.origin === undefined
+      ? field("leadConversation", lead.conversationUid, "id")
+      : {
+          ...field("leadCaptured", capturedIn(lead.origin, t), "place"),
+          link: linkOf(lead.origin),
+        },
     ...(chatbot === undefined ? [] : [field("leadChatbot", chatbot, "text")]),
   ];
 }
 
 /** "in a Slack thread in #support": where the lead's conversation happened, in `t`'s words. */
-function capturedIn(origin: LeadOrigin | undefined, t: Translator): string {
-  if (!origin) return t.t("leadCapturedOutside");
+function capturedIn(origin: LeadOrigin | "outside", t: Translator): string {
+  if (origin === "outside") return t.t("leadCapturedOutside");
   const { platform, place, where, asker } = origin;
   if (place === "private") {
     return asker
@@ -121,4 +127,8 @@ function capturedIn(origin: LeadOrigin | undefined, t: Translator): string {
   return where
     ? t.t("leadCapturedGroup", { platform, where })
     : t.t("leadCapturedGroupUnnamed", { platform });
+}
+
+function linkOf(origin: LeadOrigin | "outside"): string | undefined {
+  return origin === "outside" ? undefined : origin.link;
 }

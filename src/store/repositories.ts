@@ -26,10 +26,8 @@ const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
 const conversationOrigin = z.object({
   /** The channel that carried it (IncomingMessage.channel). */
   channel: z.string(),
-  /** IncomingMessage.origin of its first question: that channel's JSON. */
+  /** IncomingMessage.origin of a question of it: that channel's JSON. */
   at: z.unknown(),
-  /** The asker's display name: untrusted text. */
-  asker: z.string().optional(),
 });
 
 /** Where a conversation the bot carried is, for the lead cards of leads captured in it. */

@@ -59,10 +59,10 @@ const SAMPLE: MessageValues = {
 
 // Texts that are only values and punctuation (the "⚠️ {reason}" note, "{name} ({code})", a
 // lead's line, "{chatbot}: {reason}", a chatbot's votes), and words that are the same in a
-// language (German "Name", so "Name:" too; "E-mail" in French, Italian and Portuguese;
-// "Chatbot", the word several languages use). Exact: a stale entry fails too.
+// language (German "Name", so "Name:" too; "E-mail" in French, Italian and Portuguese; French
+// "Conversation"; "Chatbot", the word several languages use). Exact: a stale entry fails too.
 const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly MessageKey[]>> = {
-  fr: ["failed", "languageNamed", "leadEmail", "leadChatbot"],
+  fr: ["failed", "languageNamed", "leadEmail", "leadConversation", "leadChatbot"],
   es: ["failed", "languageNamed", "leadLine", "chatbotFailed", "leadChatbot", "feedbackOfChatbot"],
   ru: ["failed", "languageNamed", "leadLine", "chatbotFailed", "feedbackOfChatbot"],
   "zh-Hans": ["failed"],

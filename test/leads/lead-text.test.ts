@@ -41,7 +41,9 @@ describe("lead text", () => {
       "in a private Slack chat with Ann",
     );
     expect(captured({ platform: "Slack", place: "thread" })?.value).toBe("in a Slack thread");
-    expect(captured(undefined)?.value).toBe("outside the chats this bot serves");
+    expect(captured("outside")?.value).toBe("outside the chats this bot serves");
+    // Not known (the store was away, a card of an earlier version): its conversation's id.
+    expect(captured(undefined)).toMatchObject({ label: "Conversation", value: "c1" });
   });
 
   it("shows an empty field as a dash and the time in UTC", () => {
@@ -60,7 +62,7 @@ describe("lead text", () => {
       ["E-mail", "—"],
       ["Remarque", "rappel"],
       ["Date", "22 nov. 2026, 10:05 UTC"],
-      ["Recueilli", "en dehors des discussions de ce bot"],
+      ["Conversation", "c1"],
     ]);
     expect(leadLine(lead({ name: "Ada", remark: "rappel" }), translator("de"))).toBe(
       "• 22. Nov. 2026, 10:05 UTC: Ada · — · — — „rappel“",

@@ -129,7 +129,7 @@ describe("Slack: the bot speaks the channel's language", () => {
       "*E-mail*",
       "*Remarque*",
       "*Date*",
-      "*Recueilli*",
+      "*Conversation*",
     ]);
     expect(post?.blocks[1]?.fields?.[4]?.text).toMatch(
       /^\*Date\*\n\d{1,2} \S+ \d{4}, \d\d:\d\d UTC$/,

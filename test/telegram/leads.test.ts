@@ -46,7 +46,7 @@ describe("Telegram lead announcements", () => {
       "E-mail: mallory@example.com",
       "Remark: <a href='https://evil.example'>click</a> **bold**",
       expect.stringMatching(/^Time: [A-Z][a-z]{2} \d{1,2}, \d{4}, \d\d:\d\d UTC$/),
-      "Captured: outside the chats this bot serves",
+      "Conversation: conv-1",
     ]);
     expect(first?.entities.map((e) => e.type)).toEqual([
       "bold",
@@ -57,6 +57,7 @@ describe("Telegram lead announcements", () => {
       "bold",
       "bold",
       "bold",
+      "code",
     ]);
     expect(first?.raw).toContain('<a href="mailto:mallory@example.com">');
     // An address that is not plain is shown as text, never as a link.

@@ -100,6 +100,7 @@ export const ar: Messages = {
   leadEmail: "البريد الإلكتروني",
   leadRemark: "ملاحظة",
   leadTime: "الوقت",
+  leadConversation: "المحادثة",
   leadCaptured: "مصدره",
   leadCapturedOutside: "خارج المحادثات التي يخدمها هذا البوت",
   leadCapturedPrivate: "في محادثة خاصة على {platform} مع {name}",

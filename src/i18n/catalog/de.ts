@@ -105,6 +105,7 @@ export const de: Messages = {
   leadEmail: "E-Mail",
   leadRemark: "Anmerkung",
   leadTime: "Zeit",
+  leadConversation: "Unterhaltung",
   leadCaptured: "Erfasst",
   leadCapturedOutside: "außerhalb der Chats dieses Bots",
   leadCapturedPrivate: "in einem privaten {platform}-Chat mit {name}",

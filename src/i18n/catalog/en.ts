@@ -108,6 +108,7 @@ export const en = {
   leadEmail: "E-mail",
   leadRemark: "Remark",
   leadTime: "Time",
+  leadConversation: "Conversation",
   leadCaptured: "Captured",
   leadCapturedOutside: "outside the chats this bot serves",
   leadCapturedPrivate: "in a private {platform} chat with {name}",

@@ -108,6 +108,7 @@ export const es: Messages = {
   leadEmail: "Correo",
   leadRemark: "Comentario",
   leadTime: "Fecha",
+  leadConversation: "Conversación",
   leadCaptured: "Captado",
   leadCapturedOutside: "fuera de los chats de este bot",
   leadCapturedPrivate: "en un chat privado de {platform} con {name}",

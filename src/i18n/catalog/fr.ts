@@ -105,6 +105,7 @@ export const fr: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Remarque",
   leadTime: "Date",
+  leadConversation: "Conversation",
   leadCaptured: "Recueilli",
   leadCapturedOutside: "en dehors des discussions de ce bot",
   leadCapturedPrivate: "dans une discussion privée {platform} avec {name}",

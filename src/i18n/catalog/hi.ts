@@ -95,6 +95,7 @@ export const hi: Messages = {
   leadEmail: "ईमेल",
   leadRemark: "टिप्पणी",
   leadTime: "समय",
+  leadConversation: "बातचीत",
   leadCaptured: "कहाँ से मिला",
   leadCapturedOutside: "इस बॉट की चैट के बाहर",
   leadCapturedPrivate: "{name} के साथ {platform} की निजी चैट में",

@@ -103,6 +103,7 @@ export const it: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Nota",
   leadTime: "Ora",
+  leadConversation: "Conversazione",
   leadCaptured: "Raccolto",
   leadCapturedOutside: "fuori dalle chat di questo bot",
   leadCapturedPrivate: "in una chat privata {platform} con {name}",

@@ -102,6 +102,7 @@ export const jp: Messages = {
   leadEmail: "メール",
   leadRemark: "備考",
   leadTime: "日時",
+  leadConversation: "会話",
   leadCaptured: "取得元",
   leadCapturedOutside: "このボットが対応するチャットの外",
   leadCapturedPrivate: "{name} との {platform} の個人チャット",

@@ -96,6 +96,7 @@ export const ko: Messages = {
   leadEmail: "이메일",
   leadRemark: "메모",
   leadTime: "시간",
+  leadConversation: "대화",
   leadCaptured: "수집 위치",
   leadCapturedOutside: "이 봇이 응대하는 채팅 밖",
   leadCapturedPrivate: "{name} 님과의 {platform} 개인 채팅",

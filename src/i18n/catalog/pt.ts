@@ -99,6 +99,7 @@ export const pt: Messages = {
   leadEmail: "E-mail",
   leadRemark: "Observação",
   leadTime: "Data",
+  leadConversation: "Conversa",
   leadCaptured: "Captado",
   leadCapturedOutside: "fora dos chats deste bot",
   leadCapturedPrivate: "num chat privado do {platform} com {name}",

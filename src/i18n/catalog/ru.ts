@@ -101,6 +101,7 @@ export const ru: Messages = {
   leadEmail: "Эл. почта",
   leadRemark: "Комментарий",
   leadTime: "Время",
+  leadConversation: "Разговор",
   leadCaptured: "Получен",
   leadCapturedOutside: "вне чатов, которые обслуживает этот бот",
   leadCapturedPrivate: "в личном чате {platform} с {name}",

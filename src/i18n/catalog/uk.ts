@@ -101,6 +101,7 @@ export const uk: Messages = {
   leadEmail: "Ел. пошта",
   leadRemark: "Коментар",
   leadTime: "Час",
+  leadConversation: "Розмова",
   leadCaptured: "Отримано",
   leadCapturedOutside: "поза чатами, які обслуговує цей бот",
   leadCapturedPrivate: "в особистому чаті {platform} з {name}",

@@ -91,6 +91,7 @@ export const zhHans: Messages = {
   leadEmail: "电子邮件",
   leadRemark: "备注",
   leadTime: "时间",
+  leadConversation: "对话",
   leadCaptured: "来源",
   leadCapturedOutside: "此机器人服务的聊天之外",
   leadCapturedPrivate: "与 {name} 的 {platform} 私聊",

@@ -91,6 +91,7 @@ export const zhHant: Messages = {
   leadEmail: "電子郵件",
   leadRemark: "備註",
   leadTime: "時間",
+  leadConversation: "對話",
   leadCaptured: "來源",
   leadCapturedOutside: "此機器人服務的聊天之外",
   leadCapturedPrivate: "與 {name} 的 {platform} 私人聊天",
