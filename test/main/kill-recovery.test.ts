@@ -101,7 +101,10 @@ describe.each([
     expect(lastShown.startsWith(recovered.trimEnd())).toBe(true);
     expect(await second.stop("SIGTERM")).toBe(0);
   });
+});
 
+describe("a bot killed mid-answer (kill -9)", () => {
+  // The journal's record is written before the final text goes, on either store alike.
   it("leaves an answer whose final edit reached Telegram as it was, 👍 and 👎 and all", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
@@ -110,7 +113,7 @@ describe.each([
       { id: -1008, type: "supergroup", title: "Team" },
       { [alice.id]: "member" },
     );
-    const { start } = await killableBot(fake, simulator, env());
+    const { start } = await killableBot(fake, simulator, {});
     const first = start();
     await first.logLine("Telegram long polling started", START_MS);
     // The final edit is done, and the bot is killed before Telegram's reply reaches it.
@@ -133,9 +136,7 @@ describe.each([
     expect(JSON.stringify(message?.replyMarkup)).toBe(buttons);
     expect(await second.stop("SIGTERM")).toBe(0);
   });
-});
 
-describe("a bot killed mid-answer (kill -9)", () => {
   it("finishes the interrupted answer on its next start, and leaves completed ones alone", async () => {
     const fake = track(await startFakeTelegram(), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
