@@ -137,7 +137,13 @@ export class EmbeddedStore implements Store {
   }
 
   delete(key: string): Promise<boolean> {
-    return this.#guard.run("delete", () => this.#keyv.delete(key));
+    return this.#guard.run("delete", () =>
+      this.#atomic.run(key, async () => {
+        // A map's fields go with it.
+        const fields = await this.#dropFields(key);
+        return (await this.#keyv.delete(key)) || fields > 0;
+      }),
+    );
   }
 
   async claim(key: string, owner: string, ttlMs?: Ttl): Promise<boolean> {
@@ -219,9 +225,17 @@ export class EmbeddedStore implements Store {
     const ttl = checkTtl(ttlMs);
     return this.#guard.run("putInMap", () =>
       this.#atomic.run(key, async () => {
+        if (ttl === undefined) {
+          const [before] = await this.#keyv.getMany<T>([fieldKey(key, field)]);
+          await this.#changeMap(key, { [field]: value }, []);
+          return before;
+        }
+        // A TTL counts from the map's last change, for all its fields: such a map (a day's
+        // votes) is one value, written whole.
         const entries = await this.#entries<T>(key);
         const before = Object.hasOwn(entries, field) ? entries[field] : undefined;
         await this.#keyv.set(key, { ...entries, [field]: value }, ttl);
+        await this.#dropFields(key);
         return before;
       }),
     );
@@ -237,12 +251,7 @@ export class EmbeddedStore implements Store {
     remove: readonly string[],
   ): Promise<void> {
     return this.#guard.run("updateMap", () =>
-      this.#atomic.run(key, async () => {
-        const entries: Record<string, unknown> = { ...(await this.#entries(key)), ...put };
-        for (const field of remove) delete entries[field];
-        if (Object.keys(entries).length === 0) await this.#keyv.delete(key);
-        else await this.#keyv.set(key, entries);
-      }),
+      this.#atomic.run(key, () => this.#changeMap(key, put, remove)),
     );
   }
 
@@ -337,10 +346,78 @@ export class EmbeddedStore implements Store {
     });
   }
 
+  /**
+   * A map without a TTL keeps each field under a key of its own, and the list of its fields
+   * under another (fieldKey, indexKey): a change writes only the fields it changes, however
+   * many the map holds (the journal's map of a process holds every answer it streams). A map
+   * with a TTL (putInMap), or one an earlier version wrote, is one value under the map's own
+   * key; it is read as well, and one without a TTL moves to fields at its next change.
+   */
   async #entries<T>(key: string): Promise<Record<string, T>> {
+    const fields = await this.#fields(key);
+    const [values, earlier] = await Promise.all([
+      fields.length === 0 ? [] : this.#keyv.getMany<T>(fields.map((f) => fieldKey(key, f))),
+      this.#earlierMap<T>(key),
+    ]);
+    const entries: Record<string, T> = { ...earlier };
+    fields.forEach((field, i) => {
+      const value = values[i];
+      // A field whose TTL ran out is gone, though the list still names it.
+      if (value !== undefined) entries[field] = value;
+    });
+    return entries;
+  }
+
+  async #fields(key: string): Promise<string[]> {
+    const index = await this.#keyv.get<unknown>(indexKey(key));
+    return Array.isArray(index) ? index.filter((f): f is string => typeof f === "string") : [];
+  }
+
+  /** A map as an earlier version kept it: one object under its key. */
+  async #earlierMap<T>(key: string): Promise<Record<string, T>> {
     const value = await this.#keyv.get<unknown>(key);
     const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
-    return isMap ? { ...(value as Record<string, T>) } : {};
+    return isMap ? (value as Record<string, T>) : {};
+  }
+
+  /** Writes `put`'s fields and deletes `remove`'s; the list of fields changes only when they do. */
+  async #changeMap(
+    key: string,
+    put: Readonly<Record<string, unknown>>,
+    remove: readonly string[],
+  ): Promise<void> {
+    const [listed, whole] = await Promise.all([this.#fields(key), this.#earlierMap(key)]);
+    const moved = Object.keys(whole).length > 0;
+    const fields = new Set([...listed, ...Object.keys(whole)]);
+    const writes = { ...whole, ...put };
+    for (const field of remove) delete writes[field];
+    for (const field of Object.keys(put)) fields.add(field);
+    for (const field of remove) fields.delete(field);
+    const listChanged = moved || fields.size !== listed.length;
+    const entries = Object.entries(writes);
+    await Promise.all([
+      entries.length === 0
+        ? undefined
+        : this.#keyv.setMany(
+            entries.map(([field, value]) => ({ key: fieldKey(key, field), value })),
+          ),
+      remove.length === 0 ? undefined : this.#keyv.deleteMany(remove.map((f) => fieldKey(key, f))),
+      moved ? this.#keyv.delete(key) : undefined,
+      !listChanged
+        ? undefined
+        : fields.size === 0
+          ? this.#keyv.delete(indexKey(key))
+          : this.#keyv.set(indexKey(key), [...fields]),
+    ]);
+  }
+
+  /** A map's fields and their list go (it is one value now, or no map at all): how many. */
+  async #dropFields(key: string): Promise<number> {
+    const fields = await this.#fields(key);
+    if (fields.length > 0) {
+      await this.#keyv.deleteMany([...fields.map((f) => fieldKey(key, f)), indexKey(key)]);
+    }
+    return fields.length;
   }
 
   /** A set is kept as one array of its members: the mutex makes each change atomic. */
@@ -360,6 +437,10 @@ export class EmbeddedStore implements Store {
     return this.#guard.close(() => this.#db.close());
   }
 }
+
+/** Where a map's list of fields is, and each field (see EmbeddedStore.#entries). */
+const indexKey = (key: string) => `${key}\u0000`;
+const fieldKey = (key: string, field: string) => `${key}\u0000${field}`;
 
 function describeOpenError(dataDir: string, error: unknown): Error {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;

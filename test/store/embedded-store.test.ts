@@ -27,6 +27,30 @@ describe("embedded store", () => {
     await second.close();
   });
 
+  it("reads a map an earlier version kept as one value, and goes on with it field by field", async () => {
+    const dataDir = await freshDir();
+    const store = await openStore({ dataDir });
+    // As the journal's map of a run looked before maps kept a key per field.
+    await store.set("journal:run:earlier", { "0": { channel: "slack" }, "1": { channel: "x" } });
+    expect(await store.mapEntries("journal:run:earlier")).toEqual({
+      "0": { channel: "slack" },
+      "1": { channel: "x" },
+    });
+    await store.updateMap("journal:run:earlier", { "2": { channel: "telegram" } }, ["1"]);
+    expect(await store.mapEntries("journal:run:earlier")).toEqual({
+      "0": { channel: "slack" },
+      "2": { channel: "telegram" },
+    });
+    await store.close();
+    // Across a reopen, and gone with a delete.
+    const again = await openStore({ dataDir });
+    expect(Object.keys(await again.mapEntries("journal:run:earlier"))).toEqual(["0", "2"]);
+    expect(await again.delete("journal:run:earlier")).toBe(true);
+    expect(await again.mapEntries("journal:run:earlier")).toEqual({});
+    expect(await again.get("journal:run:earlier")).toBeUndefined();
+    await again.close();
+  });
+
   it("answers every read and write of a burst, in order, and keeps them across a reopen", async () => {
     const dataDir = await freshDir();
     const first = await openStore({ dataDir });
