@@ -99,6 +99,12 @@ export class EmbeddedStore implements Store {
   readonly #topics = new MemoryTopics();
   readonly #streams = new MemoryStreams((topic, id) => this.#topics.publish(topic, id));
   readonly #processId: string | undefined;
+  /**
+   * The fields of each map this process has touched, as the store holds them: the process
+   * alone writes the store (LevelDB's lock), so a change to a map reads nothing but the first
+   * time (see #entries).
+   */
+  readonly #maps = new Map<string, Promise<MapFields>>();
 
   constructor(db: ClassicLevel<string, string>, options: EmbeddedStoreOptions) {
     this.#db = db;
@@ -227,15 +233,16 @@ export class EmbeddedStore implements Store {
       this.#atomic.run(key, async () => {
         if (ttl === undefined) {
           const [before] = await this.#keyv.getMany<T>([fieldKey(key, field)]);
-          await this.#changeMap(key, { [field]: value }, []);
+          await await this.#changeMap(key, { [field]: value }, []);
           return before;
         }
         // A TTL counts from the map's last change, for all its fields: such a map (a day's
         // votes) is one value, written whole.
         const entries = await this.#entries<T>(key);
         const before = Object.hasOwn(entries, field) ? entries[field] : undefined;
-        await this.#keyv.set(key, { ...entries, [field]: value }, ttl);
         await this.#dropFields(key);
+        await this.#keyv.set(key, { ...entries, [field]: value }, ttl);
+        (await this.#mapFields(key)).whole = true;
         return before;
       }),
     );
@@ -250,9 +257,14 @@ export class EmbeddedStore implements Store {
     put: Readonly<Record<string, unknown>>,
     remove: readonly string[],
   ): Promise<void> {
-    return this.#guard.run("updateMap", () =>
-      this.#atomic.run(key, () => this.#changeMap(key, put, remove)),
-    );
+    return this.#guard.run("updateMap", async () => {
+      // The map's next change waits for this one's writes to be handed on, not done: they go
+      // to disk in that order (each key's writes do, LevelKeyvAdapter), many in one batch.
+      const { written } = await this.#atomic.run(key, async () => ({
+        written: await this.#changeMap(key, put, remove),
+      }));
+      await written;
+    });
   }
 
   lineJoin(key: string, ticket: string): Promise<number> {
@@ -354,48 +366,66 @@ export class EmbeddedStore implements Store {
    * key; it is read as well, and one without a TTL moves to fields at its next change.
    */
   async #entries<T>(key: string): Promise<Record<string, T>> {
-    const fields = await this.#fields(key);
-    const [values, earlier] = await Promise.all([
+    const map = await this.#mapFields(key);
+    const fields = [...map.fields];
+    const [values, whole] = await Promise.all([
       fields.length === 0 ? [] : this.#keyv.getMany<T>(fields.map((f) => fieldKey(key, f))),
-      this.#earlierMap<T>(key),
+      map.whole ? this.#wholeMap<T>(key) : {},
     ]);
-    const entries: Record<string, T> = { ...earlier };
+    const entries: Record<string, T> = { ...whole };
     fields.forEach((field, i) => {
       const value = values[i];
-      // A field whose TTL ran out is gone, though the list still names it.
       if (value !== undefined) entries[field] = value;
     });
     return entries;
   }
 
-  async #fields(key: string): Promise<string[]> {
-    const index = await this.#keyv.get<unknown>(indexKey(key));
-    return Array.isArray(index) ? index.filter((f): f is string => typeof f === "string") : [];
+  /** What this process knows of map `key`'s fields, read from the store the first time. */
+  #mapFields(key: string): Promise<MapFields> {
+    let known = this.#maps.get(key);
+    if (!known) {
+      known = this.#keyv.getMany<unknown>([indexKey(key), key]).then(([index, value]) => ({
+        fields: new Set(
+          Array.isArray(index) ? index.filter((f): f is string => typeof f === "string") : [],
+        ),
+        whole: typeof value === "object" && value !== null && !Array.isArray(value),
+      }));
+      // A failed read is tried again next time.
+      known.catch(() => this.#maps.delete(key));
+      this.#maps.set(key, known);
+    }
+    return known;
   }
 
-  /** A map as an earlier version kept it: one object under its key. */
-  async #earlierMap<T>(key: string): Promise<Record<string, T>> {
+  /** A map kept as one object under its key (one with a TTL, or an earlier version's). */
+  async #wholeMap<T>(key: string): Promise<Record<string, T>> {
     const value = await this.#keyv.get<unknown>(key);
     const isMap = typeof value === "object" && value !== null && !Array.isArray(value);
     return isMap ? (value as Record<string, T>) : {};
   }
 
-  /** Writes `put`'s fields and deletes `remove`'s; the list of fields changes only when they do. */
+  /**
+   * Writes `put`'s fields and deletes `remove`'s (the list of fields only when it changes);
+   * resolves once the writes are handed on, with their end. Called under the map's lock.
+   */
   async #changeMap(
     key: string,
     put: Readonly<Record<string, unknown>>,
     remove: readonly string[],
-  ): Promise<void> {
-    const [listed, whole] = await Promise.all([this.#fields(key), this.#earlierMap(key)]);
-    const moved = Object.keys(whole).length > 0;
-    const fields = new Set([...listed, ...Object.keys(whole)]);
+  ): Promise<Promise<unknown>> {
+    const map = await this.#mapFields(key);
+    const whole = map.whole ? await this.#wholeMap(key) : {};
+    const moved = map.whole;
+    map.whole = false;
+    const { fields } = map;
+    const size = fields.size;
     const writes = { ...whole, ...put };
     for (const field of remove) delete writes[field];
-    for (const field of Object.keys(put)) fields.add(field);
+    for (const field of Object.keys(writes)) fields.add(field);
     for (const field of remove) fields.delete(field);
-    const listChanged = moved || fields.size !== listed.length;
+    const listChanged = moved || fields.size !== size || remove.length > 0;
     const entries = Object.entries(writes);
-    await Promise.all([
+    return Promise.all([
       entries.length === 0
         ? undefined
         : this.#keyv.setMany(
@@ -413,7 +443,10 @@ export class EmbeddedStore implements Store {
 
   /** A map's fields and their list go (it is one value now, or no map at all): how many. */
   async #dropFields(key: string): Promise<number> {
-    const fields = await this.#fields(key);
+    const map = await this.#mapFields(key);
+    const fields = [...map.fields];
+    map.fields.clear();
+    map.whole = false;
     if (fields.length > 0) {
       await this.#keyv.deleteMany([...fields.map((f) => fieldKey(key, f)), indexKey(key)]);
     }
@@ -436,6 +469,15 @@ export class EmbeddedStore implements Store {
     // The guard waits for operations in flight, a running sweep included.
     return this.#guard.close(() => this.#db.close());
   }
+}
+
+/**
+ * A map's fields as this process knows them; `whole`: its key may hold the map as one value
+ * (one with a TTL, or an earlier version's).
+ */
+interface MapFields {
+  fields: Set<string>;
+  whole: boolean;
 }
 
 /** Where a map's list of fields is, and each field (see EmbeddedStore.#entries). */
