@@ -232,8 +232,8 @@ export class EmbeddedStore implements Store {
     return this.#guard.run("putInMap", () =>
       this.#atomic.run(key, async () => {
         if (ttl === undefined) {
-          const [before] = await this.#keyv.getMany<T>([fieldKey(key, field)]);
-          await await this.#changeMap(key, { [field]: value }, []);
+          const before = (await this.#entries<T>(key))[field];
+          await this.#changeMap(key, { [field]: value }, []);
           return before;
         }
         // A TTL counts from the map's last change, for all its fields: such a map (a day's
@@ -257,14 +257,9 @@ export class EmbeddedStore implements Store {
     put: Readonly<Record<string, unknown>>,
     remove: readonly string[],
   ): Promise<void> {
-    return this.#guard.run("updateMap", async () => {
-      // The map's next change waits for this one's writes to be handed on, not done: they go
-      // to disk in that order (each key's writes do, LevelKeyvAdapter), many in one batch.
-      const { written } = await this.#atomic.run(key, async () => ({
-        written: await this.#changeMap(key, put, remove),
-      }));
-      await written;
-    });
+    return this.#guard.run("updateMap", () =>
+      this.#atomic.run(key, () => this.#changeMap(key, put, remove)),
+    );
   }
 
   lineJoin(key: string, ticket: string): Promise<number> {
@@ -384,17 +379,22 @@ export class EmbeddedStore implements Store {
   #mapFields(key: string): Promise<MapFields> {
     let known = this.#maps.get(key);
     if (!known) {
-      known = this.#keyv.getMany<unknown>([indexKey(key), key]).then(([index, value]) => ({
-        fields: new Set(
-          Array.isArray(index) ? index.filter((f): f is string => typeof f === "string") : [],
-        ),
-        whole: typeof value === "object" && value !== null && !Array.isArray(value),
-      }));
+      known = this.#readMapFields(key);
       // A failed read is tried again next time.
       known.catch(() => this.#maps.delete(key));
       this.#maps.set(key, known);
     }
     return known;
+  }
+
+  async #readMapFields(key: string): Promise<MapFields> {
+    const [index, value] = await this.#keyv.getMany<unknown>([indexKey(key), key]);
+    return {
+      fields: new Set(
+        Array.isArray(index) ? index.filter((f): f is string => typeof f === "string") : [],
+      ),
+      whole: typeof value === "object" && value !== null && !Array.isArray(value),
+    };
   }
 
   /** A map kept as one object under its key (one with a TTL, or an earlier version's). */
@@ -405,14 +405,14 @@ export class EmbeddedStore implements Store {
   }
 
   /**
-   * Writes `put`'s fields and deletes `remove`'s (the list of fields only when it changes);
-   * resolves once the writes are handed on, with their end. Called under the map's lock.
+   * Writes `put`'s fields and deletes `remove`'s (the list of fields only when it changes).
+   * Called under the map's lock; a failed write has the map read from disk again next time.
    */
   async #changeMap(
     key: string,
     put: Readonly<Record<string, unknown>>,
     remove: readonly string[],
-  ): Promise<Promise<unknown>> {
+  ): Promise<void> {
     const map = await this.#mapFields(key);
     const whole = map.whole ? await this.#wholeMap(key) : {};
     const moved = map.whole;
@@ -425,28 +425,39 @@ export class EmbeddedStore implements Store {
     for (const field of remove) fields.delete(field);
     const listChanged = moved || fields.size !== size || remove.length > 0;
     const entries = Object.entries(writes);
-    return Promise.all([
-      entries.length === 0
-        ? undefined
-        : this.#keyv.setMany(
-            entries.map(([field, value]) => ({ key: fieldKey(key, field), value })),
-          ),
-      remove.length === 0 ? undefined : this.#keyv.deleteMany(remove.map((f) => fieldKey(key, f))),
-      moved ? this.#keyv.delete(key) : undefined,
-      !listChanged
-        ? undefined
-        : fields.size === 0
-          ? this.#keyv.delete(indexKey(key))
-          : this.#keyv.set(indexKey(key), [...fields]),
-    ]);
+    try {
+      await Promise.all([
+        entries.length === 0
+          ? undefined
+          : this.#keyv.setMany(
+              entries.map(([field, value]) => ({ key: fieldKey(key, field), value })),
+            ),
+        remove.length === 0
+          ? undefined
+          : this.#keyv.deleteMany(remove.map((f) => fieldKey(key, f))),
+        moved ? this.#keyv.delete(key) : undefined,
+        !listChanged
+          ? undefined
+          : fields.size === 0
+            ? this.#keyv.delete(indexKey(key))
+            : this.#keyv.set(indexKey(key), [...fields]),
+      ]);
+    } catch (error) {
+      this.#maps.delete(key);
+      throw error;
+    }
+    // A map that ends empty is no longer known: this process touches many that it empties.
+    if (fields.size === 0) this.#maps.delete(key);
   }
 
-  /** A map's fields and their list go (it is one value now, or no map at all): how many. */
+  /**
+   * A map's fields and their list go (it is one value now, or no key at all): how many. Any
+   * key may be deleted: one that is not a known map is not remembered as one.
+   */
   async #dropFields(key: string): Promise<number> {
-    const map = await this.#mapFields(key);
-    const fields = [...map.fields];
-    map.fields.clear();
-    map.whole = false;
+    const known = this.#maps.get(key);
+    this.#maps.delete(key);
+    const fields = [...(await (known ?? this.#readMapFields(key))).fields];
     if (fields.length > 0) {
       await this.#keyv.deleteMany([...fields.map((f) => fieldKey(key, f)), indexKey(key)]);
     }
@@ -481,7 +492,7 @@ interface MapFields {
 }
 
 /** Where a map's list of fields is, and each field (see EmbeddedStore.#entries). */
-const indexKey = (key: string) => `${key}\u0000`;
+const indexKey = (key: string) => `${key}\u0001`;
 const fieldKey = (key: string, field: string) => `${key}\u0000${field}`;
 
 function describeOpenError(dataDir: string, error: unknown): Error {

@@ -41,6 +41,10 @@ describe("embedded store", () => {
       "0": { channel: "slack" },
       "2": { channel: "telegram" },
     });
+    // A field set returns what the earlier map held for it.
+    await store.set("votes:earlier", { "a1:U1": "up" });
+    expect(await store.putInMap("votes:earlier", "a1:U1", "down")).toBe("up");
+    expect(await store.mapEntries("votes:earlier")).toEqual({ "a1:U1": "down" });
     await store.close();
     // Across a reopen, and gone with a delete.
     const again = await openStore({ dataDir });
