@@ -3,10 +3,10 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { httpOf, trackedBot } from "../support/in-process-bot.ts";
-import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { cleanupAfterEach, slackBotEnv, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { until } from "../support/run-bot.ts";
-import { eventEnvelope, SIGNING_SECRET, signedJsonHeaders } from "../support/slack-events.ts";
+import { eventEnvelope, signedJsonHeaders } from "../support/slack-events.ts";
 import { mention } from "../support/slack-harness.ts";
 
 const track = cleanupAfterEach();
@@ -78,10 +78,10 @@ describe("with the defaults (LEADS_POLL_INTERVAL 300 s, LEADS_AFTER_ANSWER_S 10 
     const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
     const bot = trackedBot(track, {
       ...telegramBotEnv(telegram, simulator),
-      SLACK_BOT_TOKEN: slack.options.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: slack.apiUrl,
+      ...slackBotEnv({ apiUrl: slack.apiUrl, botToken: slack.options.botToken }, simulator),
       LEADS_SLACK_CHANNELS: "CSALES",
+      // The default, which slackBotEnv turns off.
+      LEADS_POLL_INTERVAL: "300",
     });
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
     const ann = telegram.user(2001, "Ann");
@@ -104,12 +104,7 @@ describe.skipIf(!redis?.server)("two processes on one Redis", () => {
     const fake = track(await FakeSlack.start({ channels }), (f) => f.close());
     const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 2 }), (s) => s.close());
     const env = {
-      SLACK_BOT_TOKEN: fake.options.botToken,
-      SLACK_SIGNING_SECRET: SIGNING_SECRET,
-      SLACK_API_URL: fake.apiUrl,
-      CHATBOT_BASE_URL: simulator.url,
-      CHATBOT_API_KEY: simulator.apiKey,
-      CHATBOT_BOT_UID: simulator.botUid,
+      ...slackBotEnv({ apiUrl: fake.apiUrl, botToken: fake.options.botToken }, simulator),
       STORE_URL: `${redis?.url}/11`,
       LEADS_SLACK_CHANNELS: "CSALES",
       LEADS_POLL_INTERVAL: "3600",

@@ -3,9 +3,9 @@ import { startSimulator } from "../../src/simulator/index.ts";
 import { FakeSlack } from "../support/fake-slack.ts";
 import { startFakeTelegram } from "../support/fake-telegram.ts";
 import { httpOf, trackedBot } from "../support/in-process-bot.ts";
-import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { cleanupAfterEach, slackBotEnv, telegramBotEnv } from "../support/process-test.ts";
 import { until } from "../support/run-bot.ts";
-import { eventEnvelope, SIGNING_SECRET, signedJsonHeaders } from "../support/slack-events.ts";
+import { eventEnvelope, signedJsonHeaders } from "../support/slack-events.ts";
 import { mention } from "../support/slack-harness.ts";
 
 const track = cleanupAfterEach();
@@ -25,9 +25,7 @@ async function bothPlatforms() {
   const sales = telegram.addChat({ id: -1005, type: "supergroup", title: "Sales" });
   const bot = trackedBot(track, {
     ...telegramBotEnv(telegram, simulator),
-    SLACK_BOT_TOKEN: slack.options.botToken,
-    SLACK_SIGNING_SECRET: SIGNING_SECRET,
-    SLACK_API_URL: slack.apiUrl,
+    ...slackBotEnv({ apiUrl: slack.apiUrl, botToken: slack.options.botToken }, simulator),
     LEADS_SLACK_CHANNELS: "CSALES",
     LEADS_TELEGRAM_CHATS: String(sales.id),
     LEADS_POLL_INTERVAL: "3600",
