@@ -1,5 +1,4 @@
 import type { webApi } from "@slack/bolt";
-import { z } from "zod";
 import { callWithinBudget, RateBudget } from "../../src/coordination/call-budget.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
@@ -12,15 +11,7 @@ import type {
 import { toBridgeError } from "./api.ts";
 import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
-import { slackChannelKey } from "./to-incoming.ts";
-
-/** What SlackOrigin is, read back from the store. */
-const slackOrigin = z.object({
-  channel: z.string(),
-  thread: z.string(),
-  direct: z.boolean(),
-  asker: z.string().optional(),
-});
+import { slackChannelKey, slackOriginShape } from "./to-incoming.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
@@ -101,7 +92,7 @@ export function createSlackLeadAnnouncer(
       });
     },
     async describeOrigin(origin) {
-      const at = slackOrigin.safeParse(origin);
+      const at = slackOriginShape.safeParse(origin);
       if (!at.success) return undefined;
       const { channel, thread, direct, asker } = at.data;
       // No scope needed; where Slack has none (the message deleted), the card has no link.

@@ -141,14 +141,16 @@ export function toDelivery(
 
 /**
  * Where a Slack conversation is (IncomingMessage.origin): its channel and its thread's first
- * message; in a direct message (a channel id starting with D), the person's name too.
+ * message; in a direct message (a channel id starting with D), the person's name too. The
+ * lead card reads it back from the store with this schema (lead-announcement.ts).
  */
-export interface SlackOrigin {
-  channel: string;
-  thread: string;
-  direct: boolean;
-  asker?: string | undefined;
-}
+export const slackOriginShape = z.object({
+  channel: z.string(),
+  thread: z.string(),
+  direct: z.boolean(),
+  asker: z.string().optional(),
+});
+export type SlackOrigin = z.infer<typeof slackOriginShape>;
 
 function slackOrigin(channel: string, thread: string, name: string | undefined): SlackOrigin {
   const direct = channel.startsWith("D");

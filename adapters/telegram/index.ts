@@ -55,12 +55,12 @@ import { readSavedMessage, TelegramSurface } from "./surface.ts";
 import {
   ALLOWED_UPDATES,
   type BotIdentity,
+  originOf,
   type Place,
   placeOf,
   ReplyChains,
   readMessage,
   telegramChannelKey,
-  telegramOrigin,
 } from "./to-incoming.ts";
 import { undiciFetch } from "./undici-fetch.ts";
 import { webhookRoute } from "./webhook.ts";
@@ -326,7 +326,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           isBotAdmin: async () => admins.isListed(reading.authorId),
           authorLocale,
           ...(discussion && { discussion: async () => discussion }),
-          origin: telegramOrigin(message),
+          origin: originOf(message),
         };
         return () => {
           const received = options.bridge.receive(incoming, surface);

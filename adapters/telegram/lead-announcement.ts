@@ -1,5 +1,4 @@
 import type { Api } from "grammy";
-import { z } from "zod";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
@@ -13,7 +12,7 @@ import type {
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
 import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
-import { telegramChannelKey } from "./to-incoming.ts";
+import { telegramChannelKey, telegramOriginShape } from "./to-incoming.ts";
 
 /**
  * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
@@ -48,23 +47,13 @@ function renderValue(field: LeadAnnouncementField): string {
   return escapeText(field.value);
 }
 
-/** What TelegramOrigin is, read back from the store. */
-const telegramOrigin = z.object({
-  chat: z.number(),
-  type: z.string(),
-  title: z.string().optional(),
-  username: z.string().optional(),
-  message: z.number(),
-  asker: z.string().optional(),
-});
-
 /**
  * Where a Telegram conversation is, as a lead card tells it: a private chat by its person; a
  * group by its title, with a link to the message for a supergroup (t.me/<username>/<id> for a
  * public one, t.me/c/<id>/<id> for its members otherwise; a basic group has no links).
  */
 function describeTelegramOrigin(origin: unknown): LeadOrigin | undefined {
-  const at = telegramOrigin.safeParse(origin);
+  const at = telegramOriginShape.safeParse(origin);
   if (!at.success) return undefined;
   const { chat, type, title, username, message, asker } = at.data;
   if (type === "private") return { platform: "Telegram", place: "private", asker };

@@ -309,17 +309,19 @@ export async function placeOf(message: Message, chains: ReplyChains): Promise<Pl
  * Where a Telegram conversation is (IncomingMessage.origin): its chat, the chat's kind and
  * names as the message shows them, and the message.
  */
-export interface TelegramOrigin {
-  chat: number;
-  type: Message["chat"]["type"];
-  title?: string | undefined;
-  username?: string | undefined;
-  message: number;
+export const telegramOriginShape = z.object({
+  chat: z.number(),
+  type: z.enum(["private", "group", "supergroup", "channel"]),
+  title: z.string().optional(),
+  username: z.string().optional(),
+  message: z.number(),
   /** In a private chat: the person's name. */
-  asker?: string | undefined;
-}
+  asker: z.string().optional(),
+});
+export type TelegramOrigin = z.infer<typeof telegramOriginShape>;
 
-export function telegramOrigin(message: Message): TelegramOrigin {
+/** The lead card reads it back from the store with telegramOriginShape (lead-announcement.ts). */
+export function originOf(message: Message): TelegramOrigin {
   const { chat, message_id } = message;
   const origin: TelegramOrigin = { chat: chat.id, type: chat.type, message: message_id };
   if ("title" in chat && chat.title) origin.title = chat.title;
