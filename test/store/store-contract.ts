@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { streamAddedChannel } from "../../src/coordination/work-stream.ts";
 import type { Store } from "../../src/store/types.ts";
+import { until as untilFound } from "../support/run-bot.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -176,17 +177,26 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
     });
 
     it("sets and maps with a TTL lapse that long after their last change", async () => {
-      // Half a TTL between the steps: a machine busy with other work delays each a little.
       await store.addToSet("posts", "a", 1_000);
       await store.putInMap("day", "a1:U1", { rating: "up" }, 1_000);
-      await sleep(600);
-      // A change starts the TTL anew.
+      // Written last, changed never: when it lapses, the TTLs the first changes set are up.
+      await store.set("unchanged", true, 1_000);
+      // Half a TTL on, a change starts the set's and the map's TTL anew.
+      await sleep(500);
       await store.addToSet("posts", "b", 1_000);
       await store.putInMap("day", "a1:U2", { rating: "down" }, 1_000);
-      await sleep(500);
+      await untilFound("the unchanged record lapsed", async () =>
+        (await store.get("unchanged")) === undefined ? true : undefined,
+      );
       expect((await store.setMembers("posts")).sort()).toEqual(["a", "b"]);
       expect(Object.keys(await store.mapEntries("day")).sort()).toEqual(["a1:U1", "a1:U2"]);
-      await sleep(700);
+      // The map was changed just after the set: it lapses just after it.
+      const lapsed = async () =>
+        (await store.setMembers("posts")).length === 0 &&
+        Object.keys(await store.mapEntries("day")).length === 0;
+      await untilFound("the set and the map lapsed", async () =>
+        (await lapsed()) ? true : undefined,
+      );
       expect(await store.setMembers("posts")).toEqual([]);
       expect(await store.mapEntries("day")).toEqual({});
     });
@@ -260,8 +270,12 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
 
     it("extend lengthens a claim that exists, and not one that is gone", async () => {
       expect(await store.claim("own", "owner", 300)).toBe(true);
-      expect(await store.extend("own", 2_000)).toBe(true);
-      await sleep(400);
+      // Taken after it with the same TTL, not extended: when it lapses, so would have "own".
+      expect(await store.claim("alike", "owner", 300)).toBe(true);
+      expect(await store.extend("own", 10_000)).toBe(true);
+      await untilFound("the claim not extended lapsed", async () =>
+        (await store.get("alike")) === undefined ? true : undefined,
+      );
       expect(await store.get("own")).toBe("owner");
       expect(await store.extend("never-taken", 2_000)).toBe(false);
       expect(await store.get("never-taken")).toBeUndefined();
