@@ -8,9 +8,12 @@ import type { Coordination } from "./coordination/port.ts";
 import { ProcessPresence } from "./coordination/process-presence.ts";
 import { StoreMark } from "./coordination/store-mark.ts";
 import { messageOf, StartupError } from "./errors.ts";
+import { HandoverBook } from "./handover/handover-book.ts";
+import { HandoverDesk } from "./handover/handover-desk.ts";
 import { ChannelLanguages } from "./i18n/channel-language.ts";
 import { AnswerJournal } from "./journal/answer-journal.ts";
 import { registerClaimButtons } from "./leads/claim-buttons.ts";
+import { leadCardRedraw } from "./leads/lead-card-redraw.ts";
 import { type LeadChannel, LeadChannels } from "./leads/lead-channels.ts";
 import { LeadClaimBook } from "./leads/lead-claims.ts";
 import { leadPollers } from "./leads/lead-poller.ts";
@@ -131,7 +134,20 @@ export async function createBot(
       writeBacks,
     });
     const leadClaims = new LeadClaimBook(store);
-    const bridge = new Bridge({
+    const languages = new ChannelLanguages(store, config.defaultLanguage);
+    // A person of the company talking with a lead's customer through the bot (src/handover/).
+    const handoverBook = new HandoverBook(store);
+    const handovers = new HandoverDesk({
+      book: handoverBook,
+      claims: leadClaims,
+      conversations: new Conversations(store),
+      languages,
+      pause: (threadKey, by): Promise<unknown> => bridge.stopInThread(threadKey, by),
+      idleMs: config.leads.handoverIdleMs,
+      log,
+    });
+    cleanup.unshift(async () => handovers.stop());
+    const bridge: Bridge = new Bridge({
       backend: chatbots,
       store,
       log,
@@ -145,6 +161,7 @@ export async function createBot(
         channels: leadChannels,
         claims: leadClaims,
       }),
+      handovers,
       journal,
       presence,
       writeBacks,
@@ -152,7 +169,6 @@ export async function createBot(
       maxQueued: config.answerQueue.maxQueued,
       takeoverMs: config.takeoverMs,
     });
-    const languages = new ChannelLanguages(store, config.defaultLanguage);
     // Every feature's button actions, registered before the channels take presses.
     const buttons = new ButtonHandlers();
     bridge.registerButtons(buttons);
@@ -166,12 +182,14 @@ export async function createBot(
       log,
       metrics,
     });
+    const chatbotLabel = (botUid: string) => chatbots.labelOf(botUid);
     registerClaimButtons(buttons, {
       book: leadClaims,
       channels: leadChannels,
       announcers,
       languages,
-      chatbotLabel: (botUid) => chatbots.labelOf(botUid),
+      chatbotLabel,
+      handovers: { book: handoverBook, desk: handovers },
       log,
     });
     if (channels.length === 0) {
@@ -211,6 +229,7 @@ export async function createBot(
             afterAnswerMs: config.leads.afterAnswerSeconds * 1000,
             signals: bridge.signals,
             origins: new Conversations(store),
+            handovers: handoverBook,
             presence,
             writeBacks,
           })
@@ -221,6 +240,18 @@ export async function createBot(
       for (const poller of leadPoll) if (poller.chatbot === chatbot) poller.answered();
     });
     await bridge.start(channels);
+    await handovers.start({
+      channels,
+      announcers,
+      redraw: leadCardRedraw({
+        book: leadClaims,
+        announcers,
+        languages,
+        chatbotLabel,
+        handovers: handoverBook,
+        log,
+      }),
+    });
     let requestStop = () => {};
     const stopRequested = new Promise<void>((resolve) => {
       requestStop = resolve;

@@ -312,6 +312,7 @@ const envSchema = z
     TELEGRAM_GROUP_MESSAGES_PER_MINUTE: integer(DEFAULTS.telegramGroupMessagesPerMinute, 1),
     LEADS_POLL_INTERVAL: duration(300, 0, DAY_MS, SECOND_MS),
     LEADS_AFTER_ANSWER_S: duration(10, 0, HOUR_MS, SECOND_MS),
+    HANDOVER_IDLE_MINUTES: duration(30, MINUTE_MS, DAY_MS, MINUTE_MS),
     LEADS_SLACK_CHANNELS: idList,
     LEADS_TELEGRAM_CHATS: idList,
     PORT: integer(3000, 0, 65_535),
@@ -469,6 +470,8 @@ export interface Config {
     pollIntervalSeconds: number;
     /** A chatbot's leads are polled again this long after an answer of it (0: not). */
     afterAnswerSeconds: number;
+    /** A hand-over with no message either way this long ends (HANDOVER_IDLE_MINUTES). */
+    handoverIdleMs: number;
     slackChannels: string[];
     telegramChats: string[];
   };
@@ -574,6 +577,7 @@ export function loadConfig(env: Env): Config {
     leads: {
       pollIntervalSeconds: e.LEADS_POLL_INTERVAL,
       afterAnswerSeconds: e.LEADS_AFTER_ANSWER_S,
+      handoverIdleMs: e.HANDOVER_IDLE_MINUTES * MINUTE_MS,
       slackChannels: e.LEADS_SLACK_CHANNELS,
       telegramChats: e.LEADS_TELEGRAM_CHATS,
     },

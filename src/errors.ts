@@ -235,7 +235,11 @@ export class AbortedError extends BridgeError {
  */
 export class AnswerStoppedError extends BridgeError {
   readonly code = "STOPPED";
-  constructor(readonly byName: string | undefined) {
+  /** `tookOver`: a person of the company took the thread over (src/handover/): "paused". */
+  constructor(
+    readonly byName: string | undefined,
+    readonly tookOver = false,
+  ) {
     super("stopped by a person", { userText: { key: "stopped" } });
   }
 }

@@ -95,6 +95,11 @@ export interface IncomingMessage {
    * captured in it says where it happened.
    */
   origin?: unknown;
+  /**
+   * Shows on the message that the bot carried it where it was meant (Slack: a ✅ reaction;
+   * Telegram: 👌): a seller's line in a hand-over reached the customer.
+   */
+  markDelivered?(): Promise<void>;
 }
 
 /** Earlier messages a question was asked among, oldest first (IncomingMessage.discussion). */
@@ -546,4 +551,15 @@ export interface LeadAnnouncer {
    * carried: undefined when it cannot tell. Never throws.
    */
   describeOrigin?(origin: unknown): Promise<LeadOrigin | undefined>;
+  /**
+   * Makes the announcement `message` a place to talk (a hand-over, src/handover/): the replies
+   * under it reach the bot as messages of the thread this returns (Slack: the card's thread;
+   * Telegram: the card's reply chain). Undefined where the platform has no such place.
+   */
+  talkUnder?(message: unknown): Promise<string | undefined>;
+  /**
+   * Posts `text` (plain text, escaped here) under the announcement `message`, in the thread
+   * talkUnder gave (`threadKey`), so that a reply to it goes on there.
+   */
+  replyUnder?(message: unknown, text: string, threadKey: string): Promise<void>;
 }

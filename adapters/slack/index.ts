@@ -23,6 +23,7 @@ import {
   API_TIMEOUT_MS,
   APPEND_STREAM_BURST,
   CHAT_UPDATE_BURST,
+  DELIVERED_REACTION,
   RATE_WINDOW_MS,
   STREAM_MAX_AGE_MS,
 } from "./limits.ts";
@@ -251,8 +252,16 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
         }
         // The thread as persistRef saves it, with no message yet: reopen's reader reads it.
         const replyPlace: SavedSlackMessage = { thread, stream: false };
+        const markDelivered = async () => {
+          // reactions:write (adapters/slack/manifest.yml).
+          await client.reactions.add({
+            channel: thread.channel,
+            timestamp: delivery.ts,
+            name: DELIVERED_REACTION,
+          });
+        };
         const received = options.bridge.receive(
-          { ...message, replyPlace, ...(discussion && { discussion }) },
+          { ...message, replyPlace, markDelivered, ...(discussion && { discussion }) },
           surfaceFor(thread),
         );
         const taken = await received.accepted;
@@ -375,7 +384,15 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
 
   return {
     name: "slack",
-    leadAnnouncer: createSlackLeadAnnouncer(client, () => identity?.teamId),
+    leadAnnouncer: createSlackLeadAnnouncer(
+      client,
+      () => identity?.teamId,
+      async (threadKey) => {
+        const key = activeKey(threadKey);
+        await options.store.set(key, true, { keptMs: THREAD_TTL_MS });
+        threads.note(key, true, THREAD_TTL_MS);
+      },
+    ),
     routes,
     get identity() {
       return identity;

@@ -11,7 +11,7 @@ import type {
 import { toBridgeError } from "./api.ts";
 import { buttonsBlock, type SlackMessageAt, slackMessageAt } from "./buttons.ts";
 import { slackRenderer } from "./render.ts";
-import { slackChannelKey, slackOriginShape } from "./to-incoming.ts";
+import { slackChannelKey, slackOriginShape, threadKeyOf } from "./to-incoming.ts";
 
 // chat.postMessage allows about one message a second per channel, with short bursts.
 // https://docs.slack.dev/reference/methods/chat.postMessage#rate_limiting
@@ -68,6 +68,8 @@ function leadMessage(
 export function createSlackLeadAnnouncer(
   client: webApi.WebClient,
   teamId: () => string | undefined,
+  /** Has the bot take every message of the thread (as after a mention in it). */
+  follow: (threadKey: string) => Promise<void>,
 ): LeadAnnouncer {
   const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
@@ -108,6 +110,30 @@ export function createSlackLeadAnnouncer(
         () => undefined,
       );
       return { platform: "Slack", place: "thread", where: name && `#${name}`, link };
+    },
+    async talkUnder(message) {
+      const team = teamId();
+      if (team === undefined) return undefined;
+      const { channel, ts } = message as SlackMessageAt;
+      const threadKey = threadKeyOf(team, channel, ts);
+      await follow(threadKey);
+      return threadKey;
+    },
+    async replyUnder(message, text) {
+      const { channel, ts } = message as SlackMessageAt;
+      await callWithinBudget(budgets.for(channel), async () => {
+        try {
+          await client.chat.postMessage({
+            channel,
+            thread_ts: ts,
+            text: literal(text),
+            unfurl_links: false,
+            unfurl_media: false,
+          });
+        } catch (error) {
+          throw toBridgeError("chat.postMessage", channel, error);
+        }
+      });
     },
     async show(message, announcement, state) {
       const { channel, ts } = message as SlackMessageAt;

@@ -126,3 +126,9 @@ export const REQUEST_MAX_SKEW_S = 5 * 60;
  * https://docs.slack.dev/changelog/2025-05-terms-rate-limit-update-and-faq
  */
 export const REPLIES_PAGE_SIZE = 200;
+
+/**
+ * The reaction a seller's line in a hand-over gets once it reached the customer (reactions.add
+ * takes an emoji's name). https://docs.slack.dev/reference/methods/reactions.add
+ */
+export const DELIVERED_REACTION = "white_check_mark";

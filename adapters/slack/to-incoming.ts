@@ -239,7 +239,7 @@ export function commandSpellings(botName: string): Readonly<Record<string, strin
   ]);
 }
 
-const IN_THREAD = ["new", "stop"] as const;
+const IN_THREAD = ["new", "stop", "handback"] as const;
 
 /** A slash command as a core message: the same words as the chat commands, with a slash. */
 export function toCommand(

@@ -30,7 +30,8 @@ export interface CommandMenu {
 /**
  * The command menu per scope (https://core.telegram.org/bots/api#determining-list-of-commands):
  * everyone sees the everyday commands (`/chatbot` too where there are several chatbots);
- * chat administrators also see `/leads`, whose subscribe and unsubscribe are theirs to use.
+ * chat administrators also see `/leads`, whose subscribe and unsubscribe are theirs to use,
+ * `/feedback`, and `/handback`, which gives a chat a person took over back to the chatbot.
  */
 function menusIn(t: Translator, chatbots: boolean, languageCode?: LanguageCode): CommandMenu[] {
   const chatbot: BotCommand = {
@@ -49,12 +50,13 @@ function menusIn(t: Translator, chatbots: boolean, languageCode?: LanguageCode):
     description: t.t("menuLeads", { command: "/leads subscribe" }),
   };
   const feedback: BotCommand = { command: "feedback", description: t.t("menuFeedback") };
+  const handBack: BotCommand = { command: "handback", description: t.t("menuHandBack") };
   return [
     { scope: { type: "default" }, languageCode, commands: everyone },
     {
       scope: { type: "all_chat_administrators" },
       languageCode,
-      commands: [...everyone, leads, feedback],
+      commands: [...everyone, leads, feedback, handBack],
     },
   ];
 }

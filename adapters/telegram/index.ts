@@ -43,6 +43,7 @@ import {
   CHAT_BURST,
   CHAT_SPACING_MARGIN_MS,
   CHAT_SPACING_MS,
+  DELIVERED_REACTION,
   GROUP_WINDOW_MS,
   POLL_TIMEOUT_SECONDS,
   WEBHOOK_SECRET_PATTERN,
@@ -296,7 +297,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const authorLocale = async () => message.from?.language_code;
     return order
       .run(chatId, async () => {
-        const place = await placeOf(message, chains);
+        const place = await placeOf(message, chains, identity);
         const surface = surfaceFor(place);
         if (reading.kind === "no-text") {
           // With the store down, a re-sent sticker may get a second note: better than none.
@@ -327,6 +328,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           authorLocale,
           ...(discussion && { discussion: async () => discussion }),
           origin: originOf(message),
+          // A seller's line in a hand-over reached the customer (src/handover/).
+          markDelivered: async () => {
+            await bot.api.setMessageReaction(chatId, message.message_id, [
+              { type: "emoji", emoji: DELIVERED_REACTION },
+            ]);
+          },
         };
         return () => {
           const received = options.bridge.receive(incoming, surface);
@@ -484,7 +491,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   return {
     name: "telegram",
     routes,
-    leadAnnouncer: createTelegramLeadAnnouncer(bot.api, groupBudgets),
+    leadAnnouncer: createTelegramLeadAnnouncer(bot.api, groupBudgets, chains),
     get username() {
       return me?.username;
     },

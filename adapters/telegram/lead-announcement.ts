@@ -12,7 +12,12 @@ import type {
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
 import { isNotModified, retryAfterMs } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
-import { telegramChannelKey, telegramOriginShape } from "./to-incoming.ts";
+import {
+  cardThreadKey,
+  type ReplyChains,
+  telegramChannelKey,
+  telegramOriginShape,
+} from "./to-incoming.ts";
 
 /**
  * A lead as Telegram HTML: every value escaped, the e-mail a mailto link when plain, and the
@@ -71,7 +76,11 @@ function describeTelegramOrigin(origin: unknown): LeadOrigin | undefined {
  * Posts lead announcements into Telegram chats, within the same per-chat budget the answers
  * use, waiting out 429s: many leads at once are queued, never dropped.
  */
-export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): LeadAnnouncer {
+export function createTelegramLeadAnnouncer(
+  api: Api,
+  budgets: RateBudgets,
+  chains: ReplyChains,
+): LeadAnnouncer {
   return {
     platform: "telegram",
     channelKey: telegramChannelKey,
@@ -102,6 +111,28 @@ export function createTelegramLeadAnnouncer(api: Api, budgets: RateBudgets): Lea
             }),
         { retryAfterMs },
       );
+    },
+    async talkUnder(message) {
+      const { chatId, messageId } = message as TelegramMessageAt;
+      const threadKey = cardThreadKey(chatId, messageId);
+      // A reply to the card is read as part of its chain (placeOf), in any kind of chat.
+      await chains.remember(chatId, messageId, threadKey);
+      return threadKey;
+    },
+    async replyUnder(message, text, threadKey) {
+      const { chatId, messageId } = message as TelegramMessageAt;
+      const sent = await callWithinBudget(
+        budgets.for(String(chatId)),
+        () =>
+          api.sendMessage(chatId, escapeText(text), {
+            parse_mode: "HTML",
+            link_preview_options: { is_disabled: true },
+            reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
+          }),
+        { retryAfterMs },
+      );
+      // A reply to this line goes on in the card's chain too.
+      await chains.remember(chatId, sent.message_id, threadKey);
     },
   };
 }

@@ -104,3 +104,10 @@ export const MAX_ALERT_LENGTH = 200;
  * number).
  */
 export const CALLBACK_ANSWER_MS = 8_000;
+
+/**
+ * The reaction a seller's line in a hand-over gets once it reached the customer: one of the
+ * emoji Telegram lets a bot set (ReactionTypeEmoji), where no ✅ is.
+ * https://core.telegram.org/bots/api#reactiontypeemoji
+ */
+export const DELIVERED_REACTION = "👌";

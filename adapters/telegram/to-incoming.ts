@@ -54,6 +54,7 @@ const OWN_COMMANDS = new Set([
   "stop",
   "feedback",
   "chatbot",
+  "handback",
   "start",
 ]);
 
@@ -226,6 +227,11 @@ const CHAIN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const KEPT_CHAIN_MESSAGES = 10_000;
 const chainKey = (chatId: number, messageId: number) => `telegram:chain:${chatId}:${messageId}`;
 
+/** The thread a lead card's replies go on in (LeadAnnouncer.talkUnder): its chain's key. */
+export function cardThreadKey(chatId: number, messageId: number): string {
+  return `${telegramChannelKey(chatId)}:chain:${messageId}`;
+}
+
 /**
  * Reply chains in groups without topics. Each message of a chain (the questions and the bot's
  * answers) is stored as belonging to the chain's thread, so replying to any of them
@@ -273,12 +279,28 @@ export class ReplyChains {
  * (A reply in a supergroup without topics carries a message_thread_id too: it names the reply
  * thread, not a topic, so only `is_topic_message` counts.)
  */
-export async function placeOf(message: Message, chains: ReplyChains): Promise<Place> {
+export async function placeOf(
+  message: Message,
+  chains: ReplyChains,
+  me?: BotIdentity,
+): Promise<Place> {
   const chatId = message.chat.id;
   const base = telegramChannelKey(chatId);
   const topic = message.is_topic_message ? message.message_thread_id : undefined;
+  const replied = message.reply_to_message?.message_id;
+  // With the store down the message still goes on (as a new chain), so the bridge can tell
+  // the person what is wrong rather than leave them without an answer.
+  const chainOf = (id: number) => chains.threadOf(chatId, id).catch(() => undefined);
+  // Where chats have no chains of their own (a private chat, a forum's topic), a reply to a
+  // lead card, or to a line posted under one, goes on in the card's hand-over chain
+  // (src/handover/, ReplyChains.remember of the card).
+  const chained = message.chat.type !== "private" && message.chat.is_forum !== true;
+  const talked =
+    !chained && replied !== undefined && me !== undefined && repliesToMe(message, me)
+      ? await chainOf(replied)
+      : undefined;
   if (message.chat.type === "private") {
-    const threadKey = topic === undefined ? base : `${base}:topic:${topic}`;
+    const threadKey = talked ?? (topic === undefined ? base : `${base}:topic:${topic}`);
     return {
       chatId,
       isPrivate: true,
@@ -290,16 +312,10 @@ export async function placeOf(message: Message, chains: ReplyChains): Promise<Pl
   }
   const replyTo = message.message_id;
   if (message.chat.is_forum) {
-    const threadKey = `${base}:topic:${topic ?? "general"}`;
+    const threadKey = talked ?? `${base}:topic:${topic ?? "general"}`;
     return { chatId, isPrivate: false, topicId: topic, replyTo, threadKey, chained: false };
   }
-  const replied = message.reply_to_message?.message_id;
-  // With the store down the message still goes on (as a new chain), so the bridge can tell
-  // the person what is wrong rather than leave them without an answer.
-  const known =
-    replied === undefined
-      ? undefined
-      : await chains.threadOf(chatId, replied).catch(() => undefined);
+  const known = replied === undefined ? undefined : await chainOf(replied);
   const threadKey = known ?? `${base}:chain:${message.message_id}`;
   await chains.remember(chatId, message.message_id, threadKey).catch(() => undefined);
   return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: true };

@@ -112,7 +112,13 @@ export async function answerQuestion(
               const origin =
                 message.origin === undefined
                   ? undefined
-                  : { channel: message.channel, at: message.origin };
+                  : {
+                      channel: message.channel,
+                      at: message.origin,
+                      thread: message.threadKey,
+                      channelKey: message.channelKey,
+                      replyPlace: message.replyPlace,
+                    };
               saving = deps.conversations
                 .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)
                 .catch((error: unknown) =>
@@ -136,11 +142,11 @@ export async function answerQuestion(
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
     if (signal.reason instanceof AnswerStoppedError) {
-      const by = signal.reason.byName;
-      end = {
-        kind: "stopped",
-        note: by ? options.t.t("stoppedBy", { name: by }) : options.t.t("stopped"),
-      };
+      const { byName: by, tookOver } = signal.reason;
+      const note = !by
+        ? options.t.t("stopped")
+        : options.t.t(tookOver ? "pausedBy" : "stoppedBy", { name: by });
+      end = { kind: "stopped", note };
     } else {
       const named = deps.chatbots.several ? chatbot.name : undefined;
       ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t, named));

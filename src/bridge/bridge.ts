@@ -19,6 +19,7 @@ import {
   userTextOf,
 } from "../errors.ts";
 import { FeedbackVotes } from "../feedback/votes.ts";
+import type { HandoverDesk } from "../handover/handover-desk.ts";
 import { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
@@ -31,7 +32,12 @@ import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
 import type { AnswerReport } from "./answer-question.ts";
 import type { ButtonHandlers } from "./button-handlers.ts";
-import { CommandHandler, type CommandReply, type LeadsCommands } from "./command-handler.ts";
+import {
+  CommandHandler,
+  type CommandReply,
+  type HandBackCommand,
+  type LeadsCommands,
+} from "./command-handler.ts";
 import type { Command, CommandProblem } from "./commands.ts";
 import { QuestionGuards } from "./guards.ts";
 import { type QuestionContextOptions, QuestionContexts } from "./question-context.ts";
@@ -51,6 +57,11 @@ export interface BridgeOptions {
   guards: GuardConfig;
   maxAnswerChars: number;
   leads?: LeadsCommands;
+  /**
+   * Where a message of a thread in a hand-over goes instead of the chatbot, and `/handback`
+   * (src/handover/handover-desk.ts). None: no hand-overs.
+   */
+  handovers?: (HandBackCommand & Pick<HandoverDesk, "relay">) | undefined;
   metrics?: Metrics;
   /** Keeps a record of each answer in flight, so that one cut by a kill is finished on restart. */
   journal?: AnswerJournal;
@@ -160,6 +171,7 @@ export class Bridge {
       defaultLanguage: options.defaultLanguage,
       languages: this.#languages,
       leads: options.leads,
+      handovers: options.handovers,
     });
     const guards = new QuestionGuards(options.guards, store);
     this.#life = {
@@ -197,6 +209,8 @@ export class Bridge {
         },
         accessRefusal: (message) => guards.accessRefusal(message),
         questionRefusal: (message) => guards.questionRefusal(message),
+        relay: async (message, surface, side, t) =>
+          (await options.handovers?.relay(message, surface, side, t)) ?? false,
         runCommand: (command, message, surface, t, turn) =>
           this.#command(command, message, surface, t, turn),
       },

@@ -26,6 +26,11 @@ export interface LeadsCommands {
   subscribe(message: IncomingMessage, on: boolean, chatbot?: string): Promise<UserText>;
 }
 
+/** Answers `/handback`; provided where hand-overs are (src/handover/handover-desk.ts). */
+export interface HandBackCommand {
+  handBackCommand(message: IncomingMessage, t: Translator): Promise<CommandReply>;
+}
+
 export interface CommandReply {
   /** "": nothing to say (what the command did shows for itself). */
   text: string;
@@ -42,6 +47,7 @@ export interface CommandHandlerOptions {
   /** The language a channel speaks: a change of it is confirmed in the new one. */
   languages: ChannelLanguages;
   leads?: LeadsCommands | undefined;
+  handovers?: HandBackCommand | undefined;
   stops: AnswerStops;
   feedback: FeedbackVotes;
 }
@@ -93,6 +99,13 @@ export class CommandHandler {
         return this.#stop(message, t);
       case "feedback":
         return this.#feedback(message, command.days, t);
+      case "handback":
+        return (
+          this.#options.handovers?.handBackCommand(message, t) ?? {
+            text: t.t("handBackNone"),
+            private: true,
+          }
+        );
       case "chatbot":
         return command.use === undefined
           ? this.#showChatbot(message, t)

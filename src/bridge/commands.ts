@@ -18,6 +18,8 @@ export type Command =
   | { name: "chatbot"; use?: string }
   | { name: "stop" }
   | { name: "feedback"; days: number }
+  /** Ends a hand-over of the thread (src/handover/): the chatbot answers there again. */
+  | { name: "handback" }
   /** A command addressed to the bot that it does not have (`/bogus`). */
   | { name: "unknown"; word: string };
 
@@ -45,6 +47,7 @@ export const COMMAND_HELP: readonly (readonly [string, UserText])[] = [
   ],
   ["/stop", { key: "helpStop" }],
   ["/feedback [days]", { key: "helpFeedback", values: { days: DEFAULT_DAYS } }],
+  ["/handback", { key: "helpHandBack" }],
 ];
 
 /** The lines `/help` adds where the deployment has several chatbots to choose from. */
@@ -61,7 +64,16 @@ const leadDays = daysArgument(MAX_LEAD_DAYS);
 /** `/feedback [days]`'s days, which `npm run feedback -- --since <days>d` takes too. */
 export const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
-const COMMAND_WORDS = new Set(["help", "new", "language", "leads", "stop", "feedback", "chatbot"]);
+const COMMAND_WORDS = new Set([
+  "help",
+  "new",
+  "language",
+  "leads",
+  "stop",
+  "feedback",
+  "chatbot",
+  "handback",
+]);
 
 /** A name as typed after `/chatbot use` or `/leads subscribe`; CHATBOTS says whether it is one. */
 const NAME_ARGUMENT = /^[A-Za-z0-9_]{1,32}$/;
@@ -114,6 +126,9 @@ export function parseCommand(
         : { name: "stop", problem: { key: "stopUsage", values: { stop: "`/stop`" } } };
     case "feedback":
       return parseFeedback(args);
+    case "handback":
+      // "@bot handback the form?" is a question; a slash makes it the command.
+      return args.length === 0 || slashed !== undefined ? { name: "handback" } : undefined;
     case "chatbot":
       return parseChatbot(args, slashed !== undefined);
     default:

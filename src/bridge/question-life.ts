@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { AnswerStops, RunningAnswer } from "../coordination/answer-stops.ts";
 import type { QueueJob, QueueSlot, SharedQueue } from "../coordination/shared-queue.ts";
 import { NotStartedError, userTextOf } from "../errors.ts";
+import type { ThreadSide } from "../handover/handover-book.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { JournaledAnswer } from "../journal/journaled-answer.ts";
@@ -21,7 +22,15 @@ import type { Room, Slot } from "./room.ts";
 import type { HandedTicket, ThreadLines, Ticket } from "./thread-lines.ts";
 
 /** The states in which a question's life ends in this process. */
-export const END_STATES = ["done", "refused", "stopped", "cut", "failed", "handed over"] as const;
+export const END_STATES = [
+  "done",
+  "relayed",
+  "refused",
+  "stopped",
+  "cut",
+  "failed",
+  "handed over",
+] as const;
 
 /**
  * Every state a question passes through, from its arrival to its last word. docs/architecture.md
@@ -74,11 +83,12 @@ export type Life =
  */
 export const NEXT: { readonly [S in QuestionState]: readonly QuestionState[] } = {
   received: ["waiting for its thread", "done", "refused", "failed"],
-  "waiting for its thread": ["answering", "queued", "refused", "failed"],
+  "waiting for its thread": ["answering", "queued", "relayed", "refused", "failed"],
   queued: ["handed over", "stopped", "failed"],
   taken: ["answering", "stopped", "handed over", "refused"],
   answering: ["done", "stopped", "cut", "failed"],
   done: [],
+  relayed: [],
   refused: [],
   stopped: [],
   cut: [],
@@ -177,6 +187,16 @@ export interface Intake {
   accessRefusal(message: IncomingMessage): Parameters<Translator["text"]>[0] | undefined;
   /** Why this question is refused (a rate limit, a length), if it is. */
   questionRefusal(message: IncomingMessage): Promise<Parameters<Translator["text"]>[0] | undefined>;
+  /**
+   * Carries a message of a thread in a hand-over to its other side (HandoverDesk.relay): true
+   * once it did (or told why not), false when the hand-over is over and the chatbot answers.
+   */
+  relay(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    side: ThreadSide,
+    t: Translator,
+  ): Promise<boolean>;
   /** Runs a command; `turn`, for `/new`, resolves once the answer ahead in its thread is done. */
   runCommand(
     command: Command | CommandProblem,
@@ -387,6 +407,10 @@ export class QuestionLife {
     // Read now, not on arrival: the answer ahead in the thread may have changed it.
     const context = await readThreadContext(store, message.threadKey, message.channelKey);
     shown.t = await intake.translatorFor(message, context);
+    // A thread in a hand-over (src/handover/): a person of the company answers, not the chatbot.
+    if (context.handover && (await intake.relay(message, surface, context.handover, shown.t))) {
+      return this.#end("relayed", "in a hand-over");
+    }
     const asked = await this.#deps.contexts.asked(message, context.conversationUid, shown.t);
     const waiting = this.#life.at === "waiting for its thread" ? this.#life : undefined;
     // A question only this process can answer (no place another could answer it in: the
@@ -440,7 +464,14 @@ export class QuestionLife {
     const notice = notices.show(added.id, surface, t);
     const listed = stops.waiting(message.threadKey, {
       askerId: message.authorId,
-      withdraw: (name) => notice.withdraw(name ? t.t("withdrawnBy", { name }) : t.t("withdrawn")),
+      withdraw: (name, tookOver) =>
+        notice.withdraw(
+          tookOver && name
+            ? t.t("pausedBy", { name })
+            : name
+              ? t.t("withdrawnBy", { name })
+              : t.t("withdrawn"),
+        ),
     });
     this.#to({ at: "queued", ticket: ticket.handOn(), notice, listed }, { place: added.place });
     const how: QueuedEnd = await notice.ended;

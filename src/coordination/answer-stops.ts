@@ -10,6 +10,8 @@ export interface Stopper {
   /** Shown in the stopped note. */
   name: string | undefined;
   isAdmin(): Promise<boolean>;
+  /** A person of the company takes the thread over (src/handover/): the notes say "paused". */
+  tookOver?: boolean;
 }
 
 export type StopOutcome = "stopped" | "refused" | "none";
@@ -36,8 +38,11 @@ export interface RunningAnswer {
 /** A question waiting for room with a notice on screen: a stop in its thread withdraws it. */
 export interface Withdrawable {
   askerId: string;
-  /** Ends it, never to be asked, its notice saying so; false when its answer began meanwhile. */
-  withdraw(by: string | undefined): Promise<boolean>;
+  /**
+   * Ends it, never to be asked, its notice saying so (`tookOver`: paused for a person of the
+   * company); false when its answer began meanwhile.
+   */
+  withdraw(by: string | undefined, tookOver: boolean): Promise<boolean>;
 }
 
 /**
@@ -61,7 +66,12 @@ const stopRequest = z.object({
   threadKey: z.string().optional(),
   answerId: z.string().optional(),
   channelKey: z.string().optional(),
-  by: z.object({ id: z.string(), name: z.string().optional(), admin: z.boolean() }),
+  by: z.object({
+    id: z.string(),
+    name: z.string().optional(),
+    admin: z.boolean(),
+    tookOver: z.boolean().optional(),
+  }),
 });
 type StopRequest = z.infer<typeof stopRequest>;
 
@@ -182,7 +192,10 @@ export class AnswerStops {
   }
 
   async #gather(target: Omit<StopRequest, "by">, by: Stopper, admin: boolean): Promise<Gathered> {
-    const request: StopRequest = { ...target, by: { id: by.id, name: by.name, admin } };
+    const request: StopRequest = {
+      ...target,
+      by: { id: by.id, name: by.name, admin, ...(by.tookOver && { tookOver: true }) },
+    };
     const gathered = await this.#signals
       .request(STOP, request, REPLY_WITHIN_MS)
       .catch((error: unknown) => {
@@ -211,6 +224,7 @@ export class AnswerStops {
       id: by.id,
       name: by.name,
       isAdmin: async () => by.admin,
+      tookOver: by.tookOver ?? false,
     });
   }
 
@@ -221,7 +235,7 @@ export class AnswerStops {
     if (target.threadKey !== undefined) {
       for (const question of [...(this.#waiting.get(target.threadKey) ?? [])]) {
         if (question.askerId !== by.id && !(await by.isAdmin())) refused += 1;
-        else if (await question.withdraw(by.name)) withdrawn += 1;
+        else if (await question.withdraw(by.name, by.tookOver ?? false)) withdrawn += 1;
       }
     }
     const found = this.#find(target);
@@ -230,7 +244,7 @@ export class AnswerStops {
     if (answer.askerId !== by.id && !(await by.isAdmin())) {
       return { answer: "refused", withdrawn, refused };
     }
-    answer.stop.abort(new AnswerStoppedError(by.name));
+    answer.stop.abort(new AnswerStoppedError(by.name, by.tookOver ?? false));
     return { answer: "stopped", withdrawn, refused };
   }
 

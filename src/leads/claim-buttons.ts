@@ -1,11 +1,20 @@
 import { type ButtonHandlers, presserLanguage, toldOnFailure } from "../bridge/button-handlers.ts";
+import type { HandoverBook } from "../handover/handover-book.ts";
+import type { HandoverDesk, PressedCard } from "../handover/handover-desk.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { LeadAnnouncer, PressedButton } from "../ports.ts";
 import { leadCardRedraw } from "./lead-card-redraw.ts";
 import type { LeadChannels } from "./lead-channels.ts";
-import { CLAIM_ACTION, type LeadClaim, type LeadClaimBook, RELEASE_ACTION } from "./lead-claims.ts";
+import {
+  CLAIM_ACTION,
+  HAND_BACK_ACTION,
+  type LeadClaim,
+  type LeadClaimBook,
+  RELEASE_ACTION,
+  TALK_ACTION,
+} from "./lead-claims.ts";
 import { leadTime } from "./lead-text.ts";
 
 export interface ClaimButtonsOptions {
@@ -16,6 +25,8 @@ export interface ClaimButtonsOptions {
   languages: ChannelLanguages;
   /** The name a card shows for a lead of a bot_uid (Chatbots.labelOf). */
   chatbotLabel?: ((botUid: string) => string | undefined) | undefined;
+  /** The leads' hand-overs (src/handover/), which "Talk to them" and "Hand back" open and end. */
+  handovers?: { book: HandoverBook; desk: HandoverDesk } | undefined;
   log: Logger;
   now?: () => Date;
 }
@@ -31,7 +42,7 @@ export interface ClaimButtonsOptions {
 export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButtonsOptions): void {
   const { book, log } = options;
   const now = options.now ?? (() => new Date());
-  const showEverywhere = leadCardRedraw(options);
+  const showEverywhere = leadCardRedraw({ ...options, handovers: options.handovers?.book });
 
   /**
    * The lead the press is about, when the press is on one of its announcements in a lead
@@ -91,6 +102,21 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
       return tell(pressed, (t) => t.t("alreadyClaimed", { name, time: leadTime(at, t) }));
     }),
   );
+
+  const desk = options.handovers?.desk;
+  if (desk) {
+    /** A hand-over's button: only on a card of the lead, as a claim. */
+    const onCard =
+      (act: (pressed: PressedButton, card: PressedCard, t: Translator) => Promise<void>) =>
+      async (pressed: PressedButton) => {
+        const card = await leadOf(pressed);
+        const t = await presserLanguage(pressed, options.languages);
+        if (!card) return pressed.replyPrivately(t.t("claimUnavailable"));
+        return act(pressed, { id: pressed.id, lead: card.lead }, t);
+      };
+    buttons.on(TALK_ACTION, told(onCard((...press) => desk.talk(...press))));
+    buttons.on(HAND_BACK_ACTION, told(onCard((...press) => desk.handBack(...press))));
+  }
 
   buttons.on(
     RELEASE_ACTION,

@@ -1,9 +1,10 @@
 import { BridgeError } from "../errors.ts";
+import type { HandoverBook, HandoverState } from "../handover/handover-book.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { LeadAnnouncer } from "../ports.ts";
 import { leadChannelLanguage } from "./lead-channel-language.ts";
-import { cardState, type LeadClaim, type LeadClaimBook } from "./lead-claims.ts";
+import { canTalk, cardState, type LeadClaim, type LeadClaimBook } from "./lead-claims.ts";
 import { leadAnnouncement } from "./lead-text.ts";
 
 export interface LeadCardRedrawOptions {
@@ -13,6 +14,8 @@ export interface LeadCardRedrawOptions {
   languages?: ChannelLanguages | undefined;
   /** The name a card shows for a lead of a bot_uid (Chatbots.labelOf); none shows none. */
   chatbotLabel?: ((botUid: string) => string | undefined) | undefined;
+  /** The leads' hand-overs (src/handover/); none: cards offer none. */
+  handovers?: HandoverBook | undefined;
   log: Logger;
 }
 
@@ -31,8 +34,8 @@ const MAX_DRAWS = 3;
 export function leadCardRedraw(options: LeadCardRedrawOptions): (id: string) => Promise<void> {
   const { book, log } = options;
 
-  /** Each announcement of the lead shows `claim`, in its channel's language. */
-  const draw = async (id: string, claim: LeadClaim | undefined) => {
+  /** Each announcement of the lead shows `claim` and `handover`, in its channel's language. */
+  const draw = async (id: string, claim: LeadClaim | undefined, handover: HandoverState) => {
     const card = await book.card(id);
     if (!card) return;
     await Promise.all(
@@ -44,7 +47,11 @@ export function leadCardRedraw(options: LeadCardRedrawOptions): (id: string) => 
           await announcer.show(
             post.message,
             leadAnnouncement(card.lead, t, options.chatbotLabel?.(card.lead.botUid)),
-            cardState(id, claim, t),
+            cardState(
+              id,
+              { claim, talk: options.handovers !== undefined && canTalk(card.lead), handover },
+              t,
+            ),
           );
         } catch (error) {
           // Its kind only: the lead's fields never reach the log.
@@ -59,11 +66,14 @@ export function leadCardRedraw(options: LeadCardRedrawOptions): (id: string) => 
     try {
       let shown: string | undefined;
       for (let draws = 0; draws < MAX_DRAWS; draws++) {
-        const holder = await book.holder(id);
-        const record = holder?.record ?? "";
+        const [holder, handover] = await Promise.all([
+          book.holder(id),
+          options.handovers?.state(id),
+        ]);
+        const record = `${holder?.record ?? ""} ${JSON.stringify(handover ?? null)}`;
         if (record === shown) return;
         shown = record;
-        await draw(id, holder?.claim);
+        await draw(id, holder?.claim, handover);
       }
     } catch (error) {
       // The cards show the holder before it until the lead changes hands again (a press that

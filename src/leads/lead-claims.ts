@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Coordination } from "../coordination/port.ts";
+import type { HandoverState } from "../handover/handover-book.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Button, Lead, LeadCardState } from "../ports.ts";
 import type { KeyValueStore } from "../store/types.ts";
@@ -9,6 +10,8 @@ import { leadTime } from "./lead-text.ts";
 /** The button actions of a lead card. */
 export const CLAIM_ACTION = "lead.claim";
 export const RELEASE_ACTION = "lead.release";
+export const TALK_ACTION = "lead.talk";
+export const HAND_BACK_ACTION = "lead.handback";
 
 /** What leadId gives: a press naming anything else names no lead. */
 const LEAD_ID = /^[0-9a-f]{32}$/;
@@ -86,16 +89,46 @@ const storedLead = z.object({
   remark: z.string(),
 });
 
+/** What decides a card's state: who took the lead, and its hand-over (src/handover/). */
+export interface CardFacts {
+  claim: LeadClaim | undefined;
+  /** The lead's conversation is in a chat the bot carried: its taker may talk there. */
+  talk: boolean;
+  handover?: HandoverState;
+}
+
 /**
- * What a card shows in `claim`'s state, in the lead channel's language: who has it, and the
- * one button that changes that.
+ * What a card shows in a lead's state, in the lead channel's language: who has it and whether
+ * a person talks with its customer, and the buttons that change that.
  */
-export function cardState(id: string, claim: LeadClaim | undefined, t: Translator): LeadCardState {
+export function cardState(id: string, facts: CardFacts, t: Translator): LeadCardState {
+  const { claim, handover } = facts;
   if (!claim) {
     return { buttons: [{ action: CLAIM_ACTION, id, label: t.t("claimButton"), style: "primary" }] };
   }
+  const claimed = t.t("claimedBy", { name: claim.name, time: leadTime(claim.at, t) });
+  if (handover?.state === "open") {
+    const { seller, openedAt } = handover.handover;
+    const talking = t.t("handoverTalking", { name: seller.name, time: leadTime(openedAt, t) });
+    return {
+      status: `${claimed} · ${talking}`,
+      buttons: [{ action: HAND_BACK_ACTION, id, label: t.t("handBackButton") }],
+    };
+  }
   const buttons: Button[] = [{ action: RELEASE_ACTION, id, label: t.t("releaseButton") }];
-  return { status: t.t("claimedBy", { name: claim.name, time: leadTime(claim.at, t) }), buttons };
+  if (facts.talk) {
+    buttons.push({ action: TALK_ACTION, id, label: t.t("talkButton"), style: "primary" });
+  }
+  const back =
+    handover?.state === "ended"
+      ? ` · ${t.t("handoverHandedBack", { time: leadTime(handover.ended.at, t) })}`
+      : "";
+  return { status: `${claimed}${back}`, buttons };
+}
+
+/** Whether a card of `lead` offers its taker to talk with its customer. */
+export function canTalk(lead: Lead): boolean {
+  return typeof lead.origin === "object";
 }
 
 /**

@@ -7,6 +7,7 @@ import { ProcessPresence } from "../coordination/process-presence.ts";
 import type { ProcessSignals } from "../coordination/signals.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
 import { BridgeError, settingProblem, storeFailureLevel } from "../errors.ts";
+import type { HandoverBook } from "../handover/handover-book.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -17,7 +18,7 @@ import { daysBefore, fetchLeads } from "./fetch-leads.ts";
 import { leadCardRedraw } from "./lead-card-redraw.ts";
 import { leadChannelLanguage } from "./lead-channel-language.ts";
 import { channelKeyOf, type LeadChannel, type LeadChannels } from "./lead-channels.ts";
-import { cardState, type LeadClaimBook } from "./lead-claims.ts";
+import { canTalk, cardState, type LeadClaimBook } from "./lead-claims.ts";
 import { leadId } from "./lead-id.ts";
 import { cleanLead, leadAnnouncement } from "./lead-text.ts";
 
@@ -74,6 +75,8 @@ export interface LeadPollerOptions {
   signals?: ProcessSignals | undefined;
   /** Where the conversations the bot carried are: a card says where its lead was captured. */
   origins?: ConversationOrigins | undefined;
+  /** The leads' hand-overs (src/handover/), which a redrawn card shows. */
+  handovers?: HandoverBook | undefined;
   /** Largest page asked for; a server that caps it is noticed and followed. */
   pageSize?: number;
   maxPages?: number;
@@ -107,7 +110,8 @@ type Optional =
   | "presence"
   | "writeBacks"
   | "signals"
-  | "origins";
+  | "origins"
+  | "handovers";
 
 /** Where each conversation the bot carried is (Conversations.origin). */
 export interface ConversationOrigins {
@@ -227,10 +231,11 @@ export class LeadPoller {
       // Every line names the chatbot, where there are several to tell apart.
       log: chatbot === ONLY_CHATBOT ? options.log : options.log.child({ chatbot: chatbot.name }),
     };
-    const { claims, announcers, languages, chatbotLabel, log } = this.#options;
+    const { claims, announcers, languages, chatbotLabel, handovers, log } = this.#options;
     this.#keys = pollKeys(chatbot.botUid);
     this.#redraw =
-      claims && leadCardRedraw({ book: claims, announcers, languages, chatbotLabel, log });
+      claims &&
+      leadCardRedraw({ book: claims, announcers, languages, chatbotLabel, handovers, log });
     const { store, leaseMs } = this.#options;
     this.#presence = options.presence ?? new ProcessPresence({ store, log, leaseMs });
     // The role holds between polls (which may be minutes apart) as long as this process
@@ -492,7 +497,7 @@ export class LeadPoller {
       await claims?.announcing(id, shown, at);
       const holder = await claims?.holder(id);
       drawn = holder?.record;
-      const state = claims && cardState(id, holder?.claim, t);
+      const state = claims && cardState(id, { claim: holder?.claim, talk: canTalk(shown) }, t);
       const chatbot = this.#options.chatbotLabel?.(shown.botUid);
       message = await announcer.announce(channel.id, leadAnnouncement(shown, t, chatbot), state);
     } catch (error) {

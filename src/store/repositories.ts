@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
 import type { Coordination } from "../coordination/port.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
+import { readThreadSide, type ThreadSide, threadSideKey } from "../handover/handover-book.ts";
 import { KeptRecords } from "./kept-records.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -28,6 +29,14 @@ const conversationOrigin = z.object({
   channel: z.string(),
   /** IncomingMessage.origin of a question of it: that channel's JSON. */
   at: z.unknown(),
+  /**
+   * Its thread, that thread's channel and where a reply there goes (IncomingMessage.threadKey,
+   * channelKey, replyPlace), for a person of the company to talk there (src/handover/). Absent
+   * in records of an earlier version, and for a place no other process can reach.
+   */
+  thread: z.string().optional(),
+  channelKey: z.string().optional(),
+  replyPlace: z.unknown().optional(),
 });
 
 /** Where a conversation the bot carried is, for the lead cards of leads captured in it. */
@@ -185,6 +194,8 @@ export interface ThreadContext {
   conversationBot: string | undefined;
   /** The name of the chatbot an admin chose for the channel, for a new conversation. */
   chatbot: string | undefined;
+  /** The thread's part in a hand-over, while a person of the company talks there. */
+  handover?: ThreadSide | undefined;
 }
 
 /**
@@ -203,15 +214,17 @@ export async function readThreadContext(
   threadKey: string,
   channelKey: string,
 ): Promise<ThreadContext> {
-  const [conversation, language, chatbot] = await store.getMany([
+  const [conversation, language, chatbot, handover] = await store.getMany([
     conversationKey(threadKey),
     languageKey(channelKey),
     chatbotKey(channelKey),
+    threadSideKey(threadKey),
   ]);
   return {
     ...savedConversationOf(conversation),
     language: asLanguage(language),
     chatbot: asText(chatbot),
+    handover: handover === undefined ? undefined : readThreadSide(handover),
   };
 }
 

@@ -55,6 +55,7 @@ const SAMPLE: MessageValues = {
   chatbot: "sales",
   show: "/chatbot",
   use: "/chatbot use <name>",
+  text: "hello",
 };
 
 // Texts that are only values and punctuation (the "⚠️ {reason}" note, "{name} ({code})", a
@@ -63,8 +64,23 @@ const SAMPLE: MessageValues = {
 // "Conversation"; "Chatbot", the word several languages use). Exact: a stale entry fails too.
 const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly MessageKey[]>> = {
   fr: ["failed", "languageNamed", "leadEmail", "leadConversation", "leadChatbot"],
-  es: ["failed", "languageNamed", "leadLine", "chatbotFailed", "leadChatbot", "feedbackOfChatbot"],
-  ru: ["failed", "languageNamed", "leadLine", "chatbotFailed", "feedbackOfChatbot"],
+  es: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "chatbotFailed",
+    "leadChatbot",
+    "feedbackOfChatbot",
+    "handoverCustomerLine",
+  ],
+  ru: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "chatbotFailed",
+    "feedbackOfChatbot",
+    "handoverCustomerLine",
+  ],
   "zh-Hans": ["failed"],
   "zh-Hant": ["failed"],
   ar: [],
@@ -77,6 +93,7 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly 
     "chatbotFailed",
     "leadChatbot",
     "feedbackOfChatbot",
+    "handoverCustomerLine",
   ],
   jp: ["failed"],
   pt: [
@@ -88,6 +105,7 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly 
     "chatbotFailed",
     "leadChatbot",
     "feedbackOfChatbot",
+    "handoverCustomerLine",
   ],
   hi: [
     "failed",
@@ -96,8 +114,16 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly 
     "leadLineRemark",
     "chatbotFailed",
     "feedbackOfChatbot",
+    "handoverCustomerLine",
   ],
-  ko: ["failed", "leadLine", "leadLineRemark", "chatbotFailed", "feedbackOfChatbot"],
+  ko: [
+    "failed",
+    "leadLine",
+    "leadLineRemark",
+    "chatbotFailed",
+    "feedbackOfChatbot",
+    "handoverCustomerLine",
+  ],
   it: [
     "failed",
     "languageNamed",
@@ -106,8 +132,16 @@ const SAME_AS_ENGLISH: Readonly<Record<Exclude<CatalogLanguage, "en">, readonly 
     "chatbotFailed",
     "leadChatbot",
     "feedbackOfChatbot",
+    "handoverCustomerLine",
   ],
-  uk: ["failed", "languageNamed", "leadLine", "chatbotFailed", "feedbackOfChatbot"],
+  uk: [
+    "failed",
+    "languageNamed",
+    "leadLine",
+    "chatbotFailed",
+    "feedbackOfChatbot",
+    "handoverCustomerLine",
+  ],
 };
 
 const FSI = "\u2068";

@@ -93,6 +93,8 @@ export class FakeSlack {
   readonly responses: { type: string; text: string }[] = [];
   /** Every status the app set (assistant.threads.setStatus), in order. */
   readonly statuses: { channel: string; threadTs: string; status: string }[] = [];
+  /** The reactions the bot added (reactions.add), in order. */
+  readonly reactions: { channel: string; ts: string; name: string }[] = [];
   /**
    * Every set of suggested prompts a person was shown (assistant.threads.setSuggestedPrompts),
    * in order, with the message they show under; a call that failed silently is not here.
@@ -389,6 +391,8 @@ export class FakeSlack {
         return this.#usersInfo(args);
       case "chat.getPermalink":
         return this.#permalink(args);
+      case "reactions.add":
+        return this.#react(args);
       case "conversations.info":
         return this.#conversationInfo(args);
       case "assistant.threads.setStatus": {
@@ -447,6 +451,27 @@ export class FakeSlack {
     if (!/^\d+\.\d+$/.test(ts)) return { ok: false, error: "message_not_found" };
     const permalink = `https://fake.slack.com/archives/${channel}/p${ts.replace(".", "")}`;
     return { ok: true, channel, permalink };
+  }
+
+  /**
+   * The bot reacts to a message Slack keeps (personWrote, or the bot's own), once per emoji.
+   * https://docs.slack.dev/reference/methods/reactions.add
+   */
+  #react(args: Record<string, unknown>): Record<string, unknown> {
+    const channel = String(args.channel ?? "");
+    const ts = String(args.timestamp ?? "");
+    const name = String(args.name ?? "");
+    if (!this.options.channels[channel]) return { ok: false, error: "channel_not_found" };
+    const message = this.messages.get(ts);
+    if (!message || message.channel !== channel || message.deleted) {
+      return { ok: false, error: "message_not_found" };
+    }
+    if (!/^[a-z0-9_+-]+$/.test(name)) return { ok: false, error: "invalid_name" };
+    if (this.reactions.some((r) => r.channel === channel && r.ts === ts && r.name === name)) {
+      return { ok: false, error: "already_reacted" };
+    }
+    this.reactions.push({ channel, ts, name });
+    return { ok: true };
   }
 
   /** A channel's name (channels:read). https://docs.slack.dev/reference/methods/conversations.info */

@@ -193,6 +193,8 @@ export interface FakeTelegram {
   press(input: PressInput): PressUpdate;
   /** The answers to callback queries, by query id, in order (text and show_alert as sent). */
   readonly callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[];
+  /** The reactions the bot set (setMessageReaction), in order. */
+  readonly reactions: { chatId: number; messageId: number; emoji: string }[];
   /** The allowed_updates of the last getUpdates or setWebhook that named them. */
   readonly allowedUpdates: readonly string[] | undefined;
   /**
@@ -361,6 +363,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const calls: RecordedCall[] = [];
   const queue: (Update | PressUpdate | StopUpdate | AnyUpdate)[] = [];
   const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
+  const reactions: { chatId: number; messageId: number; emoji: string }[] = [];
   /** Callback queries sent and not answered yet: each is answerable once. */
   const openQueries = new Set<string>();
   let allowedUpdates: string[] | undefined;
@@ -710,6 +713,25 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     getWebhookInfo: () => ({ url: webhook?.url ?? "", pending_update_count: queue.length }),
     sendMessage: (params) => post(params, parseText),
+    // A bot sets at most one reaction, of the emoji Telegram lists (no custom or paid ones
+    // here), on a message of the chat. https://core.telegram.org/bots/api#setmessagereaction
+    setMessageReaction: (params) => {
+      const chat = chatOf(params.chat_id);
+      const messageId = Number(params.message_id);
+      const message = store(chat.id).get(messageId);
+      if (!message || message.deleted) {
+        throw new ApiFailure(400, "Bad Request: message to react not found");
+      }
+      const given = Array.isArray(params.reaction) ? params.reaction : [];
+      if (given.length > 1) throw new ApiFailure(400, "Bad Request: REACTIONS_TOO_MANY");
+      for (const reaction of given as { type?: unknown; emoji?: unknown }[]) {
+        if (reaction.type !== "emoji" || !REACTION_EMOJI.has(String(reaction.emoji))) {
+          throw new ApiFailure(400, "Bad Request: REACTION_INVALID");
+        }
+        reactions.push({ chatId: chat.id, messageId, emoji: String(reaction.emoji) });
+      }
+      return true;
+    },
     sendRichMessage: (params) => {
       if (!state.richAvailable) throw new ApiFailure(404, "Not Found");
       return post(params, (checked) => parseRich(checked, false));
@@ -1161,6 +1183,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return update;
     },
     callbackAnswers,
+    reactions,
     get allowedUpdates() {
       return allowedUpdates;
     },
@@ -1286,3 +1309,6 @@ function userEntities(text: string): ParsedEntity[] {
   if (command) entities.push({ type: "bot_command", offset: 0, length: command[0].length });
   return [...entities, ...findMentions(text)];
 }
+
+/** The emoji a bot may react with (ReactionTypeEmoji in @grammyjs/types), a few of them. */
+const REACTION_EMOJI = new Set(["👍", "👎", "❤", "🔥", "👏", "🎉", "🙏", "👌", "👀", "🤝", "🫡"]);

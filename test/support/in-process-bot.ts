@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import { type Bot, createBot } from "../../src/bot.ts";
-import { loadConfig, secretsOf } from "../../src/config.ts";
+import { type Config, loadConfig, secretsOf } from "../../src/config.ts";
 import { ConfigError, StartupError } from "../../src/errors.ts";
 import { maskSecrets } from "../../src/log.ts";
 import { type LogEntry, logEntries, until } from "./run-bot.ts";
@@ -42,6 +42,8 @@ export async function freshDataDir(): Promise<string> {
 export function startBotInProcess(options: {
   env: Record<string, string>;
   input?: string;
+  /** Changes the loaded configuration where no variable goes below minutes (a hand-over's idle end). */
+  adjust?: (config: Config) => void;
 }): InProcessBot {
   let stdout = "";
   let stderr = "";
@@ -75,6 +77,7 @@ export function startBotInProcess(options: {
       ...options.env,
     };
     const config = loadConfig(env);
+    options.adjust?.(config);
     try {
       return await createBot(
         config,
@@ -144,8 +147,12 @@ export function startBotInProcess(options: {
 export type Track = <T>(resource: T, close: (resource: T) => Promise<unknown>) => T;
 
 /** startBotInProcess with `env`, stopped the orderly way after the test. */
-export function trackedBot(track: Track, env: Record<string, string>): InProcessBot {
-  return track(startBotInProcess({ env }), (bot) => bot.stop());
+export function trackedBot(
+  track: Track,
+  env: Record<string, string>,
+  adjust?: (config: Config) => void,
+): InProcessBot {
+  return track(startBotInProcess({ env, adjust }), (bot) => bot.stop());
 }
 
 /** Where Slack delivers events to the bot, once it takes questions. */

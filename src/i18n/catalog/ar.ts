@@ -195,4 +195,30 @@ export const ar: Messages = {
   leadsOf: "العملاء المحتملون لـ {chatbot}:",
   leadChatbot: "روبوت الدردشة",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "تحدّث إليه",
+  handBackButton: "أعِده",
+  handoverTalking: "يتحدث {name} معه (منذ {time})",
+  handoverHandedBack: "أُعيد إلى روبوت الدردشة في {time}",
+  handoverJoined:
+    "انضم {name} من فريقنا إلى هذه الدردشة. روبوت الدردشة متوقف مؤقتًا إلى أن يعيدها إليه.",
+  handoverEnded: "يجيب روبوت الدردشة مجددًا في هذه الدردشة.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "العميل",
+  handoverSellerLine: "{name} (فريق المبيعات): {text}",
+  pausedBy: "⏹ توقّف مؤقتًا: تولّى {name} من فريق المبيعات المحادثة",
+  handoverOnlyClaimer:
+    "لا يستطيع التحدث مع هذا العميل إلا {name}، من تولّى هذا العميل المحتمل، أو مشرف البوت.",
+  handoverClaimFirst: "تولَّ العميل المحتمل أولًا: بعدها يمكنك التحدث معه.",
+  handoverNotOurs: "محادثة هذا العميل المحتمل ليست في دردشة يستطيع هذا البوت الوصول إليها.",
+  handoverBusy: "يتحدث {name} بالفعل في دردشة هذا العميل.",
+  handoverNotOpen: "لا أحد يتحدث مع هذا العميل الآن.",
+  handoverOver: "عادت هذه الدردشة إلى روبوت الدردشة: لم تُرسَل رسالتك.",
+  handoverNotDelivered: "لم تصل: {reason}",
+  handBackNone: "لا أحد من الشركة يتحدث في هذه الدردشة.",
+  handBackAdminOnly: "لا يستطيع إعادة هذه الدردشة إلى روبوت الدردشة إلا مشرفها.",
+  helpHandBack: "يعيد إلى روبوت الدردشة دردشةً تولّاها أحد موظفي الشركة (للمشرفين)",
+  menuHandBack: "أعِد هذه الدردشة إلى روبوت الدردشة",
 };

@@ -205,4 +205,32 @@ export const de: Messages = {
   leadsOf: "Leads von {chatbot}:",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Chat übernehmen",
+  handBackButton: "Zurückgeben",
+  handoverTalking: "{name} spricht mit dem Lead (seit {time})",
+  handoverHandedBack: "Am {time} an den Chatbot zurückgegeben",
+  handoverJoined:
+    "{name} aus unserem Team ist diesem Chat beigetreten. Der Chatbot pausiert, bis der Chat an ihn zurückgegeben wird.",
+  handoverEnded: "In diesem Chat antwortet wieder der Chatbot.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Kunde",
+  handoverSellerLine: "{name} (Vertrieb): {text}",
+  pausedBy: "⏹ pausiert: {name} aus dem Vertrieb hat übernommen",
+  handoverOnlyClaimer:
+    "Diesen Lead hat {name} übernommen: Nur diese Person oder ein Admin des Bots kann mit diesem Kunden sprechen.",
+  handoverClaimFirst: "Übernehmen Sie zuerst den Lead: Dann können Sie mit ihm sprechen.",
+  handoverNotOurs:
+    "Die Unterhaltung dieses Leads läuft in keinem Chat, den dieser Bot erreichen kann.",
+  handoverBusy: "{name} spricht bereits im Chat dieses Kunden.",
+  handoverNotOpen: "Gerade spricht niemand mit diesem Kunden.",
+  handoverOver: "Dieser Chat ist wieder beim Chatbot: Ihre Nachricht wurde nicht gesendet.",
+  handoverNotDelivered: "Nicht zugestellt: {reason}",
+  handBackNone: "In diesem Chat spricht gerade niemand aus dem Unternehmen.",
+  handBackAdminOnly: "Nur Admins dieses Chats können ihn an den Chatbot zurückgeben.",
+  helpHandBack:
+    "gibt einen Chat, den jemand aus dem Unternehmen übernommen hat, an den Chatbot zurück (Admins)",
+  menuHandBack: "Diesen Chat an den Chatbot zurückgeben",
 };

@@ -220,4 +220,29 @@ export const en = {
   leadsOf: "Leads of {chatbot}:",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Talk to them",
+  handBackButton: "Hand back",
+  handoverTalking: "{name} is talking with them (since {time})",
+  handoverHandedBack: "Handed back to the chatbot at {time}",
+  handoverJoined:
+    "{name} from our team has joined this chat. The chatbot is paused until they hand it back.",
+  handoverEnded: "The chatbot answers again in this chat.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Customer",
+  handoverSellerLine: "{name} (Sales): {text}",
+  pausedBy: "⏹ paused: {name} from Sales took over",
+  handoverOnlyClaimer:
+    "Only {name}, who took this lead, or a bot admin can talk with this customer.",
+  handoverClaimFirst: "Take the lead first: then you can talk with them.",
+  handoverNotOurs: "This lead's conversation is not in a chat this bot can reach.",
+  handoverBusy: "{name} is already talking in this customer's chat.",
+  handoverNotOpen: "Nobody is talking with this customer right now.",
+  handoverOver: "This chat went back to the chatbot: your message was not sent.",
+  handoverNotDelivered: "Not delivered: {reason}",
+  handBackNone: "No person of the company is talking in this chat.",
+  handBackAdminOnly: "Only an admin of this chat can hand it back to the chatbot.",
+  helpHandBack: "give a chat a person of the company took over back to the chatbot (admins)",
+  menuHandBack: "Give this chat back to the chatbot",
 } as const;

@@ -207,4 +207,31 @@ export const es: Messages = {
   leadsOf: "Clientes potenciales de {chatbot}:",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Atender",
+  handBackButton: "Devolver",
+  handoverTalking: "{name} está hablando con el cliente (desde el {time})",
+  handoverHandedBack: "Devuelto al chatbot el {time}",
+  handoverJoined:
+    "{name}, de nuestro equipo, se ha unido a este chat. El chatbot queda en pausa hasta que se lo devuelvan.",
+  handoverEnded: "El chatbot vuelve a responder en este chat.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Cliente",
+  handoverSellerLine: "{name} (Ventas): {text}",
+  pausedBy: "⏹ pausada: {name}, de Ventas, ha tomado el relevo",
+  handoverOnlyClaimer:
+    "Solo {name}, que se encargó de este cliente potencial, o un administrador del bot puede hablar con este cliente.",
+  handoverClaimFirst: "Encárgate primero del cliente potencial: después podrás hablar con él.",
+  handoverNotOurs:
+    "La conversación de este cliente potencial no está en ningún chat al que llegue este bot.",
+  handoverBusy: "{name} ya está hablando en el chat de este cliente.",
+  handoverNotOpen: "Nadie está hablando con este cliente ahora mismo.",
+  handoverOver: "Este chat ha vuelto al chatbot: tu mensaje no se ha enviado.",
+  handoverNotDelivered: "No entregado: {reason}",
+  handBackNone: "Nadie de la empresa está hablando en este chat.",
+  handBackAdminOnly: "Solo un administrador de este chat puede devolverlo al chatbot.",
+  helpHandBack: "devuelve al chatbot un chat que atendía alguien de la empresa (administradores)",
+  menuHandBack: "Devolver este chat al chatbot",
 };

@@ -203,4 +203,31 @@ export const fr: Messages = {
   leadsOf: "Prospects de {chatbot} :",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot} : 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Lui parler",
+  handBackButton: "Rendre la main",
+  handoverTalking: "{name} échange avec ce prospect (depuis le {time})",
+  handoverHandedBack: "Main rendue au chatbot le {time}",
+  handoverJoined:
+    "{name}, de notre équipe, a rejoint cette discussion. Le chatbot est en pause jusqu’à ce qu’on lui rende la main.",
+  handoverEnded: "Le chatbot répond de nouveau dans cette discussion.",
+  handoverCustomerLine: "💬 {name} : {text}",
+  handoverCustomer: "Client",
+  handoverSellerLine: "{name} (équipe commerciale) : {text}",
+  pausedBy: "⏹ mise en pause : {name}, de l’équipe commerciale, a pris le relais",
+  handoverOnlyClaimer:
+    "Seul(e) {name}, qui a pris ce prospect, ou un admin du bot peut parler avec ce client.",
+  handoverClaimFirst: "Prenez d’abord ce prospect en charge : vous pourrez ensuite lui parler.",
+  handoverNotOurs:
+    "La conversation de ce prospect n’a pas lieu dans une discussion que ce bot peut atteindre.",
+  handoverBusy: "{name} parle déjà dans la discussion de ce client.",
+  handoverNotOpen: "Personne ne parle avec ce client en ce moment.",
+  handoverOver: "Cette discussion est revenue au chatbot : votre message n’a pas été envoyé.",
+  handoverNotDelivered: "Message non remis : {reason}",
+  handBackNone: "Aucun membre de l’entreprise ne parle dans cette discussion.",
+  handBackAdminOnly: "Seul un admin de cette discussion peut la rendre au chatbot.",
+  helpHandBack: "rend au chatbot une discussion reprise par un membre de l’entreprise (admins)",
+  menuHandBack: "Rendre cette discussion au chatbot",
 };

@@ -188,4 +188,29 @@ export const hi: Messages = {
   leadsOf: "{chatbot} की लीड:",
   leadChatbot: "चैटबॉट",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "बात करें",
+  handBackButton: "वापस सौंपें",
+  handoverTalking: "{name} उनसे बात कर रहे हैं ({time} से)",
+  handoverHandedBack: "{time} पर चैटबॉट को वापस सौंपा गया",
+  handoverJoined:
+    "हमारी टीम से {name} इस चैट में शामिल हुए हैं। जब तक वे इसे वापस नहीं सौंपते, चैटबॉट रुका रहेगा।",
+  handoverEnded: "इस चैट में अब फिर से चैटबॉट जवाब देगा।",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "ग्राहक",
+  handoverSellerLine: "{name} (सेल्स टीम): {text}",
+  pausedBy: "⏹ जवाब रोका गया: सेल्स टीम के {name} ने बातचीत संभाल ली",
+  handoverOnlyClaimer: "इस ग्राहक से सिर्फ़ {name}, जिन्होंने यह लीड ली है, या बॉट का एडमिन बात कर सकता है।",
+  handoverClaimFirst: "पहले यह लीड लें: फिर आप उनसे बात कर सकेंगे।",
+  handoverNotOurs: "इस लीड की बातचीत किसी ऐसी चैट में नहीं है जहाँ यह बॉट पहुँच सके।",
+  handoverBusy: "{name} पहले से इस ग्राहक की चैट में बात कर रहे हैं।",
+  handoverNotOpen: "अभी इस ग्राहक से कोई बात नहीं कर रहा।",
+  handoverOver: "यह चैट वापस चैटबॉट के पास चली गई: आपका संदेश नहीं भेजा गया।",
+  handoverNotDelivered: "नहीं पहुँचा: {reason}",
+  handBackNone: "इस चैट में कंपनी का कोई व्यक्ति बात नहीं कर रहा।",
+  handBackAdminOnly: "सिर्फ़ इस चैट का एडमिन इसे वापस चैटबॉट को सौंप सकता है।",
+  helpHandBack: "कंपनी के किसी व्यक्ति द्वारा संभाली गई चैट वापस चैटबॉट को सौंपता है (एडमिन)",
+  menuHandBack: "यह चैट वापस चैटबॉट को सौंपें",
 };

@@ -200,4 +200,32 @@ export const it: Messages = {
   leadsOf: "Lead di {chatbot}:",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Intervieni",
+  handBackButton: "Restituisci",
+  handoverTalking: "{name} sta parlando con il cliente (dal {time})",
+  handoverHandedBack: "Restituita al chatbot il {time}",
+  handoverJoined:
+    "{name} del nostro team ora è in questa chat. Il chatbot è in pausa finché la chat non gli viene restituita.",
+  handoverEnded: "In questa chat risponde di nuovo il chatbot.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Cliente",
+  handoverSellerLine: "{name} (Ufficio commerciale): {text}",
+  pausedBy: "⏹ in pausa: {name} dell’ufficio commerciale ha preso in mano la conversazione",
+  handoverOnlyClaimer:
+    "Solo {name}, che ha preso questo lead, o un amministratore del bot può parlare con questo cliente.",
+  handoverClaimFirst: "Prendi prima il lead: poi potrai parlare con il cliente.",
+  handoverNotOurs:
+    "La conversazione di questo lead non si trova in una chat raggiungibile da questo bot.",
+  handoverBusy: "{name} sta già parlando nella chat di questo cliente.",
+  handoverNotOpen: "Al momento nessuno sta parlando con questo cliente.",
+  handoverOver: "Questa chat è tornata al chatbot: il tuo messaggio non è stato inviato.",
+  handoverNotDelivered: "Non consegnato: {reason}",
+  handBackNone: "In questa chat non sta parlando nessuno dell’azienda.",
+  handBackAdminOnly: "Solo un amministratore di questa chat può restituirla al chatbot.",
+  helpHandBack:
+    "restituisce al chatbot una chat presa in mano da qualcuno dell’azienda (amministratori)",
+  menuHandBack: "Restituisci questa chat al chatbot",
 };

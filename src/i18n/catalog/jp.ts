@@ -194,4 +194,30 @@ export const jp: Messages = {
   leadsOf: "{chatbot} のリード：",
   leadChatbot: "チャットボット",
   feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "直接対応",
+  handBackButton: "ボットに戻す",
+  handoverTalking: "{name} さんが対応中（{time} から）",
+  handoverHandedBack: "{time} にチャットボットに戻しました",
+  handoverJoined:
+    "弊社スタッフの {name} がこのチャットに参加しました。担当者がチャットボットに戻すまで、チャットボットは一時停止します。",
+  handoverEnded: "このチャットでは再びチャットボットがお答えします。",
+  handoverCustomerLine: "💬 {name}：{text}",
+  handoverCustomer: "お客様",
+  handoverSellerLine: "{name}（営業）：{text}",
+  pausedBy: "⏹ 一時停止しました。営業の {name} が対応を引き継ぎました",
+  handoverOnlyClaimer:
+    "このお客様と話せるのは、このリードの担当者の {name} さんか、ボットの管理者だけです。",
+  handoverClaimFirst: "先にこのリードを担当してください。その後でお客様と話せます。",
+  handoverNotOurs: "このリードの会話は、このボットからは届かないチャットで行われています。",
+  handoverBusy: "{name} さんがすでにこのお客様のチャットで対応中です。",
+  handoverNotOpen: "現在このお客様と話している人はいません。",
+  handoverOver: "このチャットはチャットボットに戻りました。メッセージは送信されていません。",
+  handoverNotDelivered: "配信できませんでした：{reason}",
+  handBackNone: "このチャットで対応している社員はいません。",
+  handBackAdminOnly: "チャットボットに戻せるのは、このチャットの管理者だけです。",
+  helpHandBack: "社員が引き継いだチャットをチャットボットに戻す（管理者のみ）",
+  menuHandBack: "このチャットをチャットボットに戻す",
 };

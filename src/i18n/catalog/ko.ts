@@ -187,4 +187,29 @@ export const ko: Messages = {
   leadsOf: "{chatbot}의 리드:",
   leadChatbot: "챗봇",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "직접 대화하기",
+  handBackButton: "챗봇에 돌려주기",
+  handoverTalking: "{name} 님이 대화 중({time}부터)",
+  handoverHandedBack: "{time}에 챗봇에 돌려줌",
+  handoverJoined:
+    "저희 팀의 {name} 님이 이 채팅에 참여했습니다. 담당자가 다시 챗봇에 돌려줄 때까지 챗봇은 일시 중지됩니다.",
+  handoverEnded: "이제 이 채팅에서 다시 챗봇이 답변합니다.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "고객",
+  handoverSellerLine: "{name} (영업팀): {text}",
+  pausedBy: "⏹ 일시 중지됨: 영업팀 {name} 님이 대화를 이어받음",
+  handoverOnlyClaimer: "이 리드를 맡은 {name} 님이나 봇 관리자만 이 고객과 대화할 수 있습니다.",
+  handoverClaimFirst: "먼저 리드를 맡아 주세요. 그러면 고객과 대화할 수 있습니다.",
+  handoverNotOurs: "이 리드의 대화는 이 봇이 접근할 수 있는 채팅에 있지 않습니다.",
+  handoverBusy: "{name} 님이 이미 이 고객의 채팅에서 대화하고 있습니다.",
+  handoverNotOpen: "지금 이 고객과 대화 중인 사람이 없습니다.",
+  handoverOver: "이 채팅은 챗봇으로 돌아갔습니다. 메시지가 전송되지 않았습니다.",
+  handoverNotDelivered: "전달되지 않음: {reason}",
+  handBackNone: "이 채팅에서 대화 중인 회사 직원이 없습니다.",
+  handBackAdminOnly: "이 채팅의 관리자만 챗봇에 돌려줄 수 있습니다.",
+  helpHandBack: "회사 직원이 이어받은 채팅을 챗봇에 돌려주기(관리자)",
+  menuHandBack: "이 채팅을 챗봇에 돌려주기",
 };

@@ -197,4 +197,30 @@ export const pt: Messages = {
   leadsOf: "Leads de {chatbot}:",
   leadChatbot: "Chatbot",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Conversar",
+  handBackButton: "Devolver",
+  handoverTalking: "{name} está conversando com o cliente (desde {time})",
+  handoverHandedBack: "Devolvido ao chatbot em {time}",
+  handoverJoined:
+    "{name}, da nossa equipe, entrou neste chat. O chatbot fica pausado até que o chat seja devolvido a ele.",
+  handoverEnded: "O chatbot voltou a responder neste chat.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Cliente",
+  handoverSellerLine: "{name} (Vendas): {text}",
+  pausedBy: "⏹ pausada: {name}, da equipe de Vendas, assumiu a conversa",
+  handoverOnlyClaimer:
+    "Só {name}, que assumiu este lead, ou um administrador do bot pode falar com este cliente.",
+  handoverClaimFirst: "Assuma o lead primeiro: depois você pode conversar com o cliente.",
+  handoverNotOurs: "A conversa deste lead não está em um chat que este bot consegue alcançar.",
+  handoverBusy: "{name} já está conversando no chat deste cliente.",
+  handoverNotOpen: "Ninguém está conversando com este cliente agora.",
+  handoverOver: "Este chat voltou para o chatbot: sua mensagem não foi enviada.",
+  handoverNotDelivered: "Não entregue: {reason}",
+  handBackNone: "Ninguém da empresa está conversando neste chat.",
+  handBackAdminOnly: "Só um administrador deste chat pode devolvê-lo ao chatbot.",
+  helpHandBack: "devolve ao chatbot um chat que alguém da empresa assumiu (administradores)",
+  menuHandBack: "Devolver este chat ao chatbot",
 };

@@ -197,4 +197,30 @@ export const ru: Messages = {
   leadsOf: "Лиды чат-бота {chatbot}:",
   leadChatbot: "Чат-бот",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Поговорить",
+  handBackButton: "Вернуть боту",
+  handoverTalking: "{name} общается с клиентом (с {time})",
+  handoverHandedBack: "Возвращено чат-боту: {time}",
+  handoverJoined:
+    "{name} из нашей команды теперь в этом чате. Чат-бот приостановлен, пока ему не вернут чат.",
+  handoverEnded: "В этом чате снова отвечает чат-бот.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Клиент",
+  handoverSellerLine: "{name} (отдел продаж): {text}",
+  pausedBy: "⏹ приостановлено: дальше отвечает {name} из отдела продаж",
+  handoverOnlyClaimer:
+    "Общаться с этим клиентом может только {name} (лид у этого человека) или администратор бота.",
+  handoverClaimFirst: "Сначала возьмите лид: тогда вы сможете пообщаться с клиентом.",
+  handoverNotOurs: "Разговор этого лида ведётся в чате, недоступном этому боту.",
+  handoverBusy: "{name} уже общается в чате этого клиента.",
+  handoverNotOpen: "Сейчас с этим клиентом никто не общается.",
+  handoverOver: "Этот чат снова у чат-бота: ваше сообщение не отправлено.",
+  handoverNotDelivered: "Не доставлено: {reason}",
+  handBackNone: "В этом чате сейчас не общается никто из компании.",
+  handBackAdminOnly: "Вернуть чат-бота в этот чат может только его администратор.",
+  helpHandBack: "вернуть чат-бота в чат, который взял на себя сотрудник компании (администраторы)",
+  menuHandBack: "Вернуть чат-бота в этот чат",
 };

@@ -197,4 +197,30 @@ export const uk: Messages = {
   leadsOf: "Ліди чат-бота {chatbot}:",
   leadChatbot: "Чат-бот",
   feedbackOfChatbot: "{chatbot}: 👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "Поговорити",
+  handBackButton: "Повернути боту",
+  handoverTalking: "{name} спілкується з клієнтом (з {time})",
+  handoverHandedBack: "Повернуто чат-боту: {time}",
+  handoverJoined:
+    "{name} з нашої команди тепер у цьому чаті. Чат-бот на паузі, доки йому не повернуть чат.",
+  handoverEnded: "У цьому чаті знову відповідає чат-бот.",
+  handoverCustomerLine: "💬 {name}: {text}",
+  handoverCustomer: "Клієнт",
+  handoverSellerLine: "{name} (відділ продажів): {text}",
+  pausedBy: "⏹ призупинено: далі відповідає {name} з відділу продажів",
+  handoverOnlyClaimer:
+    "Спілкуватися з цим клієнтом може лише {name} (лід у цієї людини) або адміністратор бота.",
+  handoverClaimFirst: "Спершу візьміть лід: тоді ви зможете поспілкуватися з клієнтом.",
+  handoverNotOurs: "Розмова цього ліда ведеться в чаті, недоступному цьому боту.",
+  handoverBusy: "{name} уже спілкується в чаті цього клієнта.",
+  handoverNotOpen: "Зараз із цим клієнтом ніхто не спілкується.",
+  handoverOver: "Цей чат знову в чат-бота: ваше повідомлення не надіслано.",
+  handoverNotDelivered: "Не доставлено: {reason}",
+  handBackNone: "У цьому чаті зараз не спілкується ніхто з компанії.",
+  handBackAdminOnly: "Повернути чат-бота в цей чат може лише його адміністратор.",
+  helpHandBack: "повернути чат-бота в чат, який узяв на себе працівник компанії (адміністратори)",
+  menuHandBack: "Повернути чат-бота в цей чат",
 };

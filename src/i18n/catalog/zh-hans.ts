@@ -181,4 +181,28 @@ export const zhHans: Messages = {
   leadsOf: "{chatbot} 的潜在客户：",
   leadChatbot: "聊天机器人",
   feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "与客户沟通",
+  handBackButton: "交还机器人",
+  handoverTalking: "{name} 正在与客户沟通（自 {time} 起）",
+  handoverHandedBack: "已于 {time} 交还给聊天机器人",
+  handoverJoined: "我们团队的 {name} 已加入此聊天。在其交还之前，聊天机器人将暂停回复。",
+  handoverEnded: "此聊天已恢复由聊天机器人回答。",
+  handoverCustomerLine: "💬 {name}：{text}",
+  handoverCustomer: "客户",
+  handoverSellerLine: "{name}（销售）：{text}",
+  pausedBy: "⏹ 已暂停：销售团队的 {name} 已接手",
+  handoverOnlyClaimer: "只有认领了这个潜在客户的 {name} 或机器人管理员可以与这位客户沟通。",
+  handoverClaimFirst: "请先认领这个潜在客户，然后就可以与对方沟通。",
+  handoverNotOurs: "这个潜在客户的对话不在此机器人能触及的聊天中。",
+  handoverBusy: "{name} 已经在这位客户的聊天中沟通了。",
+  handoverNotOpen: "目前没有人在与这位客户沟通。",
+  handoverOver: "此聊天已交还给聊天机器人：你的消息未发送。",
+  handoverNotDelivered: "未送达：{reason}",
+  handBackNone: "此聊天中没有公司人员在沟通。",
+  handBackAdminOnly: "只有此聊天的管理员可以将其交还给聊天机器人。",
+  helpHandBack: "将公司人员接手的聊天交还给聊天机器人（管理员）",
+  menuHandBack: "将此聊天交还给聊天机器人",
 };

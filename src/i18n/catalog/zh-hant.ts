@@ -181,4 +181,28 @@ export const zhHant: Messages = {
   leadsOf: "{chatbot} 的潛在客戶：",
   leadChatbot: "聊天機器人",
   feedbackOfChatbot: "{chatbot}：👍 {up, number} · 👎 {down, number}",
+
+  // A person of the company talks with a lead's customer through the bot (a hand-over): the
+  // card's buttons and lines, what the customer is told, the lines relayed, the private replies.
+  talkButton: "與客戶溝通",
+  handBackButton: "交還機器人",
+  handoverTalking: "{name} 正在與客戶溝通（自 {time} 起）",
+  handoverHandedBack: "已於 {time} 交還給聊天機器人",
+  handoverJoined: "我們團隊的 {name} 已加入這個聊天。在其交還之前，聊天機器人會暫停回覆。",
+  handoverEnded: "這個聊天已恢復由聊天機器人回答。",
+  handoverCustomerLine: "💬 {name}：{text}",
+  handoverCustomer: "客戶",
+  handoverSellerLine: "{name}（業務）：{text}",
+  pausedBy: "⏹ 已暫停：業務團隊的 {name} 已接手",
+  handoverOnlyClaimer: "只有認領了這個潛在客戶的 {name} 或機器人管理員可以與這位客戶溝通。",
+  handoverClaimFirst: "請先認領這個潛在客戶，然後就可以與對方溝通。",
+  handoverNotOurs: "這個潛在客戶的對話不在此機器人能觸及的聊天中。",
+  handoverBusy: "{name} 已經在這位客戶的聊天中溝通了。",
+  handoverNotOpen: "目前沒有人在與這位客戶溝通。",
+  handoverOver: "這個聊天已交還給聊天機器人：你的訊息未送出。",
+  handoverNotDelivered: "未送達：{reason}",
+  handBackNone: "這個聊天中沒有公司人員在溝通。",
+  handBackAdminOnly: "只有這個聊天的管理員可以將其交還給聊天機器人。",
+  helpHandBack: "將公司人員接手的聊天交還給聊天機器人（管理員）",
+  menuHandBack: "將這個聊天交還給聊天機器人",
 };

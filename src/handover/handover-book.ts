@@ -1,0 +1,173 @@
+import { z } from "zod";
+import type { Coordination } from "../coordination/port.ts";
+import type { KeyValueStore } from "../store/types.ts";
+
+/**
+ * A thread's part in a hand-over, as the thread's context reads it with its conversation (one
+ * read: a question in a thread with none costs no store call for it): the customer's thread,
+ * where the chatbot is paused, or the seller's, under the lead's card.
+ */
+const threadSide = z.object({
+  side: z.enum(["customer", "seller"]),
+  /** The lead's id. */
+  lead: z.string(),
+});
+export type ThreadSide = z.infer<typeof threadSide>;
+
+const person = z.object({ platform: z.string(), personId: z.string(), name: z.string() });
+
+const handover = z.object({
+  lead: z.string(),
+  /** Who talks to the customer: the lead's claimer, or the bot admin who opened it. */
+  seller: person,
+  /** Where the customer is: the thread, its channel, and where a reply there goes. */
+  customer: z.object({
+    channel: z.string(),
+    threadKey: z.string(),
+    channelKey: z.string(),
+    replyPlace: z.unknown(),
+  }),
+  /** The card the seller talks under: its platform, lead channel and message. */
+  card: z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() }),
+  /** The thread the seller's replies under the card arrive in. */
+  sellerThread: z.string(),
+  /** ISO 8601, UTC. */
+  openedAt: z.string(),
+});
+
+/** One open hand-over: a person of the company talks with a lead's customer through the bot. */
+export type Handover = z.infer<typeof handover>;
+
+const ended = z.object({ at: z.string(), name: z.string() });
+/** How a lead's last hand-over ended, for its card: when, and who had talked. */
+export type HandoverEnded = z.infer<typeof ended>;
+
+/** A lead card's view of its hand-over: open, ended, or none yet. */
+export type HandoverState =
+  | { state: "open"; handover: Handover }
+  | { state: "ended"; ended: HandoverEnded }
+  | undefined;
+
+// A seller's thread and a lead's end stay as long as a lead's card can be claimed
+// (lead-claims.ts): a reply under an old card is told the chat went back to the chatbot.
+const REMEMBERED = { keptMs: 60 * 24 * 60 * 60 * 1000 };
+
+export const threadSideKey = (threadKey: string) => `handover:thread:${threadKey}`;
+const KEYS = {
+  open: (lead: string) => `handover:lead:${lead}`,
+  ended: (lead: string) => `handover:ended:${lead}`,
+  last: (lead: string) => `handover:last:${lead}`,
+  all: "handover:open",
+};
+
+/** Why opening a hand-over did not: the customer's thread is another lead's, or this one's. */
+export type OpenRefusal = { refused: "busy"; with: Handover | undefined };
+
+/**
+ * Hand-overs in the store, so they hold across processes and restarts: the customer's thread
+ * is taken by one atomic claim (at most one hand-over per thread, whoever presses at once), the
+ * record names both sides, and the set of open ones lets a restart pick their idle ends up.
+ */
+export class HandoverBook {
+  readonly #store: KeyValueStore & Coordination;
+
+  constructor(store: KeyValueStore & Coordination) {
+    this.#store = store;
+  }
+
+  /** Opens `opened`, unless its customer's thread is in a hand-over already. */
+  async open(opened: Handover): Promise<true | OpenRefusal> {
+    const customer = JSON.stringify({ side: "customer", lead: opened.lead } satisfies ThreadSide);
+    const key = threadSideKey(opened.customer.threadKey);
+    if (!(await this.#store.claim(key, customer, REMEMBERED))) {
+      const held = await this.side(opened.customer.threadKey);
+      return { refused: "busy", with: held && (await this.get(held.lead)) };
+    }
+    const seller: ThreadSide = { side: "seller", lead: opened.lead };
+    await this.#store.setMany([
+      { key: KEYS.open(opened.lead), value: opened, ttlMs: REMEMBERED },
+      { key: threadSideKey(opened.sellerThread), value: seller, ttlMs: REMEMBERED },
+      { key: KEYS.last(opened.lead), value: Date.now(), ttlMs: REMEMBERED },
+    ]);
+    await this.#store.delete(KEYS.ended(opened.lead));
+    await this.#store.addToSet(KEYS.all, opened.lead);
+    return true;
+  }
+
+  /** The open hand-over of lead `lead`, if any. */
+  async get(lead: string): Promise<Handover | undefined> {
+    const parsed = handover.safeParse(await this.#store.get(KEYS.open(lead)));
+    return parsed.success ? parsed.data : undefined;
+  }
+
+  /** The open hand-over of lead `lead` with when a message last went either way (one read). */
+  async withLast(lead: string): Promise<{ handover?: Handover; lastAt?: number }> {
+    const [open, last] = await this.#store.getMany([KEYS.open(lead), KEYS.last(lead)]);
+    const parsed = handover.safeParse(open);
+    if (!parsed.success) return {};
+    return typeof last === "number"
+      ? { handover: parsed.data, lastAt: last }
+      : { handover: parsed.data };
+  }
+
+  /** A thread's part in a hand-over, if it has one. */
+  async side(threadKey: string): Promise<ThreadSide | undefined> {
+    return readThreadSide(await this.#store.get(threadSideKey(threadKey)));
+  }
+
+  /** What a card of lead `lead` shows of its hand-over. */
+  async state(lead: string): Promise<HandoverState> {
+    const [open, end] = await this.#store.getMany([KEYS.open(lead), KEYS.ended(lead)]);
+    const parsed = handover.safeParse(open);
+    if (parsed.success) return { state: "open", handover: parsed.data };
+    const over = ended.safeParse(end);
+    return over.success ? { state: "ended", ended: over.data } : undefined;
+  }
+
+  /** A message went either way: the idle end counts from now. */
+  async touch(lead: string): Promise<number> {
+    const now = Date.now();
+    await this.#store.set(KEYS.last(lead), now, REMEMBERED);
+    return now;
+  }
+
+  /** The leads with a hand-over open, for a start to schedule their idle ends. */
+  openLeads(): Promise<string[]> {
+    return this.#store.setMembers(KEYS.all);
+  }
+
+  /**
+   * Ends `open`: true only for the one call that ended it, in any process (the customer's
+   * thread is freed by a compare-and-delete of its claim). Its seller's thread stays, so a
+   * reply there is told it went back to the chatbot.
+   */
+  async end(open: Handover, by: HandoverEnded): Promise<boolean> {
+    const customer = JSON.stringify({ side: "customer", lead: open.lead } satisfies ThreadSide);
+    if (!(await this.#store.release(threadSideKey(open.customer.threadKey), customer))) {
+      return false;
+    }
+    await this.#store.set(KEYS.ended(open.lead), by, REMEMBERED);
+    await this.#store.delete(KEYS.open(open.lead));
+    await this.#store.removeFromSet(KEYS.all, open.lead);
+    return true;
+  }
+
+  /** A lead no longer open (ended elsewhere) leaves the set of open ones. */
+  async forget(lead: string): Promise<void> {
+    await this.#store.removeFromSet(KEYS.all, lead);
+  }
+}
+
+/** A thread's side as its context read it (a claim's JSON text, or a record). */
+export function readThreadSide(value: unknown): ThreadSide | undefined {
+  const parsed = threadSide.safeParse(typeof value === "string" ? safeJson(value) : value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
