@@ -47,7 +47,7 @@ import { type RawBackend, startRawBackend } from "../support/raw-backend.ts";
 export const SCALE = 20;
 
 /** The command menu for a chat's administrators, in its order. */
-export const ADMIN_COMMANDS = ["help", "new", "language", "stop", "leads", "feedback"];
+export const ADMIN_COMMANDS = ["help", "new", "language", "stop", "leads", "feedback", "handback"];
 
 /** A group message's shortest time between two edits, in the rig's time. */
 export const GROUP_EDIT_INTERVAL_MS = 3_000 / SCALE;
