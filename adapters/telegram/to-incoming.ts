@@ -1,5 +1,6 @@
 import type { Message, MessageEntity, User } from "grammy/types";
 import { z } from "zod";
+import { COMMAND_WORDS } from "../../src/bridge/commands.ts";
 import type { WriteBacks } from "../../src/coordination/store-mark.ts";
 import { KeptRecords } from "../../src/store/kept-records.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
@@ -46,17 +47,7 @@ export interface Addressed {
 export type Reading = Addressed | { kind: "no-text"; message: Message } | undefined;
 
 // Commands this bot knows; `/start` is what Telegram sends when a person opens the chat.
-const OWN_COMMANDS = new Set([
-  "help",
-  "new",
-  "language",
-  "leads",
-  "stop",
-  "feedback",
-  "chatbot",
-  "handback",
-  "start",
-]);
+const OWN_COMMANDS = new Set([...COMMAND_WORDS, "start"]);
 
 // Kinds of content a person can send that this bot cannot read.
 const UNREADABLE = [

@@ -64,7 +64,8 @@ const leadDays = daysArgument(MAX_LEAD_DAYS);
 /** `/feedback [days]`'s days, which `npm run feedback -- --since <days>d` takes too. */
 export const feedbackDays = daysArgument(MAX_FEEDBACK_DAYS);
 
-const COMMAND_WORDS = new Set([
+/** The words of the bot's own commands, as typed after the slash. */
+export const COMMAND_WORDS: ReadonlySet<string> = new Set([
   "help",
   "new",
   "language",

@@ -73,6 +73,18 @@ async function pressInSlack(
   );
 }
 
+/** `user` writes `text` in a Slack card's thread: Slack keeps it, and the bot hears of it. */
+async function writeUnderCard(
+  events: string,
+  slack: FakeSlack,
+  card: FakeMessage,
+  at: { ts: string; user: string },
+  text: string,
+): Promise<void> {
+  slack.personWrote({ channel: card.channel, ts: at.ts, threadTs: card.ts, user: at.user, text });
+  await deliver(events, message(text, { ...at, channel: card.channel, threadTs: card.ts }));
+}
+
 /** The questions the chatbot received, with the conversation each continued. */
 function asked(simulator: {
   requests: readonly { chat?: { q: string; conversationUid?: string } | undefined }[];
@@ -160,11 +172,7 @@ describe("a seller talks with a lead's customer through the bot", () => {
 
     // Sam answers in the card's thread: Carl reads it, and Sam sees it delivered.
     const ts = "1700000900.000100";
-    slack.personWrote({ channel: "CSALES", ts, threadTs: card.ts, user: "USAM", text: "yes!" });
-    await deliver(
-      events,
-      message("Yes, I am *Sam*", { ts, channel: "CSALES", threadTs: card.ts, user: "USAM" }),
-    );
+    await writeUnderCard(events, slack, card, { ts, user: "USAM" }, "Yes, I am *Sam*");
     await until("Sam's line in Carl's chat", () =>
       toCarl().find((text) => text === "@sam (Sales): Yes, I am *Sam*"),
     );
@@ -173,17 +181,7 @@ describe("a seller talks with a lead's customer through the bot", () => {
     );
     // Bob writes there too: not his to say; Carl gets nothing of it.
     const bobTs = "1700000901.000100";
-    slack.personWrote({
-      channel: "CSALES",
-      ts: bobTs,
-      threadTs: card.ts,
-      user: "UBOB",
-      text: "hi",
-    });
-    await deliver(
-      events,
-      message("hi from Bob", { ts: bobTs, channel: "CSALES", threadTs: card.ts, user: "UBOB" }),
-    );
+    await writeUnderCard(events, slack, card, { ts: bobTs, user: "UBOB" }, "hi from Bob");
     await until("Bob told privately", () =>
       slack.ephemerals.find(
         (e) => e.user === "UBOB" && e.text.includes("can talk with this customer"),
@@ -406,17 +404,7 @@ describe.skipIf(!redis?.server)("on two processes sharing Redis, and across a re
       slack.thread("CSALES", card.ts).find((m) => m.text.endsWith(": hello?")),
     );
     const sellerTs = "1700000802.000100";
-    slack.personWrote({
-      channel: "CSALES",
-      ts: sellerTs,
-      threadTs: card.ts,
-      user: "USAM",
-      text: "hi",
-    });
-    await deliver(
-      atB,
-      message("hi, Sam here", { ts: sellerTs, channel: "CSALES", threadTs: card.ts, user: "USAM" }),
-    );
+    await writeUnderCard(atB, slack, card, { ts: sellerTs, user: "USAM" }, "hi, Sam here");
     await until("Sam's line in the thread", () =>
       inThread().find((text) => text === "@sam (Sales): hi, Sam here"),
     );
