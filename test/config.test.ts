@@ -26,6 +26,8 @@ describe("loadConfig", () => {
     expect(config.backendIdleTimeoutMs).toBe(60_000);
     expect(config.backendAnswerTimeoutMs).toBe(300_000);
     expect(config.leads.pollIntervalSeconds).toBe(300);
+    expect(config.leads.afterAnswerSeconds).toBe(10);
+    expect(config.leads.handoverIdleMs).toBe(30 * 60_000);
     expect(config.port).toBe(3000);
     expect(config.defaultLanguage).toBe("auto");
   });
