@@ -218,12 +218,15 @@ export class RedisStore implements Store {
       const pipeline = this.#client.multi();
       const now = Date.now();
       const keptUntil: { score: number; value: string }[] = [];
+      // Records without a TTL in Redis (none, or kept: see Ttl) in one MSET.
+      const untimed: [string, string][] = [];
       for (const { key, value, ttl, kept } of checked) {
         const encoded = await this.#encode(value);
-        if (ttl === undefined || kept) pipeline.set(this.#key(key), encoded);
+        if (ttl === undefined || kept) untimed.push([this.#key(key), encoded]);
         else pipeline.set(this.#key(key), encoded, { expiration: { type: "PX", value: ttl } });
         if (ttl !== undefined && kept) keptUntil.push({ score: now + ttl, value: this.#key(key) });
       }
+      if (untimed.length > 0) pipeline.mSet(untimed);
       // Every kept record of the call in one ZADD.
       if (keptUntil.length > 0) pipeline.zAdd(this.#key(KEPT_INDEX_KEY), keptUntil);
       await pipeline.exec(true);

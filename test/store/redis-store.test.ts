@@ -253,6 +253,29 @@ describe.skipIf(!ownServer)("redis store against a redis-server of its own", () 
     expect(stats).not.toMatch(/cmdstat_get:/);
   });
 
+  it("setMany writes every record without a TTL in Redis (none, or kept) in one MSET, and the kept ones' times in one ZADD", async () => {
+    const { server, store } = await serverAndStore();
+    const raw = createClient({ url: server.url });
+    await raw.connect();
+    await raw.set("t:plain", "old", { expiration: { type: "PX", value: 60_000 } });
+    await raw.configResetStat();
+    await store.setMany([
+      { key: "plain", value: { a: 1 } },
+      { key: "kept", value: "k", ttlMs: { keptMs: 60_000 } },
+      { key: "timed", value: 2, ttlMs: 60_000 },
+    ]);
+    const stats = await raw.info("commandstats");
+    expect(stats).toMatch(/cmdstat_mset:calls=1,/);
+    expect(stats).toMatch(/cmdstat_set:calls=1,/);
+    expect(stats).toMatch(/cmdstat_zadd:calls=1,/);
+    expect(await store.getMany(["plain", "kept", "timed"])).toEqual([{ a: 1 }, "k", 2]);
+    // As a SET without a TTL would: the value written lasts.
+    expect(await raw.pTTL("t:plain")).toBe(-1);
+    expect(await raw.pTTL("t:kept")).toBe(-1);
+    expect(await raw.pTTL("t:timed")).toBeGreaterThan(0);
+    raw.destroy();
+  });
+
   it("fails fast while Redis is down, and recovers when it is back on the same port", async () => {
     const { server, store } = await serverAndStore();
     await store.set("k", "before");
