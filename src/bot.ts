@@ -239,7 +239,6 @@ export async function createBot(
       if (conversationUid === undefined) return;
       for (const poller of leadPoll) if (poller.chatbot === chatbot) poller.answered();
     });
-    await bridge.start(channels);
     await handovers.start({
       channels,
       announcers,
@@ -252,6 +251,7 @@ export async function createBot(
         log,
       }),
     });
+    await bridge.start(channels);
     let requestStop = () => {};
     const stopRequested = new Promise<void>((resolve) => {
       requestStop = resolve;

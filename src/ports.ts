@@ -552,14 +552,16 @@ export interface LeadAnnouncer {
    */
   describeOrigin?(origin: unknown): Promise<LeadOrigin | undefined>;
   /**
-   * Makes the announcement `message` a place to talk (a hand-over, src/handover/): the replies
-   * under it reach the bot as messages of the thread this returns (Slack: the card's thread;
-   * Telegram: the card's reply chain). Undefined where the platform has no such place.
+   * The thread the replies under the announcement `message` reach the bot in, once it follows
+   * them (Slack: the card's thread; Telegram: the card's reply chain): a place to talk in a
+   * hand-over (src/handover/). Undefined where the platform has no such place.
    */
-  talkUnder?(message: unknown): Promise<string | undefined>;
+  threadUnder?(message: unknown): string | undefined;
+  /** Starts (`on`) or stops taking every reply under the announcement `message` as a message. */
+  follow?(message: unknown, on: boolean): Promise<void>;
   /**
    * Posts `text` (plain text, escaped here) under the announcement `message`, in the thread
-   * talkUnder gave (`threadKey`), so that a reply to it goes on there.
+   * threadUnder gave (`threadKey`), so that a reply to it goes on there.
    */
   replyUnder?(message: unknown, text: string, threadKey: string): Promise<void>;
 }

@@ -387,8 +387,13 @@ export function createSlackChannel(options: SlackChannelOptions): SlackChannel {
     leadAnnouncer: createSlackLeadAnnouncer(
       client,
       () => identity?.teamId,
-      async (threadKey) => {
+      async (threadKey, on) => {
         const key = activeKey(threadKey);
+        if (!on) {
+          threads.forget(key);
+          await options.store.delete(key);
+          return;
+        }
         await options.store.set(key, true, { keptMs: THREAD_TTL_MS });
         threads.note(key, true, THREAD_TTL_MS);
       },

@@ -68,8 +68,8 @@ function leadMessage(
 export function createSlackLeadAnnouncer(
   client: webApi.WebClient,
   teamId: () => string | undefined,
-  /** Has the bot take every message of the thread (as after a mention in it). */
-  follow: (threadKey: string) => Promise<void>,
+  /** Has the bot take every message of the thread (as after a mention in it), or stop. */
+  follow: (threadKey: string, on: boolean) => Promise<void>,
 ): LeadAnnouncer {
   const budgets = new RateBudgets(() => new RateBudget({ perMinute: POSTS_PER_MINUTE, burst: 3 }));
   return {
@@ -111,13 +111,15 @@ export function createSlackLeadAnnouncer(
       );
       return { platform: "Slack", place: "thread", where: name && `#${name}`, link };
     },
-    async talkUnder(message) {
+    threadUnder(message) {
       const team = teamId();
       if (team === undefined) return undefined;
       const { channel, ts } = message as SlackMessageAt;
-      const threadKey = threadKeyOf(team, channel, ts);
-      await follow(threadKey);
-      return threadKey;
+      return threadKeyOf(team, channel, ts);
+    },
+    async follow(message, on) {
+      const threadKey = this.threadUnder?.(message);
+      if (threadKey !== undefined) await follow(threadKey, on);
     },
     async replyUnder(message, text) {
       const { channel, ts } = message as SlackMessageAt;

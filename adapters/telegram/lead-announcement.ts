@@ -112,12 +112,17 @@ export function createTelegramLeadAnnouncer(
         { retryAfterMs },
       );
     },
-    async talkUnder(message) {
+    threadUnder(message) {
       const { chatId, messageId } = message as TelegramMessageAt;
-      const threadKey = cardThreadKey(chatId, messageId);
-      // A reply to the card is read as part of its chain (placeOf), in any kind of chat.
-      await chains.remember(chatId, messageId, threadKey);
-      return threadKey;
+      return cardThreadKey(chatId, messageId);
+    },
+    async follow(message, on) {
+      // A reply to the card is read as part of its chain (placeOf), in any kind of chat. The
+      // chain stays after the hand-over: a reply to the card is then told it ended, not asked
+      // of the chatbot.
+      if (!on) return;
+      const { chatId, messageId } = message as TelegramMessageAt;
+      await chains.remember(chatId, messageId, cardThreadKey(chatId, messageId));
     },
     async replyUnder(message, text, threadKey) {
       const { chatId, messageId } = message as TelegramMessageAt;
@@ -131,8 +136,9 @@ export function createTelegramLeadAnnouncer(
           }),
         { retryAfterMs },
       );
-      // A reply to this line goes on in the card's chain too.
-      await chains.remember(chatId, sent.message_id, threadKey);
+      // A reply to this line goes on in the card's chain too. The line is posted already:
+      // without the record, a reply to it is one to a message of the bot's.
+      await chains.remember(chatId, sent.message_id, threadKey).catch(() => undefined);
     },
   };
 }

@@ -61,7 +61,7 @@ export interface BridgeOptions {
    * Where a message of a thread in a hand-over goes instead of the chatbot, and `/handback`
    * (src/handover/handover-desk.ts). None: no hand-overs.
    */
-  handovers?: (HandBackCommand & Pick<HandoverDesk, "relay">) | undefined;
+  handovers?: (HandBackCommand & Pick<HandoverDesk, "relay" | "inHandover">) | undefined;
   metrics?: Metrics;
   /** Keeps a record of each answer in flight, so that one cut by a kill is finished on restart. */
   journal?: AnswerJournal;
@@ -211,6 +211,8 @@ export class Bridge {
         questionRefusal: (message) => guards.questionRefusal(message),
         relay: async (message, surface, side, t) =>
           (await options.handovers?.relay(message, surface, side, t)) ?? false,
+        inHandover: async (message) =>
+          (await options.handovers?.inHandover(message.threadKey)) ?? false,
         runCommand: (command, message, surface, t, turn) =>
           this.#command(command, message, surface, t, turn),
       },

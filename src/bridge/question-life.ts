@@ -66,7 +66,7 @@ export type Life =
   | { at: "received"; ticket?: Ticket | undefined }
   | { at: "waiting for its thread"; ticket: Ticket; record?: JournaledAnswer | undefined }
   | { at: "queued"; ticket: HandedTicket; notice: Notice; listed: () => void }
-  | { at: "taken"; slot: QueueSlot }
+  | { at: "taken"; slot: QueueSlot; ticket?: Ticket | undefined }
   | {
       at: "answering";
       ticket: Ticket | undefined;
@@ -85,7 +85,7 @@ export const NEXT: { readonly [S in QuestionState]: readonly QuestionState[] } =
   received: ["waiting for its thread", "done", "refused", "failed"],
   "waiting for its thread": ["answering", "queued", "relayed", "refused", "failed"],
   queued: ["handed over", "stopped", "failed"],
-  taken: ["answering", "stopped", "handed over", "refused"],
+  taken: ["answering", "relayed", "stopped", "handed over", "refused"],
   answering: ["done", "stopped", "cut", "failed"],
   done: [],
   relayed: [],
@@ -197,6 +197,8 @@ export interface Intake {
     side: ThreadSide,
     t: Translator,
   ): Promise<boolean>;
+  /** Whether the message's thread is either side of a hand-over. */
+  inHandover(message: IncomingMessage): Promise<boolean>;
   /** Runs a command; `turn`, for `/new`, resolves once the answer ahead in its thread is done. */
   runCommand(
     command: Command | CommandProblem,
@@ -295,8 +297,10 @@ export class QuestionLife {
       if (!claimed) return this.#end("refused", "delivery already handled");
       // The allowlists hold for commands too: `/leads subscribe` must not open a channel
       // the operator did not allow.
+      // A thread in a hand-over is a person of the company's (src/handover/): the chatbot's
+      // allowlists and limits are not for it. Asked only of a message they would refuse.
       const denied = intake.accessRefusal(message);
-      if (denied) {
+      if (denied && !(await intake.inHandover(message))) {
         await sendNotice(surface, (await speak()).text(denied), { private: true });
         return this.#end("refused", "not allowed here");
       }
@@ -305,8 +309,8 @@ export class QuestionLife {
         await intake.runCommand(command, message, surface, await speak(), turn);
         return this.#end("done", "a command");
       }
-      const refusal = await intake.questionRefusal(message);
-      if (refusal) {
+      const refusal = denied ? undefined : await intake.questionRefusal(message);
+      if (refusal && !(await intake.inHandover(message))) {
         await sendNotice(surface, (await speak()).text(refusal), { private: true });
         return this.#end("refused", "a guard");
       }
@@ -345,7 +349,7 @@ export class QuestionLife {
     queued: NonNullable<ReturnType<typeof readQueuedQuestion>>,
     here: QueuedHere | undefined,
   ): Promise<void> {
-    const { notices, lines, metrics } = this.#deps;
+    const { notices, lines, metrics, store, intake } = this.#deps;
     const message = here?.message ?? queued.message;
     this.#begin(message, "taken from the shared queue");
     // Its entry is this process's for good first: a process that took it over meanwhile
@@ -362,20 +366,30 @@ export class QuestionLife {
     }
     const receivedAt = here?.receivedAt ?? performance.now() - (Date.now() - queued.receivedAt);
     metrics?.queueWait.observe(Math.max(0, performance.now() - receivedAt) / 1000);
+    const ticket =
+      queued.ticket === undefined ? undefined : lines.adopt(message.threadKey, queued.ticket);
+    // Held by its state from now: any end lets go of it.
+    if (this.#life.at === "taken") this.#life = { ...this.#life, ticket };
     const question: Answerable = {
       message,
       surface,
       log: this.#log,
       t: translator(queued.language),
-      ticket:
-        queued.ticket === undefined ? undefined : lines.adopt(message.threadKey, queued.ticket),
+      ticket,
       slot: job.slot,
       receivedAt,
       asked: queued.asked,
       shown: taken.shown,
     };
     try {
-      await this.#answer(question);
+      const context = await readThreadContext(store, message.threadKey, message.channelKey);
+      // Queued before its thread was taken over, and not withdrawn by it (its process gone):
+      // it goes to the person who took the thread over, as a later message would.
+      const side = context.handover;
+      if (side?.side === "customer" && (await intake.relay(message, surface, side, question.t))) {
+        return this.#end("relayed", "in a hand-over, from the shared queue");
+      }
+      await this.#answer({ ...question, context });
     } catch (error) {
       // Before its answer could show anything (the store failed reading its thread's context).
       this.#end("failed", "an error before the answer");

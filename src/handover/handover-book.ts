@@ -75,22 +75,40 @@ export class HandoverBook {
     this.#store = store;
   }
 
-  /** Opens `opened`, unless its customer's thread is in a hand-over already. */
+  /**
+   * Opens `opened`, unless its customer's thread is in a hand-over already. A claim of the
+   * thread whose hand-over is not open (an open or an end that failed halfway) is freed once
+   * it is older than any open takes.
+   */
   async open(opened: Handover): Promise<true | OpenRefusal> {
-    const customer = JSON.stringify({ side: "customer", lead: opened.lead } satisfies ThreadSide);
     const key = threadSideKey(opened.customer.threadKey);
-    if (!(await this.#store.claim(key, customer, REMEMBERED))) {
-      const held = await this.side(opened.customer.threadKey);
-      return { refused: "busy", with: held && (await this.get(held.lead)) };
+    const claim = customerClaim(opened.lead, opened.openedAt);
+    // Listed first: a lead listed whose open failed is dropped by its idle check.
+    await this.#store.addToSet(KEYS.all, opened.lead);
+    if (!(await this.#store.claim(key, claim, REMEMBERED))) {
+      const held = readCustomerClaim(await this.#store.get(key));
+      const open = held && (await this.get(held.lead));
+      const stale = held && !open && Date.now() - Date.parse(held.at) > OPENING_MS;
+      if (!stale || !(await this.#store.release(key, customerClaim(held.lead, held.at)))) {
+        return { refused: "busy", with: open };
+      }
+      if (!(await this.#store.claim(key, claim, REMEMBERED))) {
+        return { refused: "busy", with: undefined };
+      }
     }
     const seller: ThreadSide = { side: "seller", lead: opened.lead };
-    await this.#store.setMany([
-      { key: KEYS.open(opened.lead), value: opened, ttlMs: REMEMBERED },
-      { key: threadSideKey(opened.sellerThread), value: seller, ttlMs: REMEMBERED },
-      { key: KEYS.last(opened.lead), value: Date.now(), ttlMs: REMEMBERED },
-    ]);
-    await this.#store.delete(KEYS.ended(opened.lead));
-    await this.#store.addToSet(KEYS.all, opened.lead);
+    try {
+      await this.#store.setMany([
+        { key: KEYS.open(opened.lead), value: opened, ttlMs: REMEMBERED },
+        { key: threadSideKey(opened.sellerThread), value: seller, ttlMs: REMEMBERED },
+        { key: KEYS.last(opened.lead), value: Date.now(), ttlMs: REMEMBERED },
+      ]);
+    } catch (error) {
+      await this.#store.release(key, claim).catch(() => undefined);
+      throw error;
+    }
+    // An end left from before is no longer what the card shows (state reads the open first).
+    await this.#store.delete(KEYS.ended(opened.lead)).catch(() => undefined);
     return true;
   }
 
@@ -137,17 +155,18 @@ export class HandoverBook {
   }
 
   /**
-   * Ends `open`: true only for the one call that ended it, in any process (the customer's
-   * thread is freed by a compare-and-delete of its claim). Its seller's thread stays, so a
-   * reply there is told it went back to the chatbot.
+   * Ends `open`: true only for the one call that ended it, in any process (the one whose
+   * delete of the open record found it). Its seller's thread stays, so a reply there is told it
+   * went back to the chatbot. Should a later step fail, the customer's thread answers again
+   * all the same: a hand-over is open only while its record is.
    */
   async end(open: Handover, by: HandoverEnded): Promise<boolean> {
-    const customer = JSON.stringify({ side: "customer", lead: open.lead } satisfies ThreadSide);
-    if (!(await this.#store.release(threadSideKey(open.customer.threadKey), customer))) {
-      return false;
-    }
+    if (!(await this.#store.delete(KEYS.open(open.lead)))) return false;
     await this.#store.set(KEYS.ended(open.lead), by, REMEMBERED);
-    await this.#store.delete(KEYS.open(open.lead));
+    await this.#store.release(
+      threadSideKey(open.customer.threadKey),
+      customerClaim(open.lead, open.openedAt),
+    );
     await this.#store.removeFromSet(KEYS.all, open.lead);
     return true;
   }
@@ -156,6 +175,22 @@ export class HandoverBook {
   async forget(lead: string): Promise<void> {
     await this.#store.removeFromSet(KEYS.all, lead);
   }
+}
+
+// Longer than an open takes from its claim to its record: a claim older than that with no
+// record open is left from a failure.
+const OPENING_MS = 60_000;
+
+const customerSide = threadSide.extend({ side: z.literal("customer"), at: z.string() });
+
+/** The customer's thread's claim, as the store holds it: the lead and when it was opened. */
+function customerClaim(lead: string, at: string): string {
+  return JSON.stringify({ side: "customer", lead, at });
+}
+
+function readCustomerClaim(value: unknown): z.infer<typeof customerSide> | undefined {
+  const parsed = customerSide.safeParse(typeof value === "string" ? safeJson(value) : value);
+  return parsed.success ? parsed.data : undefined;
 }
 
 /** A thread's side as its context read it (a claim's JSON text, or a record). */

@@ -95,8 +95,8 @@ export class HandoverDesk {
     const origin = await conversations.origin(card.lead.conversationUid);
     const surface = origin?.replyPlace === undefined ? undefined : this.#surfaceFor(origin);
     const announcer = this.#announcer(pressed.channel);
-    const sellerThread = surface && (await announcer?.talkUnder?.(pressed.message));
-    if (!origin?.thread || !origin.channelKey || !surface || !sellerThread) {
+    const sellerThread = announcer?.threadUnder?.(pressed.message);
+    if (!origin?.thread || !origin.channelKey || !surface || !sellerThread || !announcer) {
       return tell(t.t("handoverNotOurs"));
     }
     const seller = { platform: pressed.channel, personId: pressed.person.id };
@@ -117,6 +117,13 @@ export class HandoverDesk {
     if (opened !== true) {
       const name = opened.with?.seller.name;
       return tell(name ? t.t("handoverBusy", { name }) : t.t("claimTryAgain"));
+    }
+    try {
+      await announcer.follow?.(pressed.message, true);
+    } catch (error) {
+      // No way to hear the seller: no hand-over (the presser is told the press failed).
+      await book.end(handover, { at: new Date().toISOString(), name: pressed.person.name });
+      throw error;
     }
     // What the chatbot streams or has waiting there stops first, so the notice comes after it.
     const by: Stopper = {
@@ -148,12 +155,24 @@ export class HandoverDesk {
       return pressed.replyPrivately(t.t("handoverNotOpen"));
     }
     const holder = await this.#options.claims.holder(card.id);
-    const talking = { ...open.seller, at: open.openedAt };
-    const mine = [talking, holder?.claim].some((claim) => claim && samePerson(claim, pressed));
+    const mine = [open.seller, holder?.claim].some(
+      (who) => who && samePerson(who, presser(pressed)),
+    );
     if (!mine && !(await pressed.person.isBotAdmin?.())) {
       return pressed.replyPrivately(t.t("handoverOnlyClaimer", { name: open.seller.name }));
     }
     await this.#end(open, "handed back");
+  }
+
+  /** The lead's taker let it go (Release): a hand-over of it ends with its claim. */
+  async released(lead: string): Promise<void> {
+    const open = await this.#options.book.get(lead);
+    if (open) await this.#end(open, "released");
+  }
+
+  /** Whether `threadKey` is either side of a hand-over (the chatbot's guards are not for it). */
+  async inHandover(threadKey: string): Promise<boolean> {
+    return (await this.#options.book.side(threadKey)) !== undefined;
   }
 
   /** `/handback` in a customer's thread, by an admin of it. */
@@ -184,9 +203,7 @@ export class HandoverDesk {
     const idle = open !== undefined && this.#idleOver(open, lastAt);
     if (idle) await this.#end(open, "idle");
     if (side.side === "customer") {
-      if (!open || idle) return false;
-      await this.#fromCustomer(message, open);
-      return true;
+      return open !== undefined && !idle && (await this.#fromCustomer(message, open));
     }
     if (!open || idle || open.sellerThread !== message.threadKey) {
       await sendNotice(surface, t.t("handoverOver"), { private: true });
@@ -196,14 +213,30 @@ export class HandoverDesk {
     return true;
   }
 
-  async #fromCustomer(message: IncomingMessage, open: Handover): Promise<void> {
+  /**
+   * Posts the customer's message under the card; false when it cannot go there (the card
+   * deleted, the bot out of the lead channel): the hand-over ends, and the chatbot answers.
+   */
+  async #fromCustomer(message: IncomingMessage, open: Handover): Promise<boolean> {
     const announcer = this.#announcer(open.card.platform);
-    if (!announcer?.replyUnder) throw new Error(`no announcer for ${open.card.platform}`);
-    const t = await leadChannelLanguage(announcer, open.card.channelId, this.#options.languages);
-    const name = message.authorName ?? t.t("handoverCustomer");
-    const line = t.t("handoverCustomerLine", { name, text: message.text });
-    await announcer.replyUnder(open.card.message, line, open.sellerThread);
+    try {
+      if (!announcer?.replyUnder) throw new Error(`no announcer for ${open.card.platform}`);
+      const t = await leadChannelLanguage(announcer, open.card.channelId, this.#options.languages);
+      const name = message.authorName ?? t.t("handoverCustomer");
+      const text = [...message.text].slice(0, MAX_RELAYED_CHARS).join("");
+      const cut = text.length < message.text.length ? "…" : "";
+      const line = t.t("handoverCustomerLine", { name, text: `${text}${cut}` });
+      await announcer.replyUnder(open.card.message, line, open.sellerThread);
+    } catch (error) {
+      this.#options.log.warn(
+        { kind: kindOf(error), lead: open.lead },
+        "a customer's message could not go under the lead's card: the hand-over ends",
+      );
+      await this.#end(open, "the card cannot be reached");
+      return false;
+    }
     await this.#touched(open.lead);
+    return true;
   }
 
   async #fromSeller(
@@ -212,9 +245,10 @@ export class HandoverDesk {
     open: Handover,
     t: Translator,
   ): Promise<void> {
-    const writes =
-      open.seller.platform === message.channel && open.seller.personId === message.authorId;
-    if (!writes && !(await message.isBotAdmin?.())) {
+    const writer = { platform: message.channel, personId: message.authorId };
+    const holder = await this.#options.claims.holder(open.lead);
+    const mine = [open.seller, holder?.claim].some((who) => who && samePerson(who, writer));
+    if (!mine && !(await message.isBotAdmin?.())) {
       await sendNotice(surface, t.t("handoverOnlyClaimer", { name: open.seller.name }), {
         private: true,
       });
@@ -249,6 +283,12 @@ export class HandoverDesk {
     const { book, log } = this.#options;
     this.#clear(open.lead);
     if (!(await book.end(open, { at: new Date().toISOString(), name: open.seller.name }))) return;
+    // Talk under the card goes back to being the sales team's own.
+    await this.#announcer(open.card.platform)
+      ?.follow?.(open.card.message, false)
+      .catch((error: unknown) =>
+        log.warn({ kind: kindOf(error) }, "a card's thread is followed still"),
+      );
     const surface = this.#surfaceFor(open.customer);
     if (surface) {
       const t = await this.#options.languages.translatorFor(open.customer.channelKey);
@@ -260,8 +300,16 @@ export class HandoverDesk {
     await this.#reach.redraw(open.lead);
   }
 
+  /** A message went either way: its idle end moves. Delivered already, a failure is only logged. */
   async #touched(lead: string): Promise<void> {
-    this.#schedule(lead, await this.#options.book.touch(lead));
+    const at = await this.#options.book.touch(lead).catch((error: unknown) => {
+      this.#options.log.warn(
+        { kind: kindOf(error) },
+        "a hand-over's last message was not recorded",
+      );
+      return Date.now();
+    });
+    this.#schedule(lead, at);
   }
 
   #idleOver(open: Handover, lastAt: number | undefined): boolean {
@@ -292,7 +340,9 @@ export class HandoverDesk {
       if (this.#idleOver(open, lastAt)) return await this.#end(open, "idle");
       this.#schedule(lead, lastAt ?? Date.parse(open.openedAt));
     } catch (error) {
+      // Tried again a while later: the store may be back by then.
       this.#options.log.warn({ kind: kindOf(error) }, "a hand-over's idle end failed");
+      this.#schedule(lead, Date.now() - this.#options.idleMs + RETRY_MS);
     }
   }
 
@@ -309,14 +359,26 @@ export class HandoverDesk {
   }
 }
 
-function samePerson(claim: Pick<LeadClaim, "platform" | "personId">, pressed: PressedButton) {
-  return claim.platform === pressed.channel && claim.personId === pressed.person.id;
+type Person = Pick<LeadClaim, "platform" | "personId">;
+
+function samePerson(a: Person, b: Person): boolean {
+  return a.platform === b.platform && a.personId === b.personId;
+}
+
+/** Who pressed, as a claim names people. */
+function presser(pressed: PressedButton): Person {
+  return { platform: pressed.channel, personId: pressed.person.id };
 }
 
 /** The claimer talks; a bot admin may too (a claimer away). */
 async function mayTalk(claim: LeadClaim, pressed: PressedButton): Promise<boolean> {
-  return samePerson(claim, pressed) || ((await pressed.person.isBotAdmin?.()) ?? false);
+  return samePerson(claim, presser(pressed)) || ((await pressed.person.isBotAdmin?.()) ?? false);
 }
+
+/** The most of a customer's message a line under a card carries (Telegram's 4,096 with room). */
+const MAX_RELAYED_CHARS = 3_500;
+/** How soon an idle end the store failed is tried again. */
+const RETRY_MS = 30_000;
 
 /** A failure's kind, for the log: never a customer's or a seller's words. */
 function kindOf(error: unknown): string {

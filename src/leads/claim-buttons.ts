@@ -133,6 +133,8 @@ export function registerClaimButtons(buttons: ButtonHandlers, options: ClaimButt
       if (!own && !(await pressed.person.isBotAdmin?.())) {
         return tell(pressed, (t) => t.t("onlyClaimerReleases", { name: holder.claim.name }));
       }
+      // Whoever talks with the lead's customer stops with the claim: the chatbot answers again.
+      await desk?.released(pressed.id);
       if (!(await book.release(pressed.id, holder.record))) {
         return tell(pressed, (t) => t.t("claimTryAgain"));
       }

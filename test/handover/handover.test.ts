@@ -140,7 +140,9 @@ async function claimedBySam(setUp: Awaited<ReturnType<typeof salesInSlack>>) {
 
 describe("a seller talks with a lead's customer through the bot", () => {
   it("Slack sales, Telegram customer: Talk to them, both ways relayed, the chatbot not asked, Hand back, the same conversation", async () => {
-    const setUp = await salesInSlack();
+    // The chatbot answers in Carl's chat only: #sales is no place for questions, and talking
+    // there is none.
+    const setUp = await salesInSlack({ ALLOWED_CHANNELS: "2001" });
     const { slack, telegram, simulator, events, carl, toCarl } = setUp;
     const card = await claimedBySam(setUp);
     expect(slackCard(slack, card).buttons).toEqual(["Release", "Talk to them"]);
@@ -345,6 +347,38 @@ describe("the other way round, and what a hand-over stops", () => {
     ]);
     expect(questions[2]?.conversationUid).toBe(questions[1]?.conversationUid);
     expect(await bot.stop()).toBe(0);
+  });
+
+  it("ends when its lead is released: the chatbot answers the customer again", async () => {
+    const setUp = await salesInSlack();
+    const { slack, telegram, events, carl, toCarl } = setUp;
+    const card = await claimedBySam(setUp);
+    await pressInSlack(events, slack, card, "Talk to them", "USAM");
+    await until("Hand back on the card", () =>
+      slackCard(slack, card).buttons.includes("Hand back") ? true : undefined,
+    );
+    // A card drawn before the hand-over still shows Release: its press ends both.
+    await deliver(
+      events,
+      blockActions({
+        actionId: "lead.release:0",
+        value: slack.buttonsOf(card)[0]?.value ?? "",
+        user: "USAM",
+        username: "sam",
+        channel: card.channel,
+        messageTs: card.ts,
+      }),
+    );
+    await until("Carl told the chatbot is back", () =>
+      toCarl().find((text) => text === "The chatbot answers again in this chat."),
+    );
+    await until("the card free again", () =>
+      slackCard(slack, card).buttons.join() === "I'll take it" ? true : undefined,
+    );
+    telegram.write({ chat: carl.id, from: carl, text: "hello again" });
+    await until("the chatbot's answer", () =>
+      toCarl().find((text) => text.includes("hello again")),
+    );
   });
 
   it("ends after HANDOVER_IDLE_MINUTES without a message either way: the customer and the card are told", async () => {
