@@ -118,6 +118,7 @@ export async function answerQuestion(
                       thread: message.threadKey,
                       channelKey: message.channelKey,
                       replyPlace: message.replyPlace,
+                      language: options.t.language,
                     };
               saving = deps.conversations
                 .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)

@@ -26,6 +26,8 @@ const handover = z.object({
     threadKey: z.string(),
     channelKey: z.string(),
     replyPlace: z.unknown(),
+    /** The language the bot spoke to them in, where their channel has none set. */
+    language: z.string().optional(),
   }),
   /** The card the seller talks under: its platform, lead channel and message. */
   card: z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() }),

@@ -108,6 +108,7 @@ export class HandoverDesk {
         threadKey: origin.thread,
         channelKey: origin.channelKey,
         replyPlace: origin.replyPlace,
+        language: origin.language,
       },
       card: { platform: pressed.channel, channelId: pressed.channelId, message: pressed.message },
       sellerThread,
@@ -137,7 +138,7 @@ export class HandoverDesk {
       .catch((error: unknown) =>
         log.warn({ err: error }, "a hand-over could not pause the answer"),
       );
-    const customer = await this.#options.languages.translatorFor(origin.channelKey);
+    const customer = await this.#customerLanguage(handover.customer);
     await sendNotice(surface, customer.t("handoverJoined", { name: pressed.person.name })).catch(
       (error: unknown) =>
         log.warn({ kind: kindOf(error) }, "the customer was not told of a hand-over"),
@@ -257,7 +258,7 @@ export class HandoverDesk {
     const customer = this.#surfaceFor(open.customer);
     try {
       if (!customer) throw new Error(`no channel for ${open.customer.channel}`);
-      const ct = await this.#options.languages.translatorFor(open.customer.channelKey);
+      const ct = await this.#customerLanguage(open.customer);
       const name = message.authorName ?? open.seller.name;
       await sendNotice(customer, ct.t("handoverSellerLine", { name, text: message.text }));
     } catch (error) {
@@ -291,7 +292,7 @@ export class HandoverDesk {
       );
     const surface = this.#surfaceFor(open.customer);
     if (surface) {
-      const t = await this.#options.languages.translatorFor(open.customer.channelKey);
+      const t = await this.#customerLanguage(open.customer);
       await sendNotice(surface, t.t("handoverEnded")).catch((error: unknown) =>
         log.warn({ kind: kindOf(error) }, "the customer was not told the chatbot is back"),
       );
@@ -344,6 +345,14 @@ export class HandoverDesk {
       this.#options.log.warn({ kind: kindOf(error) }, "a hand-over's idle end failed");
       this.#schedule(lead, Date.now() - this.#options.idleMs + RETRY_MS);
     }
+  }
+
+  /** The customer's language: their channel's, else the one the bot spoke to them in. */
+  #customerLanguage(customer: Handover["customer"]): Promise<Translator> {
+    return this.#options.languages.translatorFor(
+      customer.channelKey,
+      async () => customer.language,
+    );
   }
 
   #announcer(platform: string): LeadAnnouncer | undefined {

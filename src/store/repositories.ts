@@ -37,6 +37,8 @@ const conversationOrigin = z.object({
   thread: z.string().optional(),
   channelKey: z.string().optional(),
   replyPlace: z.unknown().optional(),
+  /** The language the bot spoke to its asker in (a catalog code), for what it tells them later. */
+  language: z.string().optional(),
 });
 
 /** Where a conversation the bot carried is, for the lead cards of leads captured in it. */
