@@ -47,6 +47,11 @@ export interface IncomingMessage {
    * and writes in a direct chat with it: commands there may show every channel's records.
    */
   adminOfAll?: boolean;
+  /**
+   * The chat is one person's with the bot (a Slack DM, a private Telegram chat), where a new
+   * message may start a thread of its own: a hand-over of one of its threads covers it all.
+   */
+  direct?: boolean;
   /** The text with the bot's own mention already removed. */
   text: string;
   /**

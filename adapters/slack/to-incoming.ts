@@ -127,6 +127,7 @@ export function toDelivery(
       authorId: user,
       authorName: nameOf(event.user_profile),
       adminOfAll: kind === "dm" && context.admins.isListed(user),
+      direct: kind === "dm",
       text: slackTextToPlain(text, identity.userId),
       bareCommands: kind === "mention" || startsWithMention(text, identity.userId),
       commandSpellings: identity.commandSpellings,

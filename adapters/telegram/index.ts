@@ -319,6 +319,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           authorId: reading.authorId,
           authorName: reading.authorName,
           adminOfAll: place.isPrivate && admins.isListed(reading.authorId),
+          direct: place.isPrivate,
           text: reading.text,
           // The place as persistRef saves it, with no message yet: reopen's reader reads it.
           replyPlace: { ...place },

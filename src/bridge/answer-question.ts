@@ -119,6 +119,7 @@ export async function answerQuestion(
                       channelKey: message.channelKey,
                       replyPlace: message.replyPlace,
                       language: options.t.language,
+                      ...(message.direct && { direct: true }),
                     };
               saving = deps.conversations
                 .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)

@@ -211,8 +211,7 @@ export class Bridge {
         questionRefusal: (message) => guards.questionRefusal(message),
         relay: async (message, surface, side, t) =>
           (await options.handovers?.relay(message, surface, side, t)) ?? false,
-        inHandover: async (message) =>
-          (await options.handovers?.inHandover(message.threadKey)) ?? false,
+        inHandover: async (message) => (await options.handovers?.inHandover(message)) ?? false,
         runCommand: (command, message, surface, t, turn) =>
           this.#command(command, message, surface, t, turn),
       },

@@ -51,7 +51,7 @@ export interface Withdrawable {
  */
 export type TakeOverStop = (
   target: { threadKey: string } | { answerId: string; channelKey: string },
-  by: string | undefined,
+  by: Pick<Stopper, "name" | "tookOver">,
   answered: ReadonlySet<string>,
 ) => Promise<boolean>;
 
@@ -185,7 +185,8 @@ export class AnswerStops {
     all: Gathered,
   ): Promise<boolean> {
     if (all.answer !== "none" || !all.answered || !this.#takeOver) return false;
-    return this.#takeOver(target, by.name, all.answered).catch((error: unknown) => {
+    const stopper = { name: by.name, tookOver: by.tookOver ?? false };
+    return this.#takeOver(target, stopper, all.answered).catch((error: unknown) => {
       this.#log.warn({ err: error }, "a stopped answer whose process is gone could not be ended");
       return false;
     });

@@ -28,6 +28,8 @@ const handover = z.object({
     replyPlace: z.unknown(),
     /** The language the bot spoke to them in, where their channel has none set. */
     language: z.string().optional(),
+    /** One person's chat with the bot: the hand-over covers the whole chat, every thread. */
+    direct: z.boolean().optional(),
   }),
   /** The card the seller talks under: its platform, lead channel and message. */
   card: z.object({ platform: z.string(), channelId: z.string(), message: z.unknown() }),
@@ -99,11 +101,16 @@ export class HandoverBook {
       }
     }
     const seller: ThreadSide = { side: "seller", lead: opened.lead };
+    const customer: ThreadSide = { side: "customer", lead: opened.lead };
+    const { channelKey, threadKey, direct } = opened.customer;
+    // A direct chat's next message may start a thread of its own: the chat is covered too.
+    const chat = direct && channelKey !== threadKey ? [channelKey] : [];
     try {
       await this.#store.setMany([
         { key: KEYS.open(opened.lead), value: opened, ttlMs: REMEMBERED },
         { key: threadSideKey(opened.sellerThread), value: seller, ttlMs: REMEMBERED },
         { key: KEYS.last(opened.lead), value: Date.now(), ttlMs: REMEMBERED },
+        ...chat.map((key) => ({ key: threadSideKey(key), value: customer, ttlMs: REMEMBERED })),
       ]);
     } catch (error) {
       await this.#store.release(key, claim).catch(() => undefined);
@@ -130,9 +137,13 @@ export class HandoverBook {
       : { handover: parsed.data };
   }
 
-  /** A thread's part in a hand-over, if it has one. */
-  async side(threadKey: string): Promise<ThreadSide | undefined> {
-    return readThreadSide(await this.#store.get(threadSideKey(threadKey)));
+  /** A message's thread's part in a hand-over, or its direct chat's, if it has one (one read). */
+  async side(at: { threadKey: string; channelKey: string }): Promise<ThreadSide | undefined> {
+    const [thread, chat] = await this.#store.getMany([
+      threadSideKey(at.threadKey),
+      threadSideKey(at.channelKey),
+    ]);
+    return readThreadSide(thread ?? chat);
   }
 
   /** What a card of lead `lead` shows of its hand-over. */
@@ -165,6 +176,8 @@ export class HandoverBook {
   async end(open: Handover, by: HandoverEnded): Promise<boolean> {
     if (!(await this.#store.delete(KEYS.open(open.lead)))) return false;
     await this.#store.set(KEYS.ended(open.lead), by, REMEMBERED);
+    const { channelKey, threadKey, direct } = open.customer;
+    if (direct && channelKey !== threadKey) await this.#store.delete(threadSideKey(channelKey));
     await this.#store.release(
       threadSideKey(open.customer.threadKey),
       customerClaim(open.lead, open.openedAt),

@@ -109,6 +109,7 @@ export class HandoverDesk {
         channelKey: origin.channelKey,
         replyPlace: origin.replyPlace,
         language: origin.language,
+        ...(origin.direct && { direct: true }),
       },
       card: { platform: pressed.channel, channelId: pressed.channelId, message: pressed.message },
       sellerThread,
@@ -172,14 +173,14 @@ export class HandoverDesk {
   }
 
   /** Whether `threadKey` is either side of a hand-over (the chatbot's guards are not for it). */
-  async inHandover(threadKey: string): Promise<boolean> {
-    return (await this.#options.book.side(threadKey)) !== undefined;
+  async inHandover(at: { threadKey: string; channelKey: string }): Promise<boolean> {
+    return (await this.#options.book.side(at)) !== undefined;
   }
 
   /** `/handback` in a customer's thread, by an admin of it. */
   async handBackCommand(message: IncomingMessage, t: Translator): Promise<CommandReply> {
     const { book } = this.#options;
-    const side = await book.side(message.threadKey);
+    const side = await book.side(message);
     const open = side?.side === "customer" ? await book.get(side.lead) : undefined;
     if (!open) return { text: t.t("handBackNone"), private: true };
     if (!(await message.isAdmin())) return { text: t.t("handBackAdminOnly"), private: true };

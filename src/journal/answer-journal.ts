@@ -228,7 +228,7 @@ export class AnswerJournal {
    */
   async finishStopped(
     target: StoppedAnswer,
-    by: string | undefined,
+    by: { name: string | undefined; tookOver?: boolean | undefined },
     answered: ReadonlySet<string>,
   ): Promise<boolean> {
     // Before the channels run (recovery() not started yet) the record is left for recovery.
@@ -241,7 +241,8 @@ export class AnswerJournal {
       for (const [field, value] of Object.entries(records)) {
         const entry = readEntry(value);
         if (!entry || !matches(entry, target)) continue;
-        await finishInterrupted(entry, this.#channels, this.#log, { kind: "stopped", by });
+        const reason = { kind: "stopped", by: by.name, tookOver: by.tookOver === true } as const;
+        await finishInterrupted(entry, this.#channels, this.#log, reason);
         await this.#store.updateMap(runKey(run), {}, [field]).catch(() => undefined);
         return true;
       }

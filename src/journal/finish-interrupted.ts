@@ -31,14 +31,19 @@ function interruptedNotes(t: Translator): EndNotes {
   };
 }
 
-/** How an answer ends that a person stopped (see answerQuestion): "⏹ stopped by Ann". */
-function stoppedNotes(t: Translator, by: string | undefined): EndNotes {
-  const note = by ? t.t("stoppedBy", { name: by }) : t.t("stopped");
+/**
+ * How an answer ends that a person stopped (see answerQuestion): "⏹ stopped by Ann", or "⏹
+ * paused: Ann from Sales took over" for a hand-over.
+ */
+function stoppedNotes(t: Translator, by: string | undefined, tookOver: boolean): EndNotes {
+  const note = !by ? t.t("stopped") : t.t(tookOver ? "pausedBy" : "stoppedBy", { name: by });
   return { cut: note, bare: note };
 }
 
 /** Why the answer is finished by a process other than its own. */
-export type FinishReason = { kind: "interrupted" } | { kind: "stopped"; by: string | undefined };
+export type FinishReason =
+  | { kind: "interrupted" }
+  | { kind: "stopped"; by: string | undefined; tookOver?: boolean };
 const RATE_LIMIT_ATTEMPTS = 4;
 const MAX_RETRY_WAIT_MS = 30_000;
 
@@ -72,7 +77,10 @@ export async function finishInterrupted(
     await tellNotAnswered(channel, entry.waitingIn, t, log);
     return;
   }
-  const notes = reason.kind === "stopped" ? stoppedNotes(t, reason.by) : interruptedNotes(t);
+  const notes =
+    reason.kind === "stopped"
+      ? stoppedNotes(t, reason.by, reason.tookOver === true)
+      : interruptedNotes(t);
   for (const saved of entry.messages) {
     let reopened: ReopenedMessage | undefined;
     try {

@@ -39,6 +39,8 @@ const conversationOrigin = z.object({
   replyPlace: z.unknown().optional(),
   /** The language the bot spoke to its asker in (a catalog code), for what it tells them later. */
   language: z.string().optional(),
+  /** One person's chat with the bot (IncomingMessage.direct). */
+  direct: z.boolean().optional(),
 });
 
 /** Where a conversation the bot carried is, for the lead cards of leads captured in it. */
@@ -216,17 +218,19 @@ export async function readThreadContext(
   threadKey: string,
   channelKey: string,
 ): Promise<ThreadContext> {
-  const [conversation, language, chatbot, handover] = await store.getMany([
+  const [conversation, language, chatbot, handover, chatHandover] = await store.getMany([
     conversationKey(threadKey),
     languageKey(channelKey),
     chatbotKey(channelKey),
     threadSideKey(threadKey),
+    // A hand-over of a thread of a direct chat covers the chat (HandoverBook.open).
+    threadSideKey(channelKey),
   ]);
   return {
     ...savedConversationOf(conversation),
     language: asLanguage(language),
     chatbot: asText(chatbot),
-    handover: handover === undefined ? undefined : readThreadSide(handover),
+    handover: readThreadSide(handover ?? chatHandover),
   };
 }
 

@@ -381,6 +381,54 @@ describe("the other way round, and what a hand-over stops", () => {
     );
   });
 
+  it("covers the whole of a Slack DM: a new message there, a thread of its own, goes under the card too", async () => {
+    const channels = { ...CHANNELS, D1: { type: "im" } } as const;
+    const slack = track(await FakeSlack.start({ channels, users: USERS }), (f) => f.close());
+    const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
+    const bot = trackedBot(track, {
+      ...slackBotEnv({ apiUrl: slack.apiUrl, botToken: slack.options.botToken }, simulator),
+      LEADS_SLACK_CHANNELS: "CSALES",
+      LEADS_POLL_INTERVAL: "3600",
+      LEADS_AFTER_ANSWER_S: "1",
+    });
+    const events = `${await httpOf(bot)}/slack/events`;
+    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
+    const first = "1700000600.000100";
+    await deliver(events, message("call me back #lead", { ts: first, channel: "D1" }));
+    const card = await until("the card in #sales", () =>
+      [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot && !m.threadTs),
+    );
+    await pressInSlack(events, slack, card, "I'll take it", "USAM");
+    await until("Talk to them", () =>
+      slackCard(slack, card).buttons.includes("Talk to them") ? true : undefined,
+    );
+    await pressInSlack(events, slack, card, "Talk to them", "USAM");
+    const inFirst = () => slack.thread("D1", first).map(seen);
+    await until("the DM told Sam joined", () =>
+      inFirst().find((text) => text.includes("has joined this chat")),
+    );
+
+    await deliver(events, message("anyone?", { ts: "1700000601.000100", channel: "D1" }));
+    await until("the new DM message under the card", () =>
+      slack.thread("CSALES", card.ts).find((m) => m.text.endsWith(": anyone?")),
+    );
+    await writeUnderCard(events, slack, card, { ts: "1700000602.000100", user: "USAM" }, "Yes!");
+    await until("Sam's line in the DM", () =>
+      inFirst().find((text) => text === "@sam (Sales): Yes!"),
+    );
+    expect(simulator.requests.filter((r) => r.chat).map((r) => r.chat?.q)).toEqual([
+      "call me back #lead",
+    ]);
+    await pressInSlack(events, slack, card, "Hand back", "USAM");
+    await until("the DM told the chatbot is back", () =>
+      inFirst().find((text) => text === "The chatbot answers again in this chat."),
+    );
+    await deliver(events, message("a question", { ts: "1700000603.000100", channel: "D1" }));
+    await until("the chatbot asked again", () =>
+      simulator.requests.filter((r) => r.chat).length === 2 ? true : undefined,
+    );
+  });
+
   it("ends after HANDOVER_IDLE_MINUTES without a message either way: the customer and the card are told", async () => {
     const setUp = await salesInSlack({}, (config) => {
       config.leads.handoverIdleMs = 1_500;
