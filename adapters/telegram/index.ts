@@ -52,7 +52,7 @@ import {
 import { detectMessageFormat, htmlFormat, type MessageFormat } from "./message-format.ts";
 import { Poller } from "./polling.ts";
 import { repliedDiscussion } from "./reply-context.ts";
-import { readSavedMessage, TelegramSurface } from "./surface.ts";
+import { readSavedMessage, type SurfaceDeps, TelegramSurface } from "./surface.ts";
 import {
   ALLOWED_UPDATES,
   type BotIdentity,
@@ -262,7 +262,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return tracked;
   };
 
-  const surfaceFor = (place: Place) =>
+  const surfaceFor = (place: Place, privateTo?: SurfaceDeps["privateTo"]) =>
     new TelegramSurface({
       api: bot.api,
       log,
@@ -275,7 +275,22 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       budget: (place.isPrivate ? privateBudgets : groupBudgets).for(String(place.chatId)),
       drafts,
       chains,
+      privateTo,
     });
+
+  /**
+   * In a group, whom a private notice to `message`'s author goes to alone, where the bot
+   * administers the group (Bot API 10.2 ephemeral messages need that, or a press, which the
+   * press's own alert answers). An anonymous admin writes as the group: nobody to single out.
+   */
+  const privateToAuthorOf = (message: Message, place: Place): SurfaceDeps["privateTo"] => {
+    const author = message.from;
+    const bot = me;
+    if (place.isPrivate || !author || author.is_bot || !bot) return undefined;
+    const chatId = place.chatId;
+    const allowed = () => admins.isAdmin({ chatId, isPrivate: false, authorId: String(bot.id) });
+    return { userId: author.id, allowed };
+  };
 
   /** Webhook updates waiting to be acknowledged, by update_id (see ACCEPT_WITHIN_MS). */
   const acceptors = new Map<number, () => void>();
@@ -298,7 +313,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return order
       .run(chatId, async () => {
         const place = await placeOf(message, chains, identity);
-        const surface = surfaceFor(place);
+        const surface = surfaceFor(place, privateToAuthorOf(message, place));
         if (reading.kind === "no-text") {
           // With the store down, a re-sent sticker may get a second note: better than none.
           const first = await store

@@ -7,6 +7,7 @@ import type { Logger } from "../../src/log.ts";
 import type {
   Button,
   MessageRef,
+  NoticeOptions,
   Renderer,
   ReplySurface,
   SendRequest,
@@ -36,6 +37,12 @@ export interface SurfaceDeps {
   budget: Budget;
   drafts: DraftSlots;
   chains: ReplyChains;
+  /**
+   * In a group, the person a private notice is for, and whether Telegram lets the bot show
+   * them one alone now (it administers the group: Bot API 10.2's ephemeral messages). None:
+   * a private notice is posted as any other.
+   */
+  privateTo?: { userId: number; allowed: () => Promise<boolean> } | undefined;
 }
 
 /** A message of an answer: a draft until it is sent for good, then a message id. */
@@ -191,12 +198,40 @@ export class TelegramSurface implements ReplySurface {
     return { chatId, isPrivate, topicId, replyTo, threadKey, chained, messageId, draftId };
   }
 
-  async notice(rendered: string): Promise<void> {
-    await callWithinBudget(this.#deps.budget, () => this.#send(shown(rendered)), {
+  async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
+    const to = options.private ? this.#deps.privateTo : undefined;
+    const alone = to !== undefined && (await to.allowed().catch(() => false));
+    const send = async () => {
+      if (alone) await this.#sendAlone(shown(rendered), to.userId);
+      else await this.#send(shown(rendered));
+    };
+    await callWithinBudget(this.#deps.budget, send, {
       maxWaits: NOTICE_ATTEMPTS - 1,
       maxWaitMs: NOTICE_MAX_WAIT_MS,
       urgent: true,
     });
+  }
+
+  /**
+   * A notice only `userId` sees in the group (an ephemeral message): no reply to the question,
+   * no chain of its own. Refused (the bot no longer administers the group), it is posted.
+   */
+  async #sendAlone(text: string, userId: number): Promise<void> {
+    const { place, api, log } = this.#deps;
+    try {
+      // An HTML message, whatever the answers' format: a notice is one line of escaped text.
+      await api.raw.sendMessage({
+        chat_id: place.chatId,
+        ...topicOf(place),
+        ephemeral_message_parameters: { receiver_user_id: userId },
+        text,
+        parse_mode: "HTML",
+      });
+    } catch (error) {
+      if (!(error instanceof TelegramApiError) || error.errorCode !== 400) throw error;
+      log.debug({ reason: error.description }, "a private notice is posted: Telegram refused it");
+      await this.#send(text);
+    }
   }
 
   /**

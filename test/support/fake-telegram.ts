@@ -195,6 +195,8 @@ export interface FakeTelegram {
   readonly callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[];
   /** The reactions the bot set (setMessageReaction), in order. */
   readonly reactions: { chatId: number; messageId: number; emoji: string }[];
+  /** The ephemeral messages the bot sent (Bot API 10.2), each seen by its receiver alone. */
+  readonly ephemerals: EphemeralRecord[];
   /** The allowed_updates of the last getUpdates or setWebhook that named them. */
   readonly allowedUpdates: readonly string[] | undefined;
   /**
@@ -275,6 +277,15 @@ export type Update = { update_id: number; message: Record<string, unknown> };
 
 /** An update of any kind, its body unchecked. */
 export type AnyUpdate = { update_id: number; [kind: string]: unknown };
+
+/** An ephemeral message as the fake keeps it: its chat, its one reader, what it shows. */
+export interface EphemeralRecord {
+  chatId: number;
+  receiverUserId: number;
+  ephemeralMessageId: number;
+  text: string;
+  threadId: number | undefined;
+}
 
 /** A press of an inline keyboard button, as Telegram delivers it. */
 export type PressUpdate = { update_id: number; callback_query: Record<string, unknown> };
@@ -364,6 +375,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const queue: (Update | PressUpdate | StopUpdate | AnyUpdate)[] = [];
   const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
   const reactions: { chatId: number; messageId: number; emoji: string }[] = [];
+  const ephemerals: EphemeralRecord[] = [];
   /** Callback queries sent and not answered yet: each is answerable once. */
   const openQueries = new Set<string>();
   let allowedUpdates: string[] | undefined;
@@ -598,6 +610,48 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   }
 
   /** sendMessage and sendRichMessage: `read` gives the content, checked in Telegram's order. */
+  /**
+   * A message one member of a group sees alone. The bot may send one to any member who is not
+   * a bot while it administers the group (without it, only in answer to that member's press or
+   * ephemeral message, which this fake does not take); it stays out of the chat's history.
+   * https://core.telegram.org/bots/api#ephemeralmessageparameters
+   */
+  function postEphemeral(params: Record<string, unknown>): Record<string, unknown> {
+    const chat = chatOf(params.chat_id);
+    if (chat.type === "private") {
+      throw new ApiFailure(400, "Bad Request: ephemeral messages can't be sent to this chat");
+    }
+    const parameters = params.ephemeral_message_parameters as { receiver_user_id?: unknown };
+    const receiver = Number(parameters.receiver_user_id);
+    const status = members.get(chat.id)?.get(receiver);
+    const present = ["creator", "administrator", "member", "restricted"];
+    if (!status || !present.includes(status))
+      throw new ApiFailure(400, "Bad Request: user not found");
+    const botStatus = members.get(chat.id)?.get(bot.id);
+    if (botStatus !== "administrator" && botStatus !== "creator") {
+      throw new ApiFailure(400, "Bad Request: not enough rights to send ephemeral messages");
+    }
+    const content = parseText(params);
+    flood(chat);
+    const record: EphemeralRecord = {
+      chatId: chat.id,
+      receiverUserId: receiver,
+      ephemeralMessageId: ephemerals.length + 1,
+      text: content.text,
+      threadId: threadFor(chat, params),
+    };
+    ephemerals.push(record);
+    return {
+      message_id: 0,
+      ephemeral_message_id: record.ephemeralMessageId,
+      receiver_user: { id: receiver, is_bot: false, first_name: `user ${receiver}` },
+      chat,
+      from: bot,
+      date: Math.floor(Date.now() / 1000),
+      text: content.text,
+    };
+  }
+
   function post(
     params: Record<string, unknown>,
     read: (params: Record<string, unknown>) => Content,
@@ -712,7 +766,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       return true;
     },
     getWebhookInfo: () => ({ url: webhook?.url ?? "", pending_update_count: queue.length }),
-    sendMessage: (params) => post(params, parseText),
+    sendMessage: (params) =>
+      params.ephemeral_message_parameters === undefined
+        ? post(params, parseText)
+        : postEphemeral(params),
     // A bot sets at most one reaction, of the emoji Telegram lists (no custom or paid ones
     // here), on a message of the chat. https://core.telegram.org/bots/api#setmessagereaction
     setMessageReaction: (params) => {
@@ -1184,6 +1241,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     callbackAnswers,
     reactions,
+    ephemerals,
     get allowedUpdates() {
       return allowedUpdates;
     },

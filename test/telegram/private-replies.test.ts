@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { startSimulator } from "../../src/simulator/index.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
+import { trackedBot } from "../support/in-process-bot.ts";
+import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
+import { until } from "../support/run-bot.ts";
+
+const track = cleanupAfterEach();
+
+const REFUSED = "Only an admin of this channel can change the answer language.";
+
+/** A bot in the group "Team" (an administrator of it, or a member), and Bob, a member. */
+async function inGroup(botStatus: "administrator" | "member") {
+  const telegram = track(await startFakeTelegram(), (f) => f.close());
+  const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
+  const bob = telegram.user(2002, "Bob");
+  const team = telegram.addChat(
+    { id: -1007, type: "supergroup", title: "Team" },
+    { [bob.id]: "member", [telegram.bot.id]: botStatus },
+  );
+  const bot = trackedBot(track, telegramBotEnv(telegram, simulator));
+  await bot.started;
+  return { telegram, bob, team, bot };
+}
+
+describe("Telegram: a reply meant for one person in a group", () => {
+  it("goes to that person alone where the bot administers the group (an ephemeral message)", async () => {
+    const { telegram, bob, team } = await inGroup("administrator");
+    telegram.write({ chat: team.id, from: bob, text: "/language fr" });
+    const alone = await until("Bob's refusal", () =>
+      telegram.ephemerals.find((e) => e.text === REFUSED),
+    );
+    expect(alone).toMatchObject({ chatId: team.id, receiverUserId: bob.id });
+    // Nothing of it in the group's history.
+    telegram.write({ chat: team.id, from: bob, text: "/help" });
+    await until("Bob's help, alone too", () =>
+      telegram.ephemerals.find((e) => e.text.startsWith("Ask me anything")),
+    );
+    expect(telegram.botMessages(team.id).map((m) => m.text)).toEqual([]);
+  });
+
+  it("is posted in the group, as before, where the bot is a member only", async () => {
+    const { telegram, bob, team } = await inGroup("member");
+    telegram.write({ chat: team.id, from: bob, text: "/language fr" });
+    await until("Bob's refusal in the group", () =>
+      telegram.botMessages(team.id).find((m) => m.text === REFUSED),
+    );
+    expect(telegram.ephemerals).toEqual([]);
+  });
+});
