@@ -226,11 +226,13 @@ export async function readThreadContext(
     // A hand-over of a thread of a direct chat covers the chat (HandoverBook.open).
     threadSideKey(channelKey),
   ]);
+  // Most threads are in no hand-over: nothing to read then.
+  const side = handover ?? chatHandover;
   return {
     ...savedConversationOf(conversation),
     language: asLanguage(language),
     chatbot: asText(chatbot),
-    handover: readThreadSide(handover ?? chatHandover),
+    handover: side === undefined ? undefined : readThreadSide(side),
   };
 }
 
