@@ -286,7 +286,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const privateToAuthorOf = (message: Message, place: Place): SurfaceDeps["privateTo"] => {
     const author = message.from;
     const bot = me;
-    if (place.isPrivate || !author || author.is_bot || !bot) return undefined;
+    // A message on a chat's behalf (an automatic forward from a linked channel) has no one to
+    // single out either.
+    if (place.isPrivate || !author || author.is_bot || message.sender_chat || !bot) {
+      return undefined;
+    }
     const chatId = place.chatId;
     const allowed = () => admins.isAdmin({ chatId, isPrivate: false, authorId: String(bot.id) });
     return { userId: author.id, allowed };

@@ -218,17 +218,21 @@ export class TelegramSurface implements ReplySurface {
    */
   async #sendAlone(text: string, userId: number): Promise<void> {
     const { place, api, log } = this.#deps;
+    const common = {
+      chat_id: place.chatId,
+      ...topicOf(place),
+      ephemeral_message_parameters: { receiver_user_id: userId },
+    };
     try {
-      // An HTML message, whatever the answers' format: a notice is one line of escaped text.
-      await api.raw.sendMessage({
-        chat_id: place.chatId,
-        ...topicOf(place),
-        ephemeral_message_parameters: { receiver_user_id: userId },
-        text,
-        parse_mode: "HTML",
-      });
+      // As any message of the chat's format; markup refused is sent plain, a 429 waits.
+      await this.#attempt(async (body) => {
+        if ("rich_message" in body) await api.raw.sendRichMessage({ ...common, ...body });
+        else await api.raw.sendMessage({ ...common, ...body });
+      }, text);
     } catch (error) {
-      if (!(error instanceof TelegramApiError) || error.errorCode !== 400) throw error;
+      // Refused (the bot no longer administers the group, the person is gone): posted.
+      const refused = error instanceof TelegramApiError && [400, 403].includes(error.errorCode);
+      if (!refused) throw error;
       log.debug({ reason: error.description }, "a private notice is posted: Telegram refused it");
       await this.#send(text);
     }

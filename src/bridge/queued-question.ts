@@ -24,6 +24,7 @@ const queuedRecord = z.object({
     bareCommands: z.boolean().optional(),
     replyPlace: z.unknown(),
     origin: z.unknown().optional(),
+    direct: z.boolean().optional(),
   }),
   /** Its ticket in its thread's line, taken on arrival: the taker holds it from then on. */
   ticket: z.unknown().transform((ticket) => (typeof ticket === "string" ? ticket : undefined)),
@@ -69,6 +70,7 @@ export function queuedRecordOf(
       bareCommands: message.bareCommands,
       replyPlace: message.replyPlace,
       ...(message.origin !== undefined && { origin: message.origin }),
+      ...(message.direct && { direct: true }),
     },
     ticket: question.ticket,
     receivedAt: Date.now(),

@@ -80,45 +80,51 @@ export class HandoverBook {
   }
 
   /**
-   * Opens `opened`, unless its customer's thread is in a hand-over already. A claim of the
-   * thread whose hand-over is not open (an open or an end that failed halfway) is freed once
-   * it is older than any open takes.
+   * Opens `opened`, unless its customer's thread (or, for a direct chat, the chat) is in a
+   * hand-over already. A claim whose hand-over is not open (an open or an end that failed
+   * halfway) is freed once it is older than any open takes.
    */
   async open(opened: Handover): Promise<true | OpenRefusal> {
-    const key = threadSideKey(opened.customer.threadKey);
     const claim = customerClaim(opened.lead, opened.openedAt);
+    const keys = customerKeys(opened);
     // Listed first: a lead listed whose open failed is dropped by its idle check.
     await this.#store.addToSet(KEYS.all, opened.lead);
-    if (!(await this.#store.claim(key, claim, REMEMBERED))) {
-      const held = readCustomerClaim(await this.#store.get(key));
-      const open = held && (await this.get(held.lead));
-      const stale = held && !open && Date.now() - Date.parse(held.at) > OPENING_MS;
-      if (!stale || !(await this.#store.release(key, customerClaim(held.lead, held.at)))) {
-        return { refused: "busy", with: open };
+    const taken: string[] = [];
+    for (const key of keys) {
+      const refusal = await this.#take(key, claim);
+      if (refusal) {
+        for (const held of taken) await this.#store.release(held, claim).catch(() => undefined);
+        return refusal;
       }
-      if (!(await this.#store.claim(key, claim, REMEMBERED))) {
-        return { refused: "busy", with: undefined };
-      }
+      taken.push(key);
     }
     const seller: ThreadSide = { side: "seller", lead: opened.lead };
-    const customer: ThreadSide = { side: "customer", lead: opened.lead };
-    const { channelKey, threadKey, direct } = opened.customer;
-    // A direct chat's next message may start a thread of its own: the chat is covered too.
-    const chat = direct && channelKey !== threadKey ? [channelKey] : [];
     try {
       await this.#store.setMany([
         { key: KEYS.open(opened.lead), value: opened, ttlMs: REMEMBERED },
         { key: threadSideKey(opened.sellerThread), value: seller, ttlMs: REMEMBERED },
         { key: KEYS.last(opened.lead), value: Date.now(), ttlMs: REMEMBERED },
-        ...chat.map((key) => ({ key: threadSideKey(key), value: customer, ttlMs: REMEMBERED })),
       ]);
     } catch (error) {
-      await this.#store.release(key, claim).catch(() => undefined);
+      for (const key of keys) await this.#store.release(key, claim).catch(() => undefined);
       throw error;
     }
     // An end left from before is no longer what the card shows (state reads the open first).
     await this.#store.delete(KEYS.ended(opened.lead)).catch(() => undefined);
     return true;
+  }
+
+  /** Claims a customer's key for `claim`, freeing a stale claim of it; the refusal otherwise. */
+  async #take(key: string, claim: string): Promise<OpenRefusal | undefined> {
+    if (await this.#store.claim(key, claim, REMEMBERED)) return undefined;
+    const held = readCustomerClaim(await this.#store.get(key));
+    const open = held && (await this.get(held.lead));
+    const stale = held && !open && Date.now() - Date.parse(held.at) > OPENING_MS;
+    if (!stale || !(await this.#store.release(key, customerClaim(held.lead, held.at)))) {
+      return { refused: "busy", with: open };
+    }
+    if (await this.#store.claim(key, claim, REMEMBERED)) return undefined;
+    return { refused: "busy", with: undefined };
   }
 
   /** The open hand-over of lead `lead`, if any. */
@@ -175,13 +181,12 @@ export class HandoverBook {
    */
   async end(open: Handover, by: HandoverEnded): Promise<boolean> {
     if (!(await this.#store.delete(KEYS.open(open.lead)))) return false;
+    // Each freed on its own: one that fails is stale to the next open, which frees it.
+    const claim = customerClaim(open.lead, open.openedAt);
+    for (const key of customerKeys(open)) {
+      await this.#store.release(key, claim).catch(() => undefined);
+    }
     await this.#store.set(KEYS.ended(open.lead), by, REMEMBERED);
-    const { channelKey, threadKey, direct } = open.customer;
-    if (direct && channelKey !== threadKey) await this.#store.delete(threadSideKey(channelKey));
-    await this.#store.release(
-      threadSideKey(open.customer.threadKey),
-      customerClaim(open.lead, open.openedAt),
-    );
     await this.#store.removeFromSet(KEYS.all, open.lead);
     return true;
   }
@@ -197,6 +202,16 @@ export class HandoverBook {
 const OPENING_MS = 60_000;
 
 const customerSide = threadSide.extend({ side: z.literal("customer"), at: z.string() });
+
+/**
+ * The keys a hand-over holds of its customer: the thread's, and for a direct chat whose next
+ * message may start a thread of its own, the chat's too.
+ */
+function customerKeys(open: Handover): string[] {
+  const { channelKey, threadKey, direct } = open.customer;
+  const chat = direct && channelKey !== threadKey ? [threadSideKey(channelKey)] : [];
+  return [threadSideKey(threadKey), ...chat];
+}
 
 /** The customer's thread's claim, as the store holds it: the lead and when it was opened. */
 function customerClaim(lead: string, at: string): string {

@@ -616,7 +616,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
    * ephemeral message, which this fake does not take); it stays out of the chat's history.
    * https://core.telegram.org/bots/api#ephemeralmessageparameters
    */
-  function postEphemeral(params: Record<string, unknown>): Record<string, unknown> {
+  function postEphemeral(
+    params: Record<string, unknown>,
+    read: (params: Record<string, unknown>) => Content,
+  ): Record<string, unknown> {
     const chat = chatOf(params.chat_id);
     if (chat.type === "private") {
       throw new ApiFailure(400, "Bad Request: ephemeral messages can't be sent to this chat");
@@ -631,7 +634,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     if (botStatus !== "administrator" && botStatus !== "creator") {
       throw new ApiFailure(400, "Bad Request: not enough rights to send ephemeral messages");
     }
-    const content = parseText(params);
+    const content = read(params);
     flood(chat);
     const record: EphemeralRecord = {
       chatId: chat.id,
@@ -769,7 +772,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     sendMessage: (params) =>
       params.ephemeral_message_parameters === undefined
         ? post(params, parseText)
-        : postEphemeral(params),
+        : postEphemeral(params, parseText),
     // A bot sets at most one reaction, of the emoji Telegram lists (no custom or paid ones
     // here), on a message of the chat. https://core.telegram.org/bots/api#setmessagereaction
     setMessageReaction: (params) => {
@@ -791,7 +794,10 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     },
     sendRichMessage: (params) => {
       if (!state.richAvailable) throw new ApiFailure(404, "Not Found");
-      return post(params, (checked) => parseRich(checked, false));
+      const read = (checked: Record<string, unknown>) => parseRich(checked, false);
+      return params.ephemeral_message_parameters === undefined
+        ? post(params, read)
+        : postEphemeral(params, read);
     },
     editMessageText: (params) => {
       const { chat, message } = toEdit(params);

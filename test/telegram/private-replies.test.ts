@@ -10,7 +10,7 @@ const track = cleanupAfterEach();
 const REFUSED = "Only an admin of this channel can change the answer language.";
 
 /** A bot in the group "Team" (an administrator of it, or a member), and Bob, a member. */
-async function inGroup(botStatus: "administrator" | "member") {
+async function inGroup(botStatus: "administrator" | "member", env: Record<string, string> = {}) {
   const telegram = track(await startFakeTelegram(), (f) => f.close());
   const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
   const bob = telegram.user(2002, "Bob");
@@ -18,26 +18,32 @@ async function inGroup(botStatus: "administrator" | "member") {
     { id: -1007, type: "supergroup", title: "Team" },
     { [bob.id]: "member", [telegram.bot.id]: botStatus },
   );
-  const bot = trackedBot(track, telegramBotEnv(telegram, simulator));
+  const bot = trackedBot(track, { ...telegramBotEnv(telegram, simulator), ...env });
   await bot.started;
   return { telegram, bob, team, bot };
 }
 
 describe("Telegram: a reply meant for one person in a group", () => {
-  it("goes to that person alone where the bot administers the group (an ephemeral message)", async () => {
-    const { telegram, bob, team } = await inGroup("administrator");
-    telegram.write({ chat: team.id, from: bob, text: "/language fr" });
-    const alone = await until("Bob's refusal", () =>
-      telegram.ephemerals.find((e) => e.text === REFUSED),
-    );
-    expect(alone).toMatchObject({ chatId: team.id, receiverUserId: bob.id });
-    // Nothing of it in the group's history.
-    telegram.write({ chat: team.id, from: bob, text: "/help" });
-    await until("Bob's help, alone too", () =>
-      telegram.ephemerals.find((e) => e.text.startsWith("Ask me anything")),
-    );
-    expect(telegram.botMessages(team.id).map((m) => m.text)).toEqual([]);
-  });
+  it.each<{ format: string; env: Record<string, string> }>([
+    { format: "HTML messages", env: {} },
+    { format: "rich messages", env: { TELEGRAM_RICH_MESSAGES: "on" } },
+  ])(
+    "goes to that person alone where the bot administers the group (an ephemeral message), with $format",
+    async ({ env }) => {
+      const { telegram, bob, team } = await inGroup("administrator", env);
+      telegram.write({ chat: team.id, from: bob, text: "/language fr" });
+      const alone = await until("Bob's refusal", () =>
+        telegram.ephemerals.find((e) => e.text === REFUSED),
+      );
+      expect(alone).toMatchObject({ chatId: team.id, receiverUserId: bob.id });
+      // Nothing of it in the group's history.
+      telegram.write({ chat: team.id, from: bob, text: "/help" });
+      await until("Bob's help, alone too", () =>
+        telegram.ephemerals.find((e) => e.text.startsWith("Ask me anything")),
+      );
+      expect(telegram.botMessages(team.id).map((m) => m.text)).toEqual([]);
+    },
+  );
 
   it("is posted in the group, as before, where the bot is a member only", async () => {
     const { telegram, bob, team } = await inGroup("member");
