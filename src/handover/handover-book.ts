@@ -1,18 +1,15 @@
 import { z } from "zod";
 import type { Coordination } from "../coordination/port.ts";
+import {
+  readThreadSide,
+  safeJson,
+  type ThreadSide,
+  threadSide,
+  threadSideKey,
+} from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 
-/**
- * A thread's part in a hand-over, as the thread's context reads it with its conversation (one
- * read: a question in a thread with none costs no store call for it): the customer's thread,
- * where the chatbot is paused, or the seller's, under the lead's card.
- */
-const threadSide = z.object({
-  side: z.enum(["customer", "seller"]),
-  /** The lead's id. */
-  lead: z.string(),
-});
-export type ThreadSide = z.infer<typeof threadSide>;
+export type { ThreadSide } from "../store/repositories.ts";
 
 const person = z.object({ platform: z.string(), personId: z.string(), name: z.string() });
 
@@ -56,7 +53,6 @@ export type HandoverState =
 // (lead-claims.ts): a reply under an old card is told the chat went back to the chatbot.
 const REMEMBERED = { keptMs: 60 * 24 * 60 * 60 * 1000 };
 
-export const threadSideKey = (threadKey: string) => `handover:thread:${threadKey}`;
 const KEYS = {
   open: (lead: string) => `handover:lead:${lead}`,
   ended: (lead: string) => `handover:ended:${lead}`,
@@ -221,18 +217,4 @@ function customerClaim(lead: string, at: string): string {
 function readCustomerClaim(value: unknown): z.infer<typeof customerSide> | undefined {
   const parsed = customerSide.safeParse(typeof value === "string" ? safeJson(value) : value);
   return parsed.success ? parsed.data : undefined;
-}
-
-/** A thread's side as its context read it (a claim's JSON text, or a record). */
-export function readThreadSide(value: unknown): ThreadSide | undefined {
-  const parsed = threadSide.safeParse(typeof value === "string" ? safeJson(value) : value);
-  return parsed.success ? parsed.data : undefined;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -3,6 +3,7 @@ import type { Coordination } from "../coordination/port.ts";
 import type { HandoverState } from "../handover/handover-book.ts";
 import type { Translator } from "../i18n/translator.ts";
 import type { Button, Lead, LeadCardState } from "../ports.ts";
+import { safeJson } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { leadId } from "./lead-id.ts";
 import { leadTime } from "./lead-text.ts";
@@ -220,12 +221,4 @@ export class LeadClaimBook {
 /** A lead's claim as `/leads` lists it. */
 export function claimLine(claim: LeadClaim, t: Translator): string {
   return t.t("listedClaim", { name: claim.name, time: leadTime(claim.at, t) });
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
 import type { Coordination } from "../coordination/port.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
-import { readThreadSide, type ThreadSide, threadSideKey } from "../handover/handover-book.ts";
 import { KeptRecords } from "./kept-records.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -20,6 +19,10 @@ const DELIVERY_TTL_MS = 2 * DAY_MS;
 const KEPT_CONVERSATIONS = 10_000;
 
 const conversationKey = (threadKey: string) => `conv:${threadKey}`;
+/** A thread's part in a hand-over (src/handover/handover-book.ts writes it). */
+export function threadSideKey(threadKey: string): string {
+  return `handover:thread:${threadKey}`;
+}
 const originKey = (conversationUid: string) => `conv-origin:${conversationUid}`;
 const languageKey = (channelKey: string) => `lang:${channelKey}`;
 const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
@@ -256,4 +259,31 @@ function asText(value: unknown): string | undefined {
 
 function asLanguage(value: unknown): LanguageCode | undefined {
   return typeof value === "string" && isLanguageCode(value) ? value : undefined;
+}
+
+/**
+ * A thread's part in a hand-over (src/handover/), as its context reads it with its
+ * conversation (one read: a question in a thread with none costs no store call for it): the
+ * customer's thread, where the chatbot is paused, or the seller's, under the lead's card.
+ */
+export const threadSide = z.object({
+  side: z.enum(["customer", "seller"]),
+  /** The lead's id. */
+  lead: z.string(),
+});
+export type ThreadSide = z.infer<typeof threadSide>;
+
+/** A thread's side as its context read it (a claim's JSON text, or a record). */
+export function readThreadSide(value: unknown): ThreadSide | undefined {
+  const parsed = threadSide.safeParse(typeof value === "string" ? safeJson(value) : value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** A stored JSON text's value; undefined for text that is none (a record of another shape). */
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
