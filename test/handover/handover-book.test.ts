@@ -1,24 +1,19 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Handover, HandoverBook } from "../../src/handover/handover-book.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { readThreadContext } from "../../src/store/repositories.ts";
 import type { Store } from "../../src/store/types.ts";
+import { tempDirs } from "../support/temp-dirs.ts";
 
-const cleanup: (() => Promise<void>)[] = [];
+const freshDir = tempDirs("handover-book-");
+const stores: Store[] = [];
 afterEach(async () => {
-  for (const done of cleanup.splice(0)) await done();
+  for (const store of stores.splice(0)) await store.close();
 });
 
 async function embeddedStore(): Promise<Store> {
-  const dir = await mkdtemp(join(tmpdir(), "handover-book-"));
-  const store = await openEmbeddedStore({ dataDir: dir });
-  cleanup.push(async () => {
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const store = await openEmbeddedStore({ dataDir: await freshDir() });
+  stores.push(store);
   return store;
 }
 

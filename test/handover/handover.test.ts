@@ -124,10 +124,8 @@ async function salesInSlack(
   return { slack, telegram, simulator, bot, events, carl, toCarl };
 }
 
-/** Carl leaves a lead in his private chat; Sam takes it on the card in #sales. */
-async function claimedBySam(setUp: Awaited<ReturnType<typeof salesInSlack>>) {
-  const { slack, telegram, events, carl } = setUp;
-  telegram.write({ chat: carl.id, from: carl, text: "please call me back #lead" });
+/** The lead's card in #sales, once it shows, taken by Sam: it offers Talk to them. */
+async function cardClaimedBySam(events: string, slack: FakeSlack): Promise<FakeMessage> {
   const card = await until("the card in #sales", () =>
     [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot && !m.threadTs),
   );
@@ -136,6 +134,13 @@ async function claimedBySam(setUp: Awaited<ReturnType<typeof salesInSlack>>) {
     slackCard(slack, card).buttons.includes("Talk to them") ? true : undefined,
   );
   return card;
+}
+
+/** Carl leaves a lead in his private chat; Sam takes it on the card in #sales. */
+async function claimedBySam(setUp: Awaited<ReturnType<typeof salesInSlack>>) {
+  const { slack, telegram, events, carl } = setUp;
+  telegram.write({ chat: carl.id, from: carl, text: "please call me back #lead" });
+  return cardClaimedBySam(events, slack);
 }
 
 describe("a seller talks with a lead's customer through the bot", () => {
@@ -395,13 +400,7 @@ describe("the other way round, and what a hand-over stops", () => {
     await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
     const first = "1700000600.000100";
     await deliver(events, message("call me back #lead", { ts: first, channel: "D1" }));
-    const card = await until("the card in #sales", () =>
-      [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot && !m.threadTs),
-    );
-    await pressInSlack(events, slack, card, "I'll take it", "USAM");
-    await until("Talk to them", () =>
-      slackCard(slack, card).buttons.includes("Talk to them") ? true : undefined,
-    );
+    const card = await cardClaimedBySam(events, slack);
     await pressInSlack(events, slack, card, "Talk to them", "USAM");
     const inFirst = () => slack.thread("D1", first).map(seen);
     await until("the DM told Sam joined", () =>
@@ -469,13 +468,7 @@ describe.skipIf(!redis?.server)("on two processes sharing Redis, and across a re
     const thread = "1700000800.000100";
     const inThread = () => slack.thread("C1", thread).map(seen);
     await deliver(atA, mention("call me back #lead", { ts: thread }));
-    const card = await until("the card in #sales", () =>
-      [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot && !m.threadTs),
-    );
-    await pressInSlack(atA, slack, card, "I'll take it", "USAM");
-    await until("Talk to them", () =>
-      slackCard(slack, card).buttons.includes("Talk to them") ? true : undefined,
-    );
+    const card = await cardClaimedBySam(atA, slack);
     await pressInSlack(atA, slack, card, "Talk to them", "USAM");
     await until("the thread told Sam joined", () =>
       inThread().find((text) => text.includes("has joined this chat")),
