@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import { callWithinBudget } from "../../src/coordination/call-budget.ts";
 import type { RateBudgets } from "../../src/coordination/per-key.ts";
+import { ChannelUnavailableError } from "../../src/errors.ts";
 import { isPlainEmail } from "../../src/leads/lead-text.ts";
 import type {
   LeadAnnouncement,
@@ -10,7 +11,7 @@ import type {
   LeadOrigin,
 } from "../../src/ports.ts";
 import { inlineKeyboard, type TelegramMessageAt, telegramMessageAt } from "./buttons.ts";
-import { isNotModified, retryAfterMs } from "./errors.ts";
+import { isNotModified, retryAfterMs, TelegramApiError } from "./errors.ts";
 import { escapeAttribute, escapeText } from "./escape.ts";
 import {
   cardThreadKey,
@@ -135,7 +136,15 @@ export function createTelegramLeadAnnouncer(
             reply_parameters: { message_id: messageId, allow_sending_without_reply: true },
           }),
         { retryAfterMs },
-      );
+      ).catch((error: unknown) => {
+        // The bot was removed from the lead chat, or the chat is gone: nothing goes there now.
+        if (error instanceof TelegramApiError && [400, 403].includes(error.errorCode)) {
+          throw new ChannelUnavailableError(error.message, "add the bot to the lead chat again", {
+            cause: error,
+          });
+        }
+        throw error;
+      });
       // A reply to this line goes on in the card's chain too. The line is posted already:
       // without the record, a reply to it is one to a message of the bot's.
       await chains.remember(chatId, sent.message_id, threadKey).catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { CommandReply } from "../bridge/command-handler.ts";
 import type { Stopper } from "../coordination/answer-stops.ts";
-import { BridgeError, userTextOf } from "../errors.ts";
+import { BridgeError, ChannelUnavailableError, MessageGoneError, userTextOf } from "../errors.ts";
 import type { ChannelLanguages } from "../i18n/channel-language.ts";
 import type { Translator } from "../i18n/translator.ts";
 import { leadChannelLanguage } from "../leads/lead-channel-language.ts";
@@ -222,7 +222,10 @@ export class HandoverDesk {
   async #fromCustomer(message: IncomingMessage, open: Handover): Promise<boolean> {
     const announcer = this.#announcer(open.card.platform);
     try {
-      if (!announcer?.replyUnder) throw new Error(`no announcer for ${open.card.platform}`);
+      if (!announcer?.replyUnder) {
+        const platform = open.card.platform;
+        throw new ChannelUnavailableError(`no ${platform} lead channels`, `configure ${platform}`);
+      }
       const t = await leadChannelLanguage(announcer, open.card.channelId, this.#options.languages);
       const name = message.authorName ?? t.t("handoverCustomer");
       const text = [...message.text].slice(0, MAX_RELAYED_CHARS).join("");
@@ -230,6 +233,10 @@ export class HandoverDesk {
       const line = t.t("handoverCustomerLine", { name, text: `${text}${cut}` });
       await announcer.replyUnder(open.card.message, line, open.sellerThread);
     } catch (error) {
+      // A passing failure is the customer's to hear of (their message reached no one); only a
+      // card that nothing can go under any more ends the hand-over.
+      const gone = error instanceof ChannelUnavailableError || error instanceof MessageGoneError;
+      if (!gone) throw error;
       this.#options.log.warn(
         { kind: kindOf(error), lead: open.lead },
         "a customer's message could not go under the lead's card: the hand-over ends",

@@ -428,6 +428,25 @@ describe("the other way round, and what a hand-over stops", () => {
     );
   });
 
+  it("ends when nothing can go under its card any more (the bot removed from #sales): the chatbot answers", async () => {
+    const setUp = await salesInSlack();
+    const { slack, telegram, events, carl, toCarl } = setUp;
+    const card = await claimedBySam(setUp);
+    await pressInSlack(events, slack, card, "Talk to them", "USAM");
+    await until("Carl told a person joined", () =>
+      toCarl().find((text) => text.includes("has joined this chat")),
+    );
+    slack.failNext("chat.postMessage", "not_in_channel");
+    telegram.write({ chat: carl.id, from: carl, text: "hello?" });
+    await until("Carl told the chatbot is back", () =>
+      toCarl().find((text) => text === "The chatbot answers again in this chat."),
+    );
+    await until("his message answered by the chatbot", () =>
+      toCarl().find((text) => text.includes("You asked: “hello?”")),
+    );
+    await setUp.bot.logLine({ msg: "a hand-over ended", why: "the card cannot be reached" });
+  });
+
   it("ends after HANDOVER_IDLE_MINUTES without a message either way: the customer and the card are told", async () => {
     const setUp = await salesInSlack({}, (config) => {
       config.leads.handoverIdleMs = 1_500;
