@@ -428,6 +428,31 @@ describe("the other way round, and what a hand-over stops", () => {
     );
   });
 
+  it("tells the seller privately why a line did not reach the customer, and marks it not delivered", async () => {
+    const setUp = await salesInSlack();
+    const { slack, telegram, events, carl, toCarl } = setUp;
+    const card = await claimedBySam(setUp);
+    await pressInSlack(events, slack, card, "Talk to them", "USAM");
+    await until("Carl told a person joined", () =>
+      toCarl().find((text) => text.includes("has joined this chat")),
+    );
+    telegram.failNext({
+      method: "sendMessage",
+      chatId: carl.id,
+      errorCode: 403,
+      description: "Forbidden: bot was blocked by the user",
+    });
+    const ts = "1700000950.000100";
+    await writeUnderCard(events, slack, card, { ts, user: "USAM" }, "are you there?");
+    await until("Sam told privately", () =>
+      slack.ephemerals.find(
+        (e) => e.user === "USAM" && e.text.startsWith("Not delivered: Telegram refused"),
+      ),
+    );
+    expect(slack.reactions.filter((r) => r.ts === ts)).toEqual([]);
+    expect(toCarl().some((text) => text.includes("are you there?"))).toBe(false);
+  });
+
   it("ends when nothing can go under its card any more (the bot removed from #sales): the chatbot answers", async () => {
     const setUp = await salesInSlack();
     const { slack, telegram, events, carl, toCarl } = setUp;
