@@ -1,7 +1,7 @@
 import type { Chatbot, Chatbots } from "../backend/chatbots.ts";
 import type { LanguageCode } from "../backend/languages.ts";
 import type { StreamHeader } from "../backend/types.ts";
-import type { RunningAnswer } from "../coordination/answer-stops.ts";
+import { type RunningAnswer, stopNote } from "../coordination/answer-stops.ts";
 import { AnswerCutError, AnswerStoppedError, BridgeError, userTextOf } from "../errors.ts";
 import type { FeedbackVotes, RatedAnswer } from "../feedback/votes.ts";
 import type { UserText } from "../i18n/messages.ts";
@@ -11,7 +11,7 @@ import type { IncomingMessage, ReplySurface } from "../ports.ts";
 import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
-import { Conversations, type ThreadContext } from "../store/repositories.ts";
+import { Conversations, conversationOrigin, type ThreadContext } from "../store/repositories.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
@@ -109,18 +109,7 @@ export async function answerQuestion(
             conversationUid = received.conversationUid;
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
             if (Conversations.needsSaving(context, received.conversationUid, chatbot.botUid)) {
-              const origin =
-                message.origin === undefined
-                  ? undefined
-                  : {
-                      channel: message.channel,
-                      at: message.origin,
-                      thread: message.threadKey,
-                      channelKey: message.channelKey,
-                      replyPlace: message.replyPlace,
-                      language: options.t.language,
-                      ...(message.direct && { direct: true }),
-                    };
+              const origin = conversationOrigin(message, options.t.language);
               saving = deps.conversations
                 .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)
                 .catch((error: unknown) =>
@@ -144,11 +133,8 @@ export async function answerQuestion(
     if (sources && writer.text) writer.append(sources);
   } catch (error) {
     if (signal.reason instanceof AnswerStoppedError) {
-      const { byName: by, tookOver } = signal.reason;
-      const note = !by
-        ? options.t.t("stopped")
-        : options.t.t(tookOver ? "pausedBy" : "stoppedBy", { name: by });
-      end = { kind: "stopped", note };
+      const { byName: name, tookOver } = signal.reason;
+      end = { kind: "stopped", note: stopNote(options.t, { name, tookOver }) };
     } else {
       const named = deps.chatbots.several ? chatbot.name : undefined;
       ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t, named));

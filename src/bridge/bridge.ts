@@ -181,6 +181,7 @@ export class Bridge {
       journal,
       maxAnswerChars: options.maxAnswerChars,
       typingDelayMs: options.typingDelayMs ?? DEFAULTS.typingDelayMs,
+      handovers: options.handovers,
       answer: {
         chatbots: this.chatbots,
         conversations: this.#conversations,
@@ -209,9 +210,6 @@ export class Bridge {
         },
         accessRefusal: (message) => guards.accessRefusal(message),
         questionRefusal: (message) => guards.questionRefusal(message),
-        relay: async (message, surface, side, t) =>
-          (await options.handovers?.relay(message, surface, side, t)) ?? false,
-        inHandover: async (message) => (await options.handovers?.inHandover(message)) ?? false,
         runCommand: (command, message, surface, t, turn) =>
           this.#command(command, message, surface, t, turn),
       },

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
-import type { AnswerStops, RunningAnswer } from "../coordination/answer-stops.ts";
+import { type AnswerStops, type RunningAnswer, stopNote } from "../coordination/answer-stops.ts";
 import type { QueueJob, QueueSlot, SharedQueue } from "../coordination/shared-queue.ts";
 import { NotStartedError, userTextOf } from "../errors.ts";
 import type { ThreadSide } from "../handover/handover-book.ts";
+import type { HandoverDesk } from "../handover/handover-desk.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { AnswerJournal } from "../journal/answer-journal.ts";
 import type { JournaledAnswer } from "../journal/journaled-answer.ts";
@@ -136,6 +137,8 @@ export interface LifeDeps {
   maxAnswerChars: number;
   typingDelayMs: number;
   answer: AnswerDeps;
+  /** The hand-overs (src/handover/handover-desk.ts): a thread in one is a person's to answer. */
+  handovers: Pick<HandoverDesk, "relay" | "inHandover"> | undefined;
   /** What the chatbot receives of a question: a first one carries its discussion. */
   contexts: QuestionContexts;
   lines: ThreadLines;
@@ -187,18 +190,6 @@ export interface Intake {
   accessRefusal(message: IncomingMessage): Parameters<Translator["text"]>[0] | undefined;
   /** Why this question is refused (a rate limit, a length), if it is. */
   questionRefusal(message: IncomingMessage): Promise<Parameters<Translator["text"]>[0] | undefined>;
-  /**
-   * Carries a message of a thread in a hand-over to its other side (HandoverDesk.relay): true
-   * once it did (or told why not), false when the hand-over is over and the chatbot answers.
-   */
-  relay(
-    message: IncomingMessage,
-    surface: ReplySurface,
-    side: ThreadSide,
-    t: Translator,
-  ): Promise<boolean>;
-  /** Whether the message's thread is either side of a hand-over. */
-  inHandover(message: IncomingMessage): Promise<boolean>;
   /** Runs a command; `turn`, for `/new`, resolves once the answer ahead in its thread is done. */
   runCommand(
     command: Command | CommandProblem,
@@ -225,8 +216,8 @@ interface Answerable extends ShownTo {
   receivedAt: number;
   /** What the chatbot receives. */
   asked: string;
-  /** The thread's conversation and the channel's language and chatbot, when read already. */
-  context?: ThreadContext;
+  /** The thread's conversation and the channel's language and chatbot, read once its turn came. */
+  context: ThreadContext;
   /** Its record in the journal, from its wait behind its thread's earlier question. */
   record?: JournaledAnswer | undefined;
   /** The queued notice its answer takes over. */
@@ -300,7 +291,7 @@ export class QuestionLife {
       // A thread in a hand-over is a person of the company's (src/handover/): the chatbot's
       // allowlists and limits are not for it. Asked only of a message they would refuse.
       const denied = intake.accessRefusal(message);
-      if (denied && !(await intake.inHandover(message))) {
+      if (denied && !(await this.#inHandover(message))) {
         await sendNotice(surface, (await speak()).text(denied), { private: true });
         return this.#end("refused", "not allowed here");
       }
@@ -310,7 +301,7 @@ export class QuestionLife {
         return this.#end("done", "a command");
       }
       const refusal = denied ? undefined : await intake.questionRefusal(message);
-      if (refusal && !(await intake.inHandover(message))) {
+      if (refusal && !(await this.#inHandover(message))) {
         await sendNotice(surface, (await speak()).text(refusal), { private: true });
         return this.#end("refused", "a guard");
       }
@@ -349,7 +340,7 @@ export class QuestionLife {
     queued: NonNullable<ReturnType<typeof readQueuedQuestion>>,
     here: QueuedHere | undefined,
   ): Promise<void> {
-    const { notices, lines, metrics, store, intake } = this.#deps;
+    const { notices, lines, metrics, store } = this.#deps;
     const message = here?.message ?? queued.message;
     this.#begin(message, "taken from the shared queue");
     // Its entry is this process's for good first: a process that took it over meanwhile
@@ -370,7 +361,7 @@ export class QuestionLife {
       queued.ticket === undefined ? undefined : lines.adopt(message.threadKey, queued.ticket);
     // Held by its state from now: any end lets go of it.
     if (this.#life.at === "taken") this.#life = { ...this.#life, ticket };
-    const question: Answerable = {
+    const question: Omit<Answerable, "context"> = {
       message,
       surface,
       log: this.#log,
@@ -386,7 +377,7 @@ export class QuestionLife {
       // Queued before its thread was taken over, and not withdrawn by it (its process gone):
       // it goes to the person who took the thread over, as a later message would.
       const side = context.handover;
-      if (side?.side === "customer" && (await intake.relay(message, surface, side, question.t))) {
+      if (side?.side === "customer" && (await this.#relay(message, surface, side, question.t))) {
         return this.#end("relayed", "in a hand-over, from the shared queue");
       }
       await this.#answer({ ...question, context });
@@ -422,7 +413,7 @@ export class QuestionLife {
     const context = await readThreadContext(store, message.threadKey, message.channelKey);
     shown.t = await intake.translatorFor(message, context);
     // A thread in a hand-over (src/handover/): a person of the company answers, not the chatbot.
-    if (context.handover && (await intake.relay(message, surface, context.handover, shown.t))) {
+    if (context.handover && (await this.#relay(message, surface, context.handover, shown.t))) {
       return this.#end("relayed", "in a hand-over");
     }
     const asked = await this.#deps.contexts.asked(message, context.conversationUid, shown.t);
@@ -478,14 +469,7 @@ export class QuestionLife {
     const notice = notices.show(added.id, surface, t);
     const listed = stops.waiting(message.threadKey, {
       askerId: message.authorId,
-      withdraw: (name, tookOver) =>
-        notice.withdraw(
-          tookOver && name
-            ? t.t("pausedBy", { name })
-            : name
-              ? t.t("withdrawnBy", { name })
-              : t.t("withdrawn"),
-        ),
+      withdraw: (name, tookOver) => notice.withdraw(stopNote(t, { name, tookOver }, "question")),
     });
     this.#to({ at: "queued", ticket: ticket.handOn(), notice, listed }, { place: added.place });
     const how: QueuedEnd = await notice.ended;
@@ -502,10 +486,8 @@ export class QuestionLife {
 
   /** From its first text to its last word: the same for every question, wherever it arrived. */
   async #answer(question: Answerable): Promise<void> {
-    const { message, surface, t, slot, ticket } = question;
-    const { journal, metrics, store, stops } = this.#deps;
-    const context =
-      question.context ?? (await readThreadContext(store, message.threadKey, message.channelKey));
+    const { message, surface, t, slot, ticket, context } = question;
+    const { journal, metrics, stops } = this.#deps;
     const stop = stops.begin(message.threadKey, message.authorId, message.channelKey);
     // From its first message to its end, the answer is in the journal: after a kill, the
     // next start finishes it with the interrupted note.
@@ -606,6 +588,24 @@ export class QuestionLife {
     const again = next.at === this.#life.at;
     this.#life = again ? next : move(this.#life, next);
     if (!again) this.#log.debug(detail ?? {}, `question ${next.at}`);
+  }
+
+  /**
+   * Carries a message of a thread in a hand-over to its other side: true once it did (or told
+   * why not), false when the hand-over is over and the chatbot answers.
+   */
+  async #relay(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    side: ThreadSide,
+    t: Translator,
+  ): Promise<boolean> {
+    return (await this.#deps.handovers?.relay(message, surface, side, t)) ?? false;
+  }
+
+  /** Whether the message's thread is either side of a hand-over. */
+  async #inHandover(message: IncomingMessage): Promise<boolean> {
+    return (await this.#deps.handovers?.inHandover(message)) ?? false;
   }
 
   /** The end of the question's life in this process: what it held is let go. */

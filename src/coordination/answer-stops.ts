@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { AnswerStoppedError } from "../errors.ts";
+import type { Translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
 import type { ProcessSignals } from "./signals.ts";
 
@@ -15,6 +16,21 @@ export interface Stopper {
 }
 
 export type StopOutcome = "stopped" | "refused" | "none";
+
+/**
+ * The note a stop leaves, in the language of `t`: on an answer ("⏹ stopped by Ann") or on a
+ * question that waited ("⏹ withdrawn by Ann…"); "⏹ paused: Ann from Sales took over" for a
+ * hand-over (`tookOver`).
+ */
+export function stopNote(
+  t: Translator,
+  by: { name: string | undefined; tookOver?: boolean | undefined },
+  on: "answer" | "question" = "answer",
+): string {
+  if (!by.name) return t.t(on === "answer" ? "stopped" : "withdrawn");
+  const key = by.tookOver ? "pausedBy" : on === "answer" ? "stoppedBy" : "withdrawnBy";
+  return t.t(key, { name: by.name });
+}
 
 /** What a stop in a thread did: to the answer streaming there, and to the questions waiting. */
 export interface ThreadStop {

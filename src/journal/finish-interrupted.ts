@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { stopNote } from "../coordination/answer-stops.ts";
 import {
   AbortedError,
   MessageGoneError,
@@ -35,8 +36,8 @@ function interruptedNotes(t: Translator): EndNotes {
  * How an answer ends that a person stopped (see answerQuestion): "⏹ stopped by Ann", or "⏹
  * paused: Ann from Sales took over" for a hand-over.
  */
-function stoppedNotes(t: Translator, by: string | undefined, tookOver: boolean): EndNotes {
-  const note = !by ? t.t("stopped") : t.t(tookOver ? "pausedBy" : "stoppedBy", { name: by });
+function stoppedNotes(t: Translator, name: string | undefined, tookOver: boolean): EndNotes {
+  const note = stopNote(t, { name, tookOver });
   return { cut: note, bare: note };
 }
 

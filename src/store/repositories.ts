@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isLanguageCode, type LanguageCode } from "../backend/languages.ts";
 import type { Coordination } from "../coordination/port.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
+import type { IncomingMessage } from "../ports.ts";
 import { KeptRecords } from "./kept-records.ts";
 import type { KeyValueStore } from "./types.ts";
 
@@ -27,7 +28,7 @@ const originKey = (conversationUid: string) => `conv-origin:${conversationUid}`;
 const languageKey = (channelKey: string) => `lang:${channelKey}`;
 const chatbotKey = (channelKey: string) => `chatbot:${channelKey}`;
 
-const conversationOrigin = z.object({
+const conversationOriginShape = z.object({
   /** The channel that carried it (IncomingMessage.channel). */
   channel: z.string(),
   /** IncomingMessage.origin of a question of it: that channel's JSON. */
@@ -47,7 +48,27 @@ const conversationOrigin = z.object({
 });
 
 /** Where a conversation the bot carried is, for the lead cards of leads captured in it. */
-export type ConversationOrigin = z.infer<typeof conversationOrigin>;
+export type ConversationOrigin = z.infer<typeof conversationOriginShape>;
+
+/**
+ * Where `message`'s conversation is, as it is kept with it (none where the channel tells no
+ * origin): `language`, the one the bot speaks to its asker.
+ */
+export function conversationOrigin(
+  message: IncomingMessage,
+  language: string,
+): ConversationOrigin | undefined {
+  if (message.origin === undefined) return undefined;
+  return {
+    channel: message.channel,
+    at: message.origin,
+    thread: message.threadKey,
+    channelKey: message.channelKey,
+    replyPlace: message.replyPlace,
+    language,
+    ...(message.direct && { direct: true }),
+  };
+}
 
 /**
  * Which chatbot conversation each thread continues (thread key → conversation_uid). Kept
@@ -103,7 +124,9 @@ export class Conversations {
 
   /** Where conversation `conversationUid` is, when this bot carried it. */
   async origin(conversationUid: string): Promise<ConversationOrigin | undefined> {
-    const parsed = conversationOrigin.safeParse(await this.store.get(originKey(conversationUid)));
+    const parsed = conversationOriginShape.safeParse(
+      await this.store.get(originKey(conversationUid)),
+    );
     return parsed.success ? parsed.data : undefined;
   }
 

@@ -181,8 +181,11 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.putInMap("day", "a1:U1", { rating: "up" }, 1_000);
       // Written last, changed never: when it lapses, the TTLs the first changes set are up.
       await store.set("unchanged", true, 1_000);
+      await store.set("half", true, 500);
       // Half a TTL on, a change starts the set's and the map's TTL anew.
-      await sleep(500);
+      await untilFound("half a TTL on", async () =>
+        (await store.get("half")) === undefined ? true : undefined,
+      );
       await store.addToSet("posts", "b", 1_000);
       await store.putInMap("day", "a1:U2", { rating: "down" }, 1_000);
       await untilFound("the unchanged record lapsed", async () =>
