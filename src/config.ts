@@ -288,6 +288,8 @@ const envSchema = z
     ),
     TELEGRAM_DRAFTS: onOff(DEFAULTS.telegramDrafts),
     TELEGRAM_RICH_MESSAGES: onOff(DEFAULTS.telegramRichMessages),
+    TELEGRAM_BUSINESS: onOff(false),
+    TELEGRAM_BUSINESS_QUIET_MINUTES: duration(30, MINUTE_MS, DAY_MS, MINUTE_MS),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
     TELEGRAM_WEBHOOK_URL: optionalText.pipe(
@@ -464,6 +466,12 @@ export interface Config {
         drafts: boolean;
         /** Answers as rich messages (where the Bot API server has them), not HTML messages. */
         richMessages: boolean;
+        /**
+         * TELEGRAM_BUSINESS on: the private chats of the Telegram Business accounts that
+         * connected the bot are answered on their behalf; after the account's owner writes in
+         * one, the chatbot is quiet there for `quietMs` (TELEGRAM_BUSINESS_QUIET_MINUTES).
+         */
+        business: { quietMs: number } | undefined;
       }
     | undefined;
   leads: {
@@ -572,6 +580,9 @@ export function loadConfig(env: Env): Config {
           groupMessagesPerMinute: e.TELEGRAM_GROUP_MESSAGES_PER_MINUTE,
           drafts: e.TELEGRAM_DRAFTS,
           richMessages: e.TELEGRAM_RICH_MESSAGES,
+          business: e.TELEGRAM_BUSINESS
+            ? { quietMs: e.TELEGRAM_BUSINESS_QUIET_MINUTES * MINUTE_MS }
+            : undefined,
         }
       : undefined,
     leads: {

@@ -60,6 +60,11 @@ export interface IncomingMessage {
    */
   bareCommands?: boolean;
   /**
+   * Every text is a question, a leading slash too: the person writes where commands are
+   * another's (a customer in a Telegram Business chat, where they are the account owner's).
+   */
+  questionsOnly?: boolean;
+  /**
    * How a person types a command here, by its word, where that is not `/word` (Slack's help
    * is the slash command `/chatbot-help`; its new and stop are messages to the bot in the
    * thread): `/help` lists the commands as this platform takes them.
@@ -488,8 +493,11 @@ export interface Lead {
 export interface LeadOrigin {
   /** The platform's name as people know it: "Slack", "Telegram". */
   platform: string;
-  /** A thread in a channel, a group chat, or one person's chat with the bot. */
-  place: "thread" | "group" | "private";
+  /**
+   * A thread in a channel, a group chat, one person's chat with the bot, or a customer's chat
+   * with a company's own account that the bot answers for (Telegram Business).
+   */
+  place: "thread" | "group" | "private" | "business";
   /** The channel's or the group's name ("#support", "Team"): untrusted text. */
   where?: string | undefined;
   /** The person, in a private chat: their display name, untrusted text. */

@@ -5,13 +5,16 @@
  * wait for each other, and nothing waits for an answer to finish.
  */
 export class ChatOrder {
-  readonly #intakes = new Map<number, Promise<void>>();
+  readonly #intakes = new Map<number | string, Promise<void>>();
 
   /**
    * Runs `intake` after the chat's earlier intakes; then starts what it returns (the answer)
    * at once. Resolves when that answer is complete.
    */
-  run(chatId: number, intake: () => Promise<(() => Promise<void>) | undefined>): Promise<void> {
+  run(
+    chatId: number | string,
+    intake: () => Promise<(() => Promise<void>) | undefined>,
+  ): Promise<void> {
     const previous = this.#intakes.get(chatId) ?? Promise.resolve();
     let answering: Promise<void> = Promise.resolve();
     const taken = previous.then(async () => {

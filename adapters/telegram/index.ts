@@ -1,6 +1,8 @@
 import { Bot, BotError } from "grammy";
-import type { CallbackQuery, Message, MessageGenerationStopped } from "grammy/types";
+import type { CallbackQuery, Message, MessageGenerationStopped, Update } from "grammy/types";
+import { COMMAND_WORDS } from "../../src/bridge/commands.ts";
 import { DEFAULTS } from "../../src/config.ts";
+import type { Stopper } from "../../src/coordination/answer-stops.ts";
 import { RateBudget, type RateBudgetOptions } from "../../src/coordination/call-budget.ts";
 import type { CallWindow } from "../../src/coordination/call-window.ts";
 import { RateBudgets } from "../../src/coordination/per-key.ts";
@@ -23,6 +25,7 @@ import type {
 import { retryAtStart, START_ATTEMPTS } from "../../src/start-retry.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { TelegramAdmins } from "./admins.ts";
+import { BusinessAccounts, businessPlace, type KnownConnection } from "./business.ts";
 import { isWholeDraftStop, telegramDraftStop, telegramPress } from "./buttons.ts";
 import { installCallMetrics } from "./call-metrics.ts";
 import { ChatOrder } from "./chat-order.ts";
@@ -54,12 +57,15 @@ import { Poller } from "./polling.ts";
 import { repliedDiscussion } from "./reply-context.ts";
 import { readSavedMessage, type SurfaceDeps, TelegramSurface } from "./surface.ts";
 import {
-  ALLOWED_UPDATES,
+  allowedUpdates,
   type BotIdentity,
+  leadingCommand,
+  nameOf,
   originOf,
   type Place,
   placeOf,
   ReplyChains,
+  readableMessage,
   readMessage,
   telegramChannelKey,
 } from "./to-incoming.ts";
@@ -77,12 +83,16 @@ export const CLIENT_MARGIN_SECONDS = 30;
 // equal, so a hung poll was cut and retried before it ever counted as stalled).
 export const POLL_STALL_GRACE_MS = 5_000;
 
-/** What the channel needs of the bridge: one call per delivery (Bridge.receive). */
+/**
+ * What the channel needs of the bridge: one call per delivery (Bridge.receive), and a stop of
+ * what streams or waits in a thread (a business account's owner writing there).
+ */
 export interface MessageHandler {
   receive(
     message: IncomingMessage,
     surface: ReplySurface,
   ): { accepted: Promise<boolean>; done: Promise<void> };
+  stopInThread(threadKey: string, by: Stopper): Promise<unknown>;
 }
 
 export interface TelegramChannelOptions {
@@ -150,6 +160,12 @@ export interface TelegramChannelOptions {
    * server has them; off (the default), as HTML messages, which every client shows.
    */
   richMessages?: boolean;
+  /**
+   * TELEGRAM_BUSINESS on: the private chats of the Business accounts that connected the bot
+   * are answered on their behalf; the owner's message in one keeps the chatbot quiet there for
+   * `quietMs` (TELEGRAM_BUSINESS_QUIET_MINUTES). None: business updates are not asked for.
+   */
+  business?: { quietMs: number } | undefined;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
@@ -262,6 +278,16 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return tracked;
   };
 
+  const business =
+    options.business &&
+    new BusinessAccounts({ store, api: bot.api, log, quietMs: options.business.quietMs });
+  const updateKinds = allowedUpdates({ business: business !== undefined });
+  /**
+   * Connections being kept, by id: Telegram delivers updates in order, and handles them at
+   * once here, so a chat's message waits for the change of its connection delivered before it.
+   */
+  const connecting = new Map<string, Promise<void>>();
+
   const surfaceFor = (place: Place, privateTo?: SurfaceDeps["privateTo"]) =>
     new TelegramSurface({
       api: bot.api,
@@ -272,7 +298,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         maxMessageLength: format.maxMessageLength,
         minEditIntervalMs: place.isPrivate ? editIntervalMs.private : editIntervalMs.group,
       },
-      budget: (place.isPrivate ? privateBudgets : groupBudgets).for(String(place.chatId)),
+      budget: place.isPrivate
+        ? privateBudgets.for(place.business === undefined ? String(place.chatId) : place.threadKey)
+        : groupBudgets.for(String(place.chatId)),
       drafts,
       chains,
       privateTo,
@@ -366,6 +394,112 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   };
 
   /**
+   * A message in a Business account's private chat (`business_message`): a customer's is a
+   * question, answered on the account's behalf; the owner's stops the chatbot there and keeps
+   * it quiet for a while, unless it is one of the bot's commands, which acts on the chat
+   * (README, "Telegram Business"). The bot's own messages on the account's behalf come back
+   * too, and are left alone.
+   */
+  const onBusinessMessage = (message: Message, accepted: () => void = () => {}): Promise<void> => {
+    const connectionId = message.business_connection_id;
+    const identity = me;
+    if (
+      !business ||
+      !identity ||
+      connectionId === undefined ||
+      message.sender_business_bot !== undefined ||
+      !readableMessage.safeParse(message).success
+    ) {
+      accepted();
+      return Promise.resolve();
+    }
+    const place = businessPlace(connectionId, message.chat.id);
+    const threadKey = place.threadKey;
+    return order
+      .run(threadKey, async () => {
+        // A change of the connection delivered before the message counts for it.
+        await connecting.get(connectionId);
+        const reading = await business.read(message, threadKey).catch((error: unknown) => {
+          log[storeFailureLevel(error)]({ err: error }, "a business message is not answered");
+          return undefined;
+        });
+        if (!reading || reading.kind === "leave") {
+          if (reading) log.debug({ why: reading.why }, "a business message left alone");
+          return undefined;
+        }
+        const text = message.text ?? message.caption;
+        if (reading.kind === "owner") {
+          const command = text === undefined ? undefined : ownerCommand(text, message, identity);
+          if (command === undefined) {
+            await ownerTookOver(threadKey, reading.connection);
+            return undefined;
+          }
+          const incoming = ownerCommandMessage(message, command, place, reading.connection);
+          // The owner's command is for the bot, not for the customer: gone where Telegram lets.
+          if (reading.connection.canDelete) {
+            await bot.api
+              .deleteBusinessMessages(connectionId, [message.message_id])
+              .catch((error: unknown) => log.debug({ err: error }, "an owner's command stays"));
+          }
+          // Its reply goes to the owner's own chat with the bot.
+          const ownerChat: Place = {
+            ...place,
+            chatId: reading.connection.ownerChat,
+            business: undefined,
+          };
+          return () => options.bridge.receive(incoming, surfaceFor(ownerChat)).done;
+        }
+        // A sticker or a photo without words: the owner sees it and answers it.
+        if (text === undefined) return undefined;
+        const from = message.from;
+        const incoming: IncomingMessage = {
+          channel: "telegram",
+          deliveryId: `${threadKey}:${message.message_id}`,
+          channelKey: threadKey,
+          // The account, as ALLOWED_CHANNELS names it: its owner's user id.
+          channelId: String(reading.connection.owner),
+          threadKey,
+          authorId: String(from?.id),
+          authorName: nameOf(message),
+          direct: true,
+          questionsOnly: true,
+          text: text.trim(),
+          replyPlace: { ...place },
+          isAdmin: async () => false,
+          authorLocale: async () => from?.language_code,
+          origin: { ...originOf(message), business: true },
+        };
+        const surface = surfaceFor(place);
+        return () => {
+          const received = options.bridge.receive(incoming, surface);
+          void received.accepted.then(accepted, accepted);
+          return received.done;
+        };
+      })
+      .finally(accepted);
+  };
+
+  /**
+   * The owner wrote to the customer: what the chatbot streams or has waiting there stops (its
+   * note says "stopped", never finished over the owner's words), and it stays quiet there.
+   */
+  const ownerTookOver = async (threadKey: string, connection: KnownConnection): Promise<void> => {
+    await business
+      ?.quiet(threadKey)
+      .catch((error: unknown) =>
+        log[storeFailureLevel(error)]({ err: error }, "the owner's quiet time is not kept"),
+      );
+    const owner: Stopper = {
+      id: String(connection.owner),
+      name: undefined,
+      isAdmin: async () => true,
+    };
+    await options.bridge
+      .stopInThread(threadKey, owner)
+      .catch((error: unknown) => log.warn({ err: error }, "the owner's message stopped nothing"));
+  };
+
+  /**
    * One press of a button. Every press is answered (answerCallbackQuery), so the client's
    * spinner stops: by the handler's private reply, else when the handler ends or fails, or
    * after CALLBACK_ANSWER_MS, whichever comes first; data not of ours is answered too.
@@ -429,6 +563,34 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   bot.on("message", (ctx) => onMessage(ctx.message, () => acceptors.get(ctx.update.update_id)?.()));
   bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
+  bot.on("business_message", (ctx) =>
+    onBusinessMessage(ctx.businessMessage, () => acceptors.get(ctx.update.update_id)?.()),
+  );
+  bot.on("business_connection", (ctx) =>
+    business
+      ?.connected(ctx.businessConnection)
+      .catch((error: unknown) =>
+        log[storeFailureLevel(error)]({ err: error }, "a business connection is not kept"),
+      ),
+  );
+
+  /**
+   * Hands one update to grammY. Updates are handled at once, so a change of a business
+   * connection is noted before the next update starts: a chat's message delivered after it
+   * waits for it (onBusinessMessage).
+   */
+  const handleUpdate = (update: Update): Promise<void> => {
+    const handled = bot.handleUpdate(update);
+    const id = update.business_connection?.id;
+    if (id !== undefined) {
+      const kept = handled.catch(() => undefined);
+      connecting.set(id, kept);
+      void kept.then(() => {
+        if (connecting.get(id) === kept) connecting.delete(id);
+      });
+    }
+    return handled;
+  };
   bot.on("stopped_message_generation", (ctx) =>
     onDraftStopped(ctx.update.stopped_message_generation),
   );
@@ -440,11 +602,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     : new Poller({
         bot,
         log,
-        handle: (update) => track(bot.handleUpdate(update)),
+        handle: (update) => track(handleUpdate(update)),
         timeoutSeconds: pollTimeoutSeconds,
         backoff: options.polling?.backoff ?? { initialMs: 1_000, maxMs: 30_000 },
         stallAfterMs: options.polling?.stallAfterMs ?? POLL_STALL_GRACE_MS,
         concurrency: options.polling?.concurrency ?? maxInFlight,
+        allowedUpdates: updateKinds,
       });
   const polling =
     poller &&
@@ -469,7 +632,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
             acceptors.set(update.update_id, resolve);
             setTimeout(resolve, ACCEPT_WITHIN_MS).unref();
           });
-          void track(bot.handleUpdate(update)).finally(() => acceptors.get(update.update_id)?.());
+          void track(handleUpdate(update)).finally(() => acceptors.get(update.update_id)?.());
           return accepted.finally(() => acceptors.delete(update.update_id));
         },
       }),
@@ -524,7 +687,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await atStart("setWebhook", () =>
           bot.api.setWebhook(url, {
             secret_token: options.webhookSecret,
-            allowed_updates: [...ALLOWED_UPDATES],
+            allowed_updates: updateKinds,
           }),
         ).catch((error: unknown) => {
           throw webhookRefusal(error);
@@ -572,6 +735,41 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         await Promise.all([...inFlight, ...order.pending()]);
       }
     },
+  };
+}
+
+/**
+ * The bot's command an account's owner typed in a customer's chat (`/new`, `/language de`,
+ * `/stop`: a command with no bot named, or this one), as the bridge reads commands; undefined
+ * for anything else the owner writes.
+ */
+function ownerCommand(text: string, message: Message, me: BotIdentity): string | undefined {
+  const command = leadingCommand(text, message.entities ?? message.caption_entities ?? []);
+  if (!command || !COMMAND_WORDS.has(command.name)) return undefined;
+  if (command.target && command.target.toLowerCase() !== me.username.toLowerCase()) {
+    return undefined;
+  }
+  return `/${command.name}${text.slice(command.length)}`.trim();
+}
+
+/** The owner's command, acting on the customer's chat (its channel and thread). */
+function ownerCommandMessage(
+  message: Message,
+  text: string,
+  place: Place,
+  connection: KnownConnection,
+): IncomingMessage {
+  return {
+    channel: "telegram",
+    deliveryId: `${place.threadKey}:${message.message_id}`,
+    channelKey: place.threadKey,
+    channelId: String(connection.owner),
+    threadKey: place.threadKey,
+    authorId: String(connection.owner),
+    authorName: nameOf(message),
+    text,
+    isAdmin: async () => true,
+    authorLocale: async () => message.from?.language_code,
   };
 }
 

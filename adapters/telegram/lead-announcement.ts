@@ -61,8 +61,10 @@ function renderValue(field: LeadAnnouncementField): string {
 function describeTelegramOrigin(origin: unknown): LeadOrigin | undefined {
   const at = telegramOriginShape.safeParse(origin);
   if (!at.success) return undefined;
-  const { chat, type, title, username, message, asker } = at.data;
-  if (type === "private") return { platform: "Telegram", place: "private", asker };
+  const { chat, type, title, username, message, asker, business } = at.data;
+  if (type === "private") {
+    return { platform: "Telegram", place: business ? "business" : "private", asker };
+  }
   const internal = String(chat).match(/^-100(\d+)$/)?.[1];
   const link =
     type !== "supergroup"

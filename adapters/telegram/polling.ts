@@ -9,7 +9,7 @@ import type { Bot } from "grammy";
 import type { Update } from "grammy/types";
 import type { Logger } from "../../src/log.ts";
 import { isConflict, retryAfterMs, TelegramApiError } from "./errors.ts";
-import { ALLOWED_UPDATES } from "./to-incoming.ts";
+import type { UpdateKind } from "./to-incoming.ts";
 
 export interface PollerOptions {
   bot: Bot;
@@ -28,6 +28,8 @@ export interface PollerOptions {
   stallAfterMs: number;
   /** Updates handled at once across all chats (each chat's thread queue keeps its order). */
   concurrency: number;
+  /** The kinds of update asked for (allowedUpdates). */
+  allowedUpdates: readonly UpdateKind[];
 }
 
 /** The runner's AbortSignal type (from the abort-controller package grammY also uses). */
@@ -134,7 +136,7 @@ export class Poller {
   }
 
   async #supply(batchSize: number, signal: RunnerSignal): Promise<Update[]> {
-    const { bot, timeoutSeconds, backoff } = this.#options;
+    const { bot, timeoutSeconds, backoff, allowedUpdates } = this.#options;
     let delay = backoff.initialMs;
     for (;;) {
       const started = performance.now();
@@ -145,7 +147,7 @@ export class Poller {
             offset: this.#offset,
             limit: Math.max(1, Math.min(batchSize, 100)),
             timeout: timeoutSeconds,
-            allowed_updates: [...ALLOWED_UPDATES],
+            allowed_updates: allowedUpdates,
           },
           signal,
         );

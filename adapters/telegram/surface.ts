@@ -59,6 +59,7 @@ const savedMessage = z.object({
   replyTo: z.number().optional(),
   threadKey: z.string(),
   chained: z.boolean(),
+  business: z.string().optional(),
   messageId: z.number().optional(),
   draftId: z.number().optional(),
 });
@@ -70,10 +71,10 @@ const savedMessage = z.object({
 export function readSavedMessage(saved: unknown): { place: Place; ref: MessageRef } | undefined {
   const parsed = savedMessage.safeParse(saved);
   if (!parsed.success) return undefined;
-  const { chatId, isPrivate, topicId, replyTo, threadKey, chained, messageId, draftId } =
+  const { chatId, isPrivate, topicId, replyTo, threadKey, chained, business, messageId, draftId } =
     parsed.data;
   return {
-    place: { chatId, isPrivate, topicId, replyTo, threadKey, chained },
+    place: { chatId, isPrivate, topicId, replyTo, threadKey, chained, business },
     ref: { messageId, draftId } satisfies TelegramRef,
   };
 }
@@ -110,7 +111,9 @@ export class TelegramSurface implements ReplySurface {
   }
 
   async send(request: SendRequest): Promise<MessageRef> {
-    const keyboard = keyboardOf(request);
+    // On a business account's behalf an answer carries no buttons: the customer reads a
+    // message of the company, and its owner stops an answer by writing (README, "Business").
+    const keyboard = this.#deps.place.business === undefined ? keyboardOf(request) : {};
     if (request.call === "post") {
       return this.#post(shown(request.text), request.final, keyboard, stopOf(request));
     }
@@ -142,7 +145,9 @@ export class TelegramSurface implements ReplySurface {
     stop: Button | undefined,
   ): Promise<TelegramRef> {
     const { place, drafts } = this.#deps;
-    if (!final && place.isPrivate && drafts.take(place.chatId, this)) {
+    // sendMessageDraft takes no business_connection_id: business chats get messages.
+    const draftable = place.isPrivate && place.business === undefined;
+    if (!final && draftable && drafts.take(place.chatId, this)) {
       const draftId = drafts.nextId();
       if (await this.#draft(draftId, text, stop)) return { messageId: undefined, draftId };
       drafts.release(place.chatId, this);
@@ -178,6 +183,7 @@ export class TelegramSurface implements ReplySurface {
         await api.raw.editMessageText({
           chat_id: place.chatId,
           message_id: messageId,
+          ...onBehalf(place),
           ...body,
           ...keyboard,
         });
@@ -194,8 +200,18 @@ export class TelegramSurface implements ReplySurface {
    */
   persistRef(ref: MessageRef): z.input<typeof savedMessage> {
     const { messageId, draftId } = ref as TelegramRef;
-    const { chatId, isPrivate, topicId, replyTo, threadKey, chained } = this.#deps.place;
-    return { chatId, isPrivate, topicId, replyTo, threadKey, chained, messageId, draftId };
+    const { chatId, isPrivate, topicId, replyTo, threadKey, chained, business } = this.#deps.place;
+    return {
+      chatId,
+      isPrivate,
+      topicId,
+      replyTo,
+      threadKey,
+      chained,
+      business,
+      messageId,
+      draftId,
+    };
   }
 
   async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
@@ -244,7 +260,7 @@ export class TelegramSurface implements ReplySurface {
    */
   async showTyping(): Promise<void> {
     const { place, api } = this.#deps;
-    await api.sendChatAction(place.chatId, "typing", topicOf(place));
+    await api.sendChatAction(place.chatId, "typing", { ...topicOf(place), ...onBehalf(place) });
   }
 
   /** Sends a message in this place; in groups it quotes the question. Returns its id. */
@@ -254,6 +270,7 @@ export class TelegramSurface implements ReplySurface {
       chat_id: place.chatId,
       ...keyboard,
       ...topicOf(place),
+      ...onBehalf(place),
       ...(place.replyTo === undefined
         ? {}
         : { reply_parameters: { message_id: place.replyTo, allow_sending_without_reply: true } }),
@@ -362,6 +379,11 @@ function stopOf(request: SendRequest): Button | undefined {
 
 function isDraft(ref: TelegramRef): boolean {
   return ref.messageId === undefined && ref.draftId !== undefined;
+}
+
+/** In a Telegram Business chat, every call acts on behalf of the connected account. */
+function onBehalf(place: Place): { business_connection_id?: string } {
+  return place.business === undefined ? {} : { business_connection_id: place.business };
 }
 
 function topicOf(place: Place): { message_thread_id?: number } {

@@ -1,4 +1,4 @@
-import type { Message, MessageEntity, User } from "grammy/types";
+import type { Message, MessageEntity, Update, User } from "grammy/types";
 import { z } from "zod";
 import { COMMAND_WORDS } from "../../src/bridge/commands.ts";
 import type { WriteBacks } from "../../src/coordination/store-mark.ts";
@@ -6,13 +6,22 @@ import { KeptRecords } from "../../src/store/kept-records.ts";
 import type { KeyValueStore } from "../../src/store/types.ts";
 import { ANONYMOUS_ADMIN_BOT_ID } from "./limits.ts";
 
+/** A kind of update, as allowed_updates names it. */
+export type UpdateKind = Exclude<keyof Update, "update_id">;
+
 /**
  * The updates the bot asks Telegram for (getUpdates and setWebhook alike): messages, the
- * presses of its buttons, and of Telegram's stop button on a draft. Edits, reactions, joins
- * and the rest are never sent to it.
+ * presses of its buttons, and of Telegram's stop button on a draft; with Business mode on,
+ * the accounts' connections and their chats' messages. Edits, reactions, joins and the rest
+ * are never sent to it. Each start names the list afresh, so a mode turned off needs no
+ * cleanup: Telegram stops sending its updates.
  * https://core.telegram.org/bots/api#getupdates
  */
-export const ALLOWED_UPDATES = ["message", "callback_query", "stopped_message_generation"] as const;
+export function allowedUpdates(modes: { business: boolean }): UpdateKind[] {
+  const kinds: UpdateKind[] = ["message", "callback_query", "stopped_message_generation"];
+  if (modes.business) kinds.push("business_connection", "business_message");
+  return kinds;
+}
 
 /** What the bot knows of itself, from getMe. */
 export interface BotIdentity {
@@ -31,6 +40,11 @@ export interface Place {
   threadKey: string;
   /** Bot messages here start or continue a reply chain (groups without topics). */
   chained: boolean;
+  /**
+   * A Telegram Business account's private chat: the connection every call here names
+   * (business_connection_id), as the bot acts on the account's behalf.
+   */
+  business?: string | undefined;
 }
 
 /** A message the bot should answer, read from a Telegram message. */
@@ -74,7 +88,7 @@ const UNREADABLE = [
  * message the bot leaves alone, before anything reads them.
  * https://core.telegram.org/bots/api#message
  */
-const readableMessage = z.looseObject({
+export const readableMessage = z.looseObject({
   message_id: z.number(),
   chat: z.looseObject({ id: z.number(), type: z.string() }),
   from: z.looseObject({ id: z.number() }).nullish(),
@@ -161,7 +175,7 @@ interface LeadingCommand {
   length: number;
 }
 
-function leadingCommand(
+export function leadingCommand(
   text: string,
   entities: readonly MessageEntity[],
 ): LeadingCommand | undefined {
@@ -324,6 +338,8 @@ export const telegramOriginShape = z.object({
   message: z.number(),
   /** In a private chat: the person's name. */
   asker: z.string().optional(),
+  /** A Telegram Business account's chat with its customer (README, "Telegram Business"). */
+  business: z.boolean().optional(),
 });
 export type TelegramOrigin = z.infer<typeof telegramOriginShape>;
 

@@ -260,10 +260,12 @@ export class QuestionLife {
       accepted(false);
       return this.#end("refused", "delivery already handled");
     }
-    const command = parseCommand(message.text, {
-      bare: message.bareCommands,
-      chatbots: this.#deps.answer.chatbots.names,
-    });
+    const command = message.questionsOnly
+      ? undefined
+      : parseCommand(message.text, {
+          bare: message.bareCommands,
+          chatbots: this.#deps.answer.chatbots.names,
+        });
     // A question, or `/new`, takes its place in its thread's line before anything is awaited,
     // so questions are answered in the order they were delivered.
     const newConversation = command && !isCommandProblem(command) && command.name === "new";

@@ -76,7 +76,7 @@ const storedLead = z.object({
       z.literal("outside"),
       z.object({
         platform: z.string(),
-        place: z.enum(["thread", "group", "private"]),
+        place: z.enum(["thread", "group", "private", "business"]),
         where: z.string().optional(),
         asker: z.string().optional(),
         link: z.string().optional(),

@@ -114,7 +114,8 @@ function announcementFields(
 function capturedIn(origin: LeadOrigin | "outside", t: Translator): string {
   if (origin === "outside") return t.t("leadCapturedOutside");
   const { platform, place, where, asker } = origin;
-  if (place === "private") {
+  if (place === "business" && asker) return t.t("leadCapturedBusiness", { platform, name: asker });
+  if (place === "private" || place === "business") {
     return asker
       ? t.t("leadCapturedPrivate", { platform, name: asker })
       : t.t("leadCapturedPrivateUnnamed", { platform });

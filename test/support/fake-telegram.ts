@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { createFakeBusiness, type FakeBusiness } from "./fake-telegram-business.ts";
 import { type Bucket, FloodLimits, type Window } from "./flood-limits.ts";
 import {
   EntityParseError,
@@ -195,6 +196,8 @@ export interface FakeTelegram {
   readonly callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[];
   /** The reactions the bot set (setMessageReaction), in order. */
   readonly reactions: { chatId: number; messageId: number; emoji: string }[];
+  /** Telegram Business: connected accounts, their customers' chats, the bot's calls in them. */
+  readonly business: FakeBusiness;
   /** The ephemeral messages the bot sent (Bot API 10.2), each seen by its receiver alone. */
   readonly ephemerals: EphemeralRecord[];
   /** The allowed_updates of the last getUpdates or setWebhook that named them. */
@@ -744,6 +747,21 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     return !OPT_IN_UPDATES.includes(kind);
   }
 
+  const business = createFakeBusiness({
+    bot,
+    queue: (kind, body) => {
+      const update: AnyUpdate = { update_id: nextUpdateId++, [kind]: body };
+      queue.push(update);
+      wakePolls();
+      return update;
+    },
+    failure: (errorCode, description) => new ApiFailure(errorCode, description),
+    readText: parseText,
+    readRich: (params) => parseRich(params, false),
+    readEdit: editedContent,
+    entitiesOf: userEntities,
+  });
+
   const methods: Record<
     string,
     (params: Record<string, unknown>, gone: AbortSignal) => unknown | Promise<unknown>
@@ -997,7 +1015,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (failure.retryAfter !== undefined) reply.parameters = { retry_after: failure.retryAfter };
       send(failure.errorCode, reply);
     };
-    const handler = methods[method];
+    const handler = business.takes(method, params)
+      ? (given: Record<string, unknown>) => business.call(method, given)
+      : methods[method];
     if (!handler) {
       fail(new ApiFailure(404, "Not Found"));
       return;
@@ -1248,6 +1268,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     callbackAnswers,
     reactions,
     ephemerals,
+    business,
     get allowedUpdates() {
       return allowedUpdates;
     },

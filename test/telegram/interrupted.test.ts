@@ -77,7 +77,10 @@ describe("Telegram answers cut by a kill", () => {
     const channel = createTelegramChannel({
       botToken: fake.token,
       apiRoot: fake.url,
-      bridge: { receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }) },
+      bridge: {
+        receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
+        stopInThread: async () => "none",
+      },
       store,
       log: silent,
     });

@@ -127,6 +127,7 @@ describe("Telegram long polling", () => {
             const failed = Promise.reject(new Error("boom"));
             return { accepted: failed.then(() => true), done: failed };
           },
+          stopInThread: async () => "none",
         },
       },
     });

@@ -156,7 +156,10 @@ describe("Telegram webhook mode", () => {
     const base = {
       botToken: "1:x",
       webhookUrl: WEBHOOK_URL,
-      bridge: { receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }) },
+      bridge: {
+        receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
+        stopInThread: async () => "none",
+      },
       store: {} as never,
       log: createLogger({ level: "silent", secrets: [] }),
     };

@@ -104,6 +104,7 @@ export const ar: Messages = {
   leadCaptured: "مصدره",
   leadCapturedOutside: "خارج المحادثات التي يخدمها هذا البوت",
   leadCapturedPrivate: "في محادثة خاصة على {platform} مع {name}",
+  leadCapturedBusiness: "في محادثة حساب الأعمال على {platform} مع {name}",
   leadCapturedPrivateUnnamed: "في محادثة خاصة على {platform}",
   leadCapturedThreadUnnamed: "في سلسلة على {platform}",
   leadCapturedGroupUnnamed: "في مجموعة على {platform}",

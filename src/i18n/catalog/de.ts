@@ -109,6 +109,7 @@ export const de: Messages = {
   leadCaptured: "Erfasst",
   leadCapturedOutside: "außerhalb der Chats dieses Bots",
   leadCapturedPrivate: "in einem privaten {platform}-Chat mit {name}",
+  leadCapturedBusiness: "im {platform}-Chat des Business-Kontos mit {name}",
   leadCapturedPrivateUnnamed: "in einem privaten {platform}-Chat",
   leadCapturedThreadUnnamed: "in einem {platform}-Thread",
   leadCapturedGroupUnnamed: "in einer {platform}-Gruppe",

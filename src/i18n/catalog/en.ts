@@ -112,6 +112,7 @@ export const en = {
   leadCaptured: "Captured",
   leadCapturedOutside: "outside the chats this bot serves",
   leadCapturedPrivate: "in a private {platform} chat with {name}",
+  leadCapturedBusiness: "in the business account’s {platform} chat with {name}",
   leadCapturedPrivateUnnamed: "in a private {platform} chat",
   leadCapturedThreadUnnamed: "in a {platform} thread",
   leadCapturedGroupUnnamed: "in a {platform} group",

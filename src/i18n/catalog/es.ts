@@ -112,6 +112,7 @@ export const es: Messages = {
   leadCaptured: "Captado",
   leadCapturedOutside: "fuera de los chats de este bot",
   leadCapturedPrivate: "en un chat privado de {platform} con {name}",
+  leadCapturedBusiness: "en el chat de {platform} de la cuenta de empresa con {name}",
   leadCapturedPrivateUnnamed: "en un chat privado de {platform}",
   leadCapturedThreadUnnamed: "en un hilo de {platform}",
   leadCapturedGroupUnnamed: "en un grupo de {platform}",

@@ -109,6 +109,7 @@ export const fr: Messages = {
   leadCaptured: "Recueilli",
   leadCapturedOutside: "en dehors des discussions de ce bot",
   leadCapturedPrivate: "dans une discussion privée {platform} avec {name}",
+  leadCapturedBusiness: "dans la discussion {platform} du compte professionnel avec {name}",
   leadCapturedPrivateUnnamed: "dans une discussion privée {platform}",
   leadCapturedThreadUnnamed: "dans un fil {platform}",
   leadCapturedGroupUnnamed: "dans un groupe {platform}",

@@ -99,6 +99,7 @@ export const hi: Messages = {
   leadCaptured: "कहाँ से मिला",
   leadCapturedOutside: "इस बॉट की चैट के बाहर",
   leadCapturedPrivate: "{name} के साथ {platform} की निजी चैट में",
+  leadCapturedBusiness: "{name} के साथ बिज़नेस अकाउंट की {platform} चैट में",
   leadCapturedPrivateUnnamed: "{platform} की निजी चैट में",
   leadCapturedThreadUnnamed: "{platform} थ्रेड में",
   leadCapturedGroupUnnamed: "{platform} समूह में",

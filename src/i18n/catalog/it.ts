@@ -107,6 +107,7 @@ export const it: Messages = {
   leadCaptured: "Raccolto",
   leadCapturedOutside: "fuori dalle chat di questo bot",
   leadCapturedPrivate: "in una chat privata {platform} con {name}",
+  leadCapturedBusiness: "nella chat {platform} dell’account aziendale con {name}",
   leadCapturedPrivateUnnamed: "in una chat privata {platform}",
   leadCapturedThreadUnnamed: "in un thread {platform}",
   leadCapturedGroupUnnamed: "in un gruppo {platform}",

@@ -106,6 +106,7 @@ export const jp: Messages = {
   leadCaptured: "取得元",
   leadCapturedOutside: "このボットが対応するチャットの外",
   leadCapturedPrivate: "{name} との {platform} の個人チャット",
+  leadCapturedBusiness: "{name} とのビジネスアカウントの {platform} チャット",
   leadCapturedPrivateUnnamed: "{platform} の個人チャット",
   leadCapturedThreadUnnamed: "{platform} のスレッド",
   leadCapturedGroupUnnamed: "{platform} のグループ",

@@ -100,6 +100,7 @@ export const ko: Messages = {
   leadCaptured: "수집 위치",
   leadCapturedOutside: "이 봇이 응대하는 채팅 밖",
   leadCapturedPrivate: "{name} 님과의 {platform} 개인 채팅",
+  leadCapturedBusiness: "{name} 님과의 비즈니스 계정 {platform} 채팅",
   leadCapturedPrivateUnnamed: "{platform} 개인 채팅",
   leadCapturedThreadUnnamed: "{platform} 스레드",
   leadCapturedGroupUnnamed: "{platform} 그룹",

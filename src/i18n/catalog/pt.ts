@@ -103,6 +103,7 @@ export const pt: Messages = {
   leadCaptured: "Captado",
   leadCapturedOutside: "fora dos chats deste bot",
   leadCapturedPrivate: "num chat privado do {platform} com {name}",
+  leadCapturedBusiness: "no chat do {platform} da conta comercial com {name}",
   leadCapturedPrivateUnnamed: "num chat privado do {platform}",
   leadCapturedThreadUnnamed: "num tópico do {platform}",
   leadCapturedGroupUnnamed: "num grupo do {platform}",

@@ -105,6 +105,7 @@ export const ru: Messages = {
   leadCaptured: "Получен",
   leadCapturedOutside: "вне чатов, которые обслуживает этот бот",
   leadCapturedPrivate: "в личном чате {platform} с {name}",
+  leadCapturedBusiness: "в чате {platform} бизнес-аккаунта с {name}",
   leadCapturedPrivateUnnamed: "в личном чате {platform}",
   leadCapturedThreadUnnamed: "в треде {platform}",
   leadCapturedGroupUnnamed: "в группе {platform}",

@@ -105,6 +105,7 @@ export const uk: Messages = {
   leadCaptured: "Отримано",
   leadCapturedOutside: "поза чатами, які обслуговує цей бот",
   leadCapturedPrivate: "в особистому чаті {platform} з {name}",
+  leadCapturedBusiness: "у чаті {platform} бізнес-акаунта з {name}",
   leadCapturedPrivateUnnamed: "в особистому чаті {platform}",
   leadCapturedThreadUnnamed: "у треді {platform}",
   leadCapturedGroupUnnamed: "у групі {platform}",

@@ -95,6 +95,7 @@ export const zhHans: Messages = {
   leadCaptured: "来源",
   leadCapturedOutside: "此机器人服务的聊天之外",
   leadCapturedPrivate: "与 {name} 的 {platform} 私聊",
+  leadCapturedBusiness: "与 {name} 的 {platform} 企业账号聊天",
   leadCapturedPrivateUnnamed: "{platform} 私聊",
   leadCapturedThreadUnnamed: "{platform} 话题",
   leadCapturedGroupUnnamed: "{platform} 群组",

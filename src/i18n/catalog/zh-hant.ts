@@ -95,6 +95,7 @@ export const zhHant: Messages = {
   leadCaptured: "來源",
   leadCapturedOutside: "此機器人服務的聊天之外",
   leadCapturedPrivate: "與 {name} 的 {platform} 私人聊天",
+  leadCapturedBusiness: "與 {name} 的 {platform} 企業帳號聊天",
   leadCapturedPrivateUnnamed: "{platform} 私人聊天",
   leadCapturedThreadUnnamed: "{platform} 討論串",
   leadCapturedGroupUnnamed: "{platform} 群組",
