@@ -289,6 +289,7 @@ const envSchema = z
     TELEGRAM_DRAFTS: onOff(DEFAULTS.telegramDrafts),
     TELEGRAM_RICH_MESSAGES: onOff(DEFAULTS.telegramRichMessages),
     TELEGRAM_BUSINESS: onOff(false),
+    TELEGRAM_GUEST: onOff(false),
     TELEGRAM_BUSINESS_QUIET_MINUTES: duration(30, MINUTE_MS, DAY_MS, MINUTE_MS),
     TELEGRAM_BOT_TOKEN: optionalText,
     TELEGRAM_API_ROOT: httpUrl,
@@ -472,6 +473,8 @@ export interface Config {
          * one, the chatbot is quiet there for `quietMs` (TELEGRAM_BUSINESS_QUIET_MINUTES).
          */
         business: { quietMs: number } | undefined;
+        /** TELEGRAM_GUEST on: mentions in chats the bot is not in are answered (guest mode). */
+        guest: boolean;
       }
     | undefined;
   leads: {
@@ -583,6 +586,7 @@ export function loadConfig(env: Env): Config {
           business: e.TELEGRAM_BUSINESS
             ? { quietMs: e.TELEGRAM_BUSINESS_QUIET_MINUTES * MINUTE_MS }
             : undefined,
+          guest: e.TELEGRAM_GUEST,
         }
       : undefined,
     leads: {

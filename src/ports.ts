@@ -192,6 +192,11 @@ export interface SurfaceLimits {
   minEditIntervalMs: number;
   /** A native stream older than this is ended, and its message goes on by edits. */
   streamMaxAgeMs?: number;
+  /**
+   * The most of an answer this place can show, below MAX_ANSWER_CHARS, where an answer has one
+   * message only (a Telegram guest answer): past it the answer is cut, with the cut note.
+   */
+  maxAnswerChars?: number;
 }
 
 /**

@@ -38,6 +38,7 @@ import {
   TelegramApiError,
   TelegramNetworkError,
 } from "./errors.ts";
+import { GuestSurface, readGuestMessage } from "./guest.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import { DEFAULT_API_ROOT, installLeanCalls } from "./lean-calls.ts";
 import {
@@ -166,6 +167,11 @@ export interface TelegramChannelOptions {
    * `quietMs` (TELEGRAM_BUSINESS_QUIET_MINUTES). None: business updates are not asked for.
    */
   business?: { quietMs: number } | undefined;
+  /**
+   * TELEGRAM_GUEST on: a mention of the bot in a chat it is not in (guest mode) is answered
+   * there, once. Off: guest messages are not asked for.
+   */
+  guest?: boolean | undefined;
   /** An unchanged draft is shown again after this long, before Telegram's 30 s lapse. */
   draftRefreshMs?: number;
   /** Attempts of each call at start before giving up (START_ATTEMPTS: 1, 2, 4, 8 s apart). */
@@ -281,7 +287,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const business =
     options.business &&
     new BusinessAccounts({ store, api: bot.api, log, quietMs: options.business.quietMs });
-  const updateKinds = allowedUpdates({ business: business !== undefined });
+  const guestMode = options.guest === true;
+  const updateKinds = allowedUpdates({ business: business !== undefined, guest: guestMode });
   /**
    * Connections being kept, by id: Telegram delivers updates in order, and handles them at
    * once here, so a chat's message waits for the change of its connection delivered before it.
@@ -480,6 +487,42 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   };
 
   /**
+   * A mention of the bot in a chat it is not in (guest mode): one question, its one answer
+   * posted by answerGuestQuery and grown by edits. Each query is a conversation of its own:
+   * Telegram says the chat it names may not be the chat of the same id the bot knows, and the
+   * next mention there may be another person's.
+   */
+  const onGuestMessage = async (message: Message): Promise<void> => {
+    const identity = me;
+    const reading = guestMode && identity ? readGuestMessage(message, identity) : undefined;
+    if (!reading) return;
+    const chatId = message.chat.id;
+    const channelKey = `telegram:guest:${chatId}`;
+    const threadKey = `${channelKey}:${reading.queryId}`;
+    const surface = new GuestSurface({
+      api: bot.api,
+      log,
+      queryId: reading.queryId,
+      budget: privateBudgets.for(threadKey),
+      minEditIntervalMs: editIntervalMs.group,
+    });
+    const incoming: IncomingMessage = {
+      channel: "telegram",
+      deliveryId: `guest:${reading.queryId}`,
+      channelKey,
+      channelId: String(chatId),
+      threadKey,
+      authorId: String(message.from?.id),
+      authorName: nameOf(message),
+      questionsOnly: true,
+      text: reading.text,
+      isAdmin: async () => false,
+      authorLocale: async () => message.from?.language_code,
+    };
+    await options.bridge.receive(incoming, surface).done;
+  };
+
+  /**
    * The owner wrote to the customer: what the chatbot streams or has waiting there stops (its
    * note says "stopped", never finished over the owner's words), and it stays quiet there.
    */
@@ -563,6 +606,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   bot.on("message", (ctx) => onMessage(ctx.message, () => acceptors.get(ctx.update.update_id)?.()));
   bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
+  bot.on("guest_message", (ctx) => onGuestMessage(ctx.update.guest_message));
   bot.on("business_message", (ctx) =>
     onBusinessMessage(ctx.businessMessage, () => acceptors.get(ctx.update.update_id)?.()),
   );
@@ -668,6 +712,11 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       throw error;
     });
     bot.botInfo = info;
+    if (guestMode && info.supports_guest_queries !== true) {
+      log.warn(
+        "TELEGRAM_GUEST is on, but the bot takes no guest queries: turn on Guest Mode in @BotFather",
+      );
+    }
     return { id: info.id, username: info.username };
   }
 

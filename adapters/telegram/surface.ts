@@ -115,11 +115,11 @@ export class TelegramSurface implements ReplySurface {
     // message of the company, and its owner stops an answer by writing (README, "Business").
     const keyboard = this.#deps.place.business === undefined ? keyboardOf(request) : {};
     if (request.call === "post") {
-      return this.#post(shown(request.text), request.final, keyboard, stopOf(request));
+      return this.#post(shownText(request.text), request.final, keyboard, stopOf(request));
     }
     if (request.call === "edit") {
       const ref = request.ref as TelegramRef;
-      return this.#edit(ref, shown(request.text), request.final, keyboard, stopOf(request));
+      return this.#edit(ref, shownText(request.text), request.final, keyboard, stopOf(request));
     }
     throw new Error(`Telegram has no ${request.call} call`);
   }
@@ -218,8 +218,8 @@ export class TelegramSurface implements ReplySurface {
     const to = options.private ? this.#deps.privateTo : undefined;
     const alone = to !== undefined && (await to.allowed().catch(() => false));
     const send = async () => {
-      if (alone) await this.#sendAlone(shown(rendered), to.userId);
-      else await this.#send(shown(rendered));
+      if (alone) await this.#sendAlone(shownText(rendered), to.userId);
+      else await this.#send(shownText(rendered));
     };
     await callWithinBudget(this.#deps.budget, send, {
       maxWaits: NOTICE_ATTEMPTS - 1,
@@ -334,31 +334,39 @@ export class TelegramSurface implements ReplySurface {
     );
   }
 
-  /**
-   * Makes one call with the rendered text, and once more without markup if Telegram cannot
-   * parse it; turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
-   */
-  async #attempt<T>(call: (body: MessageBody) => Promise<T>, rendered: string): Promise<T> {
-    const { format, log } = this.#deps;
+  #attempt<T>(call: (body: MessageBody) => Promise<T>, rendered: string): Promise<T> {
+    return callWithMarkup(this.#deps, call, rendered);
+  }
+}
+
+/**
+ * Makes one call with the rendered text, and once more without markup if Telegram cannot
+ * parse it; turns a 429 into RateLimitedError and a vanished message into MessageGoneError.
+ */
+export async function callWithMarkup<T>(
+  deps: { format: MessageFormat; log: Logger },
+  call: (body: MessageBody) => Promise<T>,
+  rendered: string,
+): Promise<T> {
+  const { format, log } = deps;
+  try {
+    return await call(format.body(rendered));
+  } catch (error) {
+    if (!isParseError(error)) throw translated(error);
+    log.warn({ err: error }, "Telegram refused the markup; sending it as plain text");
     try {
-      return await call(format.body(rendered));
-    } catch (error) {
-      if (!isParseError(error)) throw this.#translate(error);
-      log.warn({ err: error }, "Telegram refused the markup; sending it as plain text");
-      try {
-        return await call(format.body(rendered, true));
-      } catch (plainError) {
-        throw this.#translate(plainError);
-      }
+      return await call(format.body(rendered, true));
+    } catch (plainError) {
+      throw translated(plainError);
     }
   }
+}
 
-  #translate(error: unknown): unknown {
-    const wait = retryAfterMs(error);
-    if (wait !== undefined) return new RateLimitedError(wait, error);
-    if (isMessageGone(error)) return new MessageGoneError(error);
-    return error;
-  }
+function translated(error: unknown): unknown {
+  const wait = retryAfterMs(error);
+  if (wait !== undefined) return new RateLimitedError(wait, error);
+  if (isMessageGone(error)) return new MessageGoneError(error);
+  return error;
 }
 
 type Keyboard = { reply_markup?: InlineKeyboardMarkup };
@@ -391,6 +399,6 @@ function topicOf(place: Place): { message_thread_id?: number } {
 }
 
 /** Telegram refuses a message with no visible text: an empty render shows as "…". */
-function shown(text: string): string {
+export function shownText(text: string): string {
   return visibleText(text).trim() === "" ? PLACEHOLDER : text;
 }

@@ -12,14 +12,16 @@ export type UpdateKind = Exclude<keyof Update, "update_id">;
 /**
  * The updates the bot asks Telegram for (getUpdates and setWebhook alike): messages, the
  * presses of its buttons, and of Telegram's stop button on a draft; with Business mode on,
- * the accounts' connections and their chats' messages. Edits, reactions, joins and the rest
+ * the accounts' connections and their chats' messages; with guest mode on, mentions in chats
+ * the bot is not in. Edits, reactions, joins and the rest
  * are never sent to it. Each start names the list afresh, so a mode turned off needs no
  * cleanup: Telegram stops sending its updates.
  * https://core.telegram.org/bots/api#getupdates
  */
-export function allowedUpdates(modes: { business: boolean }): UpdateKind[] {
+export function allowedUpdates(modes: { business: boolean; guest: boolean }): UpdateKind[] {
   const kinds: UpdateKind[] = ["message", "callback_query", "stopped_message_generation"];
   if (modes.business) kinds.push("business_connection", "business_message");
+  if (modes.guest) kinds.push("guest_message");
   return kinds;
 }
 

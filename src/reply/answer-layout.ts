@@ -65,7 +65,8 @@ export class AnswerLayout {
   constructor(surface: ReplySurface, maxAnswerChars: number, notes = ENGLISH_NOTES) {
     this.#surface = surface;
     this.#notes = notes;
-    this.text = new AnswerText(maxAnswerChars);
+    const ownCap = surface.limits.maxAnswerChars ?? Number.POSITIVE_INFINITY;
+    this.text = new AnswerText(Math.min(maxAnswerChars, ownCap));
   }
 
   /** Changes with every piece of text and with the end. */

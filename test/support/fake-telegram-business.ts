@@ -1,4 +1,5 @@
 import type { AnyUpdate, User } from "./fake-telegram.ts";
+import { applyEdit } from "./fake-telegram-edits.ts";
 import type { ParsedEntity } from "./telegram-html.ts";
 
 /**
@@ -228,14 +229,7 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
         throw deps.failure(400, "Bad Request: message to edit not found");
       }
       if (!message.byBot) throw deps.failure(400, "Bad Request: message can't be edited");
-      const content = deps.readEdit(params);
-      if (content.raw === message.raw) {
-        throw deps.failure(400, "Bad Request: message is not modified");
-      }
-      message.text = content.text;
-      message.raw = content.raw;
-      message.history.push(content.text);
-      message.hasKeyboard = params.reply_markup !== undefined;
+      applyEdit(message, deps.readEdit(params), params, deps.failure);
       return messageJson(connection.id, chat, message, Date.now());
     },
     sendChatAction: (params) => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createFakeBusiness, type FakeBusiness } from "./fake-telegram-business.ts";
+import { createFakeGuest, type FakeGuest } from "./fake-telegram-guest.ts";
 import { type Bucket, FloodLimits, type Window } from "./flood-limits.ts";
 import {
   EntityParseError,
@@ -48,6 +49,8 @@ export interface FakeTelegramOptions {
    * 404 Not Found, and editMessageText ignores `rich_message` as the unknown field it is.
    */
   richAvailable?: boolean;
+  /** BotFather's guest mode is on for the bot: getMe says `supports_guest_queries`. */
+  guestQueries?: boolean;
 }
 
 export interface User {
@@ -198,6 +201,8 @@ export interface FakeTelegram {
   readonly reactions: { chatId: number; messageId: number; emoji: string }[];
   /** Telegram Business: connected accounts, their customers' chats, the bot's calls in them. */
   readonly business: FakeBusiness;
+  /** Guest mode: mentions of the bot in chats it is not in, and its answers there. */
+  readonly guest: FakeGuest;
   /** The ephemeral messages the bot sent (Bot API 10.2), each seen by its receiver alone. */
   readonly ephemerals: EphemeralRecord[];
   /** The allowed_updates of the last getUpdates or setWebhook that named them. */
@@ -747,15 +752,24 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     return !OPT_IN_UPDATES.includes(kind);
   }
 
+  const queueUpdate = (kind: string, body: unknown): AnyUpdate => {
+    const update: AnyUpdate = { update_id: nextUpdateId++, [kind]: body };
+    queue.push(update);
+    wakePolls();
+    return update;
+  };
+  const failure = (errorCode: number, description: string) =>
+    new ApiFailure(errorCode, description);
+  const guest = createFakeGuest({
+    queue: queueUpdate,
+    failure,
+    readText: parseText,
+    entitiesOf: userEntities,
+  });
   const business = createFakeBusiness({
     bot,
-    queue: (kind, body) => {
-      const update: AnyUpdate = { update_id: nextUpdateId++, [kind]: body };
-      queue.push(update);
-      wakePolls();
-      return update;
-    },
-    failure: (errorCode, description) => new ApiFailure(errorCode, description),
+    queue: queueUpdate,
+    failure,
     readText: parseText,
     readRich: (params) => parseRich(params, false),
     readEdit: editedContent,
@@ -766,7 +780,12 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     string,
     (params: Record<string, unknown>, gone: AbortSignal) => unknown | Promise<unknown>
   > = {
-    getMe: () => ({ ...bot, can_join_groups: true, can_read_all_group_messages: false }),
+    getMe: () => ({
+      ...bot,
+      can_join_groups: true,
+      can_read_all_group_messages: false,
+      ...(options.guestQueries ? { supports_guest_queries: true } : {}),
+    }),
     getUpdates: (params, gone) => getUpdates(params, gone),
     setWebhook: (params) => {
       if (typeof params.url !== "string" || params.url === "") {
@@ -1015,8 +1034,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       if (failure.retryAfter !== undefined) reply.parameters = { retry_after: failure.retryAfter };
       send(failure.errorCode, reply);
     };
-    const handler = business.takes(method, params)
-      ? (given: Record<string, unknown>) => business.call(method, given)
+    const part = [business, guest].find((kind) => kind.takes(method, params));
+    const handler = part
+      ? (given: Record<string, unknown>) => part.call(method, given)
       : methods[method];
     if (!handler) {
       fail(new ApiFailure(404, "Not Found"));
@@ -1269,6 +1289,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     reactions,
     ephemerals,
     business,
+    guest,
     get allowedUpdates() {
       return allowedUpdates;
     },
