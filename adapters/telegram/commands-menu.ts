@@ -20,6 +20,21 @@ for (const language of CATALOG_LANGUAGES) {
   if (language !== "en" && !taken) TELEGRAM_LANGUAGE_CODES.set(language, code);
 }
 
+/**
+ * The commands whose replies concern the one who typed them: marked `is_ephemeral`, so in a
+ * group Telegram shows the command to its sender and the bot alone, and the bot may answer it
+ * to them alone (Bot API 10.3, whether or not it administers the group). `/new` and `/stop`
+ * act for everyone there and stay ordinary messages.
+ */
+const EPHEMERAL_COMMANDS = new Set([
+  "help",
+  "language",
+  "chatbot",
+  "leads",
+  "feedback",
+  "handback",
+]);
+
 /** One setMyCommands call: a scope's menu in one language (none: the default menu). */
 export interface CommandMenu {
   scope: BotCommandScope;
@@ -51,12 +66,14 @@ function menusIn(t: Translator, chatbots: boolean, languageCode?: LanguageCode):
   };
   const feedback: BotCommand = { command: "feedback", description: t.t("menuFeedback") };
   const handBack: BotCommand = { command: "handback", description: t.t("menuHandBack") };
+  const marked = (commands: BotCommand[]) =>
+    commands.map((c) => (EPHEMERAL_COMMANDS.has(c.command) ? { ...c, is_ephemeral: true } : c));
   return [
-    { scope: { type: "default" }, languageCode, commands: everyone },
+    { scope: { type: "default" }, languageCode, commands: marked(everyone) },
     {
       scope: { type: "all_chat_administrators" },
       languageCode,
-      commands: [...everyone, leads, feedback, handBack],
+      commands: marked([...everyone, leads, feedback, handBack]),
     },
   ];
 }

@@ -48,6 +48,7 @@ import {
   CHAT_SPACING_MARGIN_MS,
   CHAT_SPACING_MS,
   DELIVERED_REACTION,
+  EPHEMERAL_REPLY_WINDOW_MS,
   GROUP_WINDOW_MS,
   POLL_TIMEOUT_SECONDS,
   WEBHOOK_SECRET_PATTERN,
@@ -60,6 +61,7 @@ import { readSavedMessage, type SurfaceDeps, TelegramSurface } from "./surface.t
 import {
   allowedUpdates,
   type BotIdentity,
+  ephemeralIdOf,
   leadingCommand,
   nameOf,
   originOf,
@@ -328,7 +330,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     }
     const chatId = place.chatId;
     const allowed = () => admins.isAdmin({ chatId, isPrivate: false, authorId: String(bot.id) });
-    return { userId: author.id, allowed };
+    const ephemeral = ephemeralIdOf(message);
+    const answering =
+      ephemeral === undefined
+        ? undefined
+        : {
+            ephemeralMessageId: ephemeral,
+            until: message.date * 1000 + EPHEMERAL_REPLY_WINDOW_MS,
+          };
+    return { userId: author.id, allowed, answering };
   };
 
   /** Webhook updates waiting to be acknowledged, by update_id (see ACCEPT_WITHIN_MS). */
@@ -365,8 +375,12 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
         const discussion = repliedDiscussion(message, identity);
         const incoming: IncomingMessage = {
           channel: "telegram",
-          // Stable across re-deliveries of the same update, by polling or webhook alike.
-          deliveryId: `${chatId}:${message.message_id}`,
+          // Stable across re-deliveries of the same update, by polling or webhook alike (an
+          // ephemeral message's id may be used again once it is gone: its date goes with it).
+          deliveryId:
+            ephemeralIdOf(message) === undefined
+              ? `${chatId}:${message.message_id}`
+              : `${chatId}:e${ephemeralIdOf(message)}:${message.date}`,
           channelKey: telegramChannelKey(chatId),
           channelId: String(chatId),
           threadKey: place.threadKey,

@@ -111,3 +111,9 @@ export const CALLBACK_ANSWER_MS = 8_000;
  * https://core.telegram.org/bots/api#reactiontypeemoji
  */
 export const DELIVERED_REACTION = "👌";
+
+/**
+ * How long a person's ephemeral message may be answered by an ephemeral reply: Telegram's 15
+ * seconds (ReplyParameters.ephemeral_message_id), less a margin for the clocks and the call.
+ */
+export const EPHEMERAL_REPLY_WINDOW_MS = 13_000;

@@ -42,7 +42,17 @@ export interface SurfaceDeps {
    * them one alone now (it administers the group: Bot API 10.2's ephemeral messages). None:
    * a private notice is posted as any other.
    */
-  privateTo?: { userId: number; allowed: () => Promise<boolean> } | undefined;
+  privateTo?:
+    | {
+        userId: number;
+        allowed: () => Promise<boolean>;
+        /**
+         * They wrote an ephemeral message (a command only they and the bot see): a reply to it
+         * may go to them alone until `until` (Date.now()), the bot an admin or not.
+         */
+        answering?: { ephemeralMessageId: number; until: number } | undefined;
+      }
+    | undefined;
 }
 
 /** A message of an answer: a draft until it is sent for good, then a message id. */
@@ -216,9 +226,14 @@ export class TelegramSurface implements ReplySurface {
 
   async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
     const to = options.private ? this.#deps.privateTo : undefined;
-    const alone = to !== undefined && (await to.allowed().catch(() => false));
+    const answering =
+      to?.answering && Date.now() < to.answering.until
+        ? to.answering.ephemeralMessageId
+        : undefined;
+    const alone =
+      to !== undefined && (answering !== undefined || (await to.allowed().catch(() => false)));
     const send = async () => {
-      if (alone) await this.#sendAlone(shownText(rendered), to.userId);
+      if (alone) await this.#sendAlone(shownText(rendered), to.userId, answering);
       else await this.#send(shownText(rendered));
     };
     await callWithinBudget(this.#deps.budget, send, {
@@ -229,15 +244,17 @@ export class TelegramSurface implements ReplySurface {
   }
 
   /**
-   * A notice only `userId` sees in the group (an ephemeral message): no reply to the question,
-   * no chain of its own. Refused (the bot no longer administers the group), it is posted.
+   * A notice only `userId` sees in the group (an ephemeral message): a reply to their own
+   * ephemeral message `answering`, else no reply to anything, and no chain of its own. Refused
+   * (the bot no longer administers the group, the reply's window closed), it is posted.
    */
-  async #sendAlone(text: string, userId: number): Promise<void> {
+  async #sendAlone(text: string, userId: number, answering: number | undefined): Promise<void> {
     const { place, api, log } = this.#deps;
     const common = {
       chat_id: place.chatId,
       ...topicOf(place),
       ephemeral_message_parameters: { receiver_user_id: userId },
+      ...(answering === undefined ? {} : { reply_parameters: { ephemeral_message_id: answering } }),
     };
     try {
       // As any message of the chat's format; markup refused is sent plain, a 429 waits.

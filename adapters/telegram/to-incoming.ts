@@ -302,6 +302,9 @@ export async function placeOf(
   // lead card, or to a line posted under one, goes on in the card's hand-over chain
   // (src/handover/, ReplyChains.remember of the card).
   const chained = message.chat.type !== "private" && message.chat.is_forum !== true;
+  // A person's ephemeral message (a command only they and the bot see) has no message id: no
+  // chain runs through it, and no reply can quote it.
+  const ephemeral = ephemeralIdOf(message);
   const talked =
     !chained && replied !== undefined && me !== undefined && repliesToMe(message, me)
       ? await chainOf(replied)
@@ -317,15 +320,24 @@ export async function placeOf(
       chained: false,
     };
   }
-  const replyTo = message.message_id;
+  const replyTo = ephemeral === undefined ? message.message_id : undefined;
   if (message.chat.is_forum) {
     const threadKey = talked ?? `${base}:topic:${topic ?? "general"}`;
     return { chatId, isPrivate: false, topicId: topic, replyTo, threadKey, chained: false };
   }
   const known = replied === undefined ? undefined : await chainOf(replied);
+  if (ephemeral !== undefined) {
+    const threadKey = known ?? `${base}:chain:e${ephemeral}:${message.date}`;
+    return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: false };
+  }
   const threadKey = known ?? `${base}:chain:${message.message_id}`;
   await chains.remember(chatId, message.message_id, threadKey).catch(() => undefined);
   return { chatId, isPrivate: false, topicId: undefined, replyTo, threadKey, chained: true };
+}
+
+/** A person's ephemeral message's id (Bot API 10.3: its message_id is 0); else undefined. */
+export function ephemeralIdOf(message: Message): number | undefined {
+  return message.message_id === 0 ? message.ephemeral_message_id : undefined;
 }
 
 /**

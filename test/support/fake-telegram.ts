@@ -279,6 +279,13 @@ export interface WriteInput {
   topic?: number;
   /** Sent by an anonymous admin on behalf of the group. */
   anonymousAdmin?: boolean;
+  /**
+   * An ephemeral message (Bot API 10.3: a command the menu marks `is_ephemeral`), seen by its
+   * sender and the bot alone: message_id 0, an ephemeral_message_id, kept out of the chat.
+   * `ephemeralAgeSeconds` dates it that far back.
+   */
+  ephemeral?: boolean;
+  ephemeralAgeSeconds?: number;
 }
 
 export type Update = { update_id: number; message: Record<string, unknown> };
@@ -312,6 +319,8 @@ export interface PressInput {
 }
 
 const MAX_LENGTH = 4_096;
+/** How long a person's ephemeral message may be replied to (EphemeralMessageParameters). */
+const EPHEMERAL_REPLY_MS = 15_000;
 /** "A temporary 30-second preview" (sendMessageDraft). */
 const DRAFT_LIFETIME_MS = 30_000;
 /** The kinds of update Telegram leaves out unless the bot names them in allowed_updates. */
@@ -384,6 +393,9 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
   const callbackAnswers: { queryId: string; text?: string; showAlert?: boolean }[] = [];
   const reactions: { chatId: number; messageId: number; emoji: string }[] = [];
   const ephemerals: EphemeralRecord[] = [];
+  /** People's ephemeral messages to the bot, by `<chat>:<ephemeral id>`: who, and when (ms). */
+  const incomingEphemerals = new Map<string, { from: number; at: number }>();
+  let nextEphemeralId = 1;
   /** Callback queries sent and not answered yet: each is answerable once. */
   const openQueries = new Set<string>();
   let allowedUpdates: string[] | undefined;
@@ -639,7 +651,19 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     if (!status || !present.includes(status))
       throw new ApiFailure(400, "Bad Request: user not found");
     const botStatus = members.get(chat.id)?.get(bot.id);
-    if (botStatus !== "administrator" && botStatus !== "creator") {
+    const replying = (params.reply_parameters as { ephemeral_message_id?: unknown } | undefined)
+      ?.ephemeral_message_id;
+    if (replying !== undefined) {
+      // "A reply to an ephemeral message must itself be an ephemeral message. An ephemeral
+      // message may only be replied to within 15 seconds of being sent."
+      const asked = incomingEphemerals.get(`${chat.id}:${Number(replying)}`);
+      if (!asked || asked.from !== receiver) {
+        throw new ApiFailure(400, "Bad Request: ephemeral message to be replied not found");
+      }
+      if (Date.now() - asked.at > EPHEMERAL_REPLY_MS) {
+        throw new ApiFailure(400, "Bad Request: ephemeral message reply time expired");
+      }
+    } else if (botStatus !== "administrator" && botStatus !== "creator") {
       throw new ApiFailure(400, "Bad Request: not enough rights to send ephemeral messages");
     }
     const content = read(params);
@@ -1119,6 +1143,27 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
     });
   }
 
+  /** A person's ephemeral message to the bot: the bot's alone to read, nobody else's. */
+  function composeEphemeral(chat: Chat, from: User, text: string, ageSeconds: number): Update {
+    const id = nextEphemeralId++;
+    const at = Date.now() - ageSeconds * 1000;
+    incomingEphemerals.set(`${chat.id}:${id}`, { from: from.id, at });
+    const entities = userEntities(text);
+    return {
+      update_id: nextUpdateId++,
+      message: {
+        message_id: 0,
+        ephemeral_message_id: id,
+        receiver_user: bot,
+        from,
+        chat,
+        date: Math.floor(at / 1000),
+        text,
+        ...(entities.length > 0 ? { entities } : {}),
+      },
+    };
+  }
+
   function compose(input: WriteInput): Update {
     const chat = chatOf(input.chat);
     const from = input.anonymousAdmin ? ANONYMOUS_ADMIN : input.from;
@@ -1135,6 +1180,7 @@ export async function startFakeTelegram(options: FakeTelegramOptions = {}): Prom
       else replyThreadId = replied?.replyThreadId ?? replyTo;
     }
     const text = input.sticker || input.caption !== undefined ? "" : (input.text ?? "");
+    if (input.ephemeral) return composeEphemeral(chat, from, text, input.ephemeralAgeSeconds ?? 0);
     const message: StoredMessage = {
       message_id: newMessageId(chat.id),
       chat,

@@ -53,4 +53,42 @@ describe("Telegram: a reply meant for one person in a group", () => {
     );
     expect(telegram.ephemerals).toEqual([]);
   });
+
+  it("answers an ephemeral command (one the menu marks is_ephemeral) to its sender alone, the bot an admin or not, and posts what everyone should see", async () => {
+    const { telegram, bob, team } = await inGroup("member");
+    const carol = telegram.user(2003, "Carol");
+    telegram.setMember(team.id, carol.id, "administrator");
+    // The menu marks the commands whose replies concern one person.
+    const menu = await until("the command menu", () => telegram.commands().get("default:"));
+    const marked = menu.filter((c) => (c as { is_ephemeral?: boolean }).is_ephemeral);
+    expect(marked.map((c) => c.command)).toEqual(["help", "language"]);
+
+    telegram.write({ chat: team.id, from: bob, text: "/language fr", ephemeral: true });
+    const refusal = await until("Bob's refusal, to him alone", () =>
+      telegram.ephemerals.find((e) => e.text === REFUSED),
+    );
+    expect(refusal.receiverUserId).toBe(bob.id);
+    // An admin's change is the group's: posted, quoting nothing (nobody else saw the command).
+    telegram.write({ chat: team.id, from: carol, text: "/language fr", ephemeral: true });
+    const posted = await until("the change, for everyone", () =>
+      telegram.botMessages(team.id).find((m) => m.text.includes("français")),
+    );
+    expect(posted.replyTo).toBeUndefined();
+    expect(telegram.botMessages(team.id)).toHaveLength(1);
+  });
+
+  it("posts the reply to an ephemeral command past Telegram's 15 seconds, where the bot is a member only", async () => {
+    const { telegram, bob, team } = await inGroup("member");
+    telegram.write({
+      chat: team.id,
+      from: bob,
+      text: "/language fr",
+      ephemeral: true,
+      ephemeralAgeSeconds: 20,
+    });
+    await until("Bob's refusal in the group", () =>
+      telegram.botMessages(team.id).find((m) => m.text === REFUSED),
+    );
+    expect(telegram.ephemerals).toEqual([]);
+  });
 });
