@@ -65,6 +65,11 @@ export interface IncomingMessage {
    */
   questionsOnly?: boolean;
   /**
+   * The place takes one reply only (a Telegram guest query): with no room for its answer now,
+   * the question is refused as busy, never queued behind a notice that would spend the reply.
+   */
+  oneReply?: boolean;
+  /**
    * How a person types a command here, by its word, where that is not `/word` (Slack's help
    * is the slash command `/chatbot-help`; its new and stop are messages to the bot in the
    * thread): `/help` lists the commands as this platform takes them.
@@ -311,6 +316,11 @@ export type AnswerMessageEvent =
       /** The chatbot's Markdown the message shows ("" for a note alone). */
       markdown: string;
       final: boolean;
+      /**
+       * A native stream not stopped yet: the platform keeps all it was sent, so its growing
+       * text needs no copy for a restart to finish it (it appends the note as it ends it).
+       */
+      live: boolean;
     }
   | { kind: "gone"; index: number };
 

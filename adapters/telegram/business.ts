@@ -27,7 +27,18 @@ const knownConnection = z.object({
 export type KnownConnection = z.infer<typeof knownConnection>;
 
 const connectionKey = (id: string) => `telegram:business:${id}`;
-const quietKey = (threadKey: string) => `telegram:business-quiet:${threadKey}`;
+
+/**
+ * The parts of a `business_connection` the bot reads, checked: an update reaching the webhook
+ * is unchecked by grammY. https://core.telegram.org/bots/api#businessconnection
+ */
+const connectionUpdate = z.looseObject({
+  id: z.string().min(1),
+  user: z.looseObject({ id: z.number() }),
+  user_chat_id: z.number(),
+  is_enabled: z.boolean(),
+  rights: z.looseObject({}).optional(),
+});
 
 /**
  * A business chat as the core names it (its channel key, and its one thread): apart from the
@@ -57,26 +68,28 @@ export type BusinessReading =
   | { kind: "leave"; why: string };
 
 /**
- * The Business accounts connected to the bot, and which of their chats the owner took over.
- * A connection is kept in the store as its `business_connection` update tells it (any process
- * may get a chat's messages), and asked of Telegram (getBusinessConnection) when the store has
- * none, as after a restart on an empty store.
+ * The Business accounts connected to the bot. A connection is kept in the store as its
+ * `business_connection` update tells it (any process may get a chat's messages), and asked of
+ * Telegram (getBusinessConnection) when the store has none, as after a restart on an empty
+ * store.
  */
 export class BusinessAccounts {
   readonly #store: KeyValueStore;
   readonly #api: Api;
   readonly #log: Logger;
-  readonly #quietMs: number;
 
-  constructor(options: { store: KeyValueStore; api: Api; log: Logger; quietMs: number }) {
+  constructor(options: { store: KeyValueStore; api: Api; log: Logger }) {
     this.#store = options.store;
     this.#api = options.api;
     this.#log = options.log.child({ component: "business" });
-    this.#quietMs = options.quietMs;
   }
 
   /** A `business_connection` update: the account connected the bot, changed it or left. */
   async connected(connection: BusinessConnection): Promise<void> {
+    if (!connectionUpdate.safeParse(connection).success) {
+      this.#log.debug("a malformed business connection dropped");
+      return;
+    }
     const known = knownOf(connection);
     await this.#store.set(connectionKey(connection.id), known);
     this.#log.info(
@@ -88,33 +101,25 @@ export class BusinessAccounts {
   }
 
   /**
-   * Whose `message` is, and whether the bot may answer in its chat: one store call (the
-   * connection and the chat's quiet mark together), and a call to Telegram only for a
-   * connection the store does not know.
+   * Whose `message` is, and whether the bot may answer in its chat: one store read, and a call
+   * to Telegram only for a connection the store does not know. (Whether the owner took the
+   * chat over is the bridge's to tell when the question's turn comes: Bridge.keepQuiet.)
    */
-  async read(message: Message, threadKey: string): Promise<BusinessReading> {
+  async read(message: Message): Promise<BusinessReading> {
     const id = message.business_connection_id;
     if (id === undefined) return { kind: "leave", why: "no business connection" };
-    const [stored, quiet] = await this.#store.getMany<unknown>([
-      connectionKey(id),
-      quietKey(threadKey),
-    ]);
-    const parsed = knownConnection.safeParse(stored);
+    // An away or greeting message, or a scheduled one: the account's, not a person writing.
+    if (message.is_from_offline) return { kind: "leave", why: "sent by the account itself" };
+    const parsed = knownConnection.safeParse(await this.#store.get(connectionKey(id)));
     const connection = parsed.success ? parsed.data : await this.#fetch(id);
     if (!connection?.enabled) return { kind: "leave", why: "the connection is not enabled" };
     if (!connection.canReply) return { kind: "leave", why: "the account lets the bot not reply" };
     if (message.from?.id === connection.owner) return { kind: "owner", connection };
     if (message.from?.is_bot !== false) return { kind: "leave", why: "not a person's message" };
-    if (quiet !== undefined) return { kind: "leave", why: "the owner took the chat over" };
     if (Date.now() - message.date * 1000 > BUSINESS_REPLY_WINDOW_MS) {
       return { kind: "leave", why: "older than Telegram's 24 hours" };
     }
     return { kind: "customer", connection };
-  }
-
-  /** The owner wrote in the chat: the chatbot is quiet there for the quiet time from now. */
-  async quiet(threadKey: string): Promise<void> {
-    await this.#store.set(quietKey(threadKey), 1, this.#quietMs);
   }
 
   async #fetch(id: string): Promise<KnownConnection | undefined> {

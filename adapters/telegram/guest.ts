@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import type { Message } from "grammy/types";
 import { type Budget, callWithinBudget } from "../../src/coordination/call-budget.ts";
+import { RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
 import type {
   MessageRef,
@@ -48,7 +49,7 @@ export function readGuestMessage(
   return text ? { queryId, text } : undefined;
 }
 
-/** The inline message a guest answer posted (none yet: the query is still open). */
+/** The inline message a guest answer is in: the query's one message. */
 interface GuestRef {
   inlineMessageId: string;
 }
@@ -62,17 +63,25 @@ export interface GuestSurfaceDeps {
   minEditIntervalMs: number;
 }
 
+/** Where the query is: open, being answered (a call under way, or lost on its way), answered. */
+type QueryState = { at: "open" } | { at: "answering" } | { at: "answered"; ref: GuestRef };
+
 /**
- * One guest answer as a reply surface: its first text answers the query (an article result,
- * an HTML message), and every later text edits that inline message. It has no buttons: an
- * inline message's presses name no chat the bot is in, and the chat is not the bot's. A notice
- * that comes before any answer (a refusal) is that one answer; later notices are not shown.
+ * One guest answer as a reply surface. The query's one message shows the notices (a refusal,
+ * the chatbot's system message) above the answer: the first thing shown answers the query (an
+ * article result, an HTML message), and every later change edits that inline message. It has
+ * no buttons: an inline message's presses name no chat the bot is in, and the chat is not the
+ * bot's.
  */
 export class GuestSurface implements ReplySurface {
   readonly renderer: Renderer = htmlFormat.renderer;
   readonly limits: SurfaceLimits;
   readonly #deps: GuestSurfaceDeps;
-  #answered = false;
+  #query: QueryState = { at: "open" };
+  /** The notices shown, above the answer. */
+  #above: string | undefined;
+  /** The answer's text now; undefined until its first post. */
+  #answer: string | undefined;
 
   constructor(deps: GuestSurfaceDeps) {
     this.#deps = deps;
@@ -88,57 +97,76 @@ export class GuestSurface implements ReplySurface {
   }
 
   async send(request: SendRequest): Promise<MessageRef> {
-    if (request.call === "edit") {
-      const text = shownText(request.text);
-      const ref = request.ref as GuestRef;
+    const query = this.#query;
+    const firstPost = request.call === "post" && this.#answer === undefined;
+    if ((request.call === "edit" || firstPost) && query.at !== "answering") {
+      this.#answer = shownText(request.text);
+      return this.#show();
+    }
+    // One message a query: a layout that needs a second one, or a call lost on its way.
+    throw new GuestQuerySpentError(request.call);
+  }
+
+  async notice(rendered: string): Promise<void> {
+    if (this.#query.at === "answering") {
+      this.#deps.log.debug("a guest answer's notice is not shown: its query's answer was lost");
+      return;
+    }
+    const text = shownText(rendered);
+    this.#above = this.#above === undefined ? text : `${this.#above}\n\n${text}`;
+    await callWithinBudget(this.#deps.budget, () => this.#show(), { maxWaits: 2, urgent: true });
+  }
+
+  /** Shows the notices and the answer: answering the query, or editing its message. */
+  async #show(): Promise<GuestRef> {
+    const text = [this.#above, this.#answer].filter((part) => part !== undefined).join("\n\n");
+    const query = this.#query;
+    if (query.at === "answered") {
       await this.#call(async (body) => {
         await this.#deps.api.raw
-          .editMessageText({ inline_message_id: ref.inlineMessageId, ...body })
+          .editMessageText({ inline_message_id: query.ref.inlineMessageId, ...body })
           .catch((error: unknown) => {
             if (!isNotModified(error)) throw error;
           });
       }, text);
-      return ref;
+      return query.ref;
     }
-    if (request.call !== "post" || this.#answered) {
-      // A guest answer has one message: a layout that needs a second one is a defect here.
-      const what = request.call === "post" ? "second message" : request.call;
-      throw new Error(`a guest answer has no ${what}`);
-    }
-    return { inlineMessageId: await this.#answer(shownText(request.text)) } satisfies GuestRef;
+    return this.#answerQuery(text);
   }
 
-  async notice(rendered: string): Promise<void> {
-    if (this.#answered) {
-      this.#deps.log.debug("a notice after a guest answer is not shown: its query is answered");
-      return;
-    }
-    await callWithinBudget(this.#deps.budget, () => this.#answer(shownText(rendered)), {
-      maxWaits: 2,
-      urgent: true,
-    });
-  }
-
-  async #answer(text: string): Promise<string> {
+  /**
+   * Answers the query with `text`: once. A call that fails without Telegram's refusal (a
+   * timeout, a dropped connection) may have reached it: the query counts as spent, as a second
+   * answer would be refused and the first one's message could never be edited.
+   */
+  async #answerQuery(text: string): Promise<GuestRef> {
     const { api, queryId } = this.#deps;
-    const sent = await this.#call(
-      (body) =>
-        api.raw.answerGuestQuery({
-          guest_query_id: queryId,
-          result: {
-            type: "article",
-            id: "answer",
-            title: "Answer",
-            input_message_content: {
-              message_text: body.text,
-              ...(body.parse_mode ? { parse_mode: body.parse_mode } : {}),
+    this.#query = { at: "answering" };
+    try {
+      const sent = await this.#call(
+        (body) =>
+          api.raw.answerGuestQuery({
+            guest_query_id: queryId,
+            result: {
+              type: "article",
+              id: "answer",
+              title: "Answer",
+              input_message_content: {
+                message_text: body.text,
+                ...(body.parse_mode ? { parse_mode: body.parse_mode } : {}),
+              },
             },
-          },
-        }),
-      text,
-    );
-    this.#answered = true;
-    return sent.inline_message_id;
+          }),
+        text,
+      );
+      const ref = { inlineMessageId: sent.inline_message_id };
+      this.#query = { at: "answered", ref };
+      return ref;
+    } catch (error) {
+      // Refused with a wait: the query is still open, the caller tries again after it.
+      if (error instanceof RateLimitedError) this.#query = { at: "open" };
+      throw error;
+    }
   }
 
   #call<T>(call: (body: HtmlBody) => Promise<T>, text: string): Promise<T> {
@@ -148,5 +176,13 @@ export class GuestSurface implements ReplySurface {
       (body) => call(body as HtmlBody),
       text,
     );
+  }
+}
+
+/** A guest answer asked for a second message, or its query's answer was lost on its way. */
+export class GuestQuerySpentError extends Error {
+  constructor(call: string) {
+    super(`a guest query has one message, and it is spent (${call})`);
+    this.name = "GuestQuerySpentError";
   }
 }

@@ -96,6 +96,8 @@ export interface MessageHandler {
     surface: ReplySurface,
   ): { accepted: Promise<boolean>; done: Promise<void> };
   stopInThread(threadKey: string, by: Stopper): Promise<unknown>;
+  /** Keeps the chatbot out of a thread for a while (Bridge.keepQuiet). */
+  keepQuiet(threadKey: string, forMs: number): Promise<void>;
 }
 
 export interface TelegramChannelOptions {
@@ -286,9 +288,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     return tracked;
   };
 
-  const business =
-    options.business &&
-    new BusinessAccounts({ store, api: bot.api, log, quietMs: options.business.quietMs });
+  const business = options.business && new BusinessAccounts({ store, api: bot.api, log });
+  const quietMs = options.business?.quietMs ?? 0;
   const guestMode = options.guest === true;
   const updateKinds = allowedUpdates({ business: business !== undefined, guest: guestMode });
   /**
@@ -440,7 +441,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       .run(threadKey, async () => {
         // A change of the connection delivered before the message counts for it.
         await connecting.get(connectionId);
-        const reading = await business.read(message, threadKey).catch((error: unknown) => {
+        const reading = await business.read(message).catch((error: unknown) => {
           log[storeFailureLevel(error)]({ err: error }, "a business message is not answered");
           return undefined;
         });
@@ -506,10 +507,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
    * Telegram says the chat it names may not be the chat of the same id the bot knows, and the
    * next mention there may be another person's.
    */
-  const onGuestMessage = async (message: Message): Promise<void> => {
+  const onGuestMessage = async (message: Message, accepted: () => void = () => {}) => {
     const identity = me;
     const reading = guestMode && identity ? readGuestMessage(message, identity) : undefined;
-    if (!reading) return;
+    if (!reading) return accepted();
     const chatId = message.chat.id;
     const channelKey = `telegram:guest:${chatId}`;
     const threadKey = `${channelKey}:${reading.queryId}`;
@@ -529,11 +530,14 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       authorId: String(message.from?.id),
       authorName: nameOf(message),
       questionsOnly: true,
+      oneReply: true,
       text: reading.text,
       isAdmin: async () => false,
       authorLocale: async () => message.from?.language_code,
     };
-    await options.bridge.receive(incoming, surface).done;
+    const received = options.bridge.receive(incoming, surface);
+    void received.accepted.then(accepted, accepted);
+    await received.done;
   };
 
   /**
@@ -541,8 +545,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
    * note says "stopped", never finished over the owner's words), and it stays quiet there.
    */
   const ownerTookOver = async (threadKey: string, connection: KnownConnection): Promise<void> => {
-    await business
-      ?.quiet(threadKey)
+    // Quiet first: a question waiting behind the answer stopped next finds the thread taken.
+    await options.bridge
+      .keepQuiet(threadKey, quietMs)
       .catch((error: unknown) =>
         log[storeFailureLevel(error)]({ err: error }, "the owner's quiet time is not kept"),
       );
@@ -620,7 +625,9 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
 
   bot.on("message", (ctx) => onMessage(ctx.message, () => acceptors.get(ctx.update.update_id)?.()));
   bot.on("callback_query", (ctx) => onPress(ctx.callbackQuery));
-  bot.on("guest_message", (ctx) => onGuestMessage(ctx.update.guest_message));
+  bot.on("guest_message", (ctx) =>
+    onGuestMessage(ctx.update.guest_message, () => acceptors.get(ctx.update.update_id)?.()),
+  );
   bot.on("business_message", (ctx) =>
     onBusinessMessage(ctx.businessMessage, () => acceptors.get(ctx.update.update_id)?.()),
   );

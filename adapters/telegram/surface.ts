@@ -225,6 +225,13 @@ export class TelegramSurface implements ReplySurface {
   }
 
   async notice(rendered: string, options: NoticeOptions = {}): Promise<void> {
+    const { place, log } = this.#deps;
+    // In a business chat a notice meant for one person (a refusal, "busy") would be the
+    // company's word to its customer: the owner sees the message unanswered and answers it.
+    if (options.private && place.business !== undefined) {
+      log.debug("a notice for one person is not shown in a business chat");
+      return;
+    }
     const to = options.private ? this.#deps.privateTo : undefined;
     const answering =
       to?.answering && Date.now() < to.answering.until
@@ -233,7 +240,7 @@ export class TelegramSurface implements ReplySurface {
     const alone =
       to !== undefined && (answering !== undefined || (await to.allowed().catch(() => false)));
     const send = async () => {
-      if (alone) await this.#sendAlone(shownText(rendered), to.userId, answering);
+      if (alone) await this.#sendAlone(shownText(rendered), to, answering);
       else await this.#send(shownText(rendered));
     };
     await callWithinBudget(this.#deps.budget, send, {
@@ -244,12 +251,35 @@ export class TelegramSurface implements ReplySurface {
   }
 
   /**
-   * A notice only `userId` sees in the group (an ephemeral message): a reply to their own
-   * ephemeral message `answering`, else no reply to anything, and no chain of its own. Refused
-   * (the bot no longer administers the group, the reply's window closed), it is posted.
+   * A notice only `to` sees in the group (an ephemeral message): a reply to their own
+   * ephemeral message `answering`, else no reply to anything, and no chain of its own. A reply
+   * refused (its window closed meanwhile) goes alone without quoting where the bot
+   * administers the group; refused again (the bot no longer does, the person is gone), it is
+   * posted.
    */
-  async #sendAlone(text: string, userId: number, answering: number | undefined): Promise<void> {
-    const { place, api, log } = this.#deps;
+  async #sendAlone(
+    text: string,
+    to: NonNullable<SurfaceDeps["privateTo"]>,
+    answering: number | undefined,
+  ): Promise<void> {
+    const { log } = this.#deps;
+    if (answering !== undefined) {
+      const refusal = await this.#ephemeral(text, to.userId, answering);
+      if (refusal === undefined) return;
+      log.debug({ reason: refusal }, "an ephemeral reply was refused");
+      if (!(await to.allowed().catch(() => false))) return this.#postInstead(text, refusal);
+    }
+    const refusal = await this.#ephemeral(text, to.userId, undefined);
+    if (refusal !== undefined) await this.#postInstead(text, refusal);
+  }
+
+  /** One ephemeral message; Telegram's refusal (400, 403) when it refused, else undefined. */
+  async #ephemeral(
+    text: string,
+    userId: number,
+    answering: number | undefined,
+  ): Promise<string | undefined> {
+    const { place, api } = this.#deps;
     const common = {
       chat_id: place.chatId,
       ...topicOf(place),
@@ -262,13 +292,17 @@ export class TelegramSurface implements ReplySurface {
         if ("rich_message" in body) await api.raw.sendRichMessage({ ...common, ...body });
         else await api.raw.sendMessage({ ...common, ...body });
       }, text);
+      return undefined;
     } catch (error) {
-      // Refused (the bot no longer administers the group, the person is gone): posted.
       const refused = error instanceof TelegramApiError && [400, 403].includes(error.errorCode);
       if (!refused) throw error;
-      log.debug({ reason: error.description }, "a private notice is posted: Telegram refused it");
-      await this.#send(text);
+      return error.description;
     }
+  }
+
+  async #postInstead(text: string, refusal: string): Promise<void> {
+    this.#deps.log.debug({ reason: refusal }, "a private notice is posted: Telegram refused it");
+    await this.#send(text);
   }
 
   /**

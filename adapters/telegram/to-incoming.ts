@@ -83,17 +83,26 @@ const UNREADABLE = [
   "story",
 ] as const;
 
+const entityList = z
+  .array(z.looseObject({ type: z.string(), offset: z.number(), length: z.number() }))
+  .optional();
+
 /**
- * The parts of a message read without asking whether they are there: its id, its chat, and
- * its author when it has one. grammY passes an update on as it came (from Telegram, or from
- * whatever reached the webhook), unchecked; a message lacking them is dropped like any other
- * message the bot leaves alone, before anything reads them.
- * https://core.telegram.org/bots/api#message
+ * The parts of a message read without asking whether they are there: its id, its date, its
+ * chat, its author when it has one, and its text and entities when it has them. grammY passes
+ * an update on as it came (from Telegram, or from whatever reached the webhook), unchecked; a
+ * message lacking them is dropped like any other message the bot leaves alone, before
+ * anything reads them. https://core.telegram.org/bots/api#message
  */
 export const readableMessage = z.looseObject({
   message_id: z.number(),
+  date: z.number(),
   chat: z.looseObject({ id: z.number(), type: z.string() }),
   from: z.looseObject({ id: z.number() }).nullish(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  entities: entityList,
+  caption_entities: entityList,
 });
 
 /**

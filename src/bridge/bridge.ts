@@ -27,7 +27,7 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Channel, IncomingMessage, ReplySurface } from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
-import { ChannelSettings, Conversations, Deliveries } from "../store/repositories.ts";
+import { ChannelSettings, Conversations, Deliveries, quietKey } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
 import { registerAnswerButtons } from "./answer-buttons.ts";
 import type { AnswerReport } from "./answer-question.ts";
@@ -270,6 +270,16 @@ export class Bridge {
    */
   async stopInThread(threadKey: string, by: Stopper): Promise<StopOutcome> {
     return (await this.#stops.stopInThread(threadKey, by)).answer;
+  }
+
+  /**
+   * Keeps the chatbot out of `threadKey` for `forMs` from now: a person of the company writes
+   * there (a Telegram Business account's owner). A question whose turn comes meanwhile, here
+   * or on another process, is left unanswered, without a word; what streams there is the
+   * caller's to stop (stopInThread), after this.
+   */
+  async keepQuiet(threadKey: string, forMs: number): Promise<void> {
+    await this.#options.store.set(quietKey(threadKey), 1, forMs);
   }
 
   /** Handles one delivery; resolves when its reply is complete on the surface. */

@@ -376,6 +376,7 @@ export class QuestionLife {
     };
     try {
       const context = await readThreadContext(store, message.threadKey, message.channelKey);
+      if (context.quiet) return this.#end("refused", "a person of the company has the thread");
       // Queued before its thread was taken over, and not withdrawn by it (its process gone):
       // it goes to the person who took the thread over, as a later message would.
       const side = context.handover;
@@ -413,6 +414,8 @@ export class QuestionLife {
     if (this.#deps.draining()) throw new NotStartedError();
     // Read now, not on arrival: the answer ahead in the thread may have changed it.
     const context = await readThreadContext(store, message.threadKey, message.channelKey);
+    // A person of the company took the thread over meanwhile: the chatbot stays out of it.
+    if (context.quiet) return this.#end("refused", "a person of the company has the thread");
     shown.t = await intake.translatorFor(message, context);
     // A thread in a hand-over (src/handover/): a person of the company answers, not the chatbot.
     if (context.handover && (await this.#relay(message, surface, context.handover, shown.t))) {
@@ -422,7 +425,8 @@ export class QuestionLife {
     const waiting = this.#life.at === "waiting for its thread" ? this.#life : undefined;
     // A question only this process can answer (no place another could answer it in: the
     // terminal) never waits for room: it is answered at once.
-    const slot = room.take() ?? (message.replyPlace === undefined ? room.beyondCap() : undefined);
+    const local = message.replyPlace === undefined && message.oneReply !== true;
+    const slot = room.take() ?? (local ? room.beyondCap() : undefined);
     if (slot) {
       metrics?.queueWait.observe(Math.max(0, performance.now() - receivedAt) / 1000);
       await this.#answer({
@@ -436,6 +440,7 @@ export class QuestionLife {
       });
       return;
     }
+    if (message.oneReply) return this.#refuseBusy(shown);
     await this.#queue(message, surface, ticket, shown.t, receivedAt, asked);
   }
 

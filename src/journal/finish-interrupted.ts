@@ -9,7 +9,14 @@ import {
 } from "../errors.ts";
 import { type Translator, translator } from "../i18n/translator.ts";
 import type { Logger } from "../log.ts";
-import type { Channel, Renderer, ReopenedMessage, ReplySurface, SendRequest } from "../ports.ts";
+import type {
+  Channel,
+  MessageRef,
+  Renderer,
+  ReopenedMessage,
+  ReplySurface,
+  SendRequest,
+} from "../ports.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { newMessage, renderSource } from "../reply/outgoing-message.ts";
 import { splitToFit } from "../reply/split.ts";
@@ -118,6 +125,11 @@ async function finishMessage(
   notes: EndNotes,
   log: Logger,
 ): Promise<void> {
+  // A live stream keeps all it was sent: it ends with the note appended, nothing taken back.
+  if (ref !== undefined && streaming && !end) {
+    const tail = surface.renderer.stream?.().text({ markdown: "", note: notes.cut }, true);
+    if (tail !== undefined) return endStream(surface, ref, tail, notes.cut, log);
+  }
   // Its final text was on its way: it may show already, and is shown again as it ended.
   const { text, note } = end
     ? { text: finalText(surface.renderer, markdown, end.note), note: undefined }
@@ -140,9 +152,31 @@ async function finishMessage(
     return;
   }
   log.warn({ err: failure }, "an interrupted message could not be edited; noting it below");
+  await noteBelow(surface, note, log);
+}
+
+/** The note in a message of its own, below an answer that cannot take it. */
+async function noteBelow(surface: ReplySurface, note: string, log: Logger): Promise<void> {
   await surface
     .notice(surface.renderer.note(note))
     .catch((error: unknown) => log.warn({ err: error }, "an interrupted answer stays unfinished"));
+}
+
+/**
+ * Ends a live stream with `tail` (the note) appended. A stream the platform no longer takes
+ * (it ended it itself) keeps what it showed: the note goes below it, as a message.
+ */
+async function endStream(
+  surface: ReplySurface,
+  ref: MessageRef,
+  tail: string,
+  note: string,
+  log: Logger,
+): Promise<void> {
+  const failure = await sendUrgently(surface, { call: "end", ref, text: `\n\n${tail}` });
+  if (failure === undefined) return;
+  log.warn({ err: failure }, "an interrupted stream could not be ended; noting it below");
+  await noteBelow(surface, note, log);
 }
 
 /**

@@ -96,13 +96,16 @@ export class JournaledAnswer {
       this.#messages.delete(event.index);
       return;
     }
-    const { index, saved, markdown, final, refChanged } = event;
+    const { index, saved, markdown, final, refChanged, live } = event;
     const isNew = !this.#messages.has(index);
     this.#messages.set(index, { saved, markdown, final });
     // Its own message will carry the note now.
     this.#waitingIn = undefined;
     // A final text needs no finishing: the record is removed (or rewritten) soon.
     if (final) return;
+    // A live stream keeps all it was sent (a restart ends it with the note appended): only a
+    // new message or a changed ref is news for the record, not its growing text.
+    if (live && !isNew && !refChanged) return;
     this.#changed(isNew || refChanged);
   }
 

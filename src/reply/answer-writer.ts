@@ -367,6 +367,7 @@ export class AnswerWriter {
       refChanged,
       markdown: message.source?.markdown ?? "",
       final,
+      live: message.live,
     });
   }
 

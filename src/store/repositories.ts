@@ -226,6 +226,16 @@ export interface ThreadContext {
   chatbot: string | undefined;
   /** The thread's part in a hand-over, while a person of the company talks there. */
   handover?: ThreadSide | undefined;
+  /**
+   * A person of the company writes there on their own (a Telegram Business account's owner):
+   * the chatbot stays out of the thread until the mark lapses (Bridge.keepQuiet).
+   */
+  quiet?: boolean;
+}
+
+/** The mark of a thread the chatbot stays out of for a while (ThreadContext.quiet). */
+export function quietKey(threadKey: string): string {
+  return `thread:quiet:${threadKey}`;
 }
 
 /**
@@ -244,13 +254,14 @@ export async function readThreadContext(
   threadKey: string,
   channelKey: string,
 ): Promise<ThreadContext> {
-  const [conversation, language, chatbot, handover, chatHandover] = await store.getMany([
+  const [conversation, language, chatbot, handover, chatHandover, quiet] = await store.getMany([
     conversationKey(threadKey),
     languageKey(channelKey),
     chatbotKey(channelKey),
     threadSideKey(threadKey),
     // A hand-over of a thread of a direct chat covers the chat (HandoverBook.open).
     threadSideKey(channelKey),
+    quietKey(threadKey),
   ]);
   // Most threads are in no hand-over: nothing to read then.
   const side = handover ?? chatHandover;
@@ -259,6 +270,7 @@ export async function readThreadContext(
     language: asLanguage(language),
     chatbot: asText(chatbot),
     handover: side === undefined ? undefined : readThreadSide(side),
+    ...(quiet !== undefined && { quiet: true }),
   };
 }
 

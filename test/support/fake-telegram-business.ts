@@ -54,8 +54,16 @@ export interface FakeBusiness {
     text: string;
     ageSeconds?: number;
   }): AnyUpdate;
-  /** The account's owner writes in the chat with `customer`: a `business_message` queued. */
-  ownerWrites(input: { connection: string; customer: User; text: string }): AnyUpdate;
+  /**
+   * The account's owner writes in the chat with `customer`: a `business_message` queued.
+   * `offline`: sent by the account itself (an away or greeting message, a scheduled one).
+   */
+  ownerWrites(input: {
+    connection: string;
+    customer: User;
+    text: string;
+    offline?: boolean;
+  }): AnyUpdate;
   /** The bot's messages on the account's behalf in its chat with `customerId`, deleted ones left out. */
   botMessages(connectionId: string, customerId: number): BusinessMessage[];
   /** Every message of that chat, deleted ones too, in order. */
@@ -86,14 +94,16 @@ interface Connection {
   enabled: boolean;
   canReply: boolean;
   canDeleteAll: boolean;
+  /** Message ids run across the account's chats, as a user account's do. */
+  nextMessageId: number;
 }
 
 interface BusinessChat {
+  connection: Connection;
   customer: User;
   /** Date (ms) of the customer's last message: the 24 hours run from it. */
   lastIncomingAt: number;
   messages: Map<number, BusinessMessage>;
-  nextId: number;
 }
 
 const REPLY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -133,10 +143,12 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
   }
 
   function chatOf(connectionId: string, customer: User): BusinessChat {
+    const connection = connections.get(connectionId);
+    if (!connection) throw new Error(`no business connection ${connectionId}`);
     const key = chatKey(connectionId, customer.id);
     let chat = chats.get(key);
     if (!chat) {
-      chat = { customer, lastIncomingAt: 0, messages: new Map(), nextId: 1 };
+      chat = { connection, customer, lastIncomingAt: 0, messages: new Map() };
       chats.set(key, chat);
     }
     return chat;
@@ -147,6 +159,7 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
     chat: BusinessChat,
     message: BusinessMessage,
     dateMs: number,
+    offline = false,
   ): Record<string, unknown> {
     const { customer } = chat;
     return {
@@ -162,6 +175,7 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
       date: Math.floor(dateMs / 1000),
       text: message.text,
       ...(message.byBot ? { sender_business_bot: deps.bot } : {}),
+      ...(offline ? { is_from_offline: true } : {}),
       ...(message.byBot ? {} : entitiesJson(message.text)),
     };
   }
@@ -173,7 +187,7 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
 
   function add(chat: BusinessChat, from: User, text: string, byBot: boolean): BusinessMessage {
     const message: BusinessMessage = {
-      message_id: chat.nextId++,
+      message_id: chat.connection.nextMessageId++,
       from,
       byBot,
       text,
@@ -239,7 +253,8 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
     deleteBusinessMessages: (params) => {
       const connection = enabledConnection(params);
       const ids = Array.isArray(params.message_ids) ? params.message_ids.map(Number) : [];
-      for (const chat of chats.values()) {
+      const own = [...chats.values()].filter((chat) => chat.connection === connection);
+      for (const chat of own) {
         for (const id of ids) {
           const message = chat.messages.get(id);
           if (!message || message.deleted) continue;
@@ -271,6 +286,7 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
         enabled: true,
         canReply: input.canReply ?? true,
         canDeleteAll: input.canDeleteAll ?? false,
+        nextMessageId: 1,
       };
       connections.set(connection.id, connection);
       deps.queue("business_connection", connectionJson(connection));
@@ -289,12 +305,11 @@ export function createFakeBusiness(deps: BusinessDeps): FakeBusiness & {
       const message = add(chat, from, text, false);
       return deps.queue("business_message", messageJson(connection, chat, message, at));
     },
-    ownerWrites({ connection, customer, text }) {
-      const owner = connections.get(connection)?.owner;
-      if (!owner) throw new Error(`no business connection ${connection}`);
+    ownerWrites({ connection, customer, text, offline = false }) {
       const chat = chatOf(connection, customer);
-      const message = add(chat, owner, text, false);
-      return deps.queue("business_message", messageJson(connection, chat, message, Date.now()));
+      const message = add(chat, chat.connection.owner, text, false);
+      const json = messageJson(connection, chat, message, Date.now(), offline);
+      return deps.queue("business_message", json);
     },
     botMessages: (connectionId, customerId) =>
       [...(chats.get(chatKey(connectionId, customerId))?.messages.values() ?? [])].filter(

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { telegramRenderer } from "../../adapters/telegram/render.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
+import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
 import { type RecordedCall, startFakeTelegram } from "../support/fake-telegram.ts";
 import { trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, telegramBotEnv } from "../support/process-test.ts";
@@ -96,6 +97,49 @@ describe("Telegram Business (TELEGRAM_BUSINESS=on)", () => {
     await answered(rig, fake.business.customerWrites({ connection, from: carol, text: "Hello" }));
     expect(fake.business.botMessages(connection, carol.id)).toHaveLength(1);
     expect(questions(rig).map((q) => q?.q)).toEqual(["Tell me all #pause=5000", "Hello"]);
+  });
+
+  it("leaves unanswered a question that waited behind the answer the owner stopped, and is not silenced by the account's greeting", async () => {
+    rig = await startRig({
+      simulator: { chunkDelayMs: 4, chunkChars: [20, 40] },
+      channel: BUSINESS,
+    });
+    const { fake, alice, bob, carol } = rig;
+    const connection = fake.business.connect({ owner: bob });
+    // The account's greeting goes out by itself: not the owner writing.
+    fake.business.ownerWrites({
+      connection,
+      customer: carol,
+      text: "Welcome to Bob's shop!",
+      offline: true,
+    });
+    await answered(rig, fake.business.customerWrites({ connection, from: carol, text: "Hi" }));
+    expect(fake.business.botMessages(connection, carol.id)).toHaveLength(1);
+
+    fake.business.customerWrites({ connection, from: alice, text: "First #pause=5000" });
+    fake.business.customerWrites({ connection, from: alice, text: "Second" });
+    await until(
+      () => fake.business.botMessages(connection, alice.id).length === 1,
+      5_000,
+      "the first answer's text",
+    );
+    await answered(
+      rig,
+      fake.business.ownerWrites({ connection, customer: alice, text: "Bob here." }),
+    );
+    // The second question's turn came after the owner took the chat: it is not answered.
+    expect(fake.business.botMessages(connection, alice.id)).toHaveLength(1);
+    expect(questions(rig).map((q) => q?.q)).toEqual(["Hi", "First #pause=5000"]);
+  });
+
+  it("says nothing to a customer the bot refuses (an allowlist that leaves the account out)", async () => {
+    const guards = { ...OPEN_BRIDGE.guards, allowedChannels: ["-1001"] };
+    rig = await startRig({ channel: BUSINESS, bridge: { guards } });
+    const { fake, alice, bob } = rig;
+    const connection = fake.business.connect({ owner: bob });
+    await answered(rig, fake.business.customerWrites({ connection, from: alice, text: "Hi" }));
+    expect(questions(rig)).toHaveLength(0);
+    expect(fake.business.botMessages(connection, alice.id)).toHaveLength(0);
   });
 
   it("leaves alone a disabled connection, one without the right to reply, and a message past Telegram's 24 hours", async () => {

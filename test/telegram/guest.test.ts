@@ -3,7 +3,7 @@ import { visibleText } from "../../adapters/telegram/escape.ts";
 import { telegramRenderer } from "../../adapters/telegram/render.ts";
 import { OPEN_BRIDGE } from "../support/bridge-harness.ts";
 import type { Chat } from "../support/fake-telegram.ts";
-import { answered, firstAnswer, type Rig, startRig } from "./rig.ts";
+import { answered, firstAnswer, type Rig, refusedCalls, startRig } from "./rig.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -57,6 +57,22 @@ describe("Telegram guest mode (TELEGRAM_GUEST=on)", () => {
     expect(fake.callsTo("answerGuestQuery").every((c) => c.ok)).toBe(true);
     // Each mention is a conversation of its own.
     expect(questions(rig).map((q) => q?.conversationUid)).toEqual([undefined, undefined]);
+  });
+
+  it("keeps the chatbot's system message above its answer, in the one message", async () => {
+    rig = await startRig(GUEST);
+    const { fake, alice } = rig;
+    await answered(
+      rig,
+      fake.guest.mention({ chat: ELSEWHERE, from: alice, text: "@ChatBridgeBot hi #system" }),
+    );
+    const [answer, ...more] = fake.guest.messages(ELSEWHERE.id);
+    expect(more).toHaveLength(0);
+    expect(fake.callsTo("answerGuestQuery")).toHaveLength(1);
+    const [above, ...below] = answer?.text.split("\n\n") ?? [];
+    expect(above).toBe("Simulated notice: this account has used 90% of its monthly messages.");
+    expect(below.join("\n\n")).toContain("You asked: “hi #system”");
+    expect(refusedCalls(fake)).toEqual([]);
   });
 
   it("refuses a chat ALLOWED_CHANNELS leaves out through the query itself, as any asker", async () => {

@@ -80,6 +80,7 @@ describe("Telegram answers cut by a kill", () => {
       bridge: {
         receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
         stopInThread: async () => "none",
+        keepQuiet: async () => {},
       },
       store,
       log: silent,

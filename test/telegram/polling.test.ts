@@ -128,6 +128,7 @@ describe("Telegram long polling", () => {
             return { accepted: failed.then(() => true), done: failed };
           },
           stopInThread: async () => "none",
+          keepQuiet: async () => {},
         },
       },
     });

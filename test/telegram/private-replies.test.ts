@@ -90,5 +90,8 @@ describe("Telegram: a reply meant for one person in a group", () => {
       telegram.botMessages(team.id).find((m) => m.text === REFUSED),
     );
     expect(telegram.ephemerals).toEqual([]);
+    // Past the window the bot does not even try: Telegram would refuse the reply.
+    const tried = telegram.calls.filter((c) => c.params.ephemeral_message_parameters);
+    expect(tried).toEqual([]);
   });
 });

@@ -159,6 +159,7 @@ describe("Telegram webhook mode", () => {
       bridge: {
         receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
         stopInThread: async () => "none",
+        keepQuiet: async () => {},
       },
       store: {} as never,
       log: createLogger({ level: "silent", secrets: [] }),
