@@ -1,5 +1,6 @@
 import type { Api } from "grammy";
 import type { Message } from "grammy/types";
+import { z } from "zod";
 import { type Budget, callWithinBudget } from "../../src/coordination/call-budget.ts";
 import { RateLimitedError } from "../../src/errors.ts";
 import type { Logger } from "../../src/log.ts";
@@ -57,10 +58,29 @@ interface GuestRef {
 export interface GuestSurfaceDeps {
   api: Api;
   log: Logger;
-  queryId: string;
+  /**
+   * The query to answer; or, for an answer an earlier process left in flight (reopened from
+   * its journal record), the message that answered it and the notices shown above the answer.
+   */
+  query: { id: string } | { answered: GuestRef; above: string | undefined };
   budget: Budget;
   /** The group pace: a guest answer is read by a chat's members, mostly in groups. */
   minEditIntervalMs: number;
+}
+
+/** What persistRef saves of a guest answer: its inline message and the notices above it. */
+const savedGuest = z.object({ guestMessage: z.string().min(1), above: z.string().optional() });
+
+/**
+ * A guest answer an earlier process saved with persistRef, as the message to finish and the
+ * notices to keep above the text; undefined for anything else.
+ */
+export function readSavedGuest(
+  saved: unknown,
+): { ref: GuestRef; above: string | undefined } | undefined {
+  const parsed = savedGuest.safeParse(saved);
+  if (!parsed.success) return undefined;
+  return { ref: { inlineMessageId: parsed.data.guestMessage }, above: parsed.data.above };
 }
 
 /** Where the query is: open, being answered (a call under way, or lost on its way), answered. */
@@ -77,7 +97,7 @@ export class GuestSurface implements ReplySurface {
   readonly renderer: Renderer = htmlFormat.renderer;
   readonly limits: SurfaceLimits;
   readonly #deps: GuestSurfaceDeps;
-  #query: QueryState = { at: "open" };
+  #query: QueryState;
   /** The notices shown, above the answer. */
   #above: string | undefined;
   /** The answer's text now; undefined until its first post. */
@@ -85,6 +105,9 @@ export class GuestSurface implements ReplySurface {
 
   constructor(deps: GuestSurfaceDeps) {
     this.#deps = deps;
+    const { query } = deps;
+    this.#query = "id" in query ? { at: "open" } : { at: "answered", ref: query.answered };
+    if ("answered" in query) this.#above = query.above;
     this.limits = {
       maxMessageLength: htmlFormat.maxMessageLength,
       minEditIntervalMs: deps.minEditIntervalMs,
@@ -94,6 +117,15 @@ export class GuestSurface implements ReplySurface {
 
   budgetFor(): Budget {
     return this.#deps.budget;
+  }
+
+  /** The inline message, and the notices above the answer: a restart finishes it as it was. */
+  persistRef(ref: MessageRef): z.input<typeof savedGuest> {
+    const { inlineMessageId } = ref as GuestRef;
+    return {
+      guestMessage: inlineMessageId,
+      ...(this.#above !== undefined && { above: this.#above }),
+    };
   }
 
   async send(request: SendRequest): Promise<MessageRef> {
@@ -140,13 +172,14 @@ export class GuestSurface implements ReplySurface {
    * answer would be refused and the first one's message could never be edited.
    */
   async #answerQuery(text: string): Promise<GuestRef> {
-    const { api, queryId } = this.#deps;
+    const { api, query } = this.#deps;
+    if (!("id" in query)) throw new GuestQuerySpentError("post");
     this.#query = { at: "answering" };
     try {
       const sent = await this.#call(
         (body) =>
           api.raw.answerGuestQuery({
-            guest_query_id: queryId,
+            guest_query_id: query.id,
             result: {
               type: "article",
               id: "answer",

@@ -38,7 +38,7 @@ import {
   TelegramApiError,
   TelegramNetworkError,
 } from "./errors.ts";
-import { GuestSurface, readGuestMessage } from "./guest.ts";
+import { GuestSurface, type GuestSurfaceDeps, readGuestMessage, readSavedGuest } from "./guest.ts";
 import { createTelegramLeadAnnouncer } from "./lead-announcement.ts";
 import { DEFAULT_API_ROOT, installLeanCalls } from "./lean-calls.ts";
 import {
@@ -514,13 +514,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     const chatId = message.chat.id;
     const channelKey = `telegram:guest:${chatId}`;
     const threadKey = `${channelKey}:${reading.queryId}`;
-    const surface = new GuestSurface({
-      api: bot.api,
-      log,
-      queryId: reading.queryId,
-      budget: privateBudgets.for(threadKey),
-      minEditIntervalMs: editIntervalMs.group,
-    });
+    const surface = guestSurface({ id: reading.queryId }, threadKey);
     const incoming: IncomingMessage = {
       channel: "telegram",
       deliveryId: `guest:${reading.queryId}`,
@@ -539,6 +533,15 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     void received.accepted.then(accepted, accepted);
     await received.done;
   };
+
+  const guestSurface = (query: GuestSurfaceDeps["query"], budgetKey: string) =>
+    new GuestSurface({
+      api: bot.api,
+      log,
+      query,
+      budget: privateBudgets.for(budgetKey),
+      minEditIntervalMs: editIntervalMs.group,
+    });
 
   /**
    * The owner wrote to the customer: what the chatbot streams or has waiting there stops (its
@@ -788,7 +791,13 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     },
     reopen(saved) {
       const found = readSavedMessage(saved);
-      return found && { surface: surfaceFor(found.place), ref: found.ref, streaming: false };
+      if (found) return { surface: surfaceFor(found.place), ref: found.ref, streaming: false };
+      // A guest answer is finished by editing its inline message, guest mode on or not.
+      const guest = readSavedGuest(saved);
+      if (!guest) return undefined;
+      const { ref, above } = guest;
+      const surface = guestSurface({ answered: ref, above }, `guest:${ref.inlineMessageId}`);
+      return { surface, ref, streaming: false };
     },
     surfaceFor(replyPlace) {
       const found = readSavedMessage(replyPlace);

@@ -35,6 +35,8 @@ interface TrackedMessage {
   saved: unknown;
   markdown: string;
   final: boolean;
+  /** A native stream not stopped yet (AnswerMessageEvent.live). */
+  live?: boolean;
   /** Its final text is on its way: how it ends. */
   end?: JournalEntry["messages"][number]["end"];
 }
@@ -98,7 +100,7 @@ export class JournaledAnswer {
     }
     const { index, saved, markdown, final, refChanged, live } = event;
     const isNew = !this.#messages.has(index);
-    this.#messages.set(index, { saved, markdown, final });
+    this.#messages.set(index, { saved, markdown, final, live });
     // Its own message will carry the note now.
     this.#waitingIn = undefined;
     // A final text needs no finishing: the record is removed (or rewritten) soon.
@@ -117,8 +119,12 @@ export class JournaledAnswer {
   async finishing(message: FinishingMessage): Promise<void> {
     if (this.#closed) return;
     const { index, saved, markdown, note, buttons } = message;
-    const end = { ...(note !== undefined && { note }), ...(buttons && { buttons: [...buttons] }) };
     const known = this.#messages.get(index);
+    // A live stream's end appends to all it showed: a kill before it lands is ended with the
+    // interrupted note appended, as any kill mid-stream, with nothing taken back; the record
+    // need not hold the final text, nor the final text wait for it.
+    if (known?.live) return;
+    const end = { ...(note !== undefined && { note }), ...(buttons && { buttons: [...buttons] }) };
     if (known?.markdown === markdown && JSON.stringify(known.end) === JSON.stringify(end)) return;
     this.#messages.set(index, { saved, markdown, final: false, end });
     this.#changed(true);

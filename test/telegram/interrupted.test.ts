@@ -16,7 +16,7 @@ import {
   settledJournal,
   testJournal,
 } from "../support/journal.ts";
-import { GROUP_EDIT_INTERVAL_MS, type Rig, startRig, until } from "./rig.ts";
+import { GROUP_EDIT_INTERVAL_MS, type Rig, type RigOptions, startRig, until } from "./rig.ts";
 
 const CUT = "⚠️ answer cut off: interrupted";
 const silent = createLogger({ level: "silent", secrets: [] });
@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 /** A bot with a journal, answering over the fake Bot API on a store that outlives it. */
-async function startJournaledRig(): Promise<{
+async function startJournaledRig(options: Omit<RigOptions, "harness"> = {}): Promise<{
   rig: Rig;
   harness: Harness;
   store: Store;
@@ -42,7 +42,7 @@ async function startJournaledRig(): Promise<{
     simulator: { chunkDelayMs: 2 },
     bridge: { journal },
   });
-  const rig = await startRig({ harness });
+  const rig = await startRig({ ...options, harness });
   cleanup.push(async () => {
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -74,17 +74,7 @@ describe("Telegram answers cut by a kill", () => {
     expect(fake.botMessages(group.id)[0]?.text).not.toContain("⚠️");
 
     // The next start, on the same store: a new channel and a new journal finish them.
-    const channel = createTelegramChannel({
-      botToken: fake.token,
-      apiRoot: fake.url,
-      bridge: {
-        receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
-        stopInThread: async () => "none",
-        keepQuiet: async () => {},
-      },
-      store,
-      log: silent,
-    });
+    const channel = nextStart(rig, store);
     const reading = recordingReads(store);
     const next = testJournal(reading.store);
     expect(await next.recover([channel])).toBe(2);
@@ -117,6 +107,27 @@ describe("Telegram answers cut by a kill", () => {
     expect(await next.recover([channel])).toBe(0);
   });
 
+  it("finish a guest answer too: its inline message shows the text it had and the cut note", async () => {
+    const { rig, store, journal } = await startJournaledRig({
+      fake: { guestQueries: true },
+      channel: { guest: true },
+    });
+    const { fake, alice } = rig;
+    const elsewhere = { id: -3001, type: "supergroup", title: "Elsewhere" } as const;
+    fake.guest.mention({ chat: elsewhere, from: alice, text: "@ChatBridgeBot all #stall" });
+    await settledJournal(store, journal.runId, { count: 1, quietMs: 2 * GROUP_EDIT_INTERVAL_MS });
+    await rig.channel.stop();
+    const [before] = fake.guest.messages(elsewhere.id);
+    expect(before?.text).not.toContain("⚠️");
+
+    expect(await testJournal(store).recover([nextStart(rig, store)])).toBe(1);
+    const [after, ...more] = fake.guest.messages(elsewhere.id);
+    expect(more).toHaveLength(0);
+    expect(after?.text.endsWith(`\n\n${CUT}`)).toBe(true);
+    expect(after?.text.startsWith(before?.text.replace(/…$/, "").trim() ?? "-")).toBe(true);
+    expect(fake.callsTo("answerGuestQuery")).toHaveLength(1);
+  });
+
   it("keeps no record of an answer that completed", async () => {
     const { rig, store, journal } = await startJournaledRig();
     const { fake, alice, dm } = rig;
@@ -131,3 +142,18 @@ describe("Telegram answers cut by a kill", () => {
     expect(await journalRuns(store)).toEqual([]);
   });
 });
+
+/** The Telegram channel the next process makes, used here only to finish journaled answers. */
+function nextStart(rig: Rig, store: Store) {
+  return createTelegramChannel({
+    botToken: rig.fake.token,
+    apiRoot: rig.fake.url,
+    bridge: {
+      receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
+      stopInThread: async () => "none",
+      keepQuiet: async () => {},
+    },
+    store,
+    log: silent,
+  });
+}
