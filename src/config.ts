@@ -138,6 +138,25 @@ function integer(
 }
 
 /** A setting that is `on` or `off`, `defaultValue` when unset. */
+/**
+ * A token checked for its shape before any call: a swapped or truncated one is named at once,
+ * not after a platform's retries. The message says what was found by its prefix alone, never
+ * the token itself.
+ */
+function token(shape: RegExp, what: string) {
+  return optionalText.pipe(
+    z
+      .string()
+      .refine((value) => shape.test(value), {
+        error: (issue) => {
+          const found = /^(xox[a-z]|xapp)-/.exec(String(issue.input))?.[0];
+          return `must be ${what}${found ? `, not a ${found}… token` : ""}`;
+        },
+      })
+      .optional(),
+  );
+}
+
 function onOff(defaultValue: boolean) {
   return optionalText.pipe(
     z
@@ -272,9 +291,15 @@ const envSchema = z
     LC_ALL: optionalText,
     LC_MESSAGES: optionalText,
     LANG: optionalText,
-    SLACK_BOT_TOKEN: optionalText,
+    SLACK_BOT_TOKEN: token(
+      /^xoxb-/,
+      "the bot token, xoxb-… (OAuth & Permissions: Bot User OAuth Token)",
+    ),
     SLACK_SIGNING_SECRET: optionalText,
-    SLACK_APP_TOKEN: optionalText,
+    SLACK_APP_TOKEN: token(
+      /^xapp-/,
+      "an app-level token, xapp-… (Basic Information: App-Level Tokens)",
+    ),
     SLACK_API_URL: httpUrl,
     SLACK_ADMIN_USERS: idList,
     SLACK_EDIT_INTERVAL_MS: duration(DEFAULTS.slackEditIntervalMs, 0, MINUTE_MS),
@@ -291,7 +316,7 @@ const envSchema = z
     TELEGRAM_BUSINESS: onOff(false),
     TELEGRAM_GUEST: onOff(false),
     TELEGRAM_BUSINESS_QUIET_MINUTES: duration(30, MINUTE_MS, DAY_MS, MINUTE_MS),
-    TELEGRAM_BOT_TOKEN: optionalText,
+    TELEGRAM_BOT_TOKEN: token(/^\d+:[\w-]+$/, "the token @BotFather gave, such as 123456789:AAF…"),
     TELEGRAM_API_ROOT: httpUrl,
     TELEGRAM_WEBHOOK_URL: optionalText.pipe(
       z
@@ -532,6 +557,54 @@ export interface GuardConfig {
   /** Questions per user per window; 0 turns the limit off. */
   rateLimitQuestions: number;
   rateLimitWindowSeconds: number;
+}
+
+/** The prefixes of this bot's settings: a variable with one that is none of them is a typo. */
+const OUR_PREFIXES = /^(CHATBOT|SLACK|TELEGRAM|STORE|LEADS|HANDOVER)_/;
+/**
+ * What Kubernetes gives every pod of a namespace for each service (a service named
+ * chatbot-bridge: CHATBOT_BRIDGE_SERVICE_HOST, CHATBOT_BRIDGE_PORT_3000_TCP…): not settings.
+ */
+const SERVICE_LINK =
+  /_(SERVICE_HOST|SERVICE_PORT(_\w+)?|PORT(_\d+_(TCP|UDP|SCTP)(_(PROTO|PORT|ADDR))?)?)$/;
+
+/**
+ * The variables of `env` that look like settings of this bot but are none (a known prefix, or
+ * a name a letter or two from one): one warning each, with the settings meant where a name
+ * says which (`SLACK_TOKEN`: SLACK_BOT_TOKEN or SLACK_APP_TOKEN). Values are never read.
+ */
+export function unknownSettings(env: Env): string[] {
+  const known = Object.keys(envSchema.shape);
+  const warnings: string[] = [];
+  for (const name of Object.keys(env)) {
+    if (known.includes(name) || SERVICE_LINK.test(name)) continue;
+    const words = name.split("_").filter(Boolean);
+    const containing = known.filter((key) => words.every((word) => key.split("_").includes(word)));
+    const close = known.filter((key) => name.length >= 8 && editDistance(key, name) <= 2);
+    const meant = close.length > 0 ? close : containing;
+    if (!OUR_PREFIXES.test(name) && close.length === 0) continue;
+    const hint = meant.length > 0 ? `: did you mean ${meant.slice(0, 3).join(" or ")}?` : "";
+    warnings.push(`${name} is not a setting of this bot, and is ignored${hint}`);
+  }
+  return warnings;
+}
+
+/** Levenshtein distance: how many letters to add, drop or change to make `a` into `b`. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const change = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + change,
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 /**

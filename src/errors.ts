@@ -61,6 +61,9 @@ export function settingProblem(error: unknown, chatbot?: ChatbotSetting): string
   if (error instanceof AuthenticationError) {
     return `${which} rejected the API key (HTTP 401): check CHATBOT_API_KEY`;
   }
+  if (error instanceof PermissionError) {
+    return `${which} refused the chat operation (HTTP 403): streaming chat needs a paid subscription on the chatbot's account`;
+  }
   if (error instanceof NotFoundError) {
     const uid = listed ? `the bot_uid of ${listed.name} in ${listed.variable}` : "CHATBOT_BOT_UID";
     return `${which} was not found (HTTP 404): check CHATBOT_BASE_URL and ${uid}`;

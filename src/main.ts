@@ -1,6 +1,6 @@
 import { config as loadDotenv } from "dotenv";
 import { type Bot, botLogger, createBot } from "./bot.ts";
-import { loadConfig, secretsOf } from "./config.ts";
+import { loadConfig, secretsOf, unknownSettings } from "./config.ts";
 import { ConfigError, StartupError } from "./errors.ts";
 import { type Logger, maskSecrets } from "./log.ts";
 import { guardProcess } from "./process-guard.ts";
@@ -21,6 +21,7 @@ async function main(): Promise<number> {
   }
   // Only for what reaches the process itself; the bot logs its own work.
   const log = botLogger(config, process);
+  for (const warning of unknownSettings(process.env)) log.warn(warning);
   // Past the drain's own grace: the channels' stop and the store's close get a moment too.
   const crashed = guardProcess(log, { exitAfterMs: config.shutdownGraceMs + 5_000 });
   const stop = new AbortController();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { APPEND_STREAM_PER_MINUTE, CHAT_UPDATE_PER_MINUTE } from "../adapters/slack/limits.ts";
 import { GROUP_MESSAGES_PER_MINUTE } from "../adapters/telegram/limits.ts";
-import { loadConfig, secretsOf } from "../src/config.ts";
+import { loadConfig, secretsOf, unknownSettings } from "../src/config.ts";
 import { ConfigError, TimeoutError } from "../src/errors.ts";
 
 function problemsOf(env: Record<string, string>): readonly string[] {
@@ -260,6 +260,44 @@ describe("loadConfig", () => {
     ).toEqual([
       "SLACK_BOT_TOKEN is required when SLACK_APP_TOKEN or SLACK_SIGNING_SECRET is set",
       "TELEGRAM_BOT_TOKEN is required when TELEGRAM_WEBHOOK_URL or TELEGRAM_WEBHOOK_SECRET is set",
+    ]);
+  });
+
+  it("checks each token's shape before any call: a swapped or malformed one is named at once, never shown", () => {
+    const problems = problemsOf({
+      SLACK_BOT_TOKEN: "xapp-1-A0-secret-part",
+      SLACK_APP_TOKEN: "xoxb-2-secret-part",
+      TELEGRAM_BOT_TOKEN: "AAHfoo-secret-part",
+    });
+    expect(problems).toEqual([
+      "SLACK_BOT_TOKEN must be the bot token, xoxb-… (OAuth & Permissions: Bot User OAuth Token), not a xapp-… token",
+      "SLACK_APP_TOKEN must be an app-level token, xapp-… (Basic Information: App-Level Tokens), not a xoxb-… token",
+      "TELEGRAM_BOT_TOKEN must be the token @BotFather gave, such as 123456789:AAF…",
+    ]);
+    expect(problems.join("\n")).not.toContain("secret-part");
+  });
+
+  it("warns of a variable that looks like one of its settings but is none, naming the one meant", () => {
+    expect(
+      unknownSettings({
+        SLACK_TOKEN: "xoxb-secret",
+        STORE_ULR: "redis://x",
+        MAX_ACTIVE_ANSWER: "3",
+        TELEGRAM_MODE: "x",
+        // Not ours, or Kubernetes' service links: left alone.
+        HOME: "/root",
+        HOSTNAME: "pod-1",
+        PATH: "/bin",
+        NODE_ENV: "production",
+        CHATBOT_BRIDGE_SERVICE_HOST: "10.0.0.1",
+        CHATBOT_BRIDGE_PORT_3000_TCP_ADDR: "10.0.0.1",
+        SLACK_BOT_TOKEN: "xoxb-1",
+      }),
+    ).toEqual([
+      "SLACK_TOKEN is not a setting of this bot, and is ignored: did you mean SLACK_BOT_TOKEN or SLACK_APP_TOKEN?",
+      "STORE_ULR is not a setting of this bot, and is ignored: did you mean STORE_URL?",
+      "MAX_ACTIVE_ANSWER is not a setting of this bot, and is ignored: did you mean MAX_ACTIVE_ANSWERS?",
+      "TELEGRAM_MODE is not a setting of this bot, and is ignored",
     ]);
   });
 

@@ -9,11 +9,12 @@ import type { Logger } from "../log.ts";
 import type { BackendClient } from "./types.ts";
 
 /**
- * Whether the backend refuses one chatbot: rejects the key (401), knows no such bot_uid (404),
- * or cannot be reached at all (settingProblem names each and the setting to check). The
- * operator is told once when it starts, and once when a call of the chatbot succeeds again,
- * however many questions, lead polls and `/leads` meet it meanwhile (README, "Several
- * chatbots"); the person who asked is told every time, by whoever asked.
+ * Whether the backend refuses one chatbot: rejects the key (401), refuses the operation (403:
+ * no paid plan), knows no such bot_uid (404), or cannot be reached at all (settingProblem
+ * names each and the setting to check). The operator is told once when it starts, and once
+ * when a call of the chatbot succeeds again, however many questions, lead polls and `/leads`
+ * meet it meanwhile (README, "Several chatbots"); the person who asked is told every time, by
+ * whoever asked.
  */
 export class ChatbotRefusal {
   readonly #setting: ChatbotSetting;

@@ -56,8 +56,15 @@ async function run(): Promise<number> {
       existing: true,
     });
     try {
-      const votes = await new FeedbackVotes(store).since(new Date(Date.now() - since * DAY_MS));
+      const from = new Date(Date.now() - since * DAY_MS);
+      const votes = await new FeedbackVotes(store).since(from);
       for (const vote of votes) process.stdout.write(`${JSON.stringify(vote)}\n`);
+      // Said apart from the export (stdout stays JSON lines): an empty file is not a failure.
+      if (votes.length === 0) {
+        process.stderr.write(
+          `no votes since ${from.toISOString().slice(0, 10)}: nothing to export\n`,
+        );
+      }
     } finally {
       await store.close();
     }

@@ -23,13 +23,18 @@ export class OutageLog {
     return this.#since !== undefined;
   }
 
-  /** The store cannot be reached: logged when it starts, not again while it lasts. */
-  began(reason: string): void {
+  /**
+   * The store cannot be reached: logged when it starts, not again while it lasts. `atStart`:
+   * it never answered this process, which more often means a wrong STORE_URL than an outage.
+   */
+  began(reason: string, atStart = false): void {
     if (this.#since !== undefined) return;
     this.#since = Date.now();
     this.#log.error(
       { store: this.#store, reason },
-      "store unreachable; retrying in the background",
+      atStart
+        ? "STORE_URL does not answer at start (a wrong address or port is likelier than an outage: check it); retrying in the background"
+        : "store unreachable; retrying in the background",
     );
   }
 

@@ -72,7 +72,7 @@ export async function connectRedis(options: RedisConnectOptions): Promise<{
     giveUp(new Error(`${target} does not speak TLS: use redis:// in STORE_URL`));
   }
   started = true;
-  if (!client.isReady) outage?.began(messageOf(state.lastError ?? "not connected yet"));
+  if (!client.isReady) outage?.began(messageOf(state.lastError ?? "not connected yet"), true);
   return { client, state, target, outage };
 }
 

@@ -88,6 +88,16 @@ describe("npm run feedback", () => {
     expect(wider.stdout.trim().split("\n")).toHaveLength(3);
   });
 
+  it("says so when a store holds no votes of the range, its output still empty", async () => {
+    dataDir = await mkdtemp(join(tmpdir(), "feedback-export-"));
+    const store = await openStore({ dataDir });
+    await store.close();
+    const result = await runExport(["--since", "7d"], { DATA_DIR: dataDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/^no votes since \d{4}-\d\d-\d\d: nothing to export\n$/);
+  });
+
   it("says a DATA_DIR that holds no store, instead of exporting nothing, and creates none", async () => {
     dataDir = await mkdtemp(join(tmpdir(), "feedback-export-"));
     const mistyped = join(dataDir, "dat");

@@ -44,6 +44,21 @@ describe("a backend that refuses the bot's settings", () => {
     expect(run.stderr).not.toContain("not-the-right-key");
   });
 
+  it("an account without the paid plan (403): the operator gets an error naming the subscription", async () => {
+    const simulator = track(await startSimulator({ chunkDelayMs: 0, paidPlan: false }), (s) =>
+      s.close(),
+    );
+    const run = await askChatbot({
+      url: simulator.url,
+      apiKey: simulator.apiKey,
+      botUid: simulator.botUid,
+    });
+    expect(run.stdout).toContain("HTTP 403");
+    expect(run.errors).toEqual([
+      "the chatbot refused the chat operation (HTTP 403): streaming chat needs a paid subscription on the chatbot's account",
+    ]);
+  });
+
   it("an unknown bot id (404): the operator gets an error naming CHATBOT_BASE_URL and CHATBOT_BOT_UID", async () => {
     const simulator = track(await startSimulator({ chunkDelayMs: 0 }), (s) => s.close());
     const run = await askChatbot({
