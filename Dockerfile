@@ -3,15 +3,15 @@
 # this file's contract (stages, Node major, build, user, start command, no dev dependencies,
 # no secrets), and test/deploy/build.test.ts runs what it builds the way it runs it.
 #
-# Base: node:20-slim, the Node major the tests and CI run on (package.json's engines
-# minimum). DESIGN.md wants the image on a current LTS, and Node 20's support ended in April
-# 2026; but until CI also runs the tests on 22 or 24, the image runs the Node that is tested,
-# not a newer one nothing here has run on. Move CI's Node, engines and every FROM below
-# together (the contract test fails when they differ). Slim: Debian without build tools,
-# which nothing here needs: classic-level ships prebuilt binaries in its package.
+# Base: node:22-slim, the oldest Node LTS still supported (until 2027-04-30; Node 20's
+# support ended in April 2026). The tests and CI run on Node 20 (package.json's engines
+# minimum), so the code uses nothing that Node 20 and 22 do not both have. The contract test
+# holds every FROM below to the LTS its table names, and fails once that LTS is past its end
+# of support. Slim: Debian without build tools, which nothing here needs: classic-level ships
+# prebuilt binaries (Node-API, for any Node) in its package.
 
 # --- Stage 1: compile the TypeScript (dev dependencies, thrown away after) ----------------
-FROM node:20-slim AS build
+FROM node:22-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: package.json's allowScripts already denies the install scripts of
@@ -25,14 +25,14 @@ COPY adapters ./adapters
 RUN npm run build
 
 # --- Stage 2: production dependencies only ---------------------------------------------
-FROM node:20-slim AS deps
+FROM node:22-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --omit=dev: no TypeScript, tsx, vitest, biome or type packages in the image.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # --- Stage 3: the runtime ----------------------------------------------------------------
-FROM node:20-slim AS runtime
+FROM node:22-slim AS runtime
 # HOST=0.0.0.0: whatever the bot's own default, inside a container only all interfaces can be
 # reached through a published port. Keep it off the public interface on the host instead:
 # publish on the host's loopback (-p 127.0.0.1:3000:3000) and let a reverse proxy expose only

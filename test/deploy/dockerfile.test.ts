@@ -96,6 +96,24 @@ function buildAndRun(files: DeployFiles) {
 const testedNodeMajor = (files: DeployFiles) =>
   Number(/^>=\s*(\d+)/.exec(packageOf(files).engines?.node ?? "")?.[1]);
 
+/**
+ * The Node LTS lines still supported, and until when (https://nodejs.org/en/about/previous-releases):
+ * the image runs the oldest of them, the closest to the Node the tests run on.
+ */
+const LTS_SUPPORTED_UNTIL: Readonly<Record<number, string>> = {
+  22: "2027-04-30",
+  24: "2028-04-30",
+};
+
+/** The oldest LTS still supported today, at or above the Node the tests run on. */
+const imageNodeMajor = (files: DeployFiles) =>
+  Number(
+    Object.entries(LTS_SUPPORTED_UNTIL).find(
+      ([major, until]) =>
+        Number(major) >= testedNodeMajor(files) && new Date(`${until}T23:59:59Z`) > new Date(),
+    )?.[0],
+  );
+
 const CONTRACT: Record<string, Part> = {
   "builds in stages: the final stage takes its files from an earlier one": {
     check: (files) => {
@@ -113,25 +131,34 @@ const CONTRACT: Record<string, Part> = {
     },
   },
 
-  "runs the Node major the tests run on, slim, the same image in every stage": {
+  "runs the oldest Node LTS still supported, slim, the same image in every stage": {
     check: (files) => {
       const { stages } = finalStage(files);
-      const tested = testedNodeMajor(files);
-      expect(tested, "package.json's engines.node names no minimum").toBeGreaterThanOrEqual(20);
+      expect(
+        testedNodeMajor(files),
+        "package.json's engines.node names no minimum",
+      ).toBeGreaterThanOrEqual(20);
+      const lts = imageNodeMajor(files);
+      expect(lts, "no supported LTS in the table: add the next one").toBeGreaterThan(0);
       for (const [index, stage] of stages.entries()) {
         const image = imageOf(stages, index);
         const match = /^node:(\d+)(?:\.\d+)*-(?:[a-z]+-)?slim(?:@sha256:[0-9a-f]{64})?$/.exec(
           image,
         );
         expect(match, `${stage.name ?? index}: ${image}`).not.toBeNull();
-        expect(Number(match?.[1]), `${stage.name ?? index}: ${image}`).toBe(tested);
+        expect(Number(match?.[1]), `${stage.name ?? index}: ${image}`).toBe(lts);
       }
     },
     brokenBy: {
       "the full image": edit("dockerfile", /^(FROM\s+node:\d+)-slim/gm, "$1"),
-      "Node 24, untested": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/gm, "$<from>24"),
-      "one stage on another major": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/m, "$<from>22"),
-      "engines raised past the image": edit("packageJson", /"node": ">=20"/, '"node": ">=22"'),
+      "Node 20, out of support": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/gm, "$<from>20"),
+      "Node 24, further from the tested Node": edit(
+        "dockerfile",
+        /^(?<from>FROM\s+node:)\d+/gm,
+        "$<from>24",
+      ),
+      "one stage on another major": edit("dockerfile", /^(?<from>FROM\s+node:)\d+/m, "$<from>24"),
+      "engines raised past the image": edit("packageJson", /"node": ">=20"/, '"node": ">=24"'),
     },
   },
 
