@@ -1,10 +1,14 @@
 // Renders deploy/kubernetes with kustomize (kubectl's, the one operators apply it with) and
-// validates what it gives against the Kubernetes and KEDA schemas. No cluster is needed.
+// validates what it gives against the Kubernetes, KEDA and prometheus-operator schemas. No cluster is needed.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { ScaledObject, TriggerAuthentication } from "@kubernetes-models/keda/keda.sh/v1alpha1";
+import {
+  PrometheusRule,
+  ServiceMonitor,
+} from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1";
 import { Deployment, StatefulSet } from "kubernetes-models/apps/v1";
 import { HorizontalPodAutoscaler } from "kubernetes-models/autoscaling/v2";
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1";
@@ -31,6 +35,8 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   "autoscaling/v2/HorizontalPodAutoscaler": HorizontalPodAutoscaler,
   "keda.sh/v1alpha1/ScaledObject": ScaledObject,
   "keda.sh/v1alpha1/TriggerAuthentication": TriggerAuthentication,
+  "monitoring.coreos.com/v1/PrometheusRule": PrometheusRule,
+  "monitoring.coreos.com/v1/ServiceMonitor": ServiceMonitor,
 };
 
 /** Throws, naming the object, when it is of a kind without a schema here or breaks its schema. */
