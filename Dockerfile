@@ -1,5 +1,5 @@
 # chatbot-bridge image. Build: docker build -t chatbot-bridge .
-# The README's "Deploy" section has the run commands; test/deploy/dockerfile.test.ts checks
+# docs/deploy.md has the run commands; test/deploy/dockerfile.test.ts checks
 # this file's contract (stages, Node major, build, user, start command, no dev dependencies,
 # no secrets), and test/deploy/build.test.ts runs what it builds the way it runs it.
 #
@@ -36,7 +36,7 @@ FROM node:22-slim AS runtime
 # HOST=0.0.0.0: whatever the bot's own default, inside a container only all interfaces can be
 # reached through a published port. Keep it off the public interface on the host instead:
 # publish on the host's loopback (-p 127.0.0.1:3000:3000) and let a reverse proxy expose only
-# the webhook paths (README, "Webhooks behind a reverse proxy").
+# the webhook paths (docs/deploy.md, "Webhooks behind a reverse proxy").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \
@@ -55,7 +55,7 @@ VOLUME /app/data
 USER node
 EXPOSE 3000
 # slim has no curl or wget: node asks /healthz itself. 200 while the process answers at all,
-# through a Redis or platform outage too; /readyz says whether it takes work (README, "Health").
+# through a Redis or platform outage too; /readyz says whether it takes work (docs/operations.md, "Health").
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
     CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/healthz`, { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `node` directly, not `npm start`: npm does not pass SIGTERM on to its child, and the bot

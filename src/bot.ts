@@ -93,7 +93,7 @@ export async function createBot(
       config.backend ??
       (await startSimulatedBackend(config.dataDir, config.simulatorBots, log, cleanup));
     const metrics = new Metrics();
-    // Every chatbot of the account on one pool (README, "Several chatbots").
+    // Every chatbot of the account on one pool (docs/chatbot.md, "Several chatbots").
     const chatbots = Chatbots.open(
       {
         baseUrl: backendConfig.baseUrl,

@@ -55,13 +55,13 @@ export const DEFAULTS = {
   telegramGroupMessagesPerMinute: 20,
   /**
    * TELEGRAM_DRAFTS: private chats stream by one message edited as it grows, not by native
-   * drafts, whose last frame stays drawn over the answer on some clients (README, "Drafts").
+   * drafts, whose last frame stays drawn over the answer on some clients (docs/telegram.md, "Drafts").
    */
   telegramDrafts: false,
   /**
    * TELEGRAM_RICH_MESSAGES: answers as HTML messages, not Bot API 10.1 rich messages, which
    * Telegram accepts but Telegram Web, the macOS app and some other clients cannot show
-   * (README, "Rich messages").
+   * (docs/telegram.md, "Rich messages").
    */
   telegramRichMessages: false,
   /** CONTEXT_MAX_MESSAGES: earlier messages a first question carries at most. */
@@ -362,7 +362,7 @@ const envSchema = z
     CONTEXT_MAX_CHARS: integer(DEFAULTS.contextMaxChars, 0, 100_000),
     // Measured with `npm run bench -- --only cap` on a 2-core machine (shared, so on the safe
     // side): at 100 the event-loop delay p99 stayed at a few ms and Slack's acks p99 under
-    // 100 ms; at 200 acks took 670 ms. README, "Sizing the answer cap", says how to choose it.
+    // 100 ms; at 200 acks took 670 ms. docs/operations.md, "Sizing the answer cap", says how to choose it.
     MAX_ACTIVE_ANSWERS: integer(DEFAULT_MAX_ACTIVE_ANSWERS, 1),
     MAX_QUEUED_QUESTIONS: integer(1_000, 0),
     RATE_LIMIT_QUESTIONS: integer(10, 0),

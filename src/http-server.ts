@@ -32,7 +32,7 @@ export interface RunningHttpServer {
  *
  * `/healthz` says the process works (it answers at all): a liveness probe restarts only a
  * process that cannot recover, never one waiting out a Redis or platform outage, which would
- * cut the answers it streams. `/readyz` says whether to send it work (README, "Health").
+ * cut the answers it streams. `/readyz` says whether to send it work (docs/operations.md, "Health").
  */
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningHttpServer> {
   const routes = new Map(

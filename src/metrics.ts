@@ -45,7 +45,7 @@ export function callStatusOf(httpStatus: number | undefined): Exclude<CallStatus
 }
 
 /**
- * The process's Prometheus metrics (README, "Metrics: `GET /metrics`"). Labels carry only
+ * The process's Prometheus metrics (docs/operations.md, "Metrics: `GET /metrics`"). Labels carry only
  * channel kinds, outcomes, API method names and error codes: never text, ids of people or
  * lead data. Node's default metrics keep their usual names (`process_cpu_seconds_total`,
  * `nodejs_…`), so stock dashboards and alerts read them as they are.

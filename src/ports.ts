@@ -31,7 +31,7 @@ export interface IncomingMessage {
   /** The platform's own id of the chat or channel, as allowlists name it. */
   channelId: string;
   /**
-   * Owner of one conversation with the chatbot (README: Slack's "What people see", Telegram's
+   * Owner of one conversation with the chatbot (docs/slack.md, "What people see"; docs/telegram.md,
    * "What the bot answers").
    */
   threadKey: string;
@@ -99,7 +99,7 @@ export interface IncomingMessage {
   replyPlace?: unknown;
   /**
    * The discussion the question was asked in (a Slack thread's earlier messages, the Telegram
-   * message it replies to), asked only for the first question of a conversation (README,
+   * message it replies to), asked only for the first question of a conversation (docs/chatbot.md,
    * "What the chatbot receives"). At most `maxMessages`, the latest; `signal` aborts once the
    * answer will wait no longer. Lazy: it can cost API calls. Throws when the platform refuses.
    */

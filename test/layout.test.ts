@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 const ADAPTERS = resolve(import.meta.dirname, "../adapters");
 const ROOT = resolve(import.meta.dirname, "..");
 
-/** What every channel has, so a new one copies a shape (README, "Layout"). */
+/** What every channel has, so a new one copies a shape (docs/architecture.md, "Layout"). */
 const SHAPE = ["index.ts", "to-incoming.ts", "surface.ts", "render.ts", "limits.ts"];
 
 async function adapters(): Promise<string[]> {

@@ -6,7 +6,7 @@ import type { KeyValueStore } from "../../src/store/types.ts";
 import type { Place } from "./to-incoming.ts";
 
 /**
- * Telegram Business (README, "Telegram Business"): an account connects the bot, which then
+ * Telegram Business (docs/telegram.md, "Telegram Business"): an account connects the bot, which then
  * answers the account's private chats with its customers on the account's behalf. Telegram
  * lets it reply only in chats that had an incoming message in the last 24 hours
  * (BusinessBotRights.can_reply): a message older than that is left alone.

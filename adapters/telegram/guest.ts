@@ -20,7 +20,7 @@ import { callWithMarkup, shownText } from "./surface.ts";
 import { type BotIdentity, readableMessage, withoutMentions } from "./to-incoming.ts";
 
 /**
- * Guest mode (Bot API 10.0; README, "Guest mode"): a person mentions the bot in a chat it is
+ * Guest mode (Bot API 10.0; docs/telegram.md, "Guest mode"): a person mentions the bot in a chat it is
  * not a member of, and the bot answers that one message, once, with answerGuestQuery, which
  * posts an inline message into the chat; the answer then grows by edits of that message
  * (`inline_message_id`). https://core.telegram.org/bots/api#answerguestquery

@@ -265,7 +265,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     group: options.groupEditIntervalMs ?? DEFAULTS.telegramGroupEditIntervalMs,
   };
   // Telegram accepts rich messages that some clients cannot show, and no bot can learn a
-  // person's client: HTML messages unless rich ones are asked for (README, "Rich messages"),
+  // person's client: HTML messages unless rich ones are asked for (docs/telegram.md, "Rich messages"),
   // and then only if the Bot API server has them (asked at start).
   const richMessages = options.richMessages ?? DEFAULTS.telegramRichMessages;
   let format: MessageFormat = htmlFormat;
@@ -419,7 +419,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
    * A message in a Business account's private chat (`business_message`): a customer's is a
    * question, answered on the account's behalf; the owner's stops the chatbot there and keeps
    * it quiet for a while, unless it is one of the bot's commands, which acts on the chat
-   * (README, "Telegram Business"). The bot's own messages on the account's behalf come back
+   * (docs/telegram.md, "Telegram Business"). The bot's own messages on the account's behalf come back
    * too, and are left alone.
    */
   const onBusinessMessage = (message: Message, accepted: () => void = () => {}): Promise<void> => {

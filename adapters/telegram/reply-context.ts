@@ -3,7 +3,7 @@ import type { Discussion } from "../../src/ports.ts";
 import { type BotIdentity, nameOf, repliesToTopic, withoutMentions } from "./to-incoming.ts";
 
 /**
- * The message a question replies to, as the chatbot is told of it (README, "What the chatbot
+ * The message a question replies to, as the chatbot is told of it (docs/chatbot.md, "What the chatbot
  * receives"): the part the person quoted when they quoted one, else the replied-to message's
  * text or caption, with its author's name. None for a reply to the bot's own message (the
  * chatbot wrote it), to a forum topic's first message (every message in a topic "replies" to

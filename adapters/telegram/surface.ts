@@ -122,7 +122,7 @@ export class TelegramSurface implements ReplySurface {
 
   async send(request: SendRequest): Promise<MessageRef> {
     // On a business account's behalf an answer carries no buttons: the customer reads a
-    // message of the company, and its owner stops an answer by writing (README, "Business").
+    // message of the company, and its owner stops an answer by writing (docs/telegram.md, "Telegram Business").
     const keyboard = this.#deps.place.business === undefined ? keyboardOf(request) : {};
     if (request.call === "post") {
       return this.#post(shownText(request.text), request.final, keyboard, stopOf(request));

@@ -106,7 +106,7 @@ export const readableMessage = z.looseObject({
 });
 
 /**
- * Decides whether a message is for the bot (README, "What the bot answers"): every message in a private
+ * Decides whether a message is for the bot (docs/telegram.md, "What the bot answers"): every message in a private
  * chat; in groups and forum topics only mentions of the bot, replies to the bot and commands
  * (a `/cmd@OtherBot` is another bot's). Returns the question with the mention removed and
  * `/cmd@ThisBot` written as `/cmd`; undefined for messages to leave alone.
@@ -361,7 +361,7 @@ export const telegramOriginShape = z.object({
   message: z.number(),
   /** In a private chat: the person's name. */
   asker: z.string().optional(),
-  /** A Telegram Business account's chat with its customer (README, "Telegram Business"). */
+  /** A Telegram Business account's chat with its customer (docs/telegram.md, "Telegram Business"). */
   business: z.boolean().optional(),
 });
 export type TelegramOrigin = z.infer<typeof telegramOriginShape>;

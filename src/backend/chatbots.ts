@@ -21,7 +21,7 @@ export interface Chatbot {
 }
 
 /**
- * The chatbots one deployment talks to (README, "Several chatbots"): the first is the
+ * The chatbots one deployment talks to (docs/chatbot.md, "Several chatbots"): the first is the
  * default of every channel that chose none. With one, nothing people see names it.
  */
 export class Chatbots {

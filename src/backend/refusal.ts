@@ -13,7 +13,7 @@ import type { BackendClient } from "./types.ts";
  * no paid plan), knows no such bot_uid (404), or cannot be reached at all (settingProblem
  * names each and the setting to check). The operator is told once when it starts, and once
  * when a call of the chatbot succeeds again, however many questions, lead polls and `/leads`
- * meet it meanwhile (README, "Several chatbots"); the person who asked is told every time, by
+ * meet it meanwhile (docs/chatbot.md, "Several chatbots"); the person who asked is told every time, by
  * whoever asked.
  */
 export class ChatbotRefusal {

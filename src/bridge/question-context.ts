@@ -11,7 +11,7 @@ export interface QuestionContextOptions extends ContextBounds {
 }
 
 /**
- * What the chatbot is asked (README, "What the chatbot receives"): a question that begins a
+ * What the chatbot is asked (docs/chatbot.md, "What the chatbot receives"): a question that begins a
  * conversation carries the discussion it was asked in, laid out for the chatbot's prompt to
  * rely on; every later question of the conversation goes alone, as the chatbot holds the rest.
  * Reading the discussion never holds an answer longer than `timeoutMs`, and never fails it: a
@@ -98,7 +98,7 @@ class DiscussionTimeoutError extends BridgeError {
 }
 
 /**
- * The question after its discussion, in the layout the README documents:
+ * The question after its discussion, in the layout docs/chatbot.md documents:
  *
  *     Earlier in this thread:
  *     Ana: the first line of her message

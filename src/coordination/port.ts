@@ -5,7 +5,7 @@ import type { StreamAdd, StreamEntry } from "./work-stream.ts";
 /**
  * How long a record lasts (KeyValueStore.set, Coordination.claim, …): a number of
  * milliseconds, or `{ keptMs }` for a record that memory pressure must not take earlier. A
- * Redis out of memory evicts keys with a TTL of their own (the `volatile-lru` policy: README,
+ * Redis out of memory evicts keys with a TTL of their own (the `volatile-lru` policy: docs/deploy.md,
  * "Redis memory"); a kept record carries none in Redis, and the store deletes it itself once its
  * time is up (within a minute). The embedded store evicts nothing: both are a TTL there.
  */

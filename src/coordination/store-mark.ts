@@ -41,7 +41,7 @@ export interface StoreMarkOptions {
 }
 
 /**
- * Notices that the store lost its data (README, "What to back up"): a key without TTL that the
+ * Notices that the store lost its data (docs/deploy.md, "What to back up"): a key without TTL that the
  * first process writes and every process reads at its start. Found gone (or written anew by
  * another process) after this process saw it, the store was emptied under the running
  * processes: each writes back what it still holds (the parts register their records with

@@ -146,7 +146,7 @@ export class MemoryStreams {
 // count is the number waiting to be taken (the group's lag, which an autoscaler reads:
 // deploy/kubernetes/components/keda).
 //
-// The stream and its group come back by themselves: a store that lost its data (README, "What
+// The stream and its group come back by themselves: a store that lost its data (docs/deploy.md, "What
 // to back up"), or a group deleted by hand, answers a group command with NOGROUP, and the
 // script then makes the group (and the stream, MKSTREAM) from the start of the stream, so
 // entries still in it are taken, and goes on. That costs a command only then: the way it

@@ -51,7 +51,7 @@ export interface PressedCard {
 }
 
 /**
- * A person of the company talking with a lead's customer through the bot (README, "Leads"):
+ * A person of the company talking with a lead's customer through the bot (docs/leads.md, "Leads"):
  * "Talk to them" on a claimed card opens a hand-over of the customer's thread, whose messages
  * then reach the card (not the chatbot) and whose replies under the card reach the customer;
  * "Hand back", `/handback` in the customer's thread or HANDOVER_IDLE_MINUTES without a message

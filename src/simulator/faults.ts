@@ -46,7 +46,7 @@ export interface Faults {
   speed?: "slow" | "fast";
 }
 
-/** Every directive with what it does; the README and the simulator CLI list these. */
+/** Every directive with what it does; docs/chatbot.md and the simulator CLI list these. */
 export const FAULT_DIRECTIVES = [
   { directive: "#status=N", effect: "HTTP status N (400–599) instead of 200" },
   { directive: "#code=N", effect: "HTTP 200 with envelope code N (not 0), also when streaming" },

@@ -1,7 +1,7 @@
 // What an answered question leaves in Redis: the whole bot (src/main.ts) on a redis-server of
 // its own answers questions in Slack DMs and Telegram private chats, then every key is read
 // back with its size (MEMORY USAGE) and how long it stays (its TTL, or a kept record's time in
-// the kept index), grouped by the key's shape. The README's Redis sizing comes from these rows.
+// the kept index), grouped by the key's shape. docs/deploy.md's Redis sizing comes from these rows.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@keyv/redis";
 import { DEFAULT_NAMESPACE, KEPT_INDEX_KEY } from "../../src/store/redis-store.ts";

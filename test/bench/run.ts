@@ -380,7 +380,7 @@ await section(
       "delay p99 of each second of the run: the median second's, and the worst (the burst's",
       "arrival). Acks: Slack events (chatter the bot drops) delivered from the moment the bot",
       "reached its cap; late = past Slack's 3 s or not 200.",
-      "Choose MAX_ACTIVE_ANSWERS as the largest cap whose loop p99 stays under 50 ms (README).",
+      "Choose MAX_ACTIVE_ANSWERS as the largest cap whose loop p99 stays under 50 ms (docs/operations.md).",
     ];
   },
 );
@@ -442,7 +442,7 @@ await section(
       "answer replaces its place notice, within the chat's 1 message/s). CPU: each bot process's, % of one",
       "core; machine %: everything (the fake platforms, the backend and this bench share the machine).",
       `This machine has ${cpus().length} cores: processes past the cores share them with each other and with the fakes, so`,
-      "they cannot add in proportion (3 on 2 cores cannot scale linearly); size replicas by cores (README).",
+      "they cannot add in proportion (3 on 2 cores cannot scale linearly); size replicas by cores (docs/deploy.md).",
       verdict.line,
     ];
   },

@@ -174,7 +174,7 @@ describe.skipIf(!kubectl)("deploy/kubernetes/overlays/with-redis", () => {
     expect(spec?.serviceName).toBe("chatbot-bridge-redis");
     const args = redisArgs(objects);
     expect(args.get("--appendonly")).toBe("yes");
-    // Evictions take only keys with a TTL: the bot's kept records have none (README, "Redis memory").
+    // Evictions take only keys with a TTL: the bot's kept records have none (docs/deploy.md, "Redis memory").
     expect(args.get("--maxmemory-policy")).toBe("volatile-lru");
     const maxmemory = bytesOf(args.get("--maxmemory") ?? "");
     expect(maxmemory).toBeGreaterThanOrEqual(512 * MB);

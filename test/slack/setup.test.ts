@@ -4,20 +4,20 @@ import { request } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { type SlackHarness, sign, startSlackHarness } from "../support/slack-harness.ts";
 
-// The README's Slack walkthrough, held to what Slack and the bot do: a newcomer follows it
+// The Slack walkthrough (docs/slack.md), held to what Slack and the bot do: a newcomer follows it
 // in order, so each step must be possible when it is reached.
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const README = readFileSync(resolve(ROOT, "README.md"), "utf8");
+const README = readFileSync(resolve(ROOT, "docs/slack.md"), "utf8");
 const MANIFEST = readFileSync(resolve(ROOT, "adapters/slack/manifest.yml"), "utf8");
 
 const NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 
-/** The README's text under a `###` heading, up to the next heading. */
+/** docs/slack.md's text under a `##` heading, up to the next heading. */
 function section(heading: string): string {
-  const start = README.indexOf(`\n### ${heading}\n`);
-  expect(start, `README has no "### ${heading}"`).toBeGreaterThanOrEqual(0);
-  const end = README.indexOf("\n#", start + heading.length + 5);
+  const start = README.indexOf(`\n## ${heading}\n`);
+  expect(start, `docs/slack.md has no "## ${heading}"`).toBeGreaterThanOrEqual(0);
+  const end = README.indexOf("\n#", start + heading.length + 4);
   return README.slice(start, end < 0 ? undefined : end);
 }
 
@@ -43,9 +43,9 @@ afterEach(async () => {
 
 describe("the Slack setup a newcomer follows", () => {
   it("recommends Socket Mode first, and its manifest edit leaves no request URL behind", () => {
-    expect(README.indexOf("### First try: Socket Mode")).toBeGreaterThanOrEqual(0);
-    expect(README.indexOf("### First try: Socket Mode")).toBeLessThan(
-      README.indexOf("### Over HTTP"),
+    expect(README.indexOf("## First try: Socket Mode")).toBeGreaterThanOrEqual(0);
+    expect(README.indexOf("## First try: Socket Mode")).toBeLessThan(
+      README.indexOf("## Over HTTP"),
     );
     const urlLine = /^\s*(request_url|url):/;
     const lines = MANIFEST.split("\n");

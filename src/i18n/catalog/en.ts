@@ -129,7 +129,7 @@ export const en = {
   // The loading status under a Slack thread: Slack puts the app's name before it.
   statusThinking: "is thinking…",
 
-  // What the chatbot receives: the headings around a first question's discussion (README).
+  // What the chatbot receives: the headings around a first question's discussion (docs/chatbot.md).
   contextThread: "Earlier in this thread:",
   contextReply: "In reply to:",
   contextQuestion: "Question:",
