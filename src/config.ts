@@ -723,3 +723,22 @@ function safeDecode(text: string): string | undefined {
     return undefined;
   }
 }
+
+/** Every variable the environment schema reads, in its order. */
+export function settingNames(): string[] {
+  return Object.keys(envSchema.shape);
+}
+
+/** What the schema makes of `name` when it is unset: its default (undefined for none). */
+export function settingDefault(name: string): unknown {
+  const schema = (envSchema.shape as Record<string, z.ZodType>)[name];
+  const parsed = schema?.safeParse(undefined);
+  return parsed?.success ? parsed.data : undefined;
+}
+
+/** Whether the schema takes `value` for `name` as the same as `parsed` (how to spell a default). */
+export function settingSpells(name: string, value: string, parsed: unknown): boolean {
+  const schema = (envSchema.shape as Record<string, z.ZodType>)[name];
+  const read = schema?.safeParse(value);
+  return read?.success === true && read.data === parsed;
+}
