@@ -253,7 +253,7 @@ export const SETTING_DOCS: readonly SettingDoc[] = [
   {
     names: ["MAX_ACTIVE_ANSWERS"],
     meaning:
-      'answers one process streams at once; more questions wait in the queue (with Redis, one queue for every process), each told its place ("Sizing the answer cap" below)',
+      "answers one process streams at once; more questions wait in the queue (with Redis, one queue for every process), each told its place (see [Sizing the answer cap](operations.md#sizing-the-answer-cap))",
     unset: "100",
   },
   {

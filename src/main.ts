@@ -16,7 +16,9 @@ async function main(): Promise<number> {
     config = loadConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`chatbot-bridge cannot start: ${error.message}\n`);
+    // A misspelt variable is often why a required one is missing: said with the problems.
+    const hints = unknownSettings(process.env).map((warning) => `\n${warning}`);
+    process.stderr.write(`chatbot-bridge cannot start: ${error.message}${hints.join("")}\n`);
     return 1;
   }
   // Only for what reaches the process itself; the bot logs its own work.

@@ -3,10 +3,13 @@ import {
   type ChatbotSetting,
   chatbotInLog,
   listedChatbot,
+  PermissionError,
   settingProblem,
 } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { BackendClient } from "./types.ts";
+
+type Call = "chat" | "leads";
 
 /**
  * Whether the backend refuses one chatbot: rejects the key (401), refuses the operation (403:
@@ -19,8 +22,11 @@ import type { BackendClient } from "./types.ts";
 export class ChatbotRefusal {
   readonly #setting: ChatbotSetting;
   readonly #log: Logger | undefined;
-  /** What the backend refuses now, as the operator was told it, and since when. */
-  #refused: { problem: string; kind: string; since: number } | undefined;
+  /**
+   * What the backend refuses now, as the operator was told it, and since when; `call`: a
+   * refusal of one operation only (a 403: chat without the paid plan, while leads are listed).
+   */
+  #refused: { problem: string; kind: string; since: number; call?: Call } | undefined;
 
   /** Without `log`, nothing is said (a client made elsewhere: tests, the bench). */
   constructor(setting: ChatbotSetting, log: Logger | undefined) {
@@ -32,20 +38,24 @@ export class ChatbotRefusal {
    * A call failed: a refusal not told yet (or another than the one told) is logged, with the
    * operation that met it.
    */
-  failed(error: unknown, call: "chat" | "leads"): void {
+  failed(error: unknown, call: Call): void {
     const problem = settingProblem(error, this.#setting);
     if (problem === undefined || problem === this.#refused?.problem) return;
     const kind = error instanceof BridgeError ? error.code : "UNEXPECTED";
-    this.#refused = { problem, kind, since: performance.now() };
+    const only = error instanceof PermissionError ? { call } : {};
+    this.#refused = { problem, kind, since: performance.now(), ...only };
     // The person sees why their question got no answer; the operator, who can fix it, needs
     // more than info.
     this.#log?.error({ kind, chatbot: listedChatbot(this.#setting)?.name, call }, problem);
   }
 
-  /** A call succeeded (an answer's header came, leads were listed): the refusal is over. */
-  succeeded(): void {
+  /**
+   * A `call` succeeded (an answer's header came, leads were listed): the refusal is over,
+   * unless it is another operation's alone.
+   */
+  succeeded(call: Call): void {
     const refused = this.#refused;
-    if (!refused) return;
+    if (!refused || (refused.call !== undefined && refused.call !== call)) return;
     this.#refused = undefined;
     this.#log?.info(
       {
@@ -62,7 +72,7 @@ export class ChatbotRefusal {
     const outcome = <T>(call: "chat" | "leads", calling: Promise<T>): Promise<T> =>
       calling.then(
         (value) => {
-          this.succeeded();
+          this.succeeded(call);
           return value;
         },
         (error: unknown) => {
@@ -77,7 +87,7 @@ export class ChatbotRefusal {
         client
           .streamChat(request, {
             header: (header) => {
-              this.succeeded();
+              this.succeeded("chat");
               reader.header(header);
             },
             text: (text) => reader.text(text),

@@ -112,7 +112,7 @@ export async function answerQuestion(
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
             if (Conversations.needsSaving(context, received.conversationUid, chatbot.botUid)) {
               const origin = conversationOrigin(message, options.t.language);
-              // The answer's vote record goes with them: one store call where it would be two.
+              // The answer's vote record goes with them: one round trip where it would be two.
               const rated = ratedAnswerOf(message, received.conversationUid, chatbot, askedAt);
               const alongside =
                 running && deps.votes ? [deps.votes.recordOf(running.id, rated)] : [];

@@ -11,7 +11,7 @@ export interface Slot {
  * Only a question whose thread's turn came takes a slot, and only to answer at once: one that
  * finds none goes to the deployment's queue (src/coordination/shared-queue.ts), which takes
  * it back as soon as a slot frees, here or in any other process. So a slot is never held by a
- * question that waits for anything, and the cap cannot wedge (docs/architecture.md, "Room").
+ * question that waits for anything, and the cap cannot wedge (docs/architecture.md, "A question's life").
  */
 export class Room {
   readonly #maxActive: number;

@@ -74,15 +74,12 @@ export class FeedbackVotes {
 
   /**
    * The record `remember` writes, for a caller that writes it together with records of its
-   * own in one store call (a new conversation's: Conversations.save). Kept as they are, so
-   * that one MSET takes them all (Ttl, src/store/types.ts).
+   * own in one store call (a new conversation's: Conversations.save): one round trip. With a
+   * TTL of its own, as `remember` writes it, so that Redis evicts it before what is kept
+   * (docs/deploy.md, "Redis memory").
    */
   recordOf(answerId: string, answer: RatedAnswer): StoreEntry {
-    return {
-      key: answerKey(answerId),
-      value: storable(answer),
-      ttlMs: { keptMs: MAX_FEEDBACK_DAYS * DAY_MS },
-    };
+    return { key: answerKey(answerId), value: storable(answer), ttlMs: MAX_FEEDBACK_DAYS * DAY_MS };
   }
 
   /**

@@ -25,7 +25,7 @@ const ONE_CHATBOT: readonly LeadChatbot[] = [{ name: DEFAULT_CHATBOT_NAME, botUi
 /**
  * One member per subscribed channel (`platform:id`), changed one atomic step at a time, so
  * admins subscribing at the same moment (on one process or several) never lose each other's
- * change. Only the bot's admins subscribe (docs/leads.md, "Leads: who may do what"). Each chatbot's
+ * change. Only the bot's admins subscribe (docs/leads.md, "Leads"). Each chatbot's
  * set is kept under its bot_uid: a subscription stays with the chatbot it was made for,
  * whatever the order of CHATBOTS.
  */

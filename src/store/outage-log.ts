@@ -33,7 +33,7 @@ export class OutageLog {
     this.#log.error(
       { store: this.#store, reason },
       atStart
-        ? "STORE_URL does not answer at start (a wrong address or port is likelier than an outage: check it); retrying in the background"
+        ? "STORE_URL does not answer at start (if this lasts, check it: a wrong address or port is likelier than an outage); retrying in the background"
         : "store unreachable; retrying in the background",
     );
   }
