@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,6 +47,26 @@ describe("the README and docs/", () => {
       expect(blank, page).toBe("");
       expect(purpose?.length, `${page} says first what it is for`).toBeGreaterThan(40);
     }
+  });
+
+  it("cites, in the code and the manifests, only pages and headings that exist", () => {
+    const cited: string[] = [];
+    const files = execFileSync("git", ["ls-files", "src", "adapters", "test", "deploy", "docs"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    })
+      .split("\n")
+      .filter((file) => /\.(ts|ya?ml|env|md|json)$/.test(file));
+    for (const file of [...files, ".env.example", "Dockerfile", "docker-compose.yml"]) {
+      // (docs/deploy.md, "Redis memory"): a heading's start, across a line break too.
+      const text = read(file).replace(/\s*\n\s*(?:\*|#|\/\/)?\s*/g, " ");
+      for (const [, page = "", heading = ""] of text.matchAll(/(docs\/[\w-]+\.md), "([^"]+)"/g)) {
+        const headings = prose(read(page)).match(/^#{1,6} .*$/gm) ?? [];
+        const found = headings.some((line) => line.replace(/^#+ /, "").startsWith(heading));
+        if (!found) cited.push(`${file}: ${page}, "${heading}"`);
+      }
+    }
+    expect(cited).toEqual([]);
   });
 
   it("has no link to a file or a heading that is not there", () => {
