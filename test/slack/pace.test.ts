@@ -32,8 +32,9 @@ describe("Slack at Slack's pace", () => {
     // Round-robin gives nine other turns between two changes of one answer; calls reach the
     // fake in the order the network delivers them, and a turn can find an answer with nothing
     // new yet, so a loaded machine sees a few more; while Tier 4's burst lasts, answers go as
-    // soon as each is due rather than in turn. Starving an answer shows as dozens.
-    { nativeStreaming: true, how: "native streams share chat.appendStream (Tier 4)", most: 14 },
+    // soon as each is due rather than in turn. Starving an answer shows as dozens (15 seen
+    // in a whole `npm test` on two cores, the other suites running beside it).
+    { nativeStreaming: true, how: "native streams share chat.appendStream (Tier 4)", most: 16 },
     // Finals go ahead of routine edits: an answer may wait for a few of them besides (15 seen
     // on a machine busy with other work).
     { nativeStreaming: false, how: "posted messages share chat.update (Tier 3)", most: 16 },
