@@ -83,8 +83,6 @@ export async function answerQuestion(
   const signal = stop.signal;
   let end: AnswerEnd = { kind: "complete" };
   let saving: Promise<void> | undefined;
-  /** Whether the answer's vote record was written with its new conversation's. */
-  let voteRecorded = Promise.resolve(false);
   /** The conversation the answer belongs to, as its votes are recorded with it. */
   let conversationUid: string | undefined;
   const { context } = options;
@@ -112,24 +110,11 @@ export async function answerQuestion(
             // Saved at once, not after the answer: a cut answer still keeps the thread's context.
             if (Conversations.needsSaving(context, received.conversationUid, chatbot.botUid)) {
               const origin = conversationOrigin(message, options.t.language);
-              // The answer's vote record goes with them: one round trip where it would be two.
-              const rated = ratedAnswerOf(message, received.conversationUid, chatbot, askedAt);
-              const alongside =
-                running && deps.votes ? [deps.votes.recordOf(running.id, rated)] : [];
-              const saved = deps.conversations.save(
-                message.threadKey,
-                received.conversationUid,
-                chatbot.botUid,
-                origin,
-                alongside,
-              );
-              voteRecorded = saved.then(
-                () => alongside.length > 0,
-                () => false,
-              );
-              saving = saved.catch((error: unknown) =>
-                deps.log.error({ err: error }, "could not store the thread's conversation"),
-              );
+              saving = deps.conversations
+                .save(message.threadKey, received.conversationUid, chatbot.botUid, origin)
+                .catch((error: unknown) =>
+                  deps.log.error({ err: error }, "could not store the thread's conversation"),
+                );
             } else deps.conversations.inUse(message.threadKey, context);
           }
           const systemMessage = stripInvisible(received.systemMessage).trim();
@@ -158,8 +143,14 @@ export async function answerQuestion(
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   let remembering: Promise<void> | undefined;
   if (running && deps.votes && end.kind !== "error" && writer.text) {
-    const rated = ratedAnswerOf(message, conversationUid, chatbot, askedAt);
-    remembering = offerVotes(deps.votes, running.id, rated, writer, deps.log, voteRecorded);
+    const rated: RatedAnswer = {
+      platform: message.channel,
+      channelKey: message.channelKey,
+      conversationUid,
+      chatbot: chatbot.name,
+      questionAt: askedAt.toISOString(),
+    };
+    remembering = offerVotes(deps.votes, running.id, rated, writer, deps.log);
   }
   // The final text first: the store's bookkeeping waits for no person. The thread's next
   // question still finds its conversation saved (this returns after `saving`).
@@ -177,39 +168,18 @@ export async function answerQuestion(
   };
 }
 
-/** What an answer's votes are recorded with. */
-function ratedAnswerOf(
-  message: IncomingMessage,
-  conversationUid: string | undefined,
-  chatbot: Chatbot,
-  askedAt: Date,
-): RatedAnswer {
-  return {
-    platform: message.channel,
-    channelKey: message.channelKey,
-    conversationUid,
-    chatbot: chatbot.name,
-    questionAt: askedAt.toISOString(),
-  };
-}
-
-/**
- * 👍/👎 under the finished answer, and the record its votes are checked against, unless it
- * was written with the answer's new conversation (`recorded`).
- */
+/** 👍/👎 under the finished answer, and the record its votes are checked against. */
 async function offerVotes(
   votes: FeedbackVotes,
   answerId: string,
   rated: RatedAnswer,
   writer: AnswerWriter,
   log: Logger,
-  recorded: Promise<boolean>,
 ): Promise<void> {
   // The buttons go with the final text at once; a press comes seconds later, long after
   // the record is stored.
   writer.setButtons({ live: [], final: voteButtons(answerId) });
   try {
-    if (await recorded) return;
     await votes.remember(answerId, rated);
   } catch (error) {
     log.warn({ err: error }, "the answer cannot be rated: its record was not stored");

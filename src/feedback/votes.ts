@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { KeyValueStore, StoreEntry } from "../store/types.ts";
+import type { KeyValueStore } from "../store/types.ts";
 
 /** 👍 or 👎. */
 export type Rating = "up" | "down";
@@ -70,16 +70,6 @@ export class FeedbackVotes {
   /** Makes a finished answer ratable: its votes are recorded with `answer`. */
   async remember(answerId: string, answer: RatedAnswer): Promise<void> {
     await this.#store.set(answerKey(answerId), storable(answer), MAX_FEEDBACK_DAYS * DAY_MS);
-  }
-
-  /**
-   * The record `remember` writes, for a caller that writes it together with records of its
-   * own in one store call (a new conversation's: Conversations.save): one round trip. With a
-   * TTL of its own, as `remember` writes it, so that Redis evicts it before what is kept
-   * (docs/deploy.md, "Redis memory").
-   */
-  recordOf(answerId: string, answer: RatedAnswer): StoreEntry {
-    return { key: answerKey(answerId), value: storable(answer), ttlMs: MAX_FEEDBACK_DAYS * DAY_MS };
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Coordination } from "../coordination/port.ts";
 import type { WriteBacks } from "../coordination/store-mark.ts";
 import type { IncomingMessage } from "../ports.ts";
 import { KeptRecords } from "./kept-records.ts";
-import type { KeyValueStore, StoreEntry } from "./types.ts";
+import type { KeyValueStore } from "./types.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -108,8 +108,6 @@ export class Conversations {
     conversationUid: string,
     botUid?: string,
     origin?: ConversationOrigin,
-    /** Records written in the same store call (the answer's vote record). */
-    alongside: readonly StoreEntry[] = [],
   ): Promise<void> {
     const saved: SavedConversation = { uid: conversationUid, savedAt: Date.now() };
     if (botUid !== undefined) saved.bot = botUid;
@@ -119,7 +117,6 @@ export class Conversations {
     await this.store.setMany([
       { key, value: saved, ttlMs },
       ...(origin ? [{ key: at, value: origin, ttlMs }] : []),
-      ...alongside,
     ]);
     this.#kept.note(key, saved, CONVERSATION_TTL_MS, saved.savedAt);
     if (origin) this.#origins.note(at, origin, CONVERSATION_TTL_MS, saved.savedAt);
