@@ -1,6 +1,12 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { envExample, undocumented, withConfigTable } from "./config-reference.ts";
+import {
+  configTable,
+  envExample,
+  readmeConfigTable,
+  undocumented,
+  withWrittenTable,
+} from "./config-reference.ts";
 
 /**
  * `npm run docs:config`: writes the configuration table of docs/configuration.md and
@@ -15,7 +21,12 @@ if (missing.length > 0 || unknown.length > 0) {
   );
   process.exit(1);
 }
-const reference = resolve(root, "docs/configuration.md");
-writeFileSync(reference, withConfigTable(readFileSync(reference, "utf8")));
+for (const [path, written] of [
+  ["docs/configuration.md", configTable()],
+  ["README.md", readmeConfigTable()],
+] as const) {
+  const file = resolve(root, path);
+  writeFileSync(file, withWrittenTable(readFileSync(file, "utf8"), written));
+}
 writeFileSync(resolve(root, ".env.example"), envExample());
-process.stdout.write("wrote docs/configuration.md's table and .env.example\n");
+process.stdout.write("wrote the tables of docs/configuration.md and README.md, and .env.example\n");

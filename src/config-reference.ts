@@ -3,8 +3,8 @@ import { SETTING_DOCS, type SettingDoc } from "./config-docs.ts";
 
 /**
  * The configuration reference, written from SETTING_DOCS and the schema (`npm run docs:config`):
- * the table of docs/configuration.md and `.env.example`. A test compares both files with what
- * this writes.
+ * the table of docs/configuration.md, the README's short one and `.env.example`. A test compares
+ * each file with what this writes.
  */
 
 export const TABLE_START =
@@ -13,19 +13,37 @@ export const TABLE_END = "<!-- End of the written table. -->";
 
 /** The table of every setting: the variables, their meaning, what they are when unset. */
 export function configTable(): string {
-  const rows = SETTING_DOCS.map((doc) => {
-    const cells = [doc.names.map((name) => `\`${name}\``).join(", "), doc.meaning, doc.unset];
-    return `|${cells.map((cell) => (cell ? ` ${cell} ` : " ")).join("|")}|`;
-  });
-  return ["| variable | meaning | default |", "| --- | --- | --- |", ...rows].join("\n");
+  return table(["variable", "meaning", "default"], (doc, names) => [names, doc.meaning, doc.unset]);
 }
 
-/** `markdown` with its written table replaced by the current one. */
-export function withConfigTable(markdown: string): string {
+/**
+ * The README's table: every setting and what it is when unset, each row linking to its
+ * meaning in docs/configuration.md.
+ */
+export function readmeConfigTable(): string {
+  return table(["variable", "default"], (doc, names) => [names, doc.unset]);
+}
+
+/** `markdown` with its written table (between the markers) replaced by `written`. */
+export function withWrittenTable(markdown: string, written: string): string {
   const start = markdown.indexOf(TABLE_START);
   const end = markdown.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error("docs/configuration.md has no written table");
-  return `${markdown.slice(0, start)}${TABLE_START}\n${configTable()}\n${markdown.slice(end)}`;
+  if (start < 0 || end < start) throw new Error("no written table between the markers");
+  return `${markdown.slice(0, start)}${TABLE_START}\n${written}\n${markdown.slice(end)}`;
+}
+
+function table(
+  headings: readonly string[],
+  cellsOf: (doc: SettingDoc, names: string) => readonly string[],
+): string {
+  const rows = SETTING_DOCS.map((doc) => {
+    const names = doc.names.map((name) => `\`${name}\``).join(", ");
+    return `|${cellsOf(doc, names)
+      .map((cell) => (cell ? ` ${cell} ` : " "))
+      .join("|")}|`;
+  });
+  const head = `| ${headings.join(" | ")} |`;
+  return [head, `|${headings.map(() => " --- ").join("|")}|`, ...rows].join("\n");
 }
 
 /**

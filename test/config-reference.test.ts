@@ -5,10 +5,12 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { SETTING_DOCS } from "../src/config-docs.ts";
 import {
+  configTable,
   envExample,
+  readmeConfigTable,
   spelledDefault,
   undocumented,
-  withConfigTable,
+  withWrittenTable,
 } from "../src/config-reference.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -19,9 +21,13 @@ describe("the configuration reference (npm run docs:config)", () => {
     expect(undocumented()).toEqual({ missing: [], unknown: [] });
   });
 
-  it("is what docs/configuration.md and .env.example hold: run npm run docs:config after a change", () => {
+  it("is what docs/configuration.md, the README and .env.example hold: run npm run docs:config after a change", () => {
     const reference = read("docs/configuration.md");
-    expect(withConfigTable(reference), "docs/configuration.md's table is stale").toBe(reference);
+    expect(withWrittenTable(reference, configTable()), "docs/configuration.md is stale").toBe(
+      reference,
+    );
+    const readme = read("README.md");
+    expect(withWrittenTable(readme, readmeConfigTable()), "README.md is stale").toBe(readme);
     expect(read(".env.example"), ".env.example is stale").toBe(envExample());
   });
 
