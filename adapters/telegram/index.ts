@@ -96,8 +96,9 @@ export interface MessageHandler {
     surface: ReplySurface,
   ): { accepted: Promise<boolean>; done: Promise<void> };
   stopInThread(threadKey: string, by: Stopper): Promise<unknown>;
-  /** Keeps the chatbot out of a thread for a while (Bridge.keepQuiet). */
+  /** Keeps the chatbot out of a thread for a while (Bridge.keepQuiet), or no longer. */
   keepQuiet(threadKey: string, forMs: number): Promise<void>;
+  endQuiet(threadKey: string): Promise<void>;
 }
 
 export interface TelegramChannelOptions {
@@ -464,12 +465,18 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
               .catch((error: unknown) => log.debug({ err: error }, "an owner's command stays"));
           }
           // Its reply goes to the owner's own chat with the bot.
-          const ownerChat: Place = {
+          const ownerChat = surfaceFor({
             ...place,
             chatId: reading.connection.ownerChat,
             business: undefined,
-          };
-          return () => options.bridge.receive(incoming, surfaceFor(ownerChat)).done;
+          });
+          if (command === "/handback") {
+            // The owner gives the chat back before the quiet time is over.
+            await options.bridge.endQuiet(threadKey);
+            const t = await languages.translatorFor(threadKey, incoming.authorLocale);
+            return () => ownerChat.notice(ownerChat.renderer.note(t.t("handoverEnded")));
+          }
+          return () => options.bridge.receive(incoming, ownerChat).done;
         }
         // A sticker or a photo without words: the owner sees it and answers it.
         if (text === undefined) return undefined;

@@ -282,6 +282,11 @@ export class Bridge {
     await this.#options.store.set(quietKey(threadKey), 1, forMs);
   }
 
+  /** The chatbot answers in `threadKey` again (a business account's owner handed it back). */
+  async endQuiet(threadKey: string): Promise<void> {
+    await this.#options.store.delete(quietKey(threadKey));
+  }
+
   /** Handles one delivery; resolves when its reply is complete on the surface. */
   handle(message: IncomingMessage, surface: ReplySurface): Promise<void> {
     return this.receive(message, surface).done;

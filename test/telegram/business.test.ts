@@ -97,6 +97,18 @@ describe("Telegram Business (TELEGRAM_BUSINESS=on)", () => {
     await answered(rig, fake.business.customerWrites({ connection, from: carol, text: "Hello" }));
     expect(fake.business.botMessages(connection, carol.id)).toHaveLength(1);
     expect(questions(rig).map((q) => q?.q)).toEqual(["Tell me all #pause=5000", "Hello"]);
+
+    // The owner hands Alice's chat back before the quiet time is over: the chatbot answers again.
+    const bobsChat = fake.addChat({ id: bob.id, type: "private", first_name: "Bob" });
+    await answered(
+      rig,
+      fake.business.ownerWrites({ connection, customer: alice, text: "/handback" }),
+    );
+    expect(fake.botMessages(bobsChat.id).map((m) => m.text)).toEqual([
+      "The chatbot answers again in this chat.",
+    ]);
+    await answered(rig, fake.business.customerWrites({ connection, from: alice, text: "Thanks" }));
+    expect(fake.business.botMessages(connection, alice.id)).toHaveLength(2);
   });
 
   it("leaves unanswered a question that waited behind the answer the owner stopped, and is not silenced by the account's greeting", async () => {

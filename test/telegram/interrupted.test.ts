@@ -152,6 +152,7 @@ function nextStart(rig: Rig, store: Store) {
       receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
       stopInThread: async () => "none",
       keepQuiet: async () => {},
+      endQuiet: async () => {},
     },
     store,
     log: silent,

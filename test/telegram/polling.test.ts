@@ -129,6 +129,7 @@ describe("Telegram long polling", () => {
           },
           stopInThread: async () => "none",
           keepQuiet: async () => {},
+          endQuiet: async () => {},
         },
       },
     });

@@ -160,6 +160,7 @@ describe("Telegram webhook mode", () => {
         receive: () => ({ accepted: Promise.resolve(false), done: Promise.resolve() }),
         stopInThread: async () => "none",
         keepQuiet: async () => {},
+        endQuiet: async () => {},
       },
       store: {} as never,
       log: createLogger({ level: "silent", secrets: [] }),
