@@ -84,6 +84,7 @@ export async function createBot(
     const processId = randomUUID();
     const rawStore = await openStoreAtStart({
       storeUrl: config.storeUrl,
+      storeSentinel: config.storeSentinel,
       dataDir: config.dataDir,
       log,
       processId,

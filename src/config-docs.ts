@@ -65,6 +65,17 @@ export const SETTING_DOCS: readonly SettingDoc[] = [
     unset: "unset: embedded store under `DATA_DIR`",
   },
   {
+    names: ["STORE_SENTINELS"],
+    meaning:
+      "Redis through Sentinel: the Sentinels, `host:port,host:port`; the bot asks them where the primary is and follows a failover (see [Redis that fails over](deploy.md#redis-that-fails-over)); `STORE_URL` then gives the password and the database only (`redis://:password@sentinel/0`: its host is not used)",
+    unset: "unset: STORE_URL's host",
+  },
+  {
+    names: ["STORE_SENTINEL_NAME"],
+    meaning: "the name the Sentinels monitor the primary by (`sentinel monitor <name> …`)",
+    unset: "unset; required with STORE_SENTINELS",
+  },
+  {
     names: ["DATA_DIR"],
     meaning: "where the embedded store lives (and the built-in simulated backend's conversations)",
     unset: "`./data`",

@@ -192,6 +192,27 @@ export const DEFAULT_CHATBOT_NAME = "default";
 const CHATBOT_NAME = /^[a-z0-9_]{1,32}$/;
 const NAME_RULE = "lowercase letters, digits and _ (at most 32)";
 
+/** One Sentinel of STORE_SENTINELS. */
+export interface SentinelNode {
+  host: string;
+  port: number;
+}
+
+/** Redis through Sentinel: where the Sentinels are, and the name of the primary they watch. */
+export interface StoreSentinel {
+  nodes: SentinelNode[];
+  name: string;
+}
+
+/** "host:port" (an IPv6 host in brackets), or undefined for anything else. */
+function sentinelNode(part: string): SentinelNode | undefined {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(part);
+  const port = Number(match?.[3]);
+  const host = match?.[1] ?? match?.[2];
+  if (!host || !Number.isInteger(port) || port < 1 || port > 65_535) return undefined;
+  return { host, port };
+}
+
 /** One chatbot of the account: the name people pick it by, and its bot_uid in the API. */
 export interface ChatbotSpec {
   name: string;
@@ -280,6 +301,22 @@ const envSchema = z
         })
         .optional(),
     ),
+    STORE_SENTINELS: optionalText.transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const nodes: SentinelNode[] = [];
+      for (const part of value.split(",").map((p) => p.trim())) {
+        const node = sentinelNode(part);
+        if (node) nodes.push(node);
+        else {
+          ctx.addIssue({
+            code: "custom",
+            message: `has "${part}": write host:port entries, comma-separated (10.0.0.5:26379,10.0.0.6:26379)`,
+          });
+        }
+      }
+      return nodes;
+    }),
+    STORE_SENTINEL_NAME: optionalText,
     DATA_DIR: optionalText.transform((v) => v ?? "./data"),
     DEFAULT_LANGUAGE: optionalText
       .transform((v) => readLanguageCode(v ?? "auto"))
@@ -405,6 +442,20 @@ const envSchema = z
       if (env.TELEGRAM_WEBHOOK_URL) {
         need("TELEGRAM_WEBHOOK_SECRET", "when TELEGRAM_WEBHOOK_URL is set");
       }
+      if (env.STORE_SENTINELS) need("STORE_SENTINEL_NAME", "when STORE_SENTINELS is set");
+      // An entry that failed its own check leaves no node, and was said already.
+      if (env.STORE_SENTINEL_NAME && env.STORE_SENTINELS === undefined) {
+        need("STORE_SENTINELS", "when STORE_SENTINEL_NAME is set");
+      }
+      // The client reaches the nodes Sentinel names over plain TCP only.
+      if (env.STORE_SENTINELS && env.STORE_URL?.startsWith("rediss:")) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["STORE_URL"],
+          message:
+            "is rediss:// while STORE_SENTINELS is set: through Sentinel the bot speaks plain redis://",
+        });
+      }
       // A platform's other settings without its token would leave it off without a word (a
       // token's name mistyped): the bot would chat in the terminal instead.
       if (env.SLACK_APP_TOKEN || env.SLACK_SIGNING_SECRET) {
@@ -461,7 +512,13 @@ export interface Config {
   backendIdleTimeoutMs: number;
   /** Longest whole answer; past it the answer ends with the cut note. */
   backendAnswerTimeoutMs: number;
+  /**
+   * STORE_URL: Redis, when set. With `storeSentinel` it gives only the credentials and the
+   * database; the primary's address comes from the Sentinels.
+   */
   storeUrl: string | undefined;
+  /** STORE_SENTINELS and STORE_SENTINEL_NAME: Redis through Sentinel. */
+  storeSentinel: StoreSentinel | undefined;
   dataDir: string;
   defaultLanguage: LanguageCode;
   /** The console person's language: the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). */
@@ -628,6 +685,10 @@ export function loadConfig(env: Env): Config {
     backendIdleTimeoutMs: e.CHATBOT_IDLE_TIMEOUT_MS,
     backendAnswerTimeoutMs: e.CHATBOT_ANSWER_TIMEOUT_MS,
     storeUrl: e.STORE_URL,
+    storeSentinel:
+      e.STORE_SENTINELS && e.STORE_SENTINEL_NAME
+        ? { nodes: e.STORE_SENTINELS, name: e.STORE_SENTINEL_NAME }
+        : undefined,
     dataDir: e.DATA_DIR,
     defaultLanguage: e.DEFAULT_LANGUAGE,
     systemLocale: systemLocale(e),

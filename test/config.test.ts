@@ -321,6 +321,41 @@ describe("loadConfig", () => {
     );
   });
 
+  it("takes Redis through Sentinel: the Sentinels and the primary's name, each needing the other", () => {
+    expect(
+      loadConfig({
+        STORE_SENTINELS: "10.0.0.5:26379, sentinel-1.internal:26380,[::1]:26379",
+        STORE_SENTINEL_NAME: "mymaster",
+      }).storeSentinel,
+    ).toEqual({
+      nodes: [
+        { host: "10.0.0.5", port: 26379 },
+        { host: "sentinel-1.internal", port: 26380 },
+        { host: "::1", port: 26379 },
+      ],
+      name: "mymaster",
+    });
+    expect(loadConfig({}).storeSentinel).toBeUndefined();
+    expect(problemsOf({ STORE_SENTINELS: "10.0.0.5", STORE_SENTINEL_NAME: "m" })).toEqual([
+      'STORE_SENTINELS has "10.0.0.5": write host:port entries, comma-separated (10.0.0.5:26379,10.0.0.6:26379)',
+    ]);
+    expect(problemsOf({ STORE_SENTINELS: "10.0.0.5:26379" })).toEqual([
+      "STORE_SENTINEL_NAME is required when STORE_SENTINELS is set",
+    ]);
+    expect(problemsOf({ STORE_SENTINEL_NAME: "mymaster" })).toEqual([
+      "STORE_SENTINELS is required when STORE_SENTINEL_NAME is set",
+    ]);
+    expect(
+      problemsOf({
+        STORE_SENTINELS: "10.0.0.5:26379",
+        STORE_SENTINEL_NAME: "m",
+        STORE_URL: "rediss://:pw@x/0",
+      }),
+    ).toEqual([
+      "STORE_URL is rediss:// while STORE_SENTINELS is set: through Sentinel the bot speaks plain redis://",
+    ]);
+  });
+
   describe("several chatbots (CHATBOTS)", () => {
     const account = { CHATBOT_BASE_URL: "https://api.example.com", CHATBOT_API_KEY: "key-1" };
 

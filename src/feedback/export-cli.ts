@@ -52,6 +52,7 @@ async function run(): Promise<number> {
     // Reads what a bot wrote: a DATA_DIR with no store in it is a setting to fix.
     const store = await openStoreAtStart({
       storeUrl: config.storeUrl,
+      storeSentinel: config.storeSentinel,
       dataDir: config.dataDir,
       existing: true,
     });

@@ -1,3 +1,4 @@
+import type { StoreSentinel } from "../config.ts";
 import { messageOf, StartupError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { openEmbeddedStore } from "./embedded-store.ts";
@@ -6,6 +7,8 @@ import type { Store } from "./types.ts";
 export interface OpenStoreOptions {
   /** STORE_URL; when set the store is Redis, otherwise the embedded store under `dataDir`. */
   storeUrl?: string | undefined;
+  /** STORE_SENTINELS and STORE_SENTINEL_NAME: Redis through Sentinel (STORE_URL optional). */
+  storeSentinel?: StoreSentinel | undefined;
   /** DATA_DIR. */
   dataDir: string;
   /** Redis key prefix (default "chatbot-bridge"); the embedded store owns its folder and needs none. */
@@ -28,11 +31,12 @@ export interface OpenStoreOptions {
  * anyway and reconnects in the background (see openRedisStore).
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  if (options.storeUrl) {
+  if (options.storeUrl || options.storeSentinel) {
     // Redis's client is loaded only for a store on Redis: the embedded default starts without it.
     const { openRedisStore } = await import("./redis-store.ts");
     return openRedisStore({
       url: options.storeUrl,
+      sentinel: options.storeSentinel,
       ...(options.namespace ? { namespace: options.namespace } : {}),
       log: options.log,
       processId: options.processId,
@@ -54,10 +58,15 @@ export function openStoreAtStart(options: OpenStoreOptions): Promise<Store> {
     // StoreUnavailableError says "store open failed: <cause>"; the cause alone is the news.
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
     const reason = messageOf(cause);
-    const variable = options.storeUrl ? "STORE_URL" : "DATA_DIR";
+    const variable = options.storeSentinel
+      ? "STORE_SENTINELS"
+      : options.storeUrl
+        ? "STORE_URL"
+        : "DATA_DIR";
     throw new StartupError(
       variable,
-      reason.includes(variable) ? reason : `${variable}: ${reason}`,
+      // A reason that begins with a setting's name (STORE_SENTINEL_NAME: …) names it already.
+      reason.includes(variable) || /^[A-Z_]+: /.test(reason) ? reason : `${variable}: ${reason}`,
       error,
     );
   });

@@ -23,7 +23,7 @@ export interface ConnectionState {
 
 export type RedisClient = ReturnType<typeof createRedisClient>;
 
-const PING_INTERVAL_MS = 5_000;
+export const PING_INTERVAL_MS = 5_000;
 
 /**
  * Creates the client and waits up to `connectTimeoutMs` for a first connection that
@@ -97,18 +97,26 @@ function createRedisClient(
       // good part of what it cost doing nothing. A command meanwhile fails within its own
       // timeout (OperationGuard) all the same.
       pingInterval: PING_INTERVAL_MS,
-      socket: {
-        connectTimeout: connectTimeoutMs,
-        socketTimeout: 3 * PING_INTERVAL_MS,
-        // Keep retrying in the background, whatever the cause, until close().
-        reconnectStrategy: (retries) =>
-          state.closed ? false : Math.min(50 * 2 ** retries, 1_000) + Math.random() * 100,
-      },
+      socket: dataSocket(connectTimeoutMs, state),
     });
   } catch (error) {
     // e.g. "Invalid pathname" for a database that is not a number; the message holds no URL.
     throw new StoreUnavailableError("open", new Error(`STORE_URL rejected: ${messageOf(error)}`));
   }
+}
+
+/**
+ * The socket settings of a connection that carries the store's commands: socketTimeout (no
+ * byte received for three pings' time) fires only on a dead or frozen peer, and the client
+ * keeps retrying in the background, whatever the cause, until close().
+ */
+export function dataSocket(connectTimeoutMs: number, state: ConnectionState) {
+  return {
+    connectTimeout: connectTimeoutMs,
+    socketTimeout: 3 * PING_INTERVAL_MS,
+    reconnectStrategy: (retries: number) =>
+      state.closed ? false : Math.min(50 * 2 ** retries, 1_000) + Math.random() * 100,
+  };
 }
 
 /**
@@ -187,7 +195,7 @@ function answersPlainRedis(url: URL, timeoutMs: number): Promise<boolean> {
 
 // Redis error replies start with an upper-case code (WRONGPASS, NOAUTH, ERR …); the
 // client's own errors ("Connection timeout", "connect ECONNREFUSED …") do not.
-function isServerRefusal(error: unknown): boolean {
+export function isServerRefusal(error: unknown): boolean {
   return error instanceof Error && /^[A-Z]{3,}\b/.test(error.message);
 }
 

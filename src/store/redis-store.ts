@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import KeyvRedis from "@keyv/redis";
 import { Keyv } from "keyv";
+import type { StoreSentinel } from "../config.ts";
 import { type CallWindow, REDIS_WINDOW_SCRIPT } from "../coordination/call-window.ts";
 import { REDIS_LINE_REPLACE_SCRIPT } from "../coordination/line.ts";
 import type { Ttl } from "../coordination/port.ts";
@@ -30,11 +31,17 @@ import type { Logger } from "../log.ts";
 import { checkTtl, DeadlineError, isKept, OperationGuard } from "./operation-guard.ts";
 import type { OutageLog } from "./outage-log.ts";
 import { type ConnectionState, connectRedis, type RedisClient } from "./redis-connection.ts";
+import { connectSentinel, type SentinelClient } from "./redis-sentinel.ts";
 import type { Store, StoreEntry } from "./types.ts";
 
 export interface RedisStoreOptions {
-  /** STORE_URL: `redis://[user][:password]@host[:port][/db]` or `rediss://…`. */
-  url: string;
+  /**
+   * STORE_URL: `redis://[user][:password]@host[:port][/db]` or `rediss://…`; with `sentinel`,
+   * only its credentials and database count (and it may be unset).
+   */
+  url: string | undefined;
+  /** STORE_SENTINELS and STORE_SENTINEL_NAME: the primary is where the Sentinels say. */
+  sentinel?: StoreSentinel | undefined;
   /** Prefix of every key (`<namespace>:<key>`), so several apps or test runs share one Redis. */
   namespace?: string;
   /** Longest wait for one command before it fails (default 1 s). */
@@ -115,13 +122,15 @@ function scriptDigest(script: string): string {
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<RedisStore> {
   const timeoutMs = options.timeoutMs ?? 1_000;
-  const { client, state, target, outage } = await connectRedis({
-    url: options.url,
+  const connection = {
     timeoutMs,
     connectTimeoutMs: options.connectTimeoutMs ?? 1_000,
     log: options.log,
     name: options.processId && `${CONNECTION_PREFIX}${options.processId}`,
-  });
+  };
+  const { client, state, target, outage } = options.sentinel
+    ? await connectSentinel({ ...connection, sentinel: options.sentinel, url: options.url })
+    : await connectRedis({ ...connection, url: options.url ?? "" });
   return new RedisStore(client, state, {
     target,
     namespace: options.namespace ?? DEFAULT_NAMESPACE,
@@ -134,21 +143,21 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<RedisS
 
 /** The shared store for one or many processes, over keyv + @keyv/redis. */
 export class RedisStore implements Store {
-  readonly #client: RedisClient;
+  readonly #client: RedisClient | SentinelClient;
   readonly #state: ConnectionState;
   readonly #adapter: KeyvRedis<unknown>;
   readonly #keyv: Keyv;
   readonly #guard: OperationGuard;
   readonly #outage: OutageLog | undefined;
   /** The connection for subscribe (a subscribed connection can send nothing else). */
-  #subscriber: Promise<RedisClient> | undefined;
+  #subscriber: Promise<RedisClient | SentinelClient> | undefined;
   readonly #sweepTimer: NodeJS.Timeout;
   readonly #log: Logger | undefined;
   /** CLIENT LIST was refused once (an ACL without it): said once, not asked again. */
   #listRefused = false;
 
   constructor(
-    client: RedisClient,
+    client: RedisClient | SentinelClient,
     state: ConnectionState,
     options: {
       target: string;
@@ -507,17 +516,22 @@ export class RedisStore implements Store {
   async subscribe(topic: string, onMessage: (message: string) => void): Promise<() => void> {
     const channel = this.#key(topic);
     const subscriber = await this.#subscriberConnection();
-    await subscriber.subscribe(channel, onMessage);
-    return () => void subscriber.unsubscribe(channel, onMessage).catch(() => undefined);
+    // Without the buffers flag both clients hand the message over as a string.
+    const listener = (message: string | Buffer) => onMessage(String(message));
+    await subscriber.subscribe(channel, listener);
+    return () => void subscriber.unsubscribe(channel, listener).catch(() => undefined);
   }
 
   /**
    * The connection that listens (a subscribed connection can send nothing else), opened with
-   * the first subscription. The client subscribes again by itself after a reconnect.
+   * the first subscription. The client subscribes again by itself after a reconnect; through
+   * Sentinel, the client keeps one of its own on whichever node is the primary.
    */
-  #subscriberConnection(): Promise<RedisClient> {
+  #subscriberConnection(): Promise<RedisClient | SentinelClient> {
+    if (!("duplicate" in this.#client)) return Promise.resolve(this.#client);
+    const client = this.#client;
     this.#subscriber ??= (async () => {
-      const subscriber = this.#client.duplicate();
+      const subscriber = client.duplicate();
       // Its failures show as the main connection's: only kept from crashing the process.
       subscriber.on("error", () => undefined);
       await subscriber.connect();

@@ -37,6 +37,7 @@ const RENDERINGS: Record<string, () => KubeObject[]> = {
   base: () => render("base"),
   "overlays/with-redis": () => render("overlays/with-redis"),
   "overlays/existing-redis": () => render("overlays/existing-redis"),
+  "overlays/sentinel-redis": () => render("overlays/sentinel-redis"),
   "base + components/cpu-autoscaling": () => renderBaseWith(["components/cpu-autoscaling"]),
 };
 const kubectl = hasKubectl("deploy/kubernetes");
@@ -133,13 +134,30 @@ describe.skipIf(!kubectl).each(Object.keys(RENDERINGS))("deploy/kubernetes: %s",
       // At 0 replicas nothing would receive a question to queue: the trigger could never fire.
       expect(object.spec?.minReplicaCount).toBeGreaterThanOrEqual(1);
       expect(object.spec?.scaleTargetRef.name).toBe("chatbot-bridge");
-      const streams = object.spec?.triggers.find((t) => t.type === "redis-streams");
+      const streams = object.spec?.triggers.find((t) => t.type.startsWith("redis-"));
+      expect(streams?.type).toMatch(/^redis-(sentinel-)?streams$/);
       expect(streams?.metadata).toMatchObject({
         stream: `${DEFAULT_NAMESPACE}:${ANSWER_QUEUE_KEY}`,
         consumerGroup: STREAM_GROUP,
         lagCount: expect.stringMatching(/^[1-9]\d*$/),
       });
     }
+  });
+});
+
+describe.skipIf(!kubectl)("deploy/kubernetes/overlays/sentinel-redis", () => {
+  it("has the bot and KEDA ask the same Sentinels for the same primary", () => {
+    const objects = rendered["overlays/sentinel-redis"] ?? [];
+    const sentinel = settings(objects).storeSentinel;
+    expect(sentinel?.nodes.length).toBeGreaterThan(0);
+    const scaled = only<ScaledObject>(objects, "ScaledObject", "chatbot-bridge");
+    const trigger = scaled.spec?.triggers.find((t) => t.type === "redis-sentinel-streams");
+    expect(trigger?.metadata).toMatchObject({
+      addresses: sentinel?.nodes.map((n) => `${n.host}:${n.port}`).join(","),
+      sentinelMaster: sentinel?.name,
+    });
+    expect(trigger?.metadata).not.toHaveProperty("address");
+    expect(trigger?.authenticationRef).toEqual({ name: "chatbot-bridge-redis" });
   });
 });
 

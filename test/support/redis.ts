@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { accessSync, constants } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { createConnection, createServer, type Socket } from "node:net";
 import { delimiter, join } from "node:path";
 import { createClient } from "@keyv/redis";
@@ -134,8 +135,16 @@ async function launchRedisServer(
   port: number,
   password: string | undefined,
   extra: readonly string[] = [],
+  /** A configuration file to start from (a Sentinel's: it must have one to write to). */
+  configFile?: string,
 ): Promise<ChildProcess> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"];
+  const args = [
+    ...(configFile ? [configFile, "--sentinel"] : ["--save", "", "--appendonly", "no"]),
+    "--port",
+    String(port),
+    "--bind",
+    "127.0.0.1",
+  ];
   if (password) args.push("--requirepass", password);
   args.push(...extra);
   const child = spawn("redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
@@ -150,6 +159,87 @@ async function launchRedisServer(
   }
   child.kill("SIGKILL");
   throw new Error(`redis-server on port ${port} did not answer within 5 s`);
+}
+
+/** A primary, its replica and one Sentinel watching them, on loopback (spawnSentinelSet). */
+export interface SentinelSet {
+  /** The name the Sentinel monitors the primary by. */
+  name: string;
+  primary: RedisServer;
+  replica: RedisServer;
+  sentinelPort: number;
+  /** STORE_SENTINELS and STORE_SENTINEL_NAME for a bot. */
+  env: Record<string, string>;
+  /** Where the Sentinel says the primary is now. */
+  primaryPort(): Promise<number | undefined>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a primary, a replica of it and a Sentinel (quorum 1) that takes a primary for down
+ * after `downAfterMs` and then promotes the replica; resolves once the replica is in sync and
+ * the Sentinel knows it, so that killing the primary fails over.
+ */
+export async function spawnSentinelSet(dir: string, downAfterMs = 500): Promise<SentinelSet> {
+  const name = "bridge-primary";
+  const primary = await spawnRedisServer();
+  const replica = await spawnRedisServer({
+    args: ["--replicaof", "127.0.0.1", String(primary.port)],
+  });
+  const sentinelPort = await freePort();
+  const configFile = join(dir, "sentinel.conf");
+  await writeFile(
+    configFile,
+    [
+      `sentinel monitor ${name} 127.0.0.1 ${primary.port} 1`,
+      `sentinel down-after-milliseconds ${name} ${downAfterMs}`,
+      `sentinel failover-timeout ${name} 2000`,
+      "",
+    ].join("\n"),
+  );
+  const sentinel = await launchRedisServer(sentinelPort, undefined, [], configFile);
+  const ask = async (port: number, command: string[]) => {
+    const client = createClient({ socket: { port, host: "127.0.0.1", reconnectStrategy: false } });
+    client.on("error", () => undefined);
+    try {
+      await client.connect();
+      return await client.sendCommand(command);
+    } catch {
+      return undefined;
+    } finally {
+      if (client.isOpen) client.destroy();
+    }
+  };
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const replication = String(await ask(replica.port, ["INFO", "replication"]));
+    const known = await ask(sentinelPort, ["SENTINEL", "REPLICAS", name]);
+    if (replication.includes("master_link_status:up") && Array.isArray(known) && known.length > 0) {
+      break;
+    }
+    if (Date.now() > deadline)
+      throw new Error("the replica or the Sentinel did not come up in 15 s");
+    await sleep(50);
+  }
+  const exited = new Promise((resolve) => sentinel.once("exit", resolve));
+  return {
+    name,
+    primary,
+    replica,
+    sentinelPort,
+    env: { STORE_SENTINELS: `127.0.0.1:${sentinelPort}`, STORE_SENTINEL_NAME: name },
+    primaryPort: async () => {
+      const reply = await ask(sentinelPort, ["SENTINEL", "GET-MASTER-ADDR-BY-NAME", name]);
+      return Array.isArray(reply) ? Number(reply[1]) : undefined;
+    },
+    close: async () => {
+      if (sentinel.exitCode === null && sentinel.signalCode === null) {
+        sentinel.kill("SIGKILL");
+        await exited;
+      }
+      await Promise.all([primary.close(), replica.close()]);
+    },
+  };
 }
 
 /** A TCP server on 127.0.0.1 that accepts connections and never sends a byte. */
