@@ -27,6 +27,7 @@ import { instrumentStore } from "./store/instrumented-store.ts";
 import { openStoreAtStart } from "./store/open-store.ts";
 import { Conversations } from "./store/repositories.ts";
 import type { KeyValueStore } from "./store/types.ts";
+import { startTracing } from "./tracing.ts";
 
 const SIMULATOR_CONVERSATIONS_FILE = "simulator-conversations.json";
 
@@ -79,6 +80,9 @@ export async function createBot(
     for (const close of cleanup.splice(0)) await close().catch(() => undefined);
   };
   try {
+    // First, so that it closes last: the spans of the answers finished at the stop go out.
+    const stopTracing = await startTracing(config.tracing, log);
+    if (stopTracing) cleanup.unshift(stopTracing);
     // The store first: a DATA_DIR it cannot use stops the start in one line, before the
     // simulated backend tries its own file there.
     const processId = randomUUID();

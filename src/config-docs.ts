@@ -302,4 +302,32 @@ export const SETTING_DOCS: readonly SettingDoc[] = [
     meaning: "`trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent`",
     unset: "`info` (`warn` for the terminal chat while stderr is a terminal)",
   },
+  {
+    names: ["OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"],
+    meaning:
+      "export OpenTelemetry traces over OTLP/HTTP: the collector's base URL (`/v1/traces` is added), or the traces endpoint itself, which wins (see [Traces](operations.md#traces))",
+    unset: "unset: no tracing, no cost",
+  },
+  {
+    names: ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"],
+    meaning: "`http/protobuf` or `http/json` (the traces' own wins)",
+    unset: "`http/protobuf`",
+  },
+  {
+    names: ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"],
+    meaning:
+      "headers for the collector, `key=value,key=value` with URL-encoded values (an API key: kept out of the log)",
+    unset: "none",
+  },
+  {
+    names: ["OTEL_SERVICE_NAME"],
+    meaning: "the traces' `service.name`",
+    unset: "`chatbot-bridge`",
+  },
+  {
+    names: ["OTEL_SDK_DISABLED", "OTEL_TRACES_EXPORTER"],
+    meaning:
+      "`OTEL_SDK_DISABLED=true` or `OTEL_TRACES_EXPORTER=none` turn the traces off, an endpoint set or not",
+    unset: "`false`, `otlp`",
+  },
 ];

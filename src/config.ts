@@ -179,6 +179,39 @@ const httpUrl = optionalText.pipe(
   z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
 );
 
+// https://opentelemetry.io/docs/specs/otel/protocol/exporter/#specify-protocol: over HTTP only.
+const otlpProtocol = optionalText.pipe(
+  z
+    .enum(["http/protobuf", "http/json"], {
+      error: "must be http/protobuf or http/json (the bot exports OTLP over HTTP, not grpc)",
+    })
+    .optional(),
+);
+
+/**
+ * OTLP headers, `key=value,key=value` with URL-encoded values
+ * (https://opentelemetry.io/docs/specs/otel/protocol/exporter/#specifying-headers-via-environment-variables).
+ */
+const otlpHeaders = optionalText.transform((value, ctx) => {
+  if (value === undefined) return undefined;
+  const headers: Record<string, string> = {};
+  for (const part of value.split(",")) {
+    const at = part.indexOf("=");
+    const key = part.slice(0, at).trim();
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) {
+      ctx.addIssue({ code: "custom", message: "must be key=value pairs, comma-separated" });
+      return undefined;
+    }
+    try {
+      headers[key] = decodeURIComponent(part.slice(at + 1).trim());
+    } catch {
+      ctx.addIssue({ code: "custom", message: "has a value that is not URL-encoded" });
+      return undefined;
+    }
+  }
+  return headers;
+});
+
 // https://core.telegram.org/bots/api#setwebhook (secret_token)
 const TELEGRAM_WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
 
@@ -191,6 +224,15 @@ export const DEFAULT_CHATBOT_NAME = "default";
 /** A chatbot's name in CHATBOTS and SIMULATOR_BOTS: what people type after `/chatbot use`. */
 const CHATBOT_NAME = /^[a-z0-9_]{1,32}$/;
 const NAME_RULE = "lowercase letters, digits and _ (at most 32)";
+
+/** OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables. */
+export interface TracingConfig {
+  /** The traces endpoint: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces. */
+  url: string;
+  protocol: "http/protobuf" | "http/json";
+  headers: Record<string, string>;
+  serviceName: string;
+}
 
 /** One Sentinel of STORE_SENTINELS. */
 export interface SentinelNode {
@@ -404,6 +446,21 @@ const envSchema = z
     MAX_QUEUED_QUESTIONS: integer(1_000, 0),
     RATE_LIMIT_QUESTIONS: integer(10, 0),
     RATE_LIMIT_WINDOW_SECONDS: duration(60, SECOND_MS, DAY_MS, SECOND_MS),
+    OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl,
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: httpUrl,
+    OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol,
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol,
+    OTEL_EXPORTER_OTLP_HEADERS: otlpHeaders,
+    OTEL_EXPORTER_OTLP_TRACES_HEADERS: otlpHeaders,
+    OTEL_SERVICE_NAME: optionalText,
+    OTEL_SDK_DISABLED: optionalText.pipe(
+      z.enum(["true", "false"], { error: "must be true or false" }).optional(),
+    ),
+    OTEL_TRACES_EXPORTER: optionalText.pipe(
+      z
+        .enum(["otlp", "none"], { error: "must be otlp or none (the bot exports OTLP only)" })
+        .optional(),
+    ),
     LOG_LEVEL: optionalText
       .transform((v) => v?.toLowerCase())
       .pipe(z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(", ")}` }).optional()),
@@ -517,6 +574,8 @@ export interface Config {
    * database; the primary's address comes from the Sentinels.
    */
   storeUrl: string | undefined;
+  /** Where traces go (OTEL_EXPORTER_OTLP_*), when they are exported. */
+  tracing: TracingConfig | undefined;
   /** STORE_SENTINELS and STORE_SENTINEL_NAME: Redis through Sentinel. */
   storeSentinel: StoreSentinel | undefined;
   dataDir: string;
@@ -685,6 +744,7 @@ export function loadConfig(env: Env): Config {
     backendIdleTimeoutMs: e.CHATBOT_IDLE_TIMEOUT_MS,
     backendAnswerTimeoutMs: e.CHATBOT_ANSWER_TIMEOUT_MS,
     storeUrl: e.STORE_URL,
+    tracing: tracingOf(e),
     storeSentinel:
       e.STORE_SENTINELS && e.STORE_SENTINEL_NAME
         ? { nodes: e.STORE_SENTINELS, name: e.STORE_SENTINEL_NAME }
@@ -761,6 +821,26 @@ function backendOf(e: z.infer<typeof envSchema>): BackendConfig | undefined {
   };
 }
 
+/**
+ * Traces go out when an endpoint is named and neither OTEL_SDK_DISABLED nor
+ * OTEL_TRACES_EXPORTER=none says no; the signal's own variable wins over the general one,
+ * as the specification has it.
+ */
+function tracingOf(e: z.infer<typeof envSchema>): TracingConfig | undefined {
+  if (e.OTEL_SDK_DISABLED === "true" || e.OTEL_TRACES_EXPORTER === "none") return undefined;
+  const base = e.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const url =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? (base && `${base.replace(/\/+$/, "")}/v1/traces`);
+  if (!url) return undefined;
+  return {
+    url,
+    protocol:
+      e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/protobuf",
+    headers: { ...e.OTEL_EXPORTER_OTLP_HEADERS, ...e.OTEL_EXPORTER_OTLP_TRACES_HEADERS },
+    serviceName: e.OTEL_SERVICE_NAME ?? "chatbot-bridge",
+  };
+}
+
 /** The secrets in a configuration, for the logger's redaction of free text. */
 export function secretsOf(config: Config): string[] {
   const storePassword = config.storeUrl ? new URL(config.storeUrl).password : "";
@@ -774,6 +854,8 @@ export function secretsOf(config: Config): string[] {
     config.telegram?.webhookSecret,
     storePassword || undefined,
     decoded,
+    // An exporter's headers carry its API key.
+    ...Object.values(config.tracing?.headers ?? {}),
   ].filter((s): s is string => typeof s === "string" && s.length > 0);
 }
 

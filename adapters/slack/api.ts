@@ -7,6 +7,7 @@ import {
 } from "../../src/errors.ts";
 import type { UserText } from "../../src/i18n/messages.ts";
 import { type CallStatus, callStatusOf } from "../../src/metrics.ts";
+import { platformCallTrace } from "../../src/tracing.ts";
 import { STREAMING_METHODS, StreamingCalls } from "./streaming-calls.ts";
 
 /** Told of every Web API call this client made and how it ended (for the metrics). */
@@ -66,14 +67,18 @@ class ObservedWebClient extends webApi.WebClient {
     method: string,
     options?: Record<string, unknown>,
   ): Promise<webApi.WebAPICallResult> {
+    const traced = platformCallTrace("slack", method);
     try {
       const result = STREAMING_METHODS.has(method)
         ? await this.#streaming.call(method, options ?? {})
         : await super.apiCall(method, options);
       this.#onCall?.(method, "ok");
+      traced?.("ok");
       return result;
     } catch (error) {
-      this.#onCall?.(method, callStatusOfSlack(error));
+      const status = callStatusOfSlack(error);
+      this.#onCall?.(method, status);
+      traced?.(status);
       throw error;
     }
   }

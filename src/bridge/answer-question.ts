@@ -12,6 +12,7 @@ import type { AnswerEnd, AnswerWriter } from "../reply/answer-writer.ts";
 import { stripInvisible } from "../reply/invisible-chars.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { Conversations, conversationOrigin, type ThreadContext } from "../store/repositories.ts";
+import { backendCallTrace } from "../tracing.ts";
 import { stopButton, voteButtons } from "./answer-buttons.ts";
 import { formatSources } from "./sources.ts";
 
@@ -88,6 +89,7 @@ export async function answerQuestion(
   const { context } = options;
   const asked = chatbotFor(deps.chatbots, context);
   const { chatbot } = asked;
+  const call = backendCallTrace(chatbot.name);
   try {
     conversationUid = asked.conversationUid;
     let header: StreamHeader | undefined;
@@ -100,6 +102,7 @@ export async function answerQuestion(
       },
       {
         header: (received) => {
+          call.firstByte();
           header = received;
           if (received.conversationUid === undefined) {
             deps.log.warn(
@@ -126,7 +129,10 @@ export async function answerQuestion(
             ),
           );
         },
-        text: (text) => writer.append(text),
+        text: (text) => {
+          call.received(text);
+          return writer.append(text);
+        },
       },
     );
     const sources = header ? formatSources(header.relatedDocs) : "";
@@ -140,6 +146,7 @@ export async function answerQuestion(
       ({ end, errorCode } = failed(error, writer.text.length > 0, deps.log, options.t, named));
     }
   }
+  call.end(end.kind === "error" ? (errorCode ?? "error") : end.kind);
   for (const stopper of stoppers) stopper.removeEventListener("abort", stopWith);
   let remembering: Promise<void> | undefined;
   if (running && deps.votes && end.kind !== "error" && writer.text) {

@@ -14,6 +14,7 @@ import { AnswerWriter } from "../reply/answer-writer.ts";
 import { sendNotice } from "../reply/notice.ts";
 import { readThreadContext, type ThreadContext } from "../store/repositories.ts";
 import type { KeyValueStore } from "../store/types.ts";
+import { type QuestionTrace, questionTrace } from "../tracing.ts";
 import { type AnswerDeps, type AnswerReport, answerQuestion } from "./answer-question.ts";
 import { type Command, type CommandProblem, isCommandProblem, parseCommand } from "./commands.ts";
 import type { QuestionContexts } from "./question-context.ts";
@@ -235,6 +236,7 @@ export class QuestionLife {
   #id: string;
   #life: Life;
   #log: Logger;
+  #trace: QuestionTrace = questionTrace();
 
   constructor(deps: LifeDeps, first: Life = { at: "received" }, id: string = newQuestionId()) {
     this.#deps = deps;
@@ -269,9 +271,26 @@ export class QuestionLife {
     // A question, or `/new`, takes its place in its thread's line before anything is awaited,
     // so questions are answered in the order they were delivered.
     const newConversation = command && !isCommandProblem(command) && command.name === "new";
-    const ticket = !command || newConversation ? lines.take(message.threadKey) : undefined;
-    this.#life = { at: "received", ticket };
     this.#begin(message, "arrived");
+    const ticket = this.#trace.within(() =>
+      !command || newConversation ? lines.take(message.threadKey) : undefined,
+    );
+    this.#life = { at: "received", ticket };
+    await this.#trace.within(() =>
+      this.#received(message, surface, command, ticket, receivedAt, accepted),
+    );
+  }
+
+  /** A delivery received, its ticket taken: the claim, the guards, a command or the question. */
+  async #received(
+    message: IncomingMessage,
+    surface: ReplySurface,
+    command: Command | CommandProblem | undefined,
+    ticket: Ticket | undefined,
+    receivedAt: number,
+    accepted: (taken: boolean) => void,
+  ): Promise<void> {
+    const { intake } = this.#deps;
     // A question's language is read with its thread's context once its turn came; a reply
     // before that reads it on its own, and until then a failure is told in English.
     const shown: ShownTo = { message, surface, log: this.#log, t: translator("en") };
@@ -327,10 +346,13 @@ export class QuestionLife {
       return this.#end("refused", "unreadable");
     }
     this.#id = queued.id;
+    this.#trace = questionTrace(queued.trace);
     const here = queuedHere.get(job.id);
     queuedHere.delete(job.id);
+    const message = here?.message ?? queued.message;
+    this.#begin(message, "taken from the shared queue");
     try {
-      await this.#takeAnswer(job, channels, queued, here);
+      await this.#trace.within(() => this.#takeAnswer(job, channels, queued, here, message));
     } finally {
       here?.end();
     }
@@ -341,10 +363,9 @@ export class QuestionLife {
     channels: readonly Channel[],
     queued: NonNullable<ReturnType<typeof readQueuedQuestion>>,
     here: QueuedHere | undefined,
+    message: IncomingMessage,
   ): Promise<void> {
     const { notices, lines, metrics, store } = this.#deps;
-    const message = here?.message ?? queued.message;
-    this.#begin(message, "taken from the shared queue");
     // Its entry is this process's for good first: a process that took it over meanwhile
     // answers it, and must find its fate open.
     const begun = await job.begin();
@@ -465,6 +486,7 @@ export class QuestionLife {
         ticket: ticket.id,
         language: t.language,
         asked,
+        trace: this.#trace.carrier(),
       }),
     );
     if (!added) return this.#refuseBusy({ message, surface, log: this.#log, t });
@@ -518,19 +540,16 @@ export class QuestionLife {
     });
     if (question.shown) writer.adoptNote(question.shown.ref, question.shown.note);
     try {
-      const report = await answerQuestion(
-        { ...this.#deps.answer, log: this.#log },
-        message,
-        writer,
-        surface,
-        {
+      // Its backend and platform calls are the "answering" span's.
+      const report = await this.#trace.withinState(() =>
+        answerQuestion({ ...this.#deps.answer, log: this.#log }, message, writer, surface, {
           receivedAt: question.receivedAt,
           signal: this.#deps.signal,
           t,
           running: stop,
           context,
           question: Promise.resolve(question.asked),
-        },
+        }),
       );
       this.#finished(message, report);
       // The answer is final on screen: its record goes before the question counts as done.
@@ -588,13 +607,23 @@ export class QuestionLife {
       question: this.#id,
     });
     this.#log.debug({ how, state: this.#life.at }, "question received");
+    this.#trace.begin({
+      channel: message.channel,
+      question: this.#id,
+      thread: hashThread(message.threadKey),
+      how,
+    });
+    this.#trace.state(this.#life.at);
   }
 
   #to(next: Life, detail?: Record<string, unknown>): void {
     // A state entered again (the same state with what it holds now) is no move.
     const again = next.at === this.#life.at;
     this.#life = again ? next : move(this.#life, next);
-    if (!again) this.#log.debug(detail ?? {}, `question ${next.at}`);
+    if (again) return;
+    this.#log.debug(detail ?? {}, `question ${next.at}`);
+    if ("why" in next) this.#trace.end(next.at, next.why);
+    else this.#trace.state(next.at);
   }
 
   /**

@@ -34,6 +34,8 @@ const queuedRecord = z.object({
   language: z.enum(CATALOG_LANGUAGES).default("en"),
   /** What the chatbot receives, as the receiving process read it (a first question with its discussion). */
   asked: z.string().optional(),
+  /** The question's trace (a W3C traceparent), when the receiving process traces. */
+  trace: z.string().optional(),
 });
 
 /** A question taken from the deployment's queue, as the taking process answers it. */
@@ -48,6 +50,8 @@ export interface QueuedQuestion {
   language: CatalogLanguage;
   /** What the chatbot receives. */
   asked: string;
+  /** The trace the taker goes on with (src/tracing.ts). */
+  trace?: string | undefined;
 }
 
 /** What goes into the deployment's queue for a question this process has no room for. */
@@ -76,6 +80,7 @@ export function queuedRecordOf(
     receivedAt: Date.now(),
     language: question.language,
     asked: question.asked,
+    ...(question.trace !== undefined && { trace: question.trace }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Ttl } from "../coordination/port.ts";
 import { StoreUnavailableError } from "../errors.ts";
+import { storeCallTrace } from "../tracing.ts";
 
 /**
  * Runs every store operation with a deadline and one error type, and knows what is in
@@ -37,10 +38,12 @@ export class OperationGuard {
       return Promise.reject(new StoreUnavailableError(operation, new Error("the store is closed")));
     }
     this.#inFlight++;
+    const traced = storeCallTrace(operation);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const settle = () => {
+      const settle = (failed = false) => {
         settled = true;
+        traced?.(failed);
         clearTimeout(timer);
         if (--this.#inFlight === 0) this.#drained?.();
       };
@@ -51,7 +54,7 @@ export class OperationGuard {
         () =>
           setImmediate(() => {
             if (settled) return;
-            settle();
+            settle(true);
             reject(this.#failure(operation, new DeadlineError(this.#timeoutMs)));
           }),
         this.#timeoutMs,
@@ -70,7 +73,7 @@ export class OperationGuard {
         },
         (error: unknown) => {
           if (settled) return;
-          settle();
+          settle(true);
           reject(this.#failure(operation, error));
         },
       );
