@@ -13,6 +13,7 @@ export const SECTIONS = {
   queue: "the shared answer queue on Redis",
   scale: "1, 2 and 3 bot processes on one Redis",
   memory: "the Redis keys an answered question leaves",
+  traces: "CPU per answer with traces off and on, and what off costs a question",
 } as const;
 
 export type SectionName = keyof typeof SECTIONS;
@@ -73,7 +74,7 @@ export function usage(): string {
     "",
     "Prints the figures as tables, then issue 35's figures against their goals, and writes",
     "them to bench/results/latest.json (latest-only-<sections>.json with --only).",
-    "The whole bench takes about seventeen minutes on two cores.",
+    "The whole bench takes about eighteen minutes on two cores.",
     "",
     "  --only <sections>  run only these sections (comma-separated)",
     "  --profile <dir>    record each whole-bot process's CPU profile in <dir>/bot-<row>/",

@@ -14,10 +14,12 @@ import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
 import { instrumentStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
+import { startTracing } from "../../src/tracing.ts";
 import { OPEN_BRIDGE, startBridge } from "../support/bridge-harness.ts";
 import { spawnRedisServer } from "../support/redis.ts";
 import { countingStore } from "./counting-store.ts";
 import { LoopDelayMonitor } from "./loop-delay.ts";
+import { type SinkStats, sinkStats, startOtlpSinkProcess } from "./otlp-sink.ts";
 import { runLoad } from "./pipeline-load.ts";
 import { type PipelineRow, summarize } from "./pipeline-report.ts";
 import { commandsBetween, redisCommandCount } from "./redis-commands.ts";
@@ -35,6 +37,8 @@ export interface PipelineBenchOptions {
   concurrency: number;
   /** Questions per thread; the middle ones are measured (all threads busy). Default 3. */
   rounds?: number;
+  /** Traces exported (protobuf, as by default) to a collector in another process (otlp-sink.ts). */
+  traced?: boolean;
 }
 
 /**
@@ -54,6 +58,7 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
     const store = countingStore(inner);
     const client = createBackendClient({ baseUrl: url, apiKey: "bench-key", botUid: "bench-bot" });
     cleanups.unshift(() => client.close());
+    const sink = options.traced ? await startTracedExport(cleanups) : undefined;
     const bridge = await newBridge(client, store.store);
 
     await warmUp(bridge);
@@ -61,6 +66,7 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
     collectGarbage();
     const baseline = process.memoryUsage();
     const commandsBefore = redisUrl ? await redisCommandCount(redisUrl) : undefined;
+    const sinkBefore = sink && (await sinkStats(sink.url));
     const loopDelay = new LoopDelayMonitor();
     const backendCpuBefore = await backendCpuMs(url);
     const cpu = process.cpuUsage();
@@ -78,11 +84,14 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
       // Generous (answers take STAMP_ANSWER_MS plus up to one edit interval), yet bounded.
       timeoutMs: 5 * STAMP_ANSWER_MS * rounds + 30_000,
     });
+    // The spans still batched are sent now, so that their export is measured with the rest.
+    await sink?.stop();
     const delay = loopDelay.result();
     const wallMs = performance.now() - started;
     const cpuMs = cpuMsSince(cpu) - (load.liveHeap?.gcCpuMs ?? 0);
     const machineBusyPercent = machineBusyPercentSince(machine);
     const backendCpu = (await backendCpuMs(url)) - backendCpuBefore;
+    const exported = sink && (await exportedSince(sink, sinkBefore));
     const redisCommands =
       redisUrl && commandsBefore
         ? commandsBetween(commandsBefore, await redisCommandCount(redisUrl))
@@ -101,6 +110,7 @@ export async function benchPipeline(options: PipelineBenchOptions): Promise<Pipe
       storeRoundTrips: store.roundTrips,
       redisCommands,
       clock,
+      exported,
     });
   } finally {
     for (const cleanup of cleanups) await cleanup().catch(() => undefined);
@@ -123,6 +133,38 @@ async function openBenchStore(
   const store = await openEmbeddedStore({ dataDir: dir });
   cleanups.unshift(() => store.close());
   return { store };
+}
+
+/** Tracing started as src/bot.ts starts it, exporting to a collector in a process of its own. */
+async function startTracedExport(
+  cleanups: (() => Promise<unknown>)[],
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const sink = await startOtlpSinkProcess();
+  cleanups.push(() => sink.close());
+  const stop = await startTracing(
+    {
+      url: `${sink.info.url}/v1/traces`,
+      protocol: "http/protobuf",
+      headers: {},
+      serviceName: "bench",
+    },
+    createLogger({ level: "silent", secrets: [] }),
+  );
+  if (!stop) throw new Error("tracing did not start");
+  cleanups.unshift(stop);
+  return { url: sink.info.url, stop };
+}
+
+/** What the collector received since `before`. */
+async function exportedSince(
+  sink: { url: string },
+  before: SinkStats | undefined,
+): Promise<{ requests: number; bytes: number }> {
+  const now = await sinkStats(sink.url);
+  return {
+    requests: now.requests - (before?.requests ?? 0),
+    bytes: now.bytes - (before?.bytes ?? 0),
+  };
 }
 
 /** Composed as src/bot.ts composes it: metrics on, the store timed by them. */

@@ -35,6 +35,8 @@ export interface PipelineRow {
   eventLoopDelayMs: { p99: number; max: number };
   clock: ClockOffset;
   wallMs: number;
+  /** With traces on: what the collector received per answer (protobuf). */
+  exportedPerAnswer?: { requests: number; bytes: number };
 }
 
 export interface Observations {
@@ -51,6 +53,7 @@ export interface Observations {
   storeRoundTrips: number;
   redisCommands: ReadonlyMap<string, number> | undefined;
   clock: ClockOffset;
+  exported?: { requests: number; bytes: number } | undefined;
 }
 
 export function summarize(o: Observations): PipelineRow {
@@ -103,5 +106,13 @@ export function summarize(o: Observations): PipelineRow {
     },
     clock: o.clock,
     wallMs: Math.round(o.wallMs),
+    ...(o.exported
+      ? {
+          exportedPerAnswer: {
+            requests: round(o.exported.requests / messages, 3),
+            bytes: Math.round(o.exported.bytes / messages),
+          },
+        }
+      : {}),
   };
 }

@@ -40,9 +40,10 @@ import { runWorker } from "./run-worker.ts";
 import type { ScaleRow } from "./scale-bench.ts";
 import { scaleTable, scaleVerdict } from "./scale-report.ts";
 import { REPO_ROOT } from "./spawn.ts";
-import { STAMP_ANSWER_MS } from "./stamp-backend.ts";
+import { STAMP_ANSWER_MS, STAMP_BACKEND_DEFAULTS } from "./stamp-backend.ts";
 import { machineBusyPercentSince, machineCpuMs } from "./stats.ts";
 import { formatBenchRows } from "./store-bench.ts";
+import { type TracedRun, tracesLines, tracesTable } from "./traces-report.ts";
 
 const CLIENT_STREAMS = 500;
 /** The Slack ack figure: events a second delivered while this many answers stream. */
@@ -53,6 +54,8 @@ const REDIS_ROW = 100;
 /** MAX_ACTIVE_ANSWERS values the cap section tries: around the default, and above it. */
 const CAPS = [50, 100, 200] as const;
 const MINUTE = 60_000;
+/** The traces section: the pipeline's row where CPU per answer is steadiest. */
+const TRACES = { store: "embedded", concurrency: 500 } as const;
 /** The idle bot: measured this long after its start and after the questions. */
 const IDLE = { questions: 20, idleSeconds: 10 };
 /**
@@ -457,6 +460,38 @@ await section(
     const report = await runWorker("memory", { conversations, rounds }, 3 * MINUTE);
     results.memory = report;
     return memoryLines(report, answersPerDay);
+  },
+);
+
+await section(
+  "traces",
+  "14. Traces: the pipeline (section 4, embedded store) with traces off and exported, and what off costs a question",
+  async () => {
+    const runs: TracedRun[] = [];
+    // Alternating, so that a drift of the machine falls on both.
+    for (const traced of [false, true, false, true]) {
+      progress(`traces: ${TRACES.concurrency} concurrent answers, traces ${traced ? "on" : "off"}`);
+      const row = await runWorker("pipeline", { ...TRACES, traced }, 3 * MINUTE);
+      runs.push({ traced, row });
+    }
+    const measured = runs[0]?.row;
+    const off = await runWorker(
+      "traceOff",
+      {
+        storeCalls: Object.values(measured?.storeOpsPerMessage ?? {}).reduce((a, b) => a + b, 0),
+        platformCalls: measured?.callsPerAnswer ?? 0,
+        chunks: STAMP_BACKEND_DEFAULTS.chunks,
+      },
+      MINUTE,
+    );
+    results.traces = { runs, off };
+    return [
+      tracesTable(runs),
+      ...tracesLines(runs, off),
+      "Exported: to an OTLP/HTTP collector in another process (test/bench/otlp-sink.ts), by the",
+      "SDK's BatchSpanProcessor as the bot starts it (src/tracing.ts); the spans still batched at",
+      "the end are sent inside the measured time. No platform spans here (an in-memory surface).",
+    ];
   },
 );
 

@@ -17,6 +17,7 @@ import { benchRender } from "./render-bench.ts";
 import { benchScale, type ScaleBenchOptions } from "./scale-bench.ts";
 import { type BenchOptions, benchStore } from "./store-bench.ts";
 import { benchStreamFloor, type StreamFloorOptions } from "./stream-floor.ts";
+import { benchTraceOff, type TraceOffBenchOptions } from "./trace-off-bench.ts";
 
 export const TASKS = {
   parse: (options: ParseBenchOptions) => benchParse(options),
@@ -34,6 +35,7 @@ export const TASKS = {
   scale: (options: ScaleBenchOptions) => benchScale(options),
   memory: (options: MemoryBenchOptions) => benchMemory(options),
   path: (options: PathBenchOptions) => benchPath(options),
+  traceOff: async (options: TraceOffBenchOptions) => benchTraceOff(options),
 } as const;
 
 export type TaskName = keyof typeof TASKS;
