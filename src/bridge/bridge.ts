@@ -154,6 +154,7 @@ export class Bridge {
       takeoverMs: options.takeoverMs ?? presence.leaseMs,
       log,
       onDepth: (waiting) => metrics?.queuedQuestions.set(waiting),
+      presence,
     });
     this.#notices = new QueuedNotices({
       store,

@@ -105,14 +105,15 @@ export interface Coordination {
   /**
    * Takes over up to `count` entries whose holder has not renewed its hold for `minIdleMs`
    * (it died), then waiting entries to make up `count`, in one step: `consumer` holds them
-   * from now.
+   * from now. `quiet`: the stream had no entry, waiting or held (none is taken then); false
+   * wherever that is not known.
    */
   streamTakeOver(
     key: string,
     consumer: string,
     minIdleMs: number,
     count: number,
-  ): Promise<StreamEntry[]>;
+  ): Promise<{ entries: StreamEntry[]; quiet: boolean }>;
 
   /** Renews `consumer`'s hold of those of `ids` it still holds; returns those. */
   streamHold(key: string, consumer: string, ids: readonly string[]): Promise<string[]>;

@@ -2,6 +2,7 @@ import { storeFailureLevel } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { Renewal } from "./lease.ts";
 import type { Coordination } from "./port.ts";
+import type { ProcessPresence } from "./process-presence.ts";
 import { type StreamAdd, type StreamEntry, streamAddedChannel } from "./work-stream.ts";
 
 export interface SharedQueueOptions {
@@ -19,6 +20,11 @@ export interface SharedQueueOptions {
   log: Logger;
   /** The number of entries waiting in the deployment's queue, whenever it is learnt. */
   onDepth?: (waiting: number) => void;
+  /**
+   * This process's presence: its loss (the store was away, or lost its data) ends a quiet
+   * queue's rest, so that the next round looks (and makes a stream gone again).
+   */
+  presence?: Pick<ProcessPresence, "onLost">;
 }
 
 /**
@@ -65,6 +71,11 @@ export const ANSWER_QUEUE_KEY = "queue:answers";
 const TAKE_AT_ONCE = 16;
 /** Rounds (a third of TAKEOVER_MS each) per look for entries of a process that died. */
 const TAKEOVER_ROUNDS = 3;
+/**
+ * Looks left out in a row, at most, while the queue is quiet (see #round): one in this many
+ * still goes, for an add this process did not hear (its subscription was down meanwhile).
+ */
+const QUIET_LOOKS = 6;
 
 /** Where the queue says that entries were taken, so the places shown can move up. */
 export function queueMovedTopic(key: string): string {
@@ -108,6 +119,10 @@ export class SharedQueue {
   #mayWait = true;
   /** Adds announced so far: a take tells by it whether one came while it ran. */
   #announced = 0;
+  /** `#announced` when a look last found the stream quiet (no entry waiting or held). */
+  #quietAt: number | undefined;
+  /** Looks left out since, while quiet. */
+  #quietLooks = 0;
   #unwatch: (() => void) | undefined;
   /** Entries waiting to be taken, as last learnt (an add, a round). */
   #depth = 0;
@@ -118,6 +133,9 @@ export class SharedQueue {
   constructor(options: SharedQueueOptions) {
     this.#options = options;
     options.room.onFree(() => this.#wake());
+    options.presence?.onLost(() => {
+      this.#quietAt = undefined;
+    });
   }
 
   /** The queue's key in the store. */
@@ -213,9 +231,14 @@ export class SharedQueue {
           // A dead holder's entries cost a scan: once a round, together with the waiting ones.
           const takeOver = this.#takeOverDue;
           this.#takeOverDue = false;
-          const entries = takeOver
-            ? await store.streamTakeOver(key, consumer, takeoverMs, slots.length)
-            : await store.streamTake(key, consumer, slots.length);
+          let entries: StreamEntry[];
+          if (takeOver) {
+            const over = await store.streamTakeOver(key, consumer, takeoverMs, slots.length);
+            entries = over.entries;
+            this.#quietAt = over.quiet ? announced : undefined;
+          } else {
+            entries = await store.streamTake(key, consumer, slots.length);
+          }
           if (entries.length < slots.length && announced === this.#announced) this.#mayWait = false;
           // What waits now, as far as this take tells: none when it found fewer than it asked.
           if (entries.length > 0 || this.#depth > 0) {
@@ -314,6 +337,13 @@ export class SharedQueue {
     // announcement missed meanwhile (adds are pushed, subscribe above) waits as long.
     this.#roundsSinceLook = (this.#roundsSinceLook + 1) % TAKEOVER_ROUNDS;
     if (this.#roundsSinceLook !== 0) return;
+    // Quiet at the last look and no add heard since: every add is announced (with the add, in
+    // one step) and an entry is held only once taken after one, so nothing waits or is held
+    // but what an add unheard put there, while this process's subscription was down. For that,
+    // one look in QUIET_LOOKS still goes.
+    const quiet = this.#unwatch !== undefined && this.#quietAt === this.#announced;
+    if (quiet && ++this.#quietLooks < QUIET_LOOKS) return;
+    this.#quietLooks = 0;
     this.#takeOverDue = true;
     this.#wake();
   }

@@ -78,7 +78,14 @@ export class MemoryStreams {
     return taken;
   }
 
-  takeOver(key: string, consumer: string, minIdleMs: number, count: number): StreamEntry[] {
+  takeOver(
+    key: string,
+    consumer: string,
+    minIdleMs: number,
+    count: number,
+  ): { entries: StreamEntry[]; quiet: boolean } {
+    // An emptied stream is deleted (finish, abandon): none here, none waiting or held.
+    if (!this.#streams.has(key)) return { entries: [], quiet: true };
     const now = performance.now();
     const taken: StreamEntry[] = [];
     for (const [id, entry] of this.#streams.get(key)?.entries ?? []) {
@@ -88,7 +95,7 @@ export class MemoryStreams {
       entry.heldAt = now;
       taken.push({ id, value: JSON.parse(entry.value) });
     }
-    return [...taken, ...this.take(key, consumer, count - taken.length)];
+    return { entries: [...taken, ...this.take(key, consumer, count - taken.length)], quiet: false };
   }
 
   hold(key: string, consumer: string, ids: readonly string[]): string[] {

@@ -5,7 +5,14 @@ import { storeFailureLevel } from "../errors.ts";
 import type { CatalogLanguage } from "../i18n/languages.ts";
 import type { Logger } from "../log.ts";
 import type { KeyValueStore } from "../store/types.ts";
-import { type JournalEntry, RUNS_KEY, readEntry, recoveringKey, runKey } from "./entry.ts";
+import {
+  type JournalEntry,
+  RUN_LISTED_TOPIC,
+  RUNS_KEY,
+  readEntry,
+  recoveringKey,
+  runKey,
+} from "./entry.ts";
 import { finishInterrupted, type RecoveryChannel } from "./finish-interrupted.ts";
 import { JournaledAnswer } from "./journaled-answer.ts";
 
@@ -22,6 +29,13 @@ export interface AnswerJournalOptions {
   /** How often to look for processes that died (default a third of the presence's lease). */
   sweepIntervalMs?: number;
 }
+
+/**
+ * A process alone that hears of every run listed reads the set this many leases apart, for a
+ * listing it did not hear of (its subscription was down meanwhile): the answers of a run that
+ * appeared and died unheard are finished that much later, never lost.
+ */
+const ALONE_RECHECK_LEASES = 6;
 
 // Long enough for a few hundred answers to be finished under the platforms' rate limits.
 const RECOVERY_CLAIM_MS = 5 * 60_000;
@@ -75,6 +89,8 @@ export class AnswerJournal {
   #registration: Promise<void> | undefined;
   /** When (performance.now()) a sweep last read the runs and found none but this one's. */
   #aloneSince: number | undefined;
+  /** Whether the runs listed are heard of (RUN_LISTED_TOPIC), while recovery() runs. */
+  #hearing = false;
   readonly #presence: ProcessPresence;
   #unlisten: (() => void) | undefined;
   #closed = false;
@@ -157,9 +173,12 @@ export class AnswerJournal {
     let runs: string[];
     try {
       await this.#removeLeftBehind();
-      // A run that appears is found within a lease, before it could be dead: its presence
-      // holds that long after a kill. So a process alone reads the set once a lease.
-      if (this.#aloneSince !== undefined && performance.now() - this.#aloneSince < leaseMs) {
+      // A run that appears says so (RUN_LISTED_TOPIC), and hearing it ends being alone: so a
+      // process alone reads the set only now and then, for a listing it did not hear of.
+      // Deaf (no subscription), it reads once a lease: a run that appears is found within
+      // one, before it could be dead (its presence holds that long after a kill).
+      const recheckMs = this.#hearing ? ALONE_RECHECK_LEASES * leaseMs : leaseMs;
+      if (this.#aloneSince !== undefined && performance.now() - this.#aloneSince < recheckMs) {
         return 0;
       }
       runs = (await this.#store.setMembers(RUNS_KEY)).filter((run) => run !== this.runId);
@@ -191,6 +210,7 @@ export class AnswerJournal {
     this.#channels = channels;
     let rounds: Renewal | undefined;
     let first: Promise<void> | undefined;
+    let unhear: Promise<(() => void) | undefined> | undefined;
     let stopped = false;
     const sweep = (log: "always" | "when some") =>
       this.recover(channels).then(
@@ -207,6 +227,7 @@ export class AnswerJournal {
       );
     return {
       start: () => {
+        unhear = this.#hearListings();
         first = sweep("always").finally(() => {
           if (stopped) return;
           rounds = new Renewal(() => sweep("when some"), this.#sweepIntervalMs, { shared: true });
@@ -216,6 +237,8 @@ export class AnswerJournal {
         stopped = true;
         await first;
         await rounds?.stop();
+        (await unhear)?.();
+        this.#hearing = false;
       },
     };
   }
@@ -300,6 +323,23 @@ export class AnswerJournal {
     return this.#registration;
   }
 
+  /** Hears of the runs listed by other processes: the next sweep reads the set. */
+  async #hearListings(): Promise<(() => void) | undefined> {
+    try {
+      const unsubscribe = await this.#store.subscribe(RUN_LISTED_TOPIC, (run) => {
+        if (run !== this.runId) this.#aloneSince = undefined;
+      });
+      this.#hearing = true;
+      return unsubscribe;
+    } catch (error) {
+      this.#log[storeFailureLevel(error)](
+        { err: error },
+        "cannot hear of other processes' answers in the journal: it is read once a lease",
+      );
+      return undefined;
+    }
+  }
+
   async #register(): Promise<void> {
     this.#unlisten ??= this.#presence.onLost(async () => {
       // The presence lapsed (the store was away): another process may have taken this run
@@ -310,6 +350,9 @@ export class AnswerJournal {
       await this.#registered();
     });
     await this.#store.addToSet(RUNS_KEY, this.runId);
+    // A hint to the processes alone, which read the set then (a lost one: later). Not waited
+    // for: the answer's first record follows at once.
+    void this.#store.publish(RUN_LISTED_TOPIC, this.runId).catch(() => undefined);
   }
 
   async #recoverRun(run: string, channels: readonly RecoveryChannel[]): Promise<number> {

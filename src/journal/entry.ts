@@ -11,6 +11,8 @@ import { CATALOG_LANGUAGES } from "../i18n/languages.ts";
  *   journal:recovering:<run>   claimed by the process that finishes a dead run's answers
  */
 export const RUNS_KEY = "journal:runs";
+/** Where a run says it was listed in RUNS_KEY (its id), so that a process alone reads the set. */
+export const RUN_LISTED_TOPIC = "journal:run-listed";
 export const runKey = (run: string) => `journal:run:${run}`;
 export const recoveringKey = (run: string) => `journal:recovering:${run}`;
 

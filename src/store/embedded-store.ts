@@ -309,7 +309,7 @@ export class EmbeddedStore implements Store {
     consumer: string,
     minIdleMs: number,
     count: number,
-  ): Promise<StreamEntry[]> {
+  ): Promise<{ entries: StreamEntry[]; quiet: boolean }> {
     return this.#guard.run("streamTakeOver", async () =>
       this.#streams.takeOver(key, consumer, minIdleMs, count),
     );

@@ -466,21 +466,22 @@ export class RedisStore implements Store {
     consumer: string,
     minIdleMs: number,
     count: number,
-  ): Promise<StreamEntry[]> {
+  ): Promise<{ entries: StreamEntry[]; quiet: boolean }> {
     return this.#run("streamTakeOver", async () => {
       // Nothing held and nothing waiting: one XINFO instead of the script's three commands,
       // on the rounds of a deployment whose queue is idle. A stream or group gone, or a lag
       // Redis cannot tell, goes to the script, which makes them again.
       const groups = await this.#client.xInfoGroups(this.#key(key)).catch(() => []);
       const ours = groups.find((group) => group.name === STREAM_GROUP);
-      if (ours && ours.pending === 0 && ours.lag === 0) return [];
-      return streamEntriesOf(
+      if (ours && ours.pending === 0 && ours.lag === 0) return { entries: [], quiet: true };
+      const entries = streamEntriesOf(
         await this.#script(
           REDIS_STREAM_TAKE_OVER_SCRIPT,
           [this.#key(key)],
           [consumer, String(Math.ceil(minIdleMs)), String(count)],
         ),
       );
+      return { entries, quiet: false };
     });
   }
 

@@ -8,6 +8,7 @@ import type { RecoveryChannel } from "../../src/journal/finish-interrupted.ts";
 import { createLogger, type Logger } from "../../src/log.ts";
 import type { MessageRef } from "../../src/ports.ts";
 import { startSimulator } from "../../src/simulator/index.ts";
+import { interceptStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import {
@@ -281,6 +282,60 @@ const redis = await startTestRedis("answer journal on Redis");
 afterAll(() => redis?.close());
 
 describe.skipIf(!redis)("the answer journal on Redis, several processes", () => {
+  it("alone, reads the runs only now and then, and hears of a run listed: a dead one's answer is finished within its lease", async () => {
+    const namespace = `${redis?.namespace}-${randomUUID()}`;
+    const open = () => openRedisStore({ url: redis?.url ?? "", namespace });
+    const simulator = await startSimulator({ chunkDelayMs: 2 });
+    const calls = { setMembers: 0, renewals: 0 };
+    const storeB = interceptStore(await open(), (operation, run) => {
+      if (operation === "setMembers") calls.setMembers++;
+      if (operation === "extend" || operation === "renew") calls.renewals++;
+      return run();
+    });
+    // A lease of 1.5 s: B alone would read the runs once a lease if it did not hear listings.
+    const { log, lines: checks } = capturingLog();
+    const journalB = journalOf(storeB, { leaseMs: 1_500, sweepIntervalMs: 50, log });
+    await presenceOf.get(journalB)?.join();
+    const surface = new PersistingSurface();
+    const sweeps = journalB.recovery([channelOver(surface)]);
+    sweeps.start();
+    // Its presence renewed five times (every half second): sweeps ran all along, twenty a second.
+    const renewals = calls.renewals;
+    await until("five renewals", () => (calls.renewals >= renewals + 5 ? true : undefined));
+    expect(calls.setMembers).toBe(1);
+
+    // A answers and is listed; B hears of it and looks at once, not a lease later.
+    const storeA = await open();
+    const journalA = journalOf(storeA, { updateIntervalMs: 20, leaseMs: 300 });
+    const a = await startHarness({ store: storeA, simulatorInstance: simulator, bridge: {} });
+    const bridgeA = await bridgeWith(a, { journal: journalA });
+    void bridgeA.handle(incoming("stop half-way #stall"), surface);
+    await untilJournaled(storeB, journalA.runId, true);
+    const checked = await until(
+      "B's sweep that found A's run",
+      () => checks.find((l) => l.msg === "journal runs checked"),
+      1_000,
+    );
+    expect(checked).toMatchObject({ runs: 1, dead: 0 });
+
+    // A dies: B's sweeps, no longer alone, finish its answer within A's lease.
+    await presenceOf.get(journalA)?.close();
+    await storeA.claim(presenceKey(journalA.runId), journalA.runId, 300);
+    await storeA.close();
+    await until(
+      "A's answer finished",
+      () => surface.messages[0]?.endsWith(CUT) || undefined,
+      2_000,
+    );
+    await sweeps.stop();
+
+    await simulator.close();
+    await bridgeA.drain(0);
+    await a.close();
+    await journalB.close();
+    await storeB.close();
+  });
+
   it("leaves a live process's answers alone and finishes a dead one's within its lease", async () => {
     const namespace = `${redis?.namespace}-${randomUUID()}`;
     const open = () => openRedisStore({ url: redis?.url ?? "", namespace });

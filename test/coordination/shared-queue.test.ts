@@ -7,6 +7,7 @@ import { Room } from "../../src/bridge/room.ts";
 import { type QueueJob, SharedQueue } from "../../src/coordination/shared-queue.ts";
 import { createLogger } from "../../src/log.ts";
 import { openEmbeddedStore } from "../../src/store/embedded-store.ts";
+import { interceptStore } from "../../src/store/instrumented-store.ts";
 import { openRedisStore } from "../../src/store/redis-store.ts";
 import type { Store } from "../../src/store/types.ts";
 import { sleep, startTestRedis } from "../support/redis.ts";
@@ -107,6 +108,46 @@ function queueSuite(name: string, openStore: () => Promise<Store>): void {
       expect(await queue.push("x")).toMatchObject({ place: 1 });
       expect(await queue.push("y")).toMatchObject({ place: 2 });
       expect(await queue.push("z")).toBeUndefined();
+    });
+
+    it("a quiet queue is looked at for a dead holder's entries only now and then; an add heard brings the looks back", async () => {
+      const store = await openStore();
+      const key = `quiet-${randomUUID()}`;
+      const takeoverMs = 400;
+      const looks: { at: number; quiet: boolean }[] = [];
+      const watched = interceptStore(store, async (operation, run) => {
+        const result = await run();
+        if (operation === "streamTakeOver") {
+          looks.push({ at: performance.now(), quiet: (result as { quiet: boolean }).quiet });
+        }
+        return result;
+      });
+      const taken: unknown[] = [];
+      const queue = new SharedQueue({
+        store: watched,
+        key,
+        consumer: "a",
+        room: new Room(5),
+        maxQueued: 10,
+        takeoverMs,
+        log,
+      });
+      cleanups.push(() => queue.stop());
+      await queue.serve(async (job) => {
+        taken.push(job.value);
+        await job.begin();
+      });
+      // A look once a lease until one finds the queue quiet; then the next only six leases on.
+      await until(() => looks.filter((l) => l.quiet).length >= 2, 10_000);
+      const first = looks.findIndex((l) => l.quiet);
+      const [quiet, next] = [looks[first], looks[first + 1]];
+      expect(next && quiet && next.at - quiet.at).toBeGreaterThanOrEqual(5 * takeoverMs);
+
+      // An add heard: the entry is taken at once, and the looks are back within a lease or two.
+      const lookedBefore = looks.length;
+      await store.streamAdd(key, "question", 10, "another process");
+      await until(() => taken.length === 1);
+      await until(() => looks.length > lookedBefore, 4 * takeoverMs);
     });
   });
 }

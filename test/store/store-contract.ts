@@ -491,7 +491,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       expect(await store.streamFinish("work", "b", entry.id)).toBe(false);
       expect(await store.streamFinish("work", "a", entry.id)).toBe(true);
       expect(await store.streamFinish("work", "a", entry.id)).toBe(false);
-      expect(await store.streamTakeOver("work", "b", 0, 10)).toEqual([]);
+      expect(await store.streamTakeOver("work", "b", 0, 10)).toEqual({ entries: [], quiet: true });
     });
 
     it("work stream: an entry whose holder stops renewing is taken over once idle long enough, and is no longer the first holder's", async () => {
@@ -500,15 +500,30 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       const taken = await store.streamTake("work", "dead", 2);
       const [kept, dropped] = taken.map((e) => e.id);
       if (!kept || !dropped) throw new Error("nothing taken");
-      expect(await store.streamTakeOver("work", "b", 300, 10)).toEqual([]);
+      expect(await store.streamTakeOver("work", "b", 300, 10)).toEqual({
+        entries: [],
+        quiet: false,
+      });
       await sleep(200);
       expect(await store.streamHold("work", "dead", [kept])).toEqual([kept]);
       await sleep(200);
       const over = await store.streamTakeOver("work", "b", 300, 10);
-      expect(over).toEqual([{ id: dropped, value: "dropped" }]);
+      expect(over).toEqual({ entries: [{ id: dropped, value: "dropped" }], quiet: false });
       expect(await store.streamHold("work", "dead", [kept, dropped])).toEqual([kept]);
       expect(await store.streamFinish("work", "dead", dropped)).toBe(false);
       expect(await store.streamFinish("work", "b", dropped)).toBe(true);
+    });
+
+    it("work stream: a take-over says the stream is quiet only while no entry waits or is held", async () => {
+      await store.streamAdd("calm", "one", 10, "adder");
+      const waited = await store.streamTakeOver("calm", "b", 60_000, 1);
+      expect(waited).toMatchObject({ entries: [{ value: "one" }], quiet: false });
+      expect(await store.streamTakeOver("calm", "c", 60_000, 1)).toEqual({
+        entries: [],
+        quiet: false,
+      });
+      expect(await store.streamFinish("calm", "b", waited.entries[0]?.id ?? "")).toBe(true);
+      expect((await store.streamTakeOver("calm", "c", 60_000, 1)).quiet).toBe(true);
     });
 
     it("work stream: a take-over also takes waiting entries, after a dead holder's, up to its count", async () => {
@@ -518,7 +533,7 @@ export function storeContract(name: string, open: () => Promise<Store>): void {
       await store.streamAdd("work", "last", 10, "adder");
       await sleep(100);
       const over = await store.streamTakeOver("work", "b", 50, 2);
-      expect(over.map((entry) => entry.value)).toEqual(["held", "waiting"]);
+      expect(over.entries.map((entry) => entry.value)).toEqual(["held", "waiting"]);
       expect((await store.streamTake("work", "c", 10)).map((entry) => entry.value)).toEqual([
         "last",
       ]);
