@@ -74,7 +74,7 @@ export function usage(): string {
     "",
     "Prints the figures as tables, then issue 35's figures against their goals, and writes",
     "them to bench/results/latest.json (latest-only-<sections>.json with --only).",
-    "The whole bench takes about eighteen minutes on two cores.",
+    "The whole bench takes about twenty minutes on two cores.",
     "",
     "  --only <sections>  run only these sections (comma-separated)",
     "  --profile <dir>    record each whole-bot process's CPU profile in <dir>/bot-<row>/",

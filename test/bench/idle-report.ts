@@ -12,7 +12,7 @@ const KINDS = [
 ] as const;
 
 /** The idle bot's CPU, and on Redis the commands per answered question, each command apart. */
-export function idleLines(rows: readonly IdleRow[]): string[] {
+export function idleLines(rows: readonly IdleRow[], idleSeconds: number): string[] {
   const table = formatTable(
     [
       { heading: "store", cell: (r: IdleRow) => r.store },
@@ -37,11 +37,11 @@ export function idleLines(rows: readonly IdleRow[]): string[] {
     "",
     "Idle: the bot as the bot section runs it (Slack and Telegram configured, no lead poll),",
     "nobody writing, once its start has settled and again after the questions; CPU of all its",
-    `threads over 10 s (/proc/<pid>/task/*/schedstat). Questions: ${questions} in one person's Slack DM,`,
+    `threads over ${idleSeconds} s (/proc/<pid>/task/*/schedstat). Questions: ${questions} in one person's Slack DM,`,
     "each asked once the previous answer closed, to one bot on a redis-server of its own: quick",
     "answers (5 chunks at once, as a short reply) and the usual ones (100 chunks over ~3.7 s).",
     "Commands: INFO commandstats over the whole run ÷ answered questions, the bot's timers",
-    "included (idle, a second: the same over the 10 s of nobody writing after the answers, its",
+    `included (idle, a second: the same over the ${idleSeconds} s of nobody writing after the answers, its`,
     "timers alone); a script counts as its EVALSHA and again as each command it runs; the",
     "connections' keep-alive PINGs (one every 5 s each) apart.",
   );
