@@ -211,6 +211,7 @@ export class AnswerJournal {
     let rounds: Renewal | undefined;
     let first: Promise<void> | undefined;
     let unhear: Promise<(() => void) | undefined> | undefined;
+    let unlost: (() => void) | undefined;
     let stopped = false;
     const sweep = (log: "always" | "when some") =>
       this.recover(channels).then(
@@ -228,6 +229,10 @@ export class AnswerJournal {
     return {
       start: () => {
         unhear = this.#hearListings();
+        // Back from a store outage, a listing may have gone unheard: the next sweep reads.
+        unlost = this.#presence.onLost(() => {
+          this.#aloneSince = undefined;
+        });
         first = sweep("always").finally(() => {
           if (stopped) return;
           rounds = new Renewal(() => sweep("when some"), this.#sweepIntervalMs, { shared: true });
@@ -238,6 +243,7 @@ export class AnswerJournal {
         await first;
         await rounds?.stop();
         (await unhear)?.();
+        unlost?.();
         this.#hearing = false;
       },
     };
