@@ -27,6 +27,7 @@ const WAITING = [
   "test/slack/workspace-budget.test.ts",
   "test/telegram/pace.test.ts",
   "test/handover/handover.test.ts",
+  "test/handover/handover-ends.test.ts",
 ];
 
 export default defineConfig({

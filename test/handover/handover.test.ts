@@ -1,153 +1,38 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { startSimulator } from "../../src/simulator/index.ts";
-import { type FakeMessage, FakeSlack } from "../support/fake-slack.ts";
-import { viewMarkdown, viewMarkdownBlock, viewMrkdwn } from "../support/fake-slack-view.ts";
-import { type FakeTelegram, startFakeTelegram } from "../support/fake-telegram.ts";
+import { FakeSlack } from "../support/fake-slack.ts";
+import { viewMrkdwn } from "../support/fake-slack-view.ts";
+import { startFakeTelegram } from "../support/fake-telegram.ts";
+import {
+  asked,
+  CHANNELS,
+  cardClaimedBySam,
+  claimedBySam,
+  deliver,
+  labels,
+  pressInSlack,
+  pressInTelegram,
+  salesInSlack,
+  seen,
+  slackCard,
+  USERS,
+  writeUnderCard,
+} from "../support/handover-rig.ts";
 import { httpOf, trackedBot } from "../support/in-process-bot.ts";
 import { cleanupAfterEach, slackBotEnv, telegramBotEnv } from "../support/process-test.ts";
 import { startTestRedis } from "../support/redis.ts";
 import { until } from "../support/run-bot.ts";
-import { blockActions, eventEnvelope, signedJsonHeaders } from "../support/slack-events.ts";
 import { mention, message } from "../support/slack-harness.ts";
 
 const track = cleanupAfterEach();
 const redis = await startTestRedis("hand-overs, two processes");
 afterAll(() => redis?.close());
 
-const CHANNELS = {
-  C1: { type: "channel", name: "support" },
-  CSALES: { type: "channel", name: "sales" },
-} as const;
-const USERS = { U1: {}, USAM: { name: "Sam" }, UBOB: { name: "Bob" }, UADMIN: { isAdmin: true } };
-
-/** What a person reads of a Slack message, whichever form the bot sent it in. */
-function seen(m: FakeMessage): string {
-  if (m.markdown !== undefined) return viewMarkdownBlock(m.markdown).visible;
-  return (m.format === "markdown" ? viewMarkdown(m.text) : viewMrkdwn(m.text)).visible;
-}
-
-/** Posts a Slack event or a press to a bot's events endpoint. */
-async function deliver(events: string, body: Record<string, unknown>): Promise<void> {
-  const press = body.type === "block_actions";
-  const payload = press
-    ? new URLSearchParams({ payload: JSON.stringify(body) }).toString()
-    : JSON.stringify(eventEnvelope(body));
-  const headers = {
-    ...signedJsonHeaders(payload),
-    ...(press ? { "content-type": "application/x-www-form-urlencoded" } : {}),
-  };
-  const response = await fetch(events, { method: "POST", headers, body: payload });
-  expect(response.status).toBe(200);
-}
-
-/** What a Slack lead card shows: its status line and its buttons' labels. */
-function slackCard(slack: FakeSlack, card: FakeMessage) {
-  const status = (card.blocks ?? []).flatMap((block) => {
-    const { type, elements } = block as { type: string; elements?: { text: string }[] };
-    return type === "context" ? (elements ?? []).map((e) => e.text) : [];
-  });
-  return { status: status.join(" "), buttons: slack.buttonsOf(card).map((b) => b.label) };
-}
-
-/** Presses the button labelled `label` on a Slack card, as `user`. */
-async function pressInSlack(
-  events: string,
-  slack: FakeSlack,
-  card: FakeMessage,
-  label: string,
-  user: string,
-) {
-  const button = slack.buttonsOf(card).find((b) => b.label === label);
-  if (!button)
-    throw new Error(`no ${label} on the card: ${JSON.stringify(slackCard(slack, card))}`);
-  await deliver(
-    events,
-    blockActions({
-      actionId: button.actionId,
-      value: button.value,
-      user,
-      username: user.slice(1).toLowerCase(),
-      channel: card.channel,
-      messageTs: card.ts,
-    }),
-  );
-}
-
-/** `user` writes `text` in a Slack card's thread: Slack keeps it, and the bot hears of it. */
-async function writeUnderCard(
-  events: string,
-  slack: FakeSlack,
-  card: FakeMessage,
-  at: { ts: string; user: string },
-  text: string,
-): Promise<void> {
-  slack.personWrote({ channel: card.channel, ts: at.ts, threadTs: card.ts, user: at.user, text });
-  await deliver(events, message(text, { ...at, channel: card.channel, threadTs: card.ts }));
-}
-
-/** The questions the chatbot received, with the conversation each continued. */
-function asked(simulator: {
-  requests: readonly { chat?: { q: string; conversationUid?: string } | undefined }[];
-}) {
-  return simulator.requests.flatMap((r) =>
-    r.chat ? [{ q: r.chat.q, conversationUid: r.chat.conversationUid }] : [],
-  );
-}
-
-/** A bot on Telegram and Slack whose leads go to the Slack channel #sales. */
-async function salesInSlack(
-  env: Record<string, string> = {},
-  adjust?: Parameters<typeof trackedBot>[2],
-) {
-  const slack = track(await FakeSlack.start({ channels: CHANNELS, users: USERS }), (f) =>
-    f.close(),
-  );
-  const telegram = track(await startFakeTelegram(), (f) => f.close());
-  const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
-  const bot = trackedBot(
-    track,
-    {
-      ...telegramBotEnv(telegram, simulator),
-      ...slackBotEnv({ apiUrl: slack.apiUrl, botToken: slack.options.botToken }, simulator),
-      LEADS_SLACK_CHANNELS: "CSALES",
-      LEADS_POLL_INTERVAL: "3600",
-      LEADS_AFTER_ANSWER_S: "1",
-      ...env,
-    },
-    adjust,
-  );
-  const events = `${await httpOf(bot)}/slack/events`;
-  await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
-  const carl = telegram.user(2001, "Carl");
-  telegram.addChat({ id: carl.id, type: "private", first_name: "Carl" });
-  const toCarl = () => telegram.botMessages(carl.id).map((m) => m.text);
-  return { slack, telegram, simulator, bot, events, carl, toCarl };
-}
-
-/** The lead's card in #sales, once it shows, taken by Sam: it offers Talk to them. */
-async function cardClaimedBySam(events: string, slack: FakeSlack): Promise<FakeMessage> {
-  const card = await until("the card in #sales", () =>
-    [...slack.messages.values()].find((m) => m.channel === "CSALES" && m.byBot && !m.threadTs),
-  );
-  await pressInSlack(events, slack, card, "I'll take it", "USAM");
-  await until("Talk to them on the claimed card", () =>
-    slackCard(slack, card).buttons.includes("Talk to them") ? true : undefined,
-  );
-  return card;
-}
-
-/** Carl leaves a lead in his private chat; Sam takes it on the card in #sales. */
-async function claimedBySam(setUp: Awaited<ReturnType<typeof salesInSlack>>) {
-  const { slack, telegram, events, carl } = setUp;
-  telegram.write({ chat: carl.id, from: carl, text: "please call me back #lead" });
-  return cardClaimedBySam(events, slack);
-}
-
 describe("a seller talks with a lead's customer through the bot", () => {
   it("Slack sales, Telegram customer: Talk to them, both ways relayed, the chatbot not asked, Hand back, the same conversation", async () => {
     // The chatbot answers in Carl's chat only: #sales is no place for questions, and talking
     // there is none.
-    const setUp = await salesInSlack({ ALLOWED_CHANNELS: "2001" });
+    const setUp = await salesInSlack(track, { ALLOWED_CHANNELS: "2001" });
     const { slack, telegram, simulator, events, carl, toCarl } = setUp;
     const card = await claimedBySam(setUp);
     expect(slackCard(slack, card).buttons).toEqual(["Release", "Talk to them"]);
@@ -220,24 +105,7 @@ describe("a seller talks with a lead's customer through the bot", () => {
   });
 });
 
-/** The button labelled `label` on a Telegram card, pressed by `from`. */
-function pressInTelegram(
-  telegram: FakeTelegram,
-  chat: number,
-  card: { message_id: number },
-  label: string,
-  from: ReturnType<FakeTelegram["user"]>,
-) {
-  const shown = telegram.message(chat, card.message_id);
-  const button = shown?.replyMarkup?.inline_keyboard.flat().find((b) => b.text === label);
-  if (!button?.callback_data) throw new Error(`no ${label} on the card: ${shown?.text}`);
-  telegram.press({ chat, messageId: card.message_id, from, data: button.callback_data });
-}
-
-const labels = (telegram: FakeTelegram, chat: number, id: number) =>
-  (telegram.message(chat, id)?.replyMarkup?.inline_keyboard.flat() ?? []).map((b) => b.text);
-
-describe("the other way round, and what a hand-over stops", () => {
+describe("the other way round", () => {
   it("Telegram sales, Slack customer: the answer streaming is paused, replies to the card and to a relayed line reach the thread, an admin's handback ends it", async () => {
     const slack = track(await FakeSlack.start({ channels: CHANNELS, users: USERS }), (f) =>
       f.close(),
@@ -352,143 +220,6 @@ describe("the other way round, and what a hand-over stops", () => {
     ]);
     expect(questions[2]?.conversationUid).toBe(questions[1]?.conversationUid);
     expect(await bot.stop()).toBe(0);
-  });
-
-  it("ends when its lead is released: the chatbot answers the customer again", async () => {
-    const setUp = await salesInSlack();
-    const { slack, telegram, events, carl, toCarl } = setUp;
-    const card = await claimedBySam(setUp);
-    await pressInSlack(events, slack, card, "Talk to them", "USAM");
-    await until("Hand back on the card", () =>
-      slackCard(slack, card).buttons.includes("Hand back") ? true : undefined,
-    );
-    // A card drawn before the hand-over still shows Release: its press ends both.
-    await deliver(
-      events,
-      blockActions({
-        actionId: "lead.release:0",
-        value: slack.buttonsOf(card)[0]?.value ?? "",
-        user: "USAM",
-        username: "sam",
-        channel: card.channel,
-        messageTs: card.ts,
-      }),
-    );
-    await until("Carl told the chatbot is back", () =>
-      toCarl().find((text) => text === "The chatbot answers again in this chat."),
-    );
-    await until("the card free again", () =>
-      slackCard(slack, card).buttons.join() === "I'll take it" ? true : undefined,
-    );
-    telegram.write({ chat: carl.id, from: carl, text: "hello again" });
-    await until("the chatbot's answer", () =>
-      toCarl().find((text) => text.includes("hello again")),
-    );
-  });
-
-  it("covers the whole of a Slack DM: a new message there, a thread of its own, goes under the card too", async () => {
-    const channels = { ...CHANNELS, D1: { type: "im" } } as const;
-    const slack = track(await FakeSlack.start({ channels, users: USERS }), (f) => f.close());
-    const simulator = track(await startSimulator({ chunkDelayMs: 0, leads: 1 }), (s) => s.close());
-    const bot = trackedBot(track, {
-      ...slackBotEnv({ apiUrl: slack.apiUrl, botToken: slack.options.botToken }, simulator),
-      LEADS_SLACK_CHANNELS: "CSALES",
-      LEADS_POLL_INTERVAL: "3600",
-      LEADS_AFTER_ANSWER_S: "1",
-    });
-    const events = `${await httpOf(bot)}/slack/events`;
-    await bot.logLine("first lead poll: existing leads recorded as seen, not announced");
-    const first = "1700000600.000100";
-    await deliver(events, message("call me back #lead", { ts: first, channel: "D1" }));
-    const card = await cardClaimedBySam(events, slack);
-    await pressInSlack(events, slack, card, "Talk to them", "USAM");
-    const inFirst = () => slack.thread("D1", first).map(seen);
-    await until("the DM told Sam joined", () =>
-      inFirst().find((text) => text.includes("has joined this chat")),
-    );
-
-    await deliver(events, message("anyone?", { ts: "1700000601.000100", channel: "D1" }));
-    await until("the new DM message under the card", () =>
-      slack.thread("CSALES", card.ts).find((m) => m.text.endsWith(": anyone?")),
-    );
-    await writeUnderCard(events, slack, card, { ts: "1700000602.000100", user: "USAM" }, "Yes!");
-    await until("Sam's line in the DM", () =>
-      inFirst().find((text) => text === "@sam (Sales): Yes!"),
-    );
-    expect(simulator.requests.filter((r) => r.chat).map((r) => r.chat?.q)).toEqual([
-      "call me back #lead",
-    ]);
-    await pressInSlack(events, slack, card, "Hand back", "USAM");
-    await until("the DM told the chatbot is back", () =>
-      inFirst().find((text) => text === "The chatbot answers again in this chat."),
-    );
-    await deliver(events, message("a question", { ts: "1700000603.000100", channel: "D1" }));
-    await until("the chatbot asked again", () =>
-      simulator.requests.filter((r) => r.chat).length === 2 ? true : undefined,
-    );
-  });
-
-  it("tells the seller privately why a line did not reach the customer, and marks it not delivered", async () => {
-    const setUp = await salesInSlack();
-    const { slack, telegram, events, carl, toCarl } = setUp;
-    const card = await claimedBySam(setUp);
-    await pressInSlack(events, slack, card, "Talk to them", "USAM");
-    await until("Carl told a person joined", () =>
-      toCarl().find((text) => text.includes("has joined this chat")),
-    );
-    telegram.failNext({
-      method: "sendMessage",
-      chatId: carl.id,
-      errorCode: 403,
-      description: "Forbidden: bot was blocked by the user",
-    });
-    const ts = "1700000950.000100";
-    await writeUnderCard(events, slack, card, { ts, user: "USAM" }, "are you there?");
-    await until("Sam told privately", () =>
-      slack.ephemerals.find(
-        (e) => e.user === "USAM" && e.text.startsWith("Not delivered: Telegram refused"),
-      ),
-    );
-    expect(slack.reactions.filter((r) => r.ts === ts)).toEqual([]);
-    expect(toCarl().some((text) => text.includes("are you there?"))).toBe(false);
-  });
-
-  it("ends when nothing can go under its card any more (the bot removed from #sales): the chatbot answers", async () => {
-    const setUp = await salesInSlack();
-    const { slack, telegram, events, carl, toCarl } = setUp;
-    const card = await claimedBySam(setUp);
-    await pressInSlack(events, slack, card, "Talk to them", "USAM");
-    await until("Carl told a person joined", () =>
-      toCarl().find((text) => text.includes("has joined this chat")),
-    );
-    slack.failNext("chat.postMessage", "not_in_channel");
-    telegram.write({ chat: carl.id, from: carl, text: "hello?" });
-    await until("Carl told the chatbot is back", () =>
-      toCarl().find((text) => text === "The chatbot answers again in this chat."),
-    );
-    await until("his message answered by the chatbot", () =>
-      toCarl().find((text) => text.includes("You asked: “hello?”")),
-    );
-    await setUp.bot.logLine({ msg: "a hand-over ended", why: "the card cannot be reached" });
-  });
-
-  it("ends after HANDOVER_IDLE_MINUTES without a message either way: the customer and the card are told", async () => {
-    const setUp = await salesInSlack({}, (config) => {
-      config.leads.handoverIdleMs = 1_500;
-    });
-    const { slack, events, toCarl } = setUp;
-    const card = await claimedBySam(setUp);
-    await pressInSlack(events, slack, card, "Talk to them", "USAM");
-    await until("Carl told a person joined", () =>
-      toCarl().find((text) => text.includes("has joined this chat")),
-    );
-    await until("Carl told the chatbot is back", () =>
-      toCarl().find((text) => text === "The chatbot answers again in this chat."),
-    );
-    await until("the card says handed back", () =>
-      slackCard(slack, card).status.includes("Handed back to the chatbot") ? true : undefined,
-    );
-    await setUp.bot.logLine({ msg: "a hand-over ended", why: "idle" });
   });
 });
 
