@@ -127,9 +127,12 @@ describe("a burst of questions", () => {
     // that takes a notice over is test/slack/pace.test.ts's subject, not this one's.
     const fake = track(await FakeSlack.start({ tiers: {} }), (f) => f.close());
     const backend = await answeringBackend();
+    // Nor the edit interval: on a loaded machine the answers' two chunks come apart, and a
+    // final edit a second after the first text made the burst take twelve seconds.
     const events = await slackBot(fake, backend.url, {
       MAX_ACTIVE_ANSWERS: "3",
       SLACK_UPDATES_PER_MINUTE: "6000",
+      SLACK_EDIT_INTERVAL_MS: "50",
     });
     const shown = await burst(fake, [events], 12, 3);
     expect(shown).toEqual(inOrder(12, 3));
@@ -155,6 +158,7 @@ describe("a burst of questions", () => {
         STORE_URL: `${redis?.url}/9`,
         MAX_ACTIVE_ANSWERS: "4",
         SLACK_UPDATES_PER_MINUTE: "6000",
+        SLACK_EDIT_INTERVAL_MS: "50",
       };
       const [a, b] = await Promise.all([
         slackBot(fake, backend.url, env),
