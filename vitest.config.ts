@@ -63,11 +63,11 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
-      // Its suites mostly wait (for a lease to lapse, a process to start): three at once keep
+      // Its suites mostly wait (for a lease to lapse, a process to start): four at once keep
       // the two cores busier.
       {
         extends: true,
-        test: { name: "slow", include: SLOW, maxWorkers: 3, sequence: { groupOrder: 0 } },
+        test: { name: "slow", include: SLOW, maxWorkers: 4, sequence: { groupOrder: 0 } },
       },
     ],
   },
