@@ -336,6 +336,8 @@ export class AnswerJournal {
         if (run !== this.runId) this.#aloneSince = undefined;
       });
       this.#hearing = true;
+      // A run listed before this moment was not heard: the next sweep reads once more.
+      this.#aloneSince = undefined;
       return unsubscribe;
     } catch (error) {
       this.#log[storeFailureLevel(error)](
