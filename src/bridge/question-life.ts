@@ -257,7 +257,7 @@ export class QuestionLife {
     accepted: (taken: boolean) => void = () => {},
   ): Promise<void> {
     const receivedAt = performance.now();
-    const { intake, lines } = this.#deps;
+    const { intake } = this.#deps;
     if (intake.seenHere(message)) {
       accepted(false);
       return this.#end("refused", "delivery already handled");
@@ -268,29 +268,26 @@ export class QuestionLife {
           bare: message.bareCommands,
           chatbots: this.#deps.answer.chatbots.names,
         });
-    // A question, or `/new`, takes its place in its thread's line before anything is awaited,
-    // so questions are answered in the order they were delivered.
-    const newConversation = command && !isCommandProblem(command) && command.name === "new";
     this.#begin(message, "arrived");
-    const ticket = this.#trace.within(() =>
-      !command || newConversation ? lines.take(message.threadKey) : undefined,
-    );
-    this.#life = { at: "received", ticket };
-    await this.#trace.within(() =>
-      this.#received(message, surface, command, ticket, receivedAt, accepted),
-    );
+    // Inside the question's span (its store calls are the question's); `within` runs it at
+    // once, so the ticket below is taken before anything is awaited.
+    await this.#trace.within(() => this.#received(message, surface, command, receivedAt, accepted));
   }
 
-  /** A delivery received, its ticket taken: the claim, the guards, a command or the question. */
+  /** A delivery received: its ticket, the claim, the guards, a command or the question. */
   async #received(
     message: IncomingMessage,
     surface: ReplySurface,
     command: Command | CommandProblem | undefined,
-    ticket: Ticket | undefined,
     receivedAt: number,
     accepted: (taken: boolean) => void,
   ): Promise<void> {
-    const { intake } = this.#deps;
+    const { intake, lines } = this.#deps;
+    // A question, or `/new`, takes its place in its thread's line before anything is awaited,
+    // so questions are answered in the order they were delivered.
+    const newConversation = command && !isCommandProblem(command) && command.name === "new";
+    const ticket = !command || newConversation ? lines.take(message.threadKey) : undefined;
+    this.#life = { at: "received", ticket };
     // A question's language is read with its thread's context once its turn came; a reply
     // before that reads it on its own, and until then a failure is told in English.
     const shown: ShownTo = { message, surface, log: this.#log, t: translator("en") };
